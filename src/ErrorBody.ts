@@ -1,0 +1,61 @@
+/**
+ * The error body of the service, `{ code, message, requestId? }`, and the codes users branch on.
+ *
+ * The service answers most errors with HTTP 400 and tells them apart by `code`; messages change
+ * over time, codes are the stable contract. `requestId` is documented as required but missing from
+ * many real responses, so it is optional here.
+ *
+ * @since 0.1.0
+ */
+import { Schema } from "effect"
+
+/**
+ * An error body as the service sends it.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ErrorBody = Schema.Struct({
+  code: Schema.Int,
+  message: Schema.String,
+  requestId: Schema.optionalWith(Schema.String, { exact: true })
+}).annotations({ identifier: "ErrorBody" })
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface ErrorBody extends Schema.Schema.Type<typeof ErrorBody> {}
+
+/**
+ * Error codes of the service (wallet API v2 and the common gateway).
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const Code = {
+  /** Path or method does not exist (HTTP 404/405 on the real gateway; 400 body code). */
+  InvalidPathOrMethod: 1010007,
+  /** `Authorization` header missing or malformed (HTTP 401). */
+  InvalidAuthorization: 1010008,
+  /** Credentials do not match any key (HTTP 401). */
+  CredentialMismatch: 1010009,
+  /** The requested data does not exist, or is not the caller's (HTTP 400). */
+  DataNotExist: 1061010,
+  /** A field must start with 0x and be hex. */
+  NotHex: 1061607,
+  /** A field cannot be empty or zero. */
+  EmptyOrZero: 1061608,
+  /** A field must be a Klaytn address. */
+  NotKlaytnAddress: 1061609,
+  /** A value is out of range (for example `size`). */
+  OutOfRange: 1061615,
+  /** `feeRatio` is out of range. */
+  FeeRatioOutOfRange: 1061616
+} as const
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type Code = (typeof Code)[keyof typeof Code]

@@ -1,0 +1,121 @@
+/**
+ * Who pays a transaction's fee when the service sends it.
+ *
+ * - `UserFeePayer`: the member's own fee-payer account pays. On the wire, its address travels in
+ *   the body field `feePayer`.
+ * - `GlobalFeePayer`: the service pays first and bills the member later. On the wire, no fee-payer
+ *   field is sent.
+ *
+ * Spelling: the specification writes the field `fee_payer` in one place and `feePayer` in
+ * another; the public KAS API reference uses `feePayer` (camelCase, like every other body field).
+ * We encode `feePayer` only, and decode either spelling (both present must agree), so that a
+ * request written either way is understood.
+ *
+ * @since 0.1.0
+ */
+import { ParseResult, Schema } from "effect"
+import * as Address from "./Address.js"
+
+/**
+ * Fees paid by the member's own fee-payer account at `address`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export class UserFeePayer extends Schema.TaggedClass<UserFeePayer>()("UserFeePayer", {
+  address: Schema.typeSchema(Address.AddressFromSelf)
+}) {}
+
+/**
+ * Fees paid by the service, billed to the member afterwards.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export class GlobalFeePayer extends Schema.TaggedClass<GlobalFeePayer>()("GlobalFeePayer", {}) {}
+
+/**
+ * The fee-delegation choice.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const FeePayer = Schema.Union(UserFeePayer, GlobalFeePayer).annotations({ identifier: "FeePayer" })
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type FeePayer = typeof FeePayer.Type
+
+/**
+ * The body fields that carry the choice: `{ feePayer }` for a user fee payer, nothing for the
+ * global fee payer.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface FeeDelegationBody {
+  readonly feePayer?: string
+  readonly fee_payer?: string
+}
+
+const WireFields = Schema.Struct({
+  feePayer: Schema.optionalWith(Schema.String, { exact: true }),
+  fee_payer: Schema.optionalWith(Schema.String, { exact: true })
+})
+const decodeAddress = ParseResult.decodeUnknownEither(Address.Address)
+
+/**
+ * The wire codec between body fields and `FeePayer` (see the module notes for the spelling).
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const FeeDelegation: Schema.Schema<FeePayer, FeeDelegationBody> = Schema.transformOrFail(
+  WireFields,
+  Schema.typeSchema(FeePayer),
+  {
+    strict: true,
+    decode: (body, _, ast) => {
+      const { fee_payer, feePayer } = body
+      if (feePayer !== undefined && fee_payer !== undefined && feePayer.toLowerCase() !== fee_payer.toLowerCase()) {
+        return ParseResult.fail(new ParseResult.Type(ast, body, "feePayer and fee_payer name different accounts"))
+      }
+      const raw = feePayer ?? fee_payer
+      if (raw === undefined) return ParseResult.succeed(new GlobalFeePayer())
+      const address = decodeAddress(raw)
+      return address._tag === "Left"
+        ? ParseResult.fail(new ParseResult.Pointer(feePayer !== undefined ? "feePayer" : "fee_payer", body, address.left))
+        : ParseResult.succeed(new UserFeePayer({ address: address.right }))
+    },
+    encode: (payer) => ParseResult.succeed(payer._tag === "UserFeePayer" ? { feePayer: payer.address } : {})
+  }
+).annotations({ identifier: "FeeDelegation" })
+
+/**
+ * The value-transfer path of the service for a fee-delegation choice (`undefined`: the sender pays).
+ *
+ * @since 0.1.0
+ * @category utils
+ */
+export const valueTransferPath = (payer: FeePayer | undefined): string =>
+  payer === undefined ? "/v2/tx/value" : payer._tag === "GlobalFeePayer" ? "/v2/tx/fd/value" : "/v2/tx/fd-user/value"
+
+/**
+ * Share of the fee the fee payer covers in partial delegation, in percent: an integer 1..99
+ * (absent means 100%).
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const FeeRatio = Schema.Int.pipe(
+  Schema.between(1, 99, { message: () => "fee ratio must be an integer from 1 to 99" }),
+  Schema.brand("FeeRatio")
+).annotations({ identifier: "FeeRatio" })
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type FeeRatio = typeof FeeRatio.Type

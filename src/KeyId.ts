@@ -1,0 +1,151 @@
+/**
+ * Key ids: the pool KRN of the key's account followed by `:0x` and the key's hex identifier.
+ *
+ * @since 0.1.0
+ */
+import { Arbitrary, Either, Equal, Hash, Inspectable, ParseResult, Schema } from "effect"
+import { has0x, isHexRange } from "./internal/hexEngine.js"
+import * as Krn from "./Krn.js"
+
+const KEY_HEX = /^0x[0-9a-fA-F]+$/
+
+/**
+ * Whether a string is a key identifier: `0x` followed by hex digits.
+ *
+ * @since 0.1.0
+ * @category guards
+ */
+export const isKeyHex = (s: string): boolean => has0x(s) && isHexRange(s, 2, s.length)
+
+/**
+ * The key identifier part of a key id: `0x` followed by hex digits (64 in the real service's
+ * responses; any non-zero number is accepted, case preserved).
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const KeyHex = Schema.String.pipe(
+  Schema.pattern(KEY_HEX, { message: () => "key identifier must be 0x followed by hex digits" })
+).annotations({
+  identifier: "KeyHex",
+  arbitrary: () => (fc) =>
+    fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) =>
+      `0x${Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("")}`
+    )
+})
+
+/**
+ * A decoded key id: its pool KRN and its hex key identifier.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface KeyId extends Equal.Equal, Inspectable.Inspectable {
+  /** The KRN of the pool holding the key (an account's `krn`). */
+  readonly poolKrn: Krn.PoolKrn
+  /** The key identifier, `0x` followed by hex digits. */
+  readonly keyHex: string
+  /** The wire form, `<pool-krn>:0x<hex>`. */
+  toString(): string
+  /** The wire form, so that records holding a key id serialize as the service expects. */
+  toJSON(): string
+}
+
+// A plain class rather than Schema.Class: a page decode builds one per account, and Schema.Class
+// construction cost 10x more (docs/benchmarks.md). Equality and hashing are still structural.
+class KeyIdImpl implements KeyId {
+  constructor(readonly poolKrn: Krn.PoolKrn, readonly keyHex: string) {}
+  [Equal.symbol](that: Equal.Equal): boolean {
+    return that instanceof KeyIdImpl && this.keyHex === that.keyHex && Krn.equals(this.poolKrn, that.poolKrn)
+  }
+  [Hash.symbol](): number {
+    return Hash.cached(this, Hash.string(this.toString()))
+  }
+  toString(): string {
+    return `${this.poolKrn.toString()}:${this.keyHex}`
+  }
+  toJSON(): string {
+    return this.toString()
+  }
+  [Inspectable.NodeInspectSymbol](): string {
+    return `KeyId(${this.toString()})`
+  }
+}
+
+/**
+ * Builds a key id without validation. For values already known to be valid (decoders, tests).
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const unsafeMake = (poolKrn: Krn.PoolKrn, keyHex: string): KeyId => new KeyIdImpl(poolKrn, keyHex)
+
+/**
+ * Whether a value is a `KeyId`.
+ *
+ * @since 0.1.0
+ * @category guards
+ */
+export const isKeyId = (u: unknown): u is KeyId => u instanceof KeyIdImpl
+
+/**
+ * Schema of `KeyId` values themselves.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const KeyIdFromSelf: Schema.Schema<KeyId> = Schema.declare(isKeyId, {
+  identifier: "KeyIdFromSelf",
+  description: "a KeyId value",
+  pretty: () => (keyId) => `KeyId(${keyId.toString()})`,
+  equivalence: () => Equal.equals,
+  arbitrary: () => (fc) =>
+    fc.tuple(Arbitrary.make(Schema.typeSchema(Krn.PoolKrn)), Arbitrary.make(KeyHex)).map(([poolKrn, keyHex]) =>
+      unsafeMake(poolKrn, keyHex)
+    )
+})
+
+const decodePoolKrn = ParseResult.decodeUnknownEither(Krn.PoolKrn)
+const FORM = "<pool-krn>:0x<hex>"
+
+/**
+ * Decodes key id strings, `<pool-krn>:0x<hex>`, and encodes them back unchanged. The pool KRN must
+ * be a wallet pool (account pool or fee-payer pool).
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const KeyId: Schema.Schema<KeyId, string> = Schema.transformOrFail(
+  Schema.String,
+  KeyIdFromSelf,
+  {
+    strict: true,
+    decode: (s, _, ast) => {
+      const at = s.lastIndexOf(":")
+      const keyHex = at < 0 ? "" : s.slice(at + 1)
+      if (!isKeyHex(keyHex)) {
+        return ParseResult.fail(
+          new ParseResult.Type(ast, s, `key id must have the form ${FORM}: the part after the last ':' must be 0x followed by hex digits`)
+        )
+      }
+      const poolKrn = decodePoolKrn(s.slice(0, at))
+      if (poolKrn._tag === "Left") {
+        return ParseResult.fail(new ParseResult.Pointer("poolKrn", s, poolKrn.left))
+      }
+      return ParseResult.succeed(unsafeMake(poolKrn.right, keyHex))
+    },
+    encode: (keyId) => ParseResult.succeed(keyId.toString())
+  }
+).annotations({
+  identifier: "KeyId",
+  description: `a key id, ${FORM}`
+})
+
+/**
+ * Builds a key id from a pool KRN and a hex key identifier, validating the identifier.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = (poolKrn: Krn.PoolKrn, keyHex: string): Either.Either<KeyId, ParseResult.ParseError> =>
+  Either.map(Schema.decodeUnknownEither(KeyHex)(keyHex), (hex) => unsafeMake(poolKrn, hex))

@@ -1,0 +1,282 @@
+/**
+ * KAS resource names: `krn:<chain-id>:<service>:<account-id>:<resource-type>:<resource-id>`.
+ *
+ * A KRN decodes into a value with its five fields and encodes back to the exact same string.
+ * `AccountPoolKrn` narrows it to the wallet service's account pools (the value of `x-krn`).
+ *
+ * @since 0.1.0
+ */
+import { type Either, type FastCheck, ParseResult, Schema } from "effect"
+import { show } from "./internal/show.js"
+import * as ChainId from "./ChainId.js"
+
+/**
+ * Services that name resources with KRNs.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const Service = Schema.Literal("node", "th", "wallet", "anchor").annotations({
+  identifier: "KrnService",
+  message: (issue) => ({
+    message: `service must be one of node, th, wallet, anchor, got ${show(issue.actual)}`,
+    override: true
+  })
+})
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type Service = typeof Service.Type
+
+// Visible ASCII except ',' and ':'. Colons separate segments; commas separate the KRNs of one
+// x-krn header; anything outside visible ASCII cannot travel in a header at all.
+const SEGMENT = /^[\x21-\x2b\x2d-\x39\x3b-\x7e]+$/
+
+/**
+ * One KRN segment (account id, resource type or resource id): non-empty visible ASCII, without
+ * `:` or `,`.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const Segment = Schema.String.pipe(
+  Schema.nonEmptyString({ message: () => "segment must not be empty" }),
+  Schema.pattern(SEGMENT, { message: () => "segment must be visible ASCII without ':' or ','" })
+).annotations({ identifier: "KrnSegment" })
+
+/**
+ * The decoded KRN: a value holding its five fields. `String(krn)` and `JSON.stringify` give the
+ * wire form; values compare with `Equal.equals`.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export class KrnFromSelf extends Schema.Class<KrnFromSelf>("Krn")({
+  chainId: ChainId.ChainId,
+  service: Service,
+  accountId: Segment,
+  resourceType: Segment,
+  resourceId: Segment
+}) {
+  /** The wire form, `krn:<chain-id>:<service>:<account-id>:<resource-type>:<resource-id>`. */
+  override toString(): string {
+    return `krn:${this.chainId}:${this.service}:${this.accountId}:${this.resourceType}:${this.resourceId}`
+  }
+
+  /** The wire form, so that records holding a KRN serialize as the service expects. */
+  toJSON(): string {
+    return this.toString()
+  }
+}
+
+/**
+ * A decoded KRN.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Krn = KrnFromSelf
+
+const Parts = Schema.Struct({
+  chainId: ChainId.FromHeader,
+  service: Service,
+  accountId: Segment,
+  resourceType: Segment,
+  resourceId: Segment
+})
+const decodeParts = ParseResult.decodeUnknownEither(Parts)
+
+// A page of accounts repeats one pool KRN in every `krn` and `keyId`: decoding each distinct
+// string once keeps page decoding cheap. Values are immutable, so sharing them is safe.
+const cache = new Map<string, Krn>()
+const CACHE_LIMIT = 256
+
+const FORMAT = "krn:<chain-id>:<service>:<account-id>:<resource-type>:<resource-id>"
+
+/**
+ * Decodes KRN strings into `Krn` values and encodes them back.
+ *
+ * Rules: six colon-separated parts, the first `krn`; chain id exactly `8217` or `1001`; service one
+ * of node, th, wallet, anchor; other segments non-empty visible ASCII without `,`.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const Krn: Schema.Schema<Krn, string> = Schema.transformOrFail(
+  Schema.String,
+  Schema.typeSchema(KrnFromSelf),
+  {
+    strict: true,
+    decode: (s, _, ast) => {
+      const cached = cache.get(s)
+      if (cached !== undefined) return ParseResult.succeed(cached)
+      const parts = s.split(":")
+      if (parts.length !== 6 || parts[0] !== "krn") {
+        return ParseResult.fail(
+          new ParseResult.Type(ast, s, `KRN must have the form ${FORMAT} (6 colon-separated parts)`)
+        )
+      }
+      const decoded = decodeParts({
+        chainId: parts[1],
+        service: parts[2],
+        accountId: parts[3],
+        resourceType: parts[4],
+        resourceId: parts[5]
+      })
+      if (decoded._tag === "Left") return ParseResult.fail(decoded.left)
+      const krn = new KrnFromSelf(decoded.right, true)
+      if (cache.size >= CACHE_LIMIT) cache.clear()
+      cache.set(s, krn)
+      return ParseResult.succeed(krn)
+    },
+    encode: (krn) => ParseResult.succeed(krn.toString())
+  }
+).annotations({ identifier: "Krn", description: `a KRN, ${FORMAT}` })
+
+/**
+ * Resource type of an account pool of the wallet service.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const AccountPoolType = "account-pool"
+
+/**
+ * Resource type of a fee-payer pool of the wallet service.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const FeePayerPoolType = "feepayer-pool"
+
+/**
+ * Name of the pool the service creates for members who made none; used when no `x-krn` is sent.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const DefaultPoolName = "default"
+
+/**
+ * Whether a KRN names an account pool of the wallet service.
+ *
+ * @since 0.1.0
+ * @category guards
+ */
+export const isAccountPool = (krn: Krn): boolean => krn.service === "wallet" && krn.resourceType === AccountPoolType
+
+/**
+ * Whether a KRN names a pool of the wallet service: an account pool or a fee-payer pool.
+ *
+ * @since 0.1.0
+ * @category guards
+ */
+export const isPool = (krn: Krn): boolean =>
+  krn.service === "wallet" && (krn.resourceType === AccountPoolType || krn.resourceType === FeePayerPoolType)
+
+const arbitraryPool = <A>(resourceTypes: ReadonlyArray<string>) => () => (fc: typeof FastCheck): FastCheck.Arbitrary<A> =>
+  fc.record({
+    chainId: fc.constantFrom(ChainId.Mainnet, ChainId.Testnet),
+    accountId: fc.oneof(fc.uuid(), fc.stringMatching(SEGMENT)),
+    resourceType: fc.constantFrom(...resourceTypes),
+    resourceId: fc.oneof(fc.constant(DefaultPoolName), fc.stringMatching(SEGMENT))
+  }).map((fields) => new KrnFromSelf({ ...fields, service: "wallet" }, true) as A)
+
+/**
+ * A KRN of a wallet pool: an account pool or a fee-payer pool. Key ids name one.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const PoolKrn = Krn.pipe(
+  Schema.filter(isPool, {
+    message: () => "expected a wallet pool KRN (krn:<chain-id>:wallet:<account-id>:account-pool|feepayer-pool:<name>)",
+    arbitrary: arbitraryPool([AccountPoolType, FeePayerPoolType])
+  }),
+  Schema.brand("PoolKrn")
+).annotations({ identifier: "PoolKrn" })
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type PoolKrn = typeof PoolKrn.Type
+
+/**
+ * The KRN of an account pool: `krn:<chain-id>:wallet:<account-id>:account-pool:<pool-name>`. This
+ * is what `x-krn` carries to select a pool, and the `krn` of every account.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const AccountPoolKrn = PoolKrn.pipe(
+  Schema.filter(isAccountPool, {
+    message: () => "expected an account pool KRN (krn:<chain-id>:wallet:<account-id>:account-pool:<pool-name>)",
+    arbitrary: arbitraryPool([AccountPoolType])
+  }),
+  Schema.brand("AccountPoolKrn")
+).annotations({ identifier: "AccountPoolKrn" })
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type AccountPoolKrn = typeof AccountPoolKrn.Type
+
+// From the fields (validated one by one) to an account pool KRN.
+const decodeAccountPool = Schema.decodeUnknownEither(Schema.compose(KrnFromSelf, Schema.typeSchema(AccountPoolKrn)))
+
+/**
+ * Builds the KRN of a member's account pool from its parts, validating each. The pool name
+ * defaults to `default`.
+ *
+ * @example
+ * ```ts
+ * import { ChainId, Krn } from "effect-kas-wallet"
+ * import { Either } from "effect"
+ *
+ * const pool = Either.getOrThrow(
+ *   Krn.accountPool(ChainId.Testnet, "68ec0e4b-0f61-4e6f-ae35-be865ab23187", "payroll")
+ * )
+ * String(pool) // "krn:1001:wallet:68ec0e4b-0f61-4e6f-ae35-be865ab23187:account-pool:payroll"
+ * ```
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const accountPool = (
+  chainId: ChainId.ChainId,
+  accountId: string,
+  poolName: string = DefaultPoolName
+): Either.Either<AccountPoolKrn, ParseResult.ParseError> =>
+  decodeAccountPool({ chainId, service: "wallet", accountId, resourceType: AccountPoolType, resourceId: poolName })
+
+/**
+ * Decodes a KRN string, typed failure included.
+ *
+ * @since 0.1.0
+ * @category decoding
+ */
+export const decode: (s: string) => Either.Either<Krn, ParseResult.ParseError> = Schema.decodeEither(Krn)
+
+/**
+ * The same KRN on another chain (pools exist per chain).
+ *
+ * @since 0.1.0
+ * @category combinators
+ */
+export const withChainId = <K extends Krn>(krn: K, chainId: ChainId.ChainId): K =>
+  (krn.chainId === chainId ? krn : new KrnFromSelf({ ...krn, chainId }, true)) as K
+
+/**
+ * Field-by-field equality of two KRNs (the same resource).
+ *
+ * @since 0.1.0
+ * @category equivalence
+ */
+export const equals = (a: Krn, b: Krn): boolean =>
+  a === b ||
+  (a.chainId === b.chainId && a.service === b.service && a.accountId === b.accountId &&
+    a.resourceType === b.resourceType && a.resourceId === b.resourceId)

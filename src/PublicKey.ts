@@ -1,0 +1,65 @@
+/**
+ * secp256k1 public keys as the service returns them.
+ *
+ * Accepted, `0x`-prefixed, hex digits in either case (kept as received):
+ * - uncompressed, `0x04` + 128 hex digits — the form the service returns for every account;
+ * - compressed, `0x02` or `0x03` + 64 hex digits;
+ * - raw coordinates, 128 hex digits without a prefix byte (the X||Y form some Klaytn tools print).
+ *
+ * Only the shape is checked: whether the point is on the curve is the service's concern.
+ *
+ * @since 0.1.0
+ */
+import { Schema } from "effect"
+import { has0x, isHexRange } from "./internal/hexEngine.js"
+import { show } from "./internal/show.js"
+
+const isUncompressed = (s: string) => s.length === 132 && has0x(s) && s.charCodeAt(2) === 0x30 && s.charCodeAt(3) === 0x34 && isHexRange(s, 4, 132)
+const isCompressed = (s: string) =>
+  s.length === 68 && has0x(s) && s.charCodeAt(2) === 0x30 && (s.charCodeAt(3) === 0x32 || s.charCodeAt(3) === 0x33) && isHexRange(s, 4, 68)
+const isRaw = (s: string) => s.length === 130 && has0x(s) && isHexRange(s, 2, 130)
+
+const hex = (bytes: Uint8Array): string => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")
+
+/**
+ * Whether a string is a public key in one of the accepted forms.
+ *
+ * @since 0.1.0
+ * @category guards
+ */
+export const isPublicKey = (s: string): boolean => isUncompressed(s) || isCompressed(s) || isRaw(s)
+
+/**
+ * A public key in one of the accepted forms, branded.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const PublicKey = Schema.String.pipe(
+  Schema.filter(isPublicKey, {
+    message: (issue) =>
+      `public key must be 0x04 + 128 hex digits (uncompressed), 0x02/0x03 + 64 (compressed) or 0x + 128 (raw), got ${show(issue.actual)}`,
+    arbitrary: () => (fc) =>
+      fc.oneof(
+        { weight: 4, arbitrary: fc.uint8Array({ minLength: 64, maxLength: 64 }).map((b) => `0x04${hex(b)}`) },
+        { weight: 1, arbitrary: fc.tuple(fc.constantFrom("02", "03"), fc.uint8Array({ minLength: 32, maxLength: 32 })).map(([p, b]) => `0x${p}${hex(b)}`) },
+        { weight: 1, arbitrary: fc.uint8Array({ minLength: 64, maxLength: 64 }).map((b) => `0x${hex(b)}`) }
+      )
+  }),
+  Schema.brand("PublicKey")
+).annotations({ identifier: "PublicKey" })
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type PublicKey = typeof PublicKey.Type
+
+/**
+ * Which form a public key is in.
+ *
+ * @since 0.1.0
+ * @category utils
+ */
+export const format = (key: PublicKey): "uncompressed" | "compressed" | "raw" =>
+  isUncompressed(key) ? "uncompressed" : isCompressed(key) ? "compressed" : "raw"

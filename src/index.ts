@@ -1,0 +1,78 @@
+/**
+ * effect-kas-wallet: a typed, streaming Effect client for the KAS wallet account API.
+ *
+ * Every module is exported as a namespace, Effect style:
+ * `import { Account, Address, Krn } from "effect-kas-wallet"`.
+ *
+ * @since 0.1.0
+ */
+
+/**
+ * Accounts and pages of accounts.
+ *
+ * @since 0.1.0
+ */
+export * as Account from "./Account.js"
+
+/**
+ * EIP-55 checksummed addresses.
+ *
+ * @since 0.1.0
+ */
+export * as Address from "./Address.js"
+
+/**
+ * Chain ids: mainnet 8217, testnet 1001.
+ *
+ * @since 0.1.0
+ */
+export * as ChainId from "./ChainId.js"
+
+/**
+ * The service's error body and codes.
+ *
+ * @since 0.1.0
+ */
+export * as ErrorBody from "./ErrorBody.js"
+
+/**
+ * Fee delegation: user or global fee payer.
+ *
+ * @since 0.1.0
+ */
+export * as FeeDelegation from "./FeeDelegation.js"
+
+/**
+ * Key ids: pool KRN plus key identifier.
+ *
+ * @since 0.1.0
+ */
+export * as KeyId from "./KeyId.js"
+
+/**
+ * KAS resource names and account pool KRNs.
+ *
+ * @since 0.1.0
+ */
+export * as Krn from "./Krn.js"
+
+/**
+ * Page size, cursor and time range.
+ *
+ * @since 0.1.0
+ */
+export * as Pagination from "./Pagination.js"
+
+/**
+ * secp256k1 public keys.
+ *
+ * @since 0.1.0
+ */
+export * as PublicKey from "./PublicKey.js"
+
+/**
+ * Unix seconds.
+ *
+ * @since 0.1.0
+ */
+export * as Timestamp from "./Timestamp.js"

@@ -1,0 +1,175 @@
+/**
+ * The checks on the decoding hot path: hex-digit scans and EIP-55 address checksums.
+ *
+ * Two engines with one interface: WebAssembly (`keccakWasm.ts`) where it can run, JavaScript
+ * (`keccak.ts`) elsewhere. Both are property-tested against @noble/hashes and against each other.
+ *
+ * @internal
+ */
+import { permute } from "./keccak.js"
+import { INPUT, type KeccakWasm, load } from "./keccakWasm.js"
+
+/** `normalizeAddress` result: not `0x` + 40 hex digits. @internal */
+export const BadShape = 1
+/** `normalizeAddress` result: mixed case that is not the EIP-55 checksum. @internal */
+export const BadChecksum = 2
+
+/**
+ * Hex scans and EIP-55, on one engine.
+ *
+ * @internal
+ */
+export interface HexEngine {
+  readonly engine: "wasm" | "js"
+  /**
+   * -1 when `s[start, end)` is empty or holds a non-hex character; otherwise bit 0 is set when a
+   * lower-case a-f occurs and bit 1 when an upper-case A-F occurs.
+   */
+  readonly hexClass: (s: string, start: number, end: number) => number
+  /** The EIP-55 checksummed form of an address, or why it is not one. */
+  readonly normalizeAddress: (s: string) => string | typeof BadShape | typeof BadChecksum
+}
+
+// For hex digit i of an address: the digest word and bit of its nibble's high bit. In EIP-55 a
+// letter is upper-case exactly when that bit is set. Digit i is the high nibble of byte i/2 when
+// i is even; bytes are little-endian within each word.
+const WORD = new Uint8Array(40)
+const MASK = new Int32Array(40)
+for (let i = 0; i < 40; i++) {
+  const byte = i >> 1
+  WORD[i] = byte >> 2
+  MASK[i] = 1 << ((byte & 3) * 8 + ((i & 1) === 0 ? 7 : 3))
+}
+
+const HEX = new Int8Array(128).fill(-1)
+for (const c of "0123456789") HEX[c.charCodeAt(0)] = 0
+for (const c of "abcdef") HEX[c.charCodeAt(0)] = 1
+for (const c of "ABCDEF") HEX[c.charCodeAt(0)] = 2
+
+const jsHexClass = (s: string, start: number, end: number): number => {
+  if (end <= start || end > s.length) return -1
+  let flags = 0
+  for (let i = start; i < end; i++) {
+    const c = s.charCodeAt(i)
+    const k = c < 128 ? HEX[c]! : -1
+    if (k < 0) return -1
+    flags |= k
+  }
+  return flags
+}
+
+const has0x = (s: string): boolean => s.charCodeAt(0) === 0x30 && s.charCodeAt(1) === 0x78
+
+/**
+ * Builds an engine over a digest and a way to hash the 40 address characters at index 2 of `s`
+ * (case-folded with `| 0x20`; only meaningful when they are hex digits).
+ */
+const makeEngine = (
+  engine: HexEngine["engine"],
+  digest: Int32Array,
+  hexClass: HexEngine["hexClass"],
+  hashAddress: (s: string) => void
+): HexEngine => {
+  const codes = new Array<number>(40)
+  const checksummed = (s: string): string => {
+    for (let i = 0; i < 40; i++) {
+      const c = s.charCodeAt(i + 2) | 0x20
+      codes[i] = c >= 0x61 && (digest[WORD[i]!]! & MASK[i]!) !== 0 ? c - 0x20 : c
+    }
+    return `0x${String.fromCharCode.apply(null, codes)}`
+  }
+  return {
+    engine,
+    hexClass,
+    normalizeAddress: (s) => {
+      if (s.length !== 42 || !has0x(s)) return BadShape
+      // Hash first, then one pass that both validates the digits and compares their case with
+      // the checksum: the digest of a non-hex input is computed for nothing, but valid input (the
+      // common case) is read once.
+      hashAddress(s)
+      let flags = 0
+      let mismatch = 0
+      for (let w = 0, i = 2; w < 5; w++) {
+        const d = digest[w]!
+        // Byte j>>1 of word w holds digits i, i+1: the high nibble's top bit is bit 8(j>>1)+7.
+        for (let j = 0; j < 8; j++, i++) {
+          const c = s.charCodeAt(i)
+          const k = c < 128 ? HEX[c]! : -1
+          if (k < 0) return BadShape
+          flags |= k
+          // Branch-free on purpose: digits and letters alternate unpredictably in random hex.
+          // letter = k is 1 or 2; upper = k is 2; the case must equal the nibble's top bit.
+          const bit = (d >>> (((j >> 1) << 3) + 7 - ((j & 1) << 2))) & 1
+          mismatch |= ((k >> 1) ^ bit) & (k | (k >> 1)) & 1
+        }
+      }
+      if (flags === 3) return mismatch === 0 ? s : BadChecksum
+      return checksummed(s)
+    }
+  }
+}
+
+/**
+ * The JavaScript engine.
+ *
+ * @internal
+ */
+export const makeJsEngine = (): HexEngine => {
+  const state = new Int32Array(50)
+  const word = (s: string, i: number): number =>
+    // `| 0x20` lower-cases A-F and leaves the digits (0x30-0x39) unchanged.
+    (s.charCodeAt(i) | 0x20) |
+    ((s.charCodeAt(i + 1) | 0x20) << 8) |
+    ((s.charCodeAt(i + 2) | 0x20) << 16) |
+    ((s.charCodeAt(i + 3) | 0x20) << 24)
+  return makeEngine("js", state, jsHexClass, (s) => {
+    state.fill(0)
+    for (let w = 0; w < 10; w++) state[w] = word(s, 2 + w * 4)
+    state[10] = 0x01 // padding: first byte after the 40-byte message
+    state[33] = 0x80000000 | 0 // padding: last byte of the 136-byte block (lane 16, high word)
+    permute(state)
+  })
+}
+
+/**
+ * The WebAssembly engine over a loaded module.
+ *
+ * @internal
+ */
+export const makeWasmEngine = (wasm: KeccakWasm): HexEngine => {
+  const encoder = new TextEncoder()
+  return makeEngine("wasm", wasm.digest, jsHexClass, (s) => {
+    // A non-ASCII character would shift the bytes after it; the hash is then meaningless, but
+    // such an address is rejected by the character scan that follows anyway.
+    encoder.encodeInto(s, wasm.input)
+    wasm.hashAt(INPUT + 2)
+  })
+}
+
+/**
+ * The engine in use: WebAssembly where it can run, JavaScript elsewhere.
+ *
+ * @internal
+ */
+export const engine: HexEngine = ((wasm) => (wasm !== undefined ? makeWasmEngine(wasm) : makeJsEngine()))(load())
+
+/**
+ * Whether `s[start, end)` is non-empty and only hex digits.
+ *
+ * @internal
+ */
+export const isHexRange = (s: string, start: number, end: number): boolean => engine.hexClass(s, start, end) >= 0
+
+/**
+ * Whether `s` starts with `0x`.
+ *
+ * @internal
+ */
+export { has0x }
+
+/**
+ * The checksummed form of an address, or why it is not one (`BadShape`, `BadChecksum`).
+ *
+ * @internal
+ */
+export const normalizeAddress: HexEngine["normalizeAddress"] = engine.normalizeAddress
