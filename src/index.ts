@@ -76,3 +76,24 @@ export * as PublicKey from "./PublicKey.js"
  * @since 0.1.0
  */
 export * as Timestamp from "./Timestamp.js"
+
+/**
+ * The WalletClient service: operations, streams, layers.
+ *
+ * @since 0.1.0
+ */
+export * as WalletClient from "./WalletClient.js"
+
+/**
+ * WalletClient options, configuration from the environment, per-scope pool and chain.
+ *
+ * @since 0.1.0
+ */
+export * as WalletConfig from "./WalletConfig.js"
+
+/**
+ * The WalletClient's errors, one tagged union.
+ *
+ * @since 0.1.0
+ */
+export * as WalletError from "./WalletError.js"

@@ -1,0 +1,228 @@
+/**
+ * Configuration of the WalletClient: options and their defaults, loading them from `Config`
+ * (environment variables), and per-scope overrides of the pool and chain.
+ *
+ * @since 0.1.0
+ */
+import { Config, Context, Duration, Effect, Option, Redacted, Schema, Stream } from "effect"
+import type { HttpClient } from "@effect/platform"
+import * as ChainId from "./ChainId.js"
+import * as Krn from "./Krn.js"
+
+/**
+ * Production base URL of the KAS wallet API.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const DefaultBaseUrl = "https://wallet-api.klaytnapi.com"
+
+/**
+ * Default time allowed for one attempt of a request, response body included: 30 seconds.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const DefaultTimeout: Duration.Duration = Duration.seconds(30)
+
+/**
+ * The API key, in either of the two forms the service accepts (they produce the same header):
+ * the AccessKey ID and Secret AccessKey, or a ready `Basic <base64(id:secret)>` Authorization value.
+ * Secrets are `Redacted` so that they never print.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Credentials =
+  | { readonly accessKeyId: string; readonly secretAccessKey: Redacted.Redacted<string> }
+  | { readonly authorization: Redacted.Redacted<string> }
+
+/**
+ * When and how often a request is tried again.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface RetryPolicy {
+  /** Attempts in all, the first included. Default 3; 1 disables retries. */
+  readonly maxAttempts: number
+  /** First backoff step; attempt n waits a random time in [0, min(maxDelay, baseDelay·2ⁿ⁻¹)] (full jitter). Default 200 ms. */
+  readonly baseDelay: Duration.DurationInput
+  /** Cap of the exponential backoff. Default 5 s. */
+  readonly maxDelay: Duration.DurationInput
+  /** A `Retry-After` longer than this is clamped to it. Default 30 s. */
+  readonly maxRetryAfter: Duration.DurationInput
+}
+
+/**
+ * The default retry policy: 3 attempts, full-jitter exponential backoff from 200 ms capped at 5 s,
+ * `Retry-After` honoured up to 30 s.
+ *
+ * Which failures are retried is fixed by the operation: reads (GET) on HTTP 408, 429, 5xx and
+ * transport errors; `createAccount` (POST, not idempotent on the service: a retry could create a
+ * second account) only when the connection could not be made at all, so the request never left.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const DefaultRetryPolicy: RetryPolicy = {
+  maxAttempts: 3,
+  baseDelay: Duration.millis(200),
+  maxDelay: Duration.seconds(5),
+  maxRetryAfter: Duration.seconds(30)
+}
+
+/**
+ * A pool selection: an account pool KRN (or its string form, validated before sending), or
+ * `null` for the member's default pool (no `x-krn` header).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type PoolSelection = Krn.AccountPoolKrn | string | null
+
+/**
+ * Options of `WalletClient.make` / `layer`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Options {
+  /** The API key. */
+  readonly credentials: Credentials
+  /** Default chain of every request (`x-chain-id`). */
+  readonly chainId: ChainId.ChainId | number
+  /** Base URL of the service. Default `DefaultBaseUrl`. */
+  readonly baseUrl?: string | URL | undefined
+  /** Default pool (`x-krn`); absent or `null`: the member's default pool. */
+  readonly pool?: PoolSelection | undefined
+  /** Time allowed for one attempt, response body included. Default `DefaultTimeout` (30 s). */
+  readonly timeout?: Duration.DurationInput | undefined
+  /** Retry policy, partly or wholly overriding `DefaultRetryPolicy`; `false` disables retries. */
+  readonly retry?: Partial<RetryPolicy> | false | undefined
+  /**
+   * Whether streams fetch the next page while the consumer works on the current one. Default
+   * `true`. See docs/client.md: the fetch ahead starts once the consumer has taken the current
+   * page and yielded, so a synchronous `Stream.take` still sends only the requests it needs.
+   */
+  readonly prefetch?: boolean | undefined
+  /** A last transformation of the decorated HttpClient (extra headers, logging, a proxy...). */
+  readonly transformClient?: ((client: HttpClient.HttpClient) => HttpClient.HttpClient) | undefined
+}
+
+/**
+ * Names of the environment variables `fromEnv` reads.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const EnvironmentVariables = {
+  accessKeyId: "KAS_ACCESS_KEY_ID",
+  secretAccessKey: "KAS_SECRET_ACCESS_KEY",
+  chainId: "KAS_CHAIN_ID",
+  baseUrl: "KAS_WALLET_URL",
+  pool: "KAS_ACCOUNT_POOL"
+} as const
+
+/**
+ * Options from configuration (by default the environment):
+ *
+ * | variable | meaning | default |
+ * | --- | --- | --- |
+ * | `KAS_ACCESS_KEY_ID` | AccessKey ID | required |
+ * | `KAS_SECRET_ACCESS_KEY` | Secret AccessKey (read as `Config.redacted`) | required |
+ * | `KAS_CHAIN_ID` | `8217` or `1001` | required |
+ * | `KAS_WALLET_URL` | base URL | `DefaultBaseUrl` |
+ * | `KAS_ACCOUNT_POOL` | account pool KRN | the member's default pool |
+ *
+ * @since 0.1.0
+ * @category config
+ */
+export const fromEnv: Config.Config<Options> = Config.all({
+  accessKeyId: Config.nonEmptyString(EnvironmentVariables.accessKeyId),
+  secretAccessKey: Config.redacted(EnvironmentVariables.secretAccessKey),
+  chainId: Schema.Config(EnvironmentVariables.chainId, ChainId.FromHeader),
+  baseUrl: Config.option(Config.url(EnvironmentVariables.baseUrl)),
+  pool: Config.option(Schema.Config(EnvironmentVariables.pool, Krn.AccountPoolKrn))
+}).pipe(
+  Config.map(({ accessKeyId, baseUrl, chainId, pool, secretAccessKey }): Options => ({
+    credentials: { accessKeyId, secretAccessKey },
+    chainId,
+    baseUrl: Option.getOrUndefined(baseUrl),
+    pool: Option.getOrUndefined(pool)
+  }))
+)
+
+/**
+ * The pool selected for the current scope, if any (set by `withPool`).
+ *
+ * @since 0.1.0
+ * @category references
+ */
+export class CurrentPool extends Context.Reference<CurrentPool>()("effect-kas-wallet/WalletConfig/CurrentPool", {
+  defaultValue: (): Option.Option<PoolSelection> => Option.none()
+}) {}
+
+/**
+ * The chain selected for the current scope, if any (set by `withChain`).
+ *
+ * @since 0.1.0
+ * @category references
+ */
+export class CurrentChain extends Context.Reference<CurrentChain>()("effect-kas-wallet/WalletConfig/CurrentChain", {
+  defaultValue: (): Option.Option<ChainId.ChainId | number> => Option.none()
+}) {}
+
+const isStream = (u: unknown): u is Stream.Stream<unknown, unknown, unknown> =>
+  typeof u === "object" && u !== null && Stream.StreamTypeId in u
+
+type Scoped = {
+  <A, E, R>(self: Stream.Stream<A, E, R>): Stream.Stream<A, E, R>
+  <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R>
+}
+
+const provide = <I, S>(tag: Context.Tag<I, S>, value: S) =>
+  ((self: Stream.Stream<unknown, unknown, unknown> | Effect.Effect<unknown, unknown, unknown>) =>
+    isStream(self) ? Stream.provideService(self, tag, value) : Effect.provideService(self, tag, value)) as Scoped
+
+/**
+ * Runs an Effect or a Stream with `pool` selected for every request in it that does not name a
+ * pool itself (`null`: the member's default pool). Data-first or data-last.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { WalletClient } from "effect-kas-wallet"
+ *
+ * const inPayroll = WalletClient.createAccount().pipe(
+ *   WalletClient.withPool("krn:1001:wallet:68ec0e4b-0f61-4e6f-ae35-be865ab23187:account-pool:payroll")
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ * @category scoping
+ */
+export const withPool: {
+  (pool: PoolSelection): Scoped
+  <A, E, R>(self: Stream.Stream<A, E, R>, pool: PoolSelection): Stream.Stream<A, E, R>
+  <A, E, R>(self: Effect.Effect<A, E, R>, pool: PoolSelection): Effect.Effect<A, E, R>
+} = function(this: unknown, ...args: ReadonlyArray<unknown>): unknown {
+  if (args.length === 1) return provide(CurrentPool, Option.some(args[0] as PoolSelection))
+  return provide(CurrentPool, Option.some(args[1] as PoolSelection))(args[0] as Effect.Effect<unknown>)
+} as never
+
+/**
+ * Runs an Effect or a Stream on `chainId` for every request in it that does not name a chain
+ * itself. Data-first or data-last.
+ *
+ * @since 0.1.0
+ * @category scoping
+ */
+export const withChain: {
+  (chainId: ChainId.ChainId | number): Scoped
+  <A, E, R>(self: Stream.Stream<A, E, R>, chainId: ChainId.ChainId | number): Stream.Stream<A, E, R>
+  <A, E, R>(self: Effect.Effect<A, E, R>, chainId: ChainId.ChainId | number): Effect.Effect<A, E, R>
+} = function(this: unknown, ...args: ReadonlyArray<unknown>): unknown {
+  if (args.length === 1) return provide(CurrentChain, Option.some(args[0] as number))
+  return provide(CurrentChain, Option.some(args[1] as number))(args[0] as Effect.Effect<unknown>)
+} as never

@@ -1,0 +1,272 @@
+/**
+ * Every way a WalletClient operation can fail, as one tagged union.
+ *
+ * - From the service (an HTTP response that is not 2xx): `Unauthorized` (401), `AccountNotFound`
+ *   (code 1061010, "data don't exist": the address is unknown or not in the selected pool),
+ *   `RateLimited` (429), `ServerError` (5xx), `InvalidRequest` (any other 4xx). Each carries the
+ *   HTTP status, the KAS `code`, the service's message and `requestId` when the body is the KAS
+ *   error shape, and a short excerpt of the body otherwise (a proxy's HTML page, an empty body).
+ * - `TransportError`: no usable response (connection refused or reset, timeout).
+ * - `ResponseDecodeError`: a 2xx body that breaks the schema, with the field and the rule.
+ * - `InvalidArgument`: client-side validation failed; no request was sent.
+ * - `RepeatedCursor`: the service returned a cursor it had already returned in this listing;
+ *   pagination stops instead of looping forever.
+ *
+ * Errors raised while streaming carry `cursor`: pass it as the `cursor` of a new listing to resume
+ * exactly at the page that failed.
+ *
+ * None of them holds a request, headers or credentials: printing one with `String`,
+ * `util.inspect`, `JSON.stringify` or `Effect.log` never shows a secret.
+ *
+ * @since 0.1.0
+ */
+import { Predicate, Schema } from "effect"
+
+const RequestFields = {
+  /** HTTP method of the failed request. */
+  method: Schema.String,
+  /** Path and query of the failed request (never the host's credentials or headers). */
+  path: Schema.String,
+  /** In a listing: the cursor that resumes it at the page that failed (`""`: from the start). */
+  cursor: Schema.optional(Schema.String)
+}
+
+const ServiceFields = {
+  ...RequestFields,
+  /** HTTP status of the response. */
+  status: Schema.Number,
+  /** The KAS error code, when the body was a KAS error body. */
+  code: Schema.optional(Schema.Number),
+  /** The service's message, or an excerpt of a body that was not a KAS error body. */
+  serviceMessage: Schema.String,
+  /** The service's request id, from the body or the response headers. */
+  requestId: Schema.optional(Schema.String)
+}
+
+const describe = (self: {
+  readonly status: number
+  readonly code?: number | undefined
+  readonly serviceMessage: string
+  readonly method: string
+  readonly path: string
+  readonly requestId?: string | undefined
+}): string =>
+  `${self.method} ${self.path} → HTTP ${self.status}${self.code !== undefined ? ` (code ${self.code})` : ""}: ${self.serviceMessage}` +
+  (self.requestId !== undefined ? ` [request ${self.requestId}]` : "")
+
+/**
+ * HTTP 401: the key is wrong (code 1010009) or the Authorization header missing or malformed
+ * (1010008). Check `KAS_ACCESS_KEY_ID` / `KAS_SECRET_ACCESS_KEY`.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class Unauthorized extends Schema.TaggedError<Unauthorized>()("Unauthorized", ServiceFields) {
+  /** @since 0.1.0 */
+  override get message(): string {
+    return describe(this)
+  }
+}
+
+/**
+ * The account does not exist in the selected pool and chain, or is not the caller's (KAS answers
+ * both with HTTP 400, code 1061010).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class AccountNotFound extends Schema.TaggedError<AccountNotFound>()("AccountNotFound", ServiceFields) {
+  /** @since 0.1.0 */
+  override get message(): string {
+    return describe(this)
+  }
+}
+
+/**
+ * Any other 4xx: the service rejected the request (bad pool, out-of-range value, ...). `code` says
+ * which rule.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class InvalidRequest extends Schema.TaggedError<InvalidRequest>()("InvalidRequest", ServiceFields) {
+  /** @since 0.1.0 */
+  override get message(): string {
+    return describe(this)
+  }
+}
+
+/**
+ * HTTP 429. `retryAfterMillis` is the service's `Retry-After` (seconds or HTTP date), when sent.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited", {
+  ...ServiceFields,
+  retryAfterMillis: Schema.optional(Schema.Number)
+}) {
+  /** @since 0.1.0 */
+  override get message(): string {
+    return describe(this) + (this.retryAfterMillis !== undefined ? ` (retry after ${this.retryAfterMillis} ms)` : "")
+  }
+}
+
+/**
+ * HTTP 5xx: the service failed.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class ServerError extends Schema.TaggedError<ServerError>()("ServerError", ServiceFields) {
+  /** @since 0.1.0 */
+  override get message(): string {
+    return describe(this)
+  }
+}
+
+/**
+ * No usable response: `Connect` (the connection could not be made; the request was not sent),
+ * `Timeout` (no complete response within the timeout), `Network` (the connection failed while the
+ * request or response was in flight).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class TransportError extends Schema.TaggedError<TransportError>()("TransportError", {
+  ...RequestFields,
+  reason: Schema.Literal("Connect", "Timeout", "Network"),
+  description: Schema.String
+}) {
+  /** @since 0.1.0 */
+  override get message(): string {
+    return `${this.method} ${this.path}: ${this.reason.toLowerCase()} error: ${this.description}`
+  }
+}
+
+/**
+ * A 2xx response whose body breaks the schema: `issue` names the field and the rule (for example
+ * `items.3.address: invalid EIP-55 checksum`).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class ResponseDecodeError extends Schema.TaggedError<ResponseDecodeError>()("ResponseDecodeError", {
+  ...RequestFields,
+  status: Schema.Number,
+  issue: Schema.String,
+  requestId: Schema.optional(Schema.String)
+}) {
+  /** @since 0.1.0 */
+  override get message(): string {
+    return `${this.method} ${this.path} → HTTP ${this.status}: unexpected response body: ${this.issue}`
+  }
+}
+
+/**
+ * An argument failed client-side validation; no request was sent. `argument` names it.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class InvalidArgument extends Schema.TaggedError<InvalidArgument>()("InvalidArgument", {
+  argument: Schema.String,
+  description: Schema.String
+}) {
+  /** @since 0.1.0 */
+  override get message(): string {
+    return `invalid ${this.argument}: ${this.description}`
+  }
+}
+
+/**
+ * The service returned a cursor it had already returned in this listing. Following it would loop
+ * forever, so the listing stops here. `cursor` is the repeated cursor.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class RepeatedCursor extends Schema.TaggedError<RepeatedCursor>()("RepeatedCursor", RequestFields) {
+  /** @since 0.1.0 */
+  override get message(): string {
+    return `${this.method} ${this.path}: the service repeated cursor ${JSON.stringify(this.cursor)}; stopping to avoid an endless listing`
+  }
+}
+
+/**
+ * Errors answered by the service (a non-2xx response).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type ServiceError = Unauthorized | AccountNotFound | InvalidRequest | RateLimited | ServerError
+
+/**
+ * Every error of a WalletClient operation.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type WalletError = ServiceError | TransportError | ResponseDecodeError | InvalidArgument | RepeatedCursor
+
+/**
+ * The schema of every error, for encoding them (a CLI's `--json`, an RPC boundary).
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const WalletError = Schema.Union(
+  Unauthorized,
+  AccountNotFound,
+  InvalidRequest,
+  RateLimited,
+  ServerError,
+  TransportError,
+  ResponseDecodeError,
+  InvalidArgument,
+  RepeatedCursor
+)
+
+const tags = new Set<string>([
+  "Unauthorized",
+  "AccountNotFound",
+  "InvalidRequest",
+  "RateLimited",
+  "ServerError",
+  "TransportError",
+  "ResponseDecodeError",
+  "InvalidArgument",
+  "RepeatedCursor"
+])
+
+/**
+ * Whether a value is one of the WalletClient's errors.
+ *
+ * @since 0.1.0
+ * @category guards
+ */
+export const isWalletError = (u: unknown): u is WalletError =>
+  Predicate.hasProperty(u, "_tag") && typeof u._tag === "string" && tags.has(u._tag) && u instanceof Error
+
+/**
+ * Whether the error came from the service (a non-2xx response).
+ *
+ * @since 0.1.0
+ * @category guards
+ */
+export const isServiceError = (error: WalletError): error is ServiceError =>
+  error._tag === "Unauthorized" || error._tag === "AccountNotFound" || error._tag === "InvalidRequest" ||
+  error._tag === "RateLimited" || error._tag === "ServerError"
+
+/**
+ * The same error with the cursor that resumes a listing at the failed page.
+ *
+ * @since 0.1.0
+ * @category combinators
+ */
+export const withCursor = <E extends WalletError>(error: E, cursor: string): E => {
+  if (error._tag === "InvalidArgument" || error.cursor === cursor) return error
+  const Ctor = error.constructor as new(props: object) => E
+  const { _tag, ...fields } = error as E & { readonly cursor?: string }
+  return new Ctor({ ...fields, cursor })
+}

@@ -1,0 +1,47 @@
+/**
+ * A recording HttpClient (no network): every request is recorded (method, URL, headers) and
+ * answered by a handler, so tests can assert what goes on the wire.
+ */
+import { HttpClient, HttpClientError, HttpClientResponse } from "@effect/platform"
+import { Effect, Layer } from "effect"
+
+export interface Recorded {
+  readonly method: string
+  readonly url: URL
+  readonly headers: Readonly<Record<string, string>>
+}
+
+/** What a handler may answer: a Response, or a transport failure with an error `code`. */
+export type Answer = Response | { readonly fail: string }
+
+export type Handler = (request: Recorded) => Answer | Effect.Effect<Answer>
+
+export interface RecordingClient {
+  readonly requests: Array<Recorded>
+  readonly layer: Layer.Layer<HttpClient.HttpClient>
+}
+
+export const json = (status: number, body: unknown, headers: Record<string, string> = {}): Response =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } })
+
+export const makeRecordingClient = (handler: Handler): RecordingClient => {
+  const requests: Array<Recorded> = []
+  const client = HttpClient.make((request, url) =>
+    Effect.suspend(() => {
+      const recorded: Recorded = { method: request.method, url, headers: { ...request.headers } }
+      requests.push(recorded)
+      const answer = handler(recorded)
+      return Effect.flatMap(Effect.isEffect(answer) ? answer : Effect.succeed(answer), (a) =>
+        a instanceof Response
+          ? Effect.succeed(HttpClientResponse.fromWeb(request, a))
+          : Effect.fail(
+            new HttpClientError.RequestError({
+              request,
+              reason: "Transport",
+              cause: Object.assign(new Error(`connect ${a.fail} 127.0.0.1:1`), { code: a.fail })
+            })
+          ))
+    })
+  )
+  return { requests, layer: Layer.succeed(HttpClient.HttpClient, client) }
+}
