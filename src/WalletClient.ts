@@ -240,6 +240,14 @@ interface ListRequest extends Target {
   readonly to: number | undefined
 }
 
+// One turn of the event loop, independent of the Clock service (TestClock included).
+const nextMacrotask: Effect.Effect<void> = Effect.async<void>((resume) => {
+  const timer = typeof setImmediate === "function"
+    ? { cancel: clearImmediate, handle: setImmediate(() => resume(Effect.void)) }
+    : { cancel: clearTimeout, handle: setTimeout(() => resume(Effect.void), 0) }
+  return Effect.sync(() => timer.cancel(timer.handle as never))
+})
+
 const spanAttributes = (target: Target, extra?: Record<string, unknown>) => ({
   "kas.chain_id": target.chainId,
   "kas.pool": target.pool !== undefined ? target.pool.toString() : "default",
@@ -398,11 +406,12 @@ export const make = (
             seen.add(page.cursor)
             cursor = page.cursor
             if (!prefetch) return Effect.succeed(page)
-            // Fetch ahead while the consumer works on this page. The yield first lets a consumer
-            // that is already satisfied (a synchronous Stream.take) end the stream, interrupting
-            // this fiber before it sends anything.
+            // Fetch ahead while the consumer works on this page. Waiting one macrotask first lets
+            // a consumer that is already satisfied (a Stream.take that got its items) end the
+            // stream, interrupting this fiber before it sends anything; a consumer doing real
+            // (I/O) work yields to the event loop, and the fetch then overlaps with it.
             return Effect.as(
-              Effect.tap(Effect.forkIn(Effect.zipRight(Effect.yieldNow(), fetch(cursor)), scope), (fiber) => {
+              Effect.tap(Effect.forkIn(Effect.zipRight(nextMacrotask, fetch(cursor)), scope), (fiber) => {
                 pending = fiber
               }),
               page

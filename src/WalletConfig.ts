@@ -176,10 +176,13 @@ export class CurrentChain extends Context.Reference<CurrentChain>()("effect-kas-
 const isStream = (u: unknown): u is Stream.Stream<unknown, unknown, unknown> =>
   typeof u === "object" && u !== null && Stream.StreamTypeId in u
 
-type Scoped = {
-  <A, E, R>(self: Stream.Stream<A, E, R>): Stream.Stream<A, E, R>
-  <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R>
-}
+/**
+ * A scope override, applicable to an Effect or a Stream; it returns the same type.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Scoped = <S extends Stream.Stream<any, any, any> | Effect.Effect<any, any, any>>(self: S) => S
 
 const provide = <I, S>(tag: Context.Tag<I, S>, value: S) =>
   ((self: Stream.Stream<unknown, unknown, unknown> | Effect.Effect<unknown, unknown, unknown>) =>
@@ -204,8 +207,7 @@ const provide = <I, S>(tag: Context.Tag<I, S>, value: S) =>
  */
 export const withPool: {
   (pool: PoolSelection): Scoped
-  <A, E, R>(self: Stream.Stream<A, E, R>, pool: PoolSelection): Stream.Stream<A, E, R>
-  <A, E, R>(self: Effect.Effect<A, E, R>, pool: PoolSelection): Effect.Effect<A, E, R>
+  <S extends Stream.Stream<any, any, any> | Effect.Effect<any, any, any>>(self: S, pool: PoolSelection): S
 } = function(this: unknown, ...args: ReadonlyArray<unknown>): unknown {
   if (args.length === 1) return provide(CurrentPool, Option.some(args[0] as PoolSelection))
   return provide(CurrentPool, Option.some(args[1] as PoolSelection))(args[0] as Effect.Effect<unknown>)
@@ -220,8 +222,7 @@ export const withPool: {
  */
 export const withChain: {
   (chainId: ChainId.ChainId | number): Scoped
-  <A, E, R>(self: Stream.Stream<A, E, R>, chainId: ChainId.ChainId | number): Stream.Stream<A, E, R>
-  <A, E, R>(self: Effect.Effect<A, E, R>, chainId: ChainId.ChainId | number): Effect.Effect<A, E, R>
+  <S extends Stream.Stream<any, any, any> | Effect.Effect<any, any, any>>(self: S, chainId: ChainId.ChainId | number): S
 } = function(this: unknown, ...args: ReadonlyArray<unknown>): unknown {
   if (args.length === 1) return provide(CurrentChain, Option.some(args[0] as number))
   return provide(CurrentChain, Option.some(args[1] as number))(args[0] as Effect.Effect<unknown>)

@@ -1,0 +1,140 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Fiber, TestClock } from "effect"
+import { WalletClient, type WalletError } from "../src/index.js"
+import { testClient, withClient } from "./support/client.js"
+import { accountJson } from "./support/fakeWallet.js"
+import { type Answer, json } from "./support/recordingClient.js"
+
+const address = accountJson(0).address
+const ok = () => json(200, accountJson(0))
+
+/** Answers in sequence, repeating the last answer. */
+const sequence = (...answers: Array<() => Answer | Effect.Effect<Answer>>) => {
+  let i = 0
+  return () => answers[Math.min(i++, answers.length - 1)]!()
+}
+
+describe("WalletClient retries and timeouts", () => {
+  it.effect("GETs are retried on 5xx: 3 attempts in all, then the error", () =>
+    Effect.gen(function*() {
+      const test = testClient(() => json(503, { code: 1, message: "unavailable" }))
+      const fiber = yield* Effect.fork(Effect.flip(withClient(test, WalletClient.getAccount(address))))
+      yield* TestClock.adjust("1 minute")
+      const error = yield* Fiber.join(fiber)
+      expect(error._tag).toBe("ServerError")
+      expect(test.requests).toHaveLength(3)
+    }))
+
+  it.effect("GETs are retried on 408, 429, 500 and transport errors until one succeeds", () =>
+    Effect.gen(function*() {
+      for (const failure of [
+        () => json(408, { code: 1, message: "timeout" }),
+        () => json(429, { code: 1, message: "slow" }),
+        () => json(500, { code: 1, message: "oops" }),
+        (): Answer => ({ fail: "ECONNRESET" })
+      ]) {
+        const test = testClient(sequence(failure, failure, ok))
+        const fiber = yield* Effect.fork(withClient(test, WalletClient.getAccount(address)))
+        yield* TestClock.adjust("1 minute")
+        const account = yield* Fiber.join(fiber)
+        expect(account.address).toBe(address)
+        expect(test.requests).toHaveLength(3)
+      }
+    }))
+
+  it.effect("other 4xx are not retried", () =>
+    Effect.gen(function*() {
+      for (const status of [400, 401, 403, 404]) {
+        const test = testClient(() => json(status, { code: 1061010, message: "x" }))
+        yield* Effect.flip(withClient(test, WalletClient.getAccount(address)))
+        expect(test.requests).toHaveLength(1)
+      }
+    }))
+
+  it.effect("Retry-After is honoured, and clamped to maxRetryAfter", () =>
+    Effect.gen(function*() {
+      const test = testClient(sequence(() => json(429, { code: 1, message: "slow" }, { "retry-after": "10" }), ok))
+      const fiber = yield* Effect.fork(withClient(test, WalletClient.getAccount(address)))
+      yield* TestClock.adjust("9999 millis")
+      expect(test.requests).toHaveLength(1)
+      yield* TestClock.adjust("1 millis")
+      yield* Fiber.join(fiber)
+      expect(test.requests).toHaveLength(2)
+
+      const clamped = testClient(sequence(() => json(429, { code: 1, message: "slow" }, { "retry-after": "3600" }), ok), {
+        retry: { maxRetryAfter: "5 seconds" }
+      })
+      const second = yield* Effect.fork(withClient(clamped, WalletClient.getAccount(address)))
+      yield* TestClock.adjust("4 seconds")
+      expect(clamped.requests).toHaveLength(1)
+      yield* TestClock.adjust("1 seconds")
+      yield* Fiber.join(second)
+      expect(clamped.requests).toHaveLength(2)
+    }))
+
+  it.effect("backoff waits at most baseDelay·2ⁿ⁻¹ (full jitter)", () =>
+    Effect.gen(function*() {
+      const test = testClient(sequence(() => json(500, { code: 1, message: "x" }), () => json(500, { code: 1, message: "x" }), ok), {
+        retry: { baseDelay: "1 second", maxDelay: "1 minute" }
+      })
+      const fiber = yield* Effect.fork(withClient(test, WalletClient.getAccount(address)))
+      yield* TestClock.adjust("1 second") // first wait ≤ 1 s
+      expect(test.requests).toHaveLength(2)
+      yield* TestClock.adjust("2 seconds") // second wait ≤ 2 s
+      expect(test.requests).toHaveLength(3)
+      yield* Fiber.join(fiber)
+    }))
+
+  it.effect("createAccount (POST) is not retried once the request may have reached the service", () =>
+    Effect.gen(function*() {
+      for (const failure of [
+        () => json(500, { code: 1, message: "x" }),
+        () => json(503, { code: 1, message: "x" }),
+        () => json(429, { code: 1, message: "x" }, { "retry-after": "1" }),
+        (): Answer => ({ fail: "ECONNRESET" })
+      ]) {
+        const test = testClient(failure)
+        const fiber = yield* Effect.fork(Effect.flip(withClient(test, WalletClient.createAccount())))
+        yield* TestClock.adjust("1 minute")
+        yield* Fiber.join(fiber)
+        expect(test.requests).toHaveLength(1)
+      }
+    }))
+
+  it.effect("createAccount is retried when the connection could not be made at all", () =>
+    Effect.gen(function*() {
+      const test = testClient(sequence((): Answer => ({ fail: "ECONNREFUSED" }), ok))
+      const fiber = yield* Effect.fork(withClient(test, WalletClient.createAccount()))
+      yield* TestClock.adjust("1 minute")
+      yield* Fiber.join(fiber)
+      expect(test.requests).toHaveLength(2)
+    }))
+
+  it.effect("a request without a response within the timeout fails with TransportError Timeout (GET retried, POST not)", () =>
+    Effect.gen(function*() {
+      const get = testClient(() => Effect.never, { timeout: "2 seconds" })
+      const fiber = yield* Effect.fork(Effect.flip(withClient(get, WalletClient.getAccount(address))))
+      yield* TestClock.adjust("1 minute")
+      const error = yield* Fiber.join(fiber)
+      expect(error._tag).toBe("TransportError")
+      expect((error as WalletError.TransportError).reason).toBe("Timeout")
+      expect(get.requests).toHaveLength(3)
+      const post = testClient(() => Effect.never, { timeout: "2 seconds" })
+      const postFiber = yield* Effect.fork(Effect.flip(withClient(post, WalletClient.createAccount())))
+      yield* TestClock.adjust("1 minute")
+      yield* Fiber.join(postFiber)
+      expect(post.requests).toHaveLength(1)
+    }))
+
+  it.effect("retry: false and maxAttempts change the policy", () =>
+    Effect.gen(function*() {
+      const none = testClient(() => json(500, { code: 1, message: "x" }), { retry: false })
+      yield* Effect.flip(withClient(none, WalletClient.getAccount(address)))
+      expect(none.requests).toHaveLength(1)
+      const five = testClient(() => json(500, { code: 1, message: "x" }), { retry: { maxAttempts: 5 } })
+      const fiber = yield* Effect.fork(Effect.flip(withClient(five, WalletClient.getAccount(address))))
+      yield* TestClock.adjust("5 minutes")
+      yield* Fiber.join(fiber)
+      expect(five.requests).toHaveLength(5)
+    }))
+})

@@ -1,0 +1,137 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Chunk, Effect, Either, FastCheck as fc, Stream } from "effect"
+import { WalletClient, WalletError } from "../src/index.js"
+import { testClient, withClient } from "./support/client.js"
+import { accountsJson, listHandler } from "./support/fakeWallet.js"
+import { json, type Recorded } from "./support/recordingClient.js"
+
+const N = fc.integer({ min: 0, max: 3000 })
+const size = fc.integer({ min: 1, max: 1000 })
+// Small sizes exercise many pages; the full range exercises the bounds.
+const pageSize = fc.oneof(fc.integer({ min: 1, max: 20 }), size)
+
+const addresses = (items: ReadonlyArray<{ readonly address: string }>) => items.map((a) => a.address)
+
+describe("WalletClient streams", () => {
+  it.effect.prop(
+    "accounts({ pageSize }) yields every account once, newest first, in ceil(N/s) requests; pages but the last are full",
+    [N, pageSize],
+    ([n, s]) =>
+      Effect.gen(function*() {
+        const all = accountsJson(n)
+        const test = testClient(listHandler(all))
+        const pages = yield* withClient(test, WalletClient.accountPages({ pageSize: s }).pipe(Stream.runCollect))
+        const items = Chunk.toReadonlyArray(pages).flatMap((p) => p.items)
+        expect(addresses(items)).toEqual(addresses(all))
+        expect(test.requests).toHaveLength(Math.max(1, Math.ceil(n / s)))
+        const sizes = Chunk.toReadonlyArray(pages).map((p) => p.items.length)
+        expect(sizes.slice(0, -1).every((k) => k === s)).toBe(true)
+        expect(test.requests.every((r) => r.url.searchParams.get("size") === String(s))).toBe(true)
+        const flat = yield* withClient(test, WalletClient.accounts({ pageSize: s }).pipe(Stream.runCollect))
+        expect(addresses(Chunk.toReadonlyArray(flat))).toEqual(addresses(all))
+        const times = Chunk.toReadonlyArray(flat).map((a) => a.createdAt)
+        expect(times.every((t, i) => i === 0 || times[i - 1]! >= t)).toBe(true)
+      }),
+    { fastCheck: { numRuns: 40 } }
+  )
+
+  it.effect.prop("Stream.take(n) requests only the pages it needs", [N, pageSize, fc.integer({ min: 0, max: 3100 })], ([n, s, k]) =>
+    Effect.gen(function*() {
+      const all = accountsJson(n)
+      const test = testClient(listHandler(all))
+      const taken = yield* withClient(test, WalletClient.accounts({ pageSize: s }).pipe(Stream.take(k), Stream.runCollect))
+      expect(addresses(Chunk.toReadonlyArray(taken))).toEqual(addresses(all.slice(0, k)))
+      const needed = k === 0 ? 0 : Math.max(1, Math.ceil(Math.min(k, n) / s))
+      expect(test.requests).toHaveLength(needed)
+    }), { fastCheck: { numRuns: 60 } })
+
+  it.effect.prop("a time range streams exactly the filtered listing", [N, pageSize, fc.nat({ max: 1100 }), fc.nat({ max: 1100 })], ([n, s, a, b]) =>
+    Effect.gen(function*() {
+      const all = accountsJson(n)
+      const from = 1_700_000_000 - Math.max(a, b)
+      const to = 1_700_000_000 - Math.min(a, b)
+      const test = testClient(listHandler(all))
+      const got = yield* withClient(test, WalletClient.accounts({ pageSize: s, from, to }).pipe(Stream.runCollect))
+      expect(addresses(Chunk.toReadonlyArray(got))).toEqual(addresses(all.filter((x) => x.createdAt >= from && x.createdAt <= to)))
+      expect(test.requests.every((r) => r.url.searchParams.get("from-timestamp") === String(from))).toBe(true)
+    }), { fastCheck: { numRuns: 30 } })
+
+  it.effect.prop(
+    "a failure mid-stream carries the cursor that resumes exactly the rest",
+    [fc.integer({ min: 1, max: 1500 }), fc.integer({ min: 1, max: 50 }), fc.nat(), fc.boolean()],
+    ([n, s, seed, prefetch]) =>
+      Effect.gen(function*() {
+        const all = accountsJson(n)
+        const pages = Math.ceil(n / s)
+        const failAt = 1 + (seed % pages) // the request that fails (1-based)
+        const serve = listHandler(all)
+        let count = 0
+        const test = testClient((request: Recorded) => {
+          count++
+          return count === failAt ? json(500, { code: 1, message: "boom" }) : serve(request)
+        }, { retry: false, prefetch })
+        const first = yield* withClient(test, WalletClient.accounts({ pageSize: s }).pipe(Stream.either, Stream.runCollect))
+        const elements = Chunk.toReadonlyArray(first)
+        const last = elements[elements.length - 1]!
+        expect(Either.isLeft(last)).toBe(true)
+        const error = (last as Either.Left<WalletError.WalletError, unknown>).left
+        expect(error._tag).toBe("ServerError")
+        const before = elements.slice(0, -1).map((e) => Either.getOrThrow(e))
+        expect(before).toHaveLength((failAt - 1) * s)
+        const cursor = (error as WalletError.ServerError).cursor
+        expect(cursor).toBeDefined()
+        const rest = yield* withClient(test, WalletClient.accounts({ pageSize: s, cursor: cursor! }).pipe(Stream.runCollect))
+        expect([...addresses(before), ...addresses(Chunk.toReadonlyArray(rest))]).toEqual(addresses(all))
+      }),
+    { fastCheck: { numRuns: 40 } }
+  )
+
+  it.effect("a repeated cursor stops the listing with RepeatedCursor instead of looping", () =>
+    Effect.gen(function*() {
+      const all = accountsJson(6)
+      let i = 0
+      const test = testClient(() => {
+        const page = all.slice(2 * (i % 2), 2 * (i % 2) + 2)
+        i++
+        return json(200, { items: page, cursor: i % 2 === 1 ? "A" : "B" })
+      })
+      const result = yield* withClient(test, WalletClient.accounts({ pageSize: 2 }).pipe(Stream.either, Stream.runCollect))
+      const last = Chunk.last(result)
+      expect(last._tag === "Some" && Either.isLeft(last.value) && last.value.left._tag).toBe("RepeatedCursor")
+      // cursors: (start) → A → B → A again: the third response repeats A, which is not followed
+      expect(test.requests.map((r) => r.url.searchParams.get("cursor"))).toEqual([null, "A", "B"])
+      expect(Chunk.size(result)).toBe(2 * 3 + 1)
+    }))
+
+  it.live("prefetches the next page while the consumer works on the current one (and not when disabled)", () =>
+    Effect.gen(function*() {
+      for (const prefetch of [true, false]) {
+        const test = testClient(listHandler(accountsJson(30)), { prefetch })
+        let seenDuringFirstPage = 0
+        let i = 0
+        yield* withClient(
+          test,
+          WalletClient.accounts({ pageSize: 10 }).pipe(
+            Stream.mapEffect((account) =>
+              i++ === 5 ? Effect.as(Effect.sleep("20 millis"), account).pipe(Effect.tap(() => {
+                seenDuringFirstPage = test.requests.length
+              })) : Effect.succeed(account)
+            ),
+            Stream.runDrain
+          )
+        )
+        expect(seenDuringFirstPage).toBe(prefetch ? 2 : 1)
+        expect(test.requests).toHaveLength(3)
+      }
+    }))
+
+  it.effect("listAccounts fetches one page and returns its cursor", () =>
+    Effect.gen(function*() {
+      const test = testClient(listHandler(accountsJson(5)))
+      const page = yield* withClient(test, WalletClient.listAccounts({ pageSize: 2 }))
+      expect(page.items).toHaveLength(2)
+      expect(page.cursor).not.toBe("")
+      const next = yield* withClient(test, WalletClient.listAccounts({ pageSize: 2, cursor: page.cursor }))
+      expect(next.items[0]!.address).toBe(accountsJson(5)[2]!.address)
+    }))
+})
