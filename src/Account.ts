@@ -121,7 +121,9 @@ export interface AccountJson extends Schema.Schema.Encoded<typeof Account> {}
  * @category schemas
  */
 export const AccountPage = Schema.Struct({
-  items: Schema.optionalWith(Schema.Array(Account), { default: () => [] }),
+  // `exact`: without it the encoded side is `Array | undefined`, and a failing item made the
+  // message also print "Expected undefined, actual <the whole items array>" (~500 KB for a full page).
+  items: Schema.optionalWith(Schema.Array(Account), { default: () => [], exact: true }),
   cursor: Pagination.Cursor
 }).annotations({ identifier: "AccountPage" })
 
@@ -249,10 +251,11 @@ export const decodeAccount = (u: unknown): Either.Either<Account, ParseResult.Pa
  */
 export const decodePage = (u: unknown): Either.Either<AccountPage, ParseResult.ParseError> => {
   if (typeof u === "object" && u !== null && !Array.isArray(u)) {
-    const { cursor, items } = u as Record<string, unknown>
-    if (typeof cursor === "string" && (items === undefined || Array.isArray(items))) {
+    const { cursor } = u as Record<string, unknown>
+    const items: unknown = hasOwn.call(u, "items") ? (u as Record<string, unknown>).items : []
+    if (typeof cursor === "string" && Array.isArray(items)) {
       const memo: PoolMemo = { text: undefined, krn: undefined }
-      const source: ReadonlyArray<unknown> = items ?? []
+      const source: ReadonlyArray<unknown> = items
       const out = new Array<Account>(source.length)
       let i = 0
       for (; i < source.length; i++) {

@@ -9,7 +9,7 @@ import { show } from "./internal/show.js"
 
 /**
  * The largest accepted value, 9999-12-31T23:59:59Z. It also catches milliseconds passed where
- * seconds are expected: every millisecond time since 1973 is above it.
+ * seconds are expected: every millisecond time after 1978-01-11T21:31:40Z is above it.
  *
  * @since 0.1.0
  * @category constants

@@ -3,10 +3,11 @@
  */
 import { writeFileSync } from "node:fs"
 import * as os from "node:os"
+import * as client from "./client.js"
 import * as decode from "./decode.js"
 
 const sections: Array<ReadonlyArray<string>> = []
-for (const [name, bench] of [["decode", decode]] as const) {
+for (const [name, bench] of [["decode", decode], ["client", client]] as const) {
   console.error(`running ${name}...`)
   const lines = await bench.run()
   console.log(lines.join("\n") + "\n")
