@@ -1,0 +1,76 @@
+/**
+ * Terminal output of the CLI and the tour: aligned tables, shortened hex, account rows.
+ *
+ * @since 0.1.0
+ */
+import type * as Account from "../Account.js"
+
+/**
+ * `0xa809…8e14`: the head and tail of a long hex string (or any string), joined by an ellipsis.
+ *
+ * @since 0.1.0
+ * @category formatting
+ */
+export const short = (s: string, head = 6, tail = 4): string =>
+  s.length <= head + tail + 1 ? s : `${s.slice(0, head)}…${s.slice(-tail)}`
+
+/**
+ * Rows as aligned columns (the last column is not padded), with a header row.
+ *
+ * @since 0.1.0
+ * @category formatting
+ */
+export const table = (header: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string>>, indent = ""): string => {
+  const all = [header, ...rows]
+  const widths = header.map((_, c) => Math.max(...all.map((row) => [...(row[c] ?? "")].length)))
+  return all
+    .map((row) => indent + row.map((cell, c) => (c === row.length - 1 ? cell : cell.padEnd(widths[c]!))).join("  ").trimEnd())
+    .join("\n")
+}
+
+/**
+ * A Unix time as `YYYY-MM-DD HH:MM:SS` (UTC).
+ *
+ * @since 0.1.0
+ * @category formatting
+ */
+export const time = (seconds: number): string => new Date(seconds * 1000).toISOString().slice(0, 19).replace("T", " ")
+
+/**
+ * Column titles of `accountRow`.
+ *
+ * @since 0.1.0
+ * @category formatting
+ */
+export const accountHeader = ["ADDRESS", "CREATED (UTC)", "CHAIN", "POOL", "KEY"] as const
+
+/**
+ * One account as table cells; `compact` shortens the address too.
+ *
+ * @since 0.1.0
+ * @category formatting
+ */
+export const accountRow = (account: Account.Account, compact = false): ReadonlyArray<string> => [
+  compact ? short(account.address) : account.address,
+  time(account.createdAt),
+  String(account.chainId),
+  account.krn.resourceId,
+  short(account.keyId.keyHex)
+]
+
+/**
+ * One account as `field: value` lines.
+ *
+ * @since 0.1.0
+ * @category formatting
+ */
+export const accountDetails = (account: Account.Account, indent = ""): string =>
+  table(["FIELD", "VALUE"], [
+    ["address", account.address],
+    ["chainId", String(account.chainId)],
+    ["createdAt", `${account.createdAt} (${time(account.createdAt)} UTC)`],
+    ["updatedAt", `${account.updatedAt} (${time(account.updatedAt)} UTC)`],
+    ["krn", account.krn.toString()],
+    ["keyId", `…:${short(account.keyId.keyHex, 10, 6)}`],
+    ["publicKey", short(account.publicKey, 12, 6)]
+  ], indent)
