@@ -78,16 +78,21 @@ export const FeeDelegation: Schema.Schema<FeePayer, FeeDelegationBody> = Schema.
   {
     strict: true,
     decode: (body, _, ast) => {
-      const { fee_payer, feePayer } = body
-      if (feePayer !== undefined && fee_payer !== undefined && feePayer.toLowerCase() !== fee_payer.toLowerCase()) {
+      const decodeField = (field: "feePayer" | "fee_payer") => {
+        const raw = body[field]
+        if (raw === undefined) return undefined
+        const address = decodeAddress(raw)
+        return address._tag === "Left" ? new ParseResult.Pointer(field, body, address.left) : address.right
+      }
+      const camel = decodeField("feePayer")
+      const snake = decodeField("fee_payer")
+      if (camel instanceof ParseResult.Pointer) return ParseResult.fail(camel)
+      if (snake instanceof ParseResult.Pointer) return ParseResult.fail(snake)
+      if (camel !== undefined && snake !== undefined && camel !== snake) {
         return ParseResult.fail(new ParseResult.Type(ast, body, "feePayer and fee_payer name different accounts"))
       }
-      const raw = feePayer ?? fee_payer
-      if (raw === undefined) return ParseResult.succeed(new GlobalFeePayer())
-      const address = decodeAddress(raw)
-      return address._tag === "Left"
-        ? ParseResult.fail(new ParseResult.Pointer(feePayer !== undefined ? "feePayer" : "fee_payer", body, address.left))
-        : ParseResult.succeed(new UserFeePayer({ address: address.right }))
+      const address = camel ?? snake
+      return ParseResult.succeed(address === undefined ? new GlobalFeePayer() : new UserFeePayer({ address }))
     },
     encode: (payer) => ParseResult.succeed(payer._tag === "UserFeePayer" ? { feePayer: payer.address } : {})
   }

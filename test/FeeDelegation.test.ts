@@ -102,3 +102,13 @@ describe("FeeRatio", () => {
     expect(rejected(Schema.decodeUnknownEither(FeeDelegation.FeeRatio)(0))).toContain("fee ratio must be an integer from 1 to 99")
   })
 })
+
+describe("FeeDelegation: both spellings", () => {
+  it("validates fee_payer too when both spellings are present", () => {
+    const address = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"
+    const broken = address.replace("aA", "Aa")
+    const decode = Schema.decodeUnknownEither(FeeDelegation.FeeDelegation)
+    expect(Either.isLeft(decode({ feePayer: address, fee_payer: broken }))).toBe(true)
+    expect(Either.isRight(decode({ feePayer: address, fee_payer: address.toLowerCase() }))).toBe(true)
+  })
+})
