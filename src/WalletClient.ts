@@ -281,7 +281,8 @@ export const make = (
       accept: "application/json",
       "user-agent": userAgent
     }
-    const decorated = (yield* HttpClient.HttpClient).pipe(
+    const base = yield* HttpClient.HttpClient
+    const decorated = (options.httpSpans === true ? base : HttpClient.withTracerDisabledWhen(base, () => true)).pipe(
       HttpClient.mapRequest((request) =>
         HttpClientRequest.setHeaders(HttpClientRequest.prependUrl(request, baseUrl), staticHeaders)
       )

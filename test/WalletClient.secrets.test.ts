@@ -129,8 +129,7 @@ describe("secrets never leak", () => {
       const test = testClient((r) =>
         r.method === "POST" ? json(200, accountJson(0)) :
           r.url.pathname === "/v2/account" ? json(200, { items: [accountJson(0)], cursor: "" }) :
-          json(401, { code: 1010009, message: "x" })
-      )
+          json(401, { code: 1010009, message: "x" }), { httpSpans: true })
       yield* withClient(test, WalletClient.createAccount())
       yield* withClient(test, WalletClient.listAccounts({ pageSize: 7 }))
       yield* Effect.exit(withClient(test, WalletClient.getAccount(accountJson(0).address)))
@@ -143,6 +142,9 @@ describe("secrets never leak", () => {
       expect(list.attributes.get("kas.chain_id")).toBe(1001)
       expect(list.attributes.get("kas.pool")).toBe("default")
       expect(list.attributes.get("kas.page_size")).toBe(7)
+      expect(list.attributes.get("http.request.method")).toBe("GET")
+      expect(list.attributes.get("url.path")).toBe("/v2/account?size=7")
+      expect(list.attributes.get("http.response.status_code")).toBe(200)
       // the platform's HTTP spans are there too, with the (redacted) request headers
       const http = spans.filter((s) => s.name.startsWith("http.client"))
       expect(http.length).toBeGreaterThan(0)
@@ -150,6 +152,10 @@ describe("secrets never leak", () => {
       for (const span of spans) {
         for (const [key, value] of span.attributes) assertClean(`span ${span.name} attribute ${key}`, String(value))
       }
+      // without httpSpans, only the operation spans
+      spans.length = 0
+      yield* withClient(testClient(() => json(200, accountJson(0))), WalletClient.createAccount())
+      expect(spans.map((s) => s.name)).toEqual(["WalletClient.createAccount"])
     }).pipe(Effect.withTracer(tracer))
   })
 

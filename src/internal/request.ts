@@ -159,6 +159,7 @@ const attempt = <A>(pipeline: Pipeline, call: Call<A>, method: string, path: str
       RequestError: (error) => Effect.fail(transportError(pipeline, error, method, path)),
       ResponseError: (error) => Effect.fail(transportError(pipeline, error, method, path))
     }),
+    Effect.tap(([response]) => Effect.annotateCurrentSpan("http.response.status_code", response.status)),
     Effect.flatMap(([response, text]): Effect.Effect<A, WalletError.WalletError> => {
       if (response.status < 200 || response.status >= 300) {
         return Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.fail(serviceError(response, text, method, path, now)))
@@ -220,7 +221,10 @@ export const retryDelay = (
 export const run = <A>(pipeline: Pipeline, call: Call<A>): Effect.Effect<A, WalletError.WalletError> => {
   const method = call.request.method
   const path = pathOf(call.request)
-  const once = attempt(pipeline, call, method, path)
+  const once = Effect.zipRight(
+    Effect.annotateCurrentSpan({ "http.request.method": method, "url.path": path }),
+    attempt(pipeline, call, method, path)
+  )
   const policy = pipeline.retry
   if (policy === undefined || policy.maxAttempts <= 1) return once
   const loop = (n: number): Effect.Effect<A, WalletError.WalletError> =>
