@@ -4,7 +4,7 @@
  *
  * @since 0.1.0
  */
-import { Args, Command, Options } from "@effect/cli"
+import { Args, Command, HelpDoc, Options, ValidationError } from "@effect/cli"
 import { FetchHttpClient, Headers, HttpClient } from "@effect/platform"
 import { Config, Console, Effect, Layer, Option, Redacted, Schema, Stream } from "effect"
 import * as Account from "../Account.js"
@@ -137,7 +137,8 @@ const timeOption = (name: "from" | "to") =>
   Options.text(name).pipe(
     Options.mapEffect((s) =>
       Option.match(parseTime(s), {
-        onNone: () => Effect.fail(`--${name}: expected Unix seconds or an ISO-8601 date, got ${JSON.stringify(s)}` as never),
+        onNone: () =>
+          Effect.fail(ValidationError.invalidValue(HelpDoc.p(`--${name}: expected Unix seconds or an ISO-8601 date, got ${JSON.stringify(s)}`))),
         onSome: Effect.succeed
       })
     ),
