@@ -1,0 +1,405 @@
+/**
+ * The console's part of the service: members, their API keys and their account pools.
+ *
+ * On the real service these are managed in a web console; the emulator offers them as library
+ * operations (this module, and on the `Emulator` service) and as `kas-wallet emulator member|key|pool`
+ * commands.
+ *
+ * Rules kept from the service: a member has at most 2 keys at a time (a third is refused until one
+ * is deleted); a secret is returned once, at creation, and only its salted hash is stored; every
+ * member has a `default` account pool on each chain from the start (its first pool, hence its
+ * default one); named pools are created per chain.
+ *
+ * @since 0.1.0
+ */
+import type { SqlError } from "@effect/sql"
+import { Clock, Context, Data, Effect, Either, Layer, Option, Redacted } from "effect"
+import { randomUUID } from "node:crypto"
+import type * as ChainId from "../ChainId.js"
+import * as Krn from "../Krn.js"
+import * as Credentials from "./Credentials.js"
+import * as Database from "./Database.js"
+import type { EmulatorError } from "./EmulatorError.js"
+import * as Store from "./Store.js"
+
+/**
+ * Most API keys a member can hold at a time.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const MaxKeysPerMember = 2
+
+/**
+ * A member: its account id (a UUID unless chosen otherwise) appears in every KRN of its resources.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Member {
+  readonly accountId: string
+  /** Unix seconds. */
+  readonly createdAt: number
+}
+
+/**
+ * An API key as listed: never its secret.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ApiKey {
+  readonly accessKeyId: string
+  readonly accountId: string
+  /** Unix seconds. */
+  readonly createdAt: number
+}
+
+/**
+ * A key just created: the only time its secret and `Authorization` value can be read.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface NewApiKey extends ApiKey {
+  readonly secretAccessKey: Redacted.Redacted<string>
+  /** `Basic base64(accessKeyId:secretAccessKey)`. */
+  readonly authorization: Redacted.Redacted<string>
+}
+
+/**
+ * An account pool.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Pool {
+  readonly krn: Krn.AccountPoolKrn
+  readonly accountId: string
+  readonly chainId: ChainId.ChainId
+  readonly name: string
+  /** Whether this is the member's default pool on its chain (used when no `x-krn` is sent). */
+  readonly isDefault: boolean
+  /** Unix seconds. */
+  readonly createdAt: number
+}
+
+/**
+ * Why a console operation was refused, with a closed set of reasons:
+ *
+ * - `MemberNotFound`: no member has that account id.
+ * - `MemberExists`: a member already has that account id.
+ * - `KeyLimit`: the member already has `MaxKeysPerMember` keys; delete one first.
+ * - `KeyNotFound`: the member has no key with that id.
+ * - `KeyExists`: that AccessKey ID is taken.
+ * - `KeyMismatch`: the AccessKey ID exists with another secret (or for another member).
+ * - `PoolExists`: the member already has a pool of that name on that chain.
+ * - `InvalidInput`: an account id, key or pool name of the wrong form.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class ConsoleError extends Data.TaggedError("ConsoleError")<{
+  readonly reason:
+    | "MemberNotFound"
+    | "MemberExists"
+    | "KeyLimit"
+    | "KeyNotFound"
+    | "KeyExists"
+    | "KeyMismatch"
+    | "PoolExists"
+    | "InvalidInput"
+  readonly message: string
+}> {}
+
+/**
+ * The console operations.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Service {
+  /** A new member, with its default pools. `accountId` defaults to a fresh UUID. */
+  readonly createMember: (options?: { readonly accountId?: string | undefined }) => Effect.Effect<Member, ConsoleError | SqlError.SqlError>
+  readonly listMembers: Effect.Effect<ReadonlyArray<Member>, SqlError.SqlError>
+  /** A new key with a generated id and secret (the secret is returned this once). */
+  readonly createKey: (accountId: string) => Effect.Effect<NewApiKey, ConsoleError | SqlError.SqlError>
+  /** Stores a key with a given id and secret (for fixed test credentials). */
+  readonly registerKey: (key: {
+    readonly accountId: string
+    readonly accessKeyId: string
+    readonly secretAccessKey: Redacted.Redacted<string>
+  }) => Effect.Effect<ApiKey, ConsoleError | SqlError.SqlError>
+  readonly listKeys: (accountId: string) => Effect.Effect<ReadonlyArray<ApiKey>, ConsoleError | SqlError.SqlError>
+  readonly deleteKey: (accountId: string, accessKeyId: string) => Effect.Effect<void, ConsoleError | SqlError.SqlError>
+  /** A new named account pool of a member on a chain. */
+  readonly createPool: (pool: {
+    readonly accountId: string
+    readonly chainId: ChainId.ChainId
+    readonly name: string
+  }) => Effect.Effect<Pool, ConsoleError | SqlError.SqlError>
+  /** The member's pools, on one chain or on both. */
+  readonly listPools: (
+    accountId: string,
+    chainId?: ChainId.ChainId
+  ) => Effect.Effect<ReadonlyArray<Pool>, ConsoleError | SqlError.SqlError>
+  /**
+   * Makes sure a key exists: when its id is unknown, registers it for the member `accountId`
+   * (created if needed; a new member when absent); when it exists with the same secret, does
+   * nothing; otherwise fails with `KeyMismatch`.
+   */
+  readonly ensureKey: (key: {
+    readonly accessKeyId: string
+    readonly secretAccessKey: Redacted.Redacted<string>
+    readonly accountId?: string | undefined
+  }) => Effect.Effect<ApiKey, ConsoleError | SqlError.SqlError>
+}
+
+/**
+ * The console of an emulator's database.
+ *
+ * @since 0.1.0
+ * @category tags
+ */
+export class Console extends Context.Tag("effect-kas-wallet/emulator/Console")<Console, Service>() {}
+
+const invalid = (message: string) => new ConsoleError({ reason: "InvalidInput", message })
+
+const now = Effect.map(Clock.currentTimeMillis, (ms) => Math.floor(ms / 1000))
+
+const toPool = (accountId: string, row: Store.PoolRow): Pool => ({
+  // Names and account ids were validated as KRN segments on the way in.
+  krn: Either.getOrThrow(Krn.accountPool(row.chainId as ChainId.ChainId, accountId, row.name)),
+  accountId,
+  chainId: row.chainId as ChainId.ChainId,
+  name: row.name,
+  isDefault: row.name === Krn.DefaultPoolName,
+  createdAt: row.createdAt
+})
+
+const checkAccountId = (accountId: string) =>
+  Either.isRight(Krn.accountPool(1001 as ChainId.ChainId, accountId)) && accountId.length <= 128
+    ? Effect.void
+    : Effect.fail(invalid(`account id must be 1 to 128 visible ASCII characters without ':' or ',', got ${JSON.stringify(accountId)}`))
+
+/**
+ * Builds the console over the `Store` of the context.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make: Effect.Effect<Service, never, Store.Store> = Effect.gen(function*() {
+  const store = yield* Store.Store
+
+  const member = (accountId: string) =>
+    Effect.flatMap(store.findMember(accountId), Option.match({
+      onNone: () => Effect.fail(new ConsoleError({ reason: "MemberNotFound", message: `no member has the account id ${accountId}` })),
+      onSome: Effect.succeed
+    }))
+
+  const createMember: Service["createMember"] = (options) =>
+    Effect.gen(function*() {
+      const accountId = options?.accountId ?? randomUUID()
+      yield* checkAccountId(accountId)
+      const row = yield* store.insertMember(accountId, yield* now)
+      if (Option.isNone(row)) {
+        return yield* new ConsoleError({ reason: "MemberExists", message: `a member already has the account id ${accountId}` })
+      }
+      return { accountId, createdAt: row.value.createdAt }
+    })
+
+  const insertKey = (
+    m: Store.MemberRow,
+    accessKeyId: string,
+    secret: Redacted.Redacted<string>
+  ): Effect.Effect<ApiKey, ConsoleError | SqlError.SqlError> =>
+    Effect.gen(function*() {
+      const salt = Credentials.generateSalt()
+      const createdAt = yield* now
+      const outcome = yield* store.insertKey(
+        { accessKeyId, memberId: m.id, salt, secretHash: Credentials.hashSecret(secret, salt), createdAt },
+        MaxKeysPerMember
+      )
+      if (outcome === "limit") {
+        return yield* new ConsoleError({
+          reason: "KeyLimit",
+          message: `member ${m.accountId} already has ${MaxKeysPerMember} API keys, the most it can hold; delete one first`
+        })
+      }
+      if (outcome === "exists") {
+        return yield* new ConsoleError({ reason: "KeyExists", message: `the AccessKey ID ${accessKeyId} is taken` })
+      }
+      return { accessKeyId, accountId: m.accountId, createdAt }
+    })
+
+  const registerKey: Service["registerKey"] = ({ accessKeyId, accountId, secretAccessKey }) =>
+    Effect.gen(function*() {
+      if (!Credentials.isAccessKeyId(accessKeyId)) {
+        return yield* invalid("an AccessKey ID must be 1 to 128 visible ASCII characters without ':'")
+      }
+      if (!Credentials.isSecret(Redacted.value(secretAccessKey))) {
+        return yield* invalid("a Secret AccessKey must be 1 to 256 characters without control characters")
+      }
+      return yield* insertKey(yield* member(accountId), accessKeyId, secretAccessKey)
+    })
+
+  const service: Service = {
+    createMember,
+
+    listMembers: Effect.map(store.listMembers, (rows) => rows.map(({ accountId, createdAt }) => ({ accountId, createdAt }))),
+
+    createKey: (accountId) =>
+      Effect.gen(function*() {
+        const m = yield* member(accountId)
+        const secretAccessKey = Credentials.generateSecret()
+        const key = yield* insertKey(m, Credentials.generateAccessKeyId(), secretAccessKey)
+        return { ...key, secretAccessKey, authorization: Credentials.authorization(key.accessKeyId, secretAccessKey) }
+      }),
+
+    registerKey,
+
+    listKeys: (accountId) =>
+      Effect.flatMap(member(accountId), (m) =>
+        Effect.map(store.listKeys(m.id), (rows) =>
+          rows.map(({ accessKeyId, createdAt }) => ({ accessKeyId, accountId, createdAt })))),
+
+    deleteKey: (accountId, accessKeyId) =>
+      Effect.flatMap(member(accountId), (m) =>
+        Effect.flatMap(store.deleteKey(m.id, accessKeyId), (deleted) =>
+          deleted
+            ? Effect.void
+            : Effect.fail(new ConsoleError({ reason: "KeyNotFound", message: `member ${accountId} has no key ${accessKeyId}` })))),
+
+    createPool: ({ accountId, chainId, name }) =>
+      Effect.gen(function*() {
+        const m = yield* member(accountId)
+        const krn = Krn.accountPool(chainId, accountId, name)
+        if (Either.isLeft(krn) || name.length > 128) {
+          return yield* invalid(`a pool name must be 1 to 128 visible ASCII characters without ':' or ',', got ${JSON.stringify(name)}`)
+        }
+        const row = yield* store.insertPool(m.id, chainId, name, yield* now)
+        if (Option.isNone(row)) {
+          return yield* new ConsoleError({ reason: "PoolExists", message: `the pool ${krn.right.toString()} exists already` })
+        }
+        return toPool(accountId, row.value)
+      }),
+
+    listPools: (accountId, chainId) =>
+      Effect.flatMap(member(accountId), (m) =>
+        Effect.map(store.listPools(m.id, chainId), (rows) => rows.map((row) => toPool(accountId, row)))),
+
+    ensureKey: ({ accessKeyId, accountId, secretAccessKey }) =>
+      Effect.gen(function*() {
+        const existing = yield* store.findKey(accessKeyId)
+        if (Option.isSome(existing)) {
+          const key = existing.value
+          if (
+            !Credentials.verifySecret(secretAccessKey, key.salt, key.secretHash) ||
+            (accountId !== undefined && accountId !== key.accountId)
+          ) {
+            return yield* new ConsoleError({
+              reason: "KeyMismatch",
+              message: accountId !== undefined && accountId !== key.accountId
+                ? `the AccessKey ID ${accessKeyId} belongs to another member`
+                : `the AccessKey ID ${accessKeyId} exists with another secret`
+            })
+          }
+          return { accessKeyId, accountId: key.accountId, createdAt: key.createdAt }
+        }
+        const owner = accountId === undefined
+          ? yield* createMember()
+          : yield* Effect.catchIf(
+            member(accountId),
+            (e) => e._tag === "ConsoleError" && e.reason === "MemberNotFound",
+            () => createMember({ accountId })
+          )
+        return yield* registerKey({ accountId: owner.accountId, accessKeyId, secretAccessKey })
+      })
+  }
+  return service
+})
+
+/**
+ * The console over the `Store` of the context.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer: Layer.Layer<Console, never, Store.Store> = Layer.effect(Console, make)
+
+/**
+ * The console of a database, opened (and migrated) by the layer: for tools working on a database
+ * without serving it, like the `kas-wallet emulator member|key|pool` commands.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerDatabase = (options: Database.Options): Layer.Layer<Console, EmulatorError> =>
+  layer.pipe(Layer.provide(Store.layer), Layer.provide(Database.layer(options)))
+
+/**
+ * Creates a member. See `Service.createMember`.
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const createMember = (options?: { readonly accountId?: string | undefined }) =>
+  Effect.flatMap(Console, (c) => c.createMember(options))
+
+/**
+ * Lists the members.
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const listMembers = Effect.flatMap(Console, (c) => c.listMembers)
+
+/**
+ * Creates an API key for a member; the secret is returned this once.
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const createKey = (accountId: string) => Effect.flatMap(Console, (c) => c.createKey(accountId))
+
+/**
+ * Registers an API key with a given id and secret for a member.
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const registerKey = (key: Parameters<Service["registerKey"]>[0]) => Effect.flatMap(Console, (c) => c.registerKey(key))
+
+/**
+ * Lists a member's API keys (never their secrets).
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const listKeys = (accountId: string) => Effect.flatMap(Console, (c) => c.listKeys(accountId))
+
+/**
+ * Deletes an API key of a member.
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const deleteKey = (accountId: string, accessKeyId: string) =>
+  Effect.flatMap(Console, (c) => c.deleteKey(accountId, accessKeyId))
+
+/**
+ * Creates a named account pool of a member on a chain.
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const createPool = (pool: Parameters<Service["createPool"]>[0]) => Effect.flatMap(Console, (c) => c.createPool(pool))
+
+/**
+ * Lists a member's account pools, on one chain or both.
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const listPools = (accountId: string, chainId?: ChainId.ChainId) =>
+  Effect.flatMap(Console, (c) => c.listPools(accountId, chainId))

@@ -1,0 +1,90 @@
+/**
+ * The emulator's database schema, as @effect/sql migrations.
+ *
+ * Append new migrations; never edit one that has shipped (a database records which ids it ran).
+ *
+ * @since 0.1.0
+ */
+import { Migrator } from "@effect/sql"
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+
+const initial = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  // Server-side values shared by every process on one database: the cursor signing key, the salt
+  // and check value of the master key.
+  yield* sql`CREATE TABLE settings (
+    name TEXT PRIMARY KEY NOT NULL,
+    value BLOB NOT NULL
+  )`
+  yield* sql`CREATE TABLE members (
+    id INTEGER PRIMARY KEY,
+    account_id TEXT NOT NULL UNIQUE,
+    created_at INTEGER NOT NULL
+  )`
+  // Only a salted hash of the secret is kept (Credentials.ts).
+  yield* sql`CREATE TABLE api_keys (
+    access_key_id TEXT PRIMARY KEY NOT NULL,
+    member_id INTEGER NOT NULL REFERENCES members(id),
+    salt BLOB NOT NULL,
+    secret_hash BLOB NOT NULL,
+    created_at INTEGER NOT NULL
+  )`
+  yield* sql`CREATE INDEX api_keys_member ON api_keys(member_id)`
+  yield* sql`CREATE TABLE pools (
+    id INTEGER PRIMARY KEY,
+    member_id INTEGER NOT NULL REFERENCES members(id),
+    chain_id INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    UNIQUE (member_id, chain_id, name)
+  )`
+  // Every member has a default pool on each chain from the moment it exists. A trigger makes that
+  // part of the member's single INSERT statement: atomic without a transaction.
+  yield* sql`CREATE TRIGGER members_default_pools AFTER INSERT ON members BEGIN
+    INSERT INTO pools (member_id, chain_id, name, created_at)
+      VALUES (NEW.id, 8217, 'default', NEW.created_at), (NEW.id, 1001, 'default', NEW.created_at);
+  END`
+  // seq is the rowid: it grows with every insert and breaks ties between accounts created in the
+  // same second. private_key is AES-256-GCM sealed (KeyVault.ts), never plain.
+  yield* sql`CREATE TABLE accounts (
+    seq INTEGER PRIMARY KEY,
+    pool_id INTEGER NOT NULL REFERENCES pools(id),
+    address TEXT NOT NULL,
+    address_lc TEXT NOT NULL UNIQUE,
+    public_key TEXT NOT NULL,
+    key_hex TEXT NOT NULL,
+    private_key BLOB NOT NULL,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  )`
+  // Keyset pagination walks this index from a (created_at, seq) position: a page costs the same at
+  // any depth.
+  yield* sql`CREATE INDEX accounts_listing ON accounts(pool_id, created_at, seq)`
+})
+
+/**
+ * The migrations, by id.
+ *
+ * @since 0.1.0
+ * @category migrations
+ */
+export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
+  "0001_initial": initial
+}
+
+/**
+ * The loader for @effect/sql's Migrator.
+ *
+ * @since 0.1.0
+ * @category migrations
+ */
+export const loader: Migrator.Loader = Migrator.fromRecord(migrations)
+
+/**
+ * Runs the pending migrations (in one transaction; a concurrent runner makes this a no-op).
+ *
+ * @since 0.1.0
+ * @category migrations
+ */
+export const run = Migrator.make({})({ loader, table: "kas_emulator_migrations" })

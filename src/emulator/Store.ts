@@ -1,0 +1,297 @@
+/**
+ * Every query of the emulator, over @effect/sql. Each write is a single statement, so it is atomic
+ * and committed (durable, for a file database) before the caller answers; no transaction is
+ * needed, which also keeps the libSQL client on one connection.
+ *
+ * @since 0.1.0
+ */
+import { SqlClient, type SqlError } from "@effect/sql"
+import { Context, Effect, Layer, Option } from "effect"
+
+/**
+ * A member (a service account of the console).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface MemberRow {
+  readonly id: number
+  readonly accountId: string
+  readonly createdAt: number
+}
+
+/**
+ * An API key: the salted hash of its secret, never the secret.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface KeyRow {
+  readonly accessKeyId: string
+  readonly memberId: number
+  readonly accountId: string
+  readonly salt: Uint8Array
+  readonly secretHash: Uint8Array
+  readonly createdAt: number
+}
+
+/**
+ * An account pool of a member on one chain.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface PoolRow {
+  readonly id: number
+  readonly memberId: number
+  readonly chainId: number
+  readonly name: string
+  readonly createdAt: number
+}
+
+/**
+ * An account as stored, without its sealed private key.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface AccountRow {
+  readonly seq: number
+  readonly poolId: number
+  readonly address: string
+  readonly publicKey: string
+  readonly keyHex: string
+  readonly createdAt: number
+  readonly updatedAt: number
+}
+
+/**
+ * A position in a listing: the last account of a page, in (createdAt, seq) order.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Position {
+  readonly createdAt: number
+  readonly seq: number
+}
+
+/**
+ * What one page query asks for.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface PageQuery {
+  readonly poolId: number
+  /** Only accounts strictly before this position (newest first); from the newest when absent. */
+  readonly after: Position | undefined
+  /** Only accounts with `seq` at most this (those that existed when the listing began). */
+  readonly snapshot: number
+  readonly from: number | undefined
+  readonly to: number | undefined
+  readonly limit: number
+}
+
+/**
+ * The new account to store.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface NewAccount {
+  readonly poolId: number
+  readonly address: string
+  readonly publicKey: string
+  readonly keyHex: string
+  readonly sealedPrivateKey: Uint8Array
+  readonly createdAt: number
+}
+
+/**
+ * The queries.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Service {
+  /** The value of a setting, storing `initial` first when there is none (first writer wins). */
+  readonly setting: (name: string, initial: Uint8Array) => Effect.Effect<Uint8Array, SqlError.SqlError>
+  /** A new member; `None` when the account id is taken. Its default pools come with it. */
+  readonly insertMember: (accountId: string, createdAt: number) => Effect.Effect<Option.Option<MemberRow>, SqlError.SqlError>
+  readonly findMember: (accountId: string) => Effect.Effect<Option.Option<MemberRow>, SqlError.SqlError>
+  readonly listMembers: Effect.Effect<ReadonlyArray<MemberRow>, SqlError.SqlError>
+  /**
+   * Stores a key unless its member already has `limit` keys or the id is taken: `"inserted"`,
+   * `"limit"` or `"exists"`. The check and the insert are one statement.
+   */
+  readonly insertKey: (
+    key: Omit<KeyRow, "accountId">,
+    limit: number
+  ) => Effect.Effect<"inserted" | "limit" | "exists", SqlError.SqlError>
+  readonly findKey: (accessKeyId: string) => Effect.Effect<Option.Option<KeyRow>, SqlError.SqlError>
+  readonly listKeys: (memberId: number) => Effect.Effect<ReadonlyArray<KeyRow>, SqlError.SqlError>
+  /** Whether a key of that member was deleted. */
+  readonly deleteKey: (memberId: number, accessKeyId: string) => Effect.Effect<boolean, SqlError.SqlError>
+  /** A new pool; `None` when the member has one of that name on that chain. */
+  readonly insertPool: (
+    memberId: number,
+    chainId: number,
+    name: string,
+    createdAt: number
+  ) => Effect.Effect<Option.Option<PoolRow>, SqlError.SqlError>
+  readonly findPool: (memberId: number, chainId: number, name: string) => Effect.Effect<Option.Option<PoolRow>, SqlError.SqlError>
+  readonly listPools: (memberId: number, chainId?: number) => Effect.Effect<ReadonlyArray<PoolRow>, SqlError.SqlError>
+  readonly insertAccount: (account: NewAccount) => Effect.Effect<AccountRow, SqlError.SqlError>
+  /** The account of that (lower-case) address in that pool. */
+  readonly findAccount: (poolId: number, addressLowerCase: string) => Effect.Effect<Option.Option<AccountRow>, SqlError.SqlError>
+  /** The sealed private key of an account (for the key vault's own checks and tests). */
+  readonly sealedPrivateKey: (addressLowerCase: string) => Effect.Effect<Option.Option<Uint8Array>, SqlError.SqlError>
+  /** The largest account `seq` so far (0 when there is none). */
+  readonly lastSeq: Effect.Effect<number, SqlError.SqlError>
+  /** Up to `limit` accounts, newest first. */
+  readonly page: (query: PageQuery) => Effect.Effect<ReadonlyArray<AccountRow>, SqlError.SqlError>
+}
+
+/**
+ * The queries, as a service.
+ *
+ * @since 0.1.0
+ * @category tags
+ */
+export class Store extends Context.Tag("effect-kas-wallet/emulator/Store")<Store, Service>() {}
+
+// libSQL returns BLOBs as ArrayBuffers.
+const bytes = (u: unknown): Uint8Array =>
+  u instanceof Uint8Array ? u : u instanceof ArrayBuffer ? new Uint8Array(u) : new Uint8Array(0)
+
+interface RawKey {
+  readonly accessKeyId: string
+  readonly memberId: number
+  readonly accountId: string
+  readonly salt: unknown
+  readonly secretHash: unknown
+  readonly createdAt: number
+}
+const toKeyRow = (r: RawKey): KeyRow => ({ ...r, salt: bytes(r.salt), secretHash: bytes(r.secretHash) })
+
+/**
+ * Builds the queries over the `SqlClient` of the context.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make: Effect.Effect<Service, never, SqlClient.SqlClient> = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const first = <A>(rows: ReadonlyArray<A>): Option.Option<A> => Option.fromNullable(rows[0])
+
+  const memberColumns = sql`id, account_id AS "accountId", created_at AS "createdAt"`
+  const poolColumns = sql`id, member_id AS "memberId", chain_id AS "chainId", name, created_at AS "createdAt"`
+  const accountColumns = sql`seq, pool_id AS "poolId", address, public_key AS "publicKey", key_hex AS "keyHex",
+    created_at AS "createdAt", updated_at AS "updatedAt"`
+  const keyColumns = sql`k.access_key_id AS "accessKeyId", k.member_id AS "memberId", m.account_id AS "accountId",
+    k.salt, k.secret_hash AS "secretHash", k.created_at AS "createdAt"`
+
+  const findKey = (accessKeyId: string) =>
+    sql<RawKey>`SELECT ${keyColumns} FROM api_keys k JOIN members m ON m.id = k.member_id
+      WHERE k.access_key_id = ${accessKeyId}`.pipe(Effect.map((rows) => Option.map(first(rows), toKeyRow)))
+
+  const service: Service = {
+    setting: (name, initial) =>
+      Effect.zipRight(
+        sql`INSERT INTO settings (name, value) VALUES (${name}, ${initial}) ON CONFLICT (name) DO NOTHING`,
+        sql<{ readonly value: unknown }>`SELECT value FROM settings WHERE name = ${name}`
+      ).pipe(Effect.map((rows) => bytes(rows[0]?.value))),
+
+    insertMember: (accountId, createdAt) =>
+      sql<MemberRow>`INSERT INTO members (account_id, created_at) VALUES (${accountId}, ${createdAt})
+        ON CONFLICT (account_id) DO NOTHING RETURNING ${memberColumns}`.pipe(Effect.map(first)),
+
+    findMember: (accountId) =>
+      sql<MemberRow>`SELECT ${memberColumns} FROM members WHERE account_id = ${accountId}`.pipe(Effect.map(first)),
+
+    listMembers: sql<MemberRow>`SELECT ${memberColumns} FROM members ORDER BY id`,
+
+    insertKey: (key, limit) =>
+      sql<{ readonly id: string }>`INSERT INTO api_keys (access_key_id, member_id, salt, secret_hash, created_at)
+        SELECT ${key.accessKeyId}, ${key.memberId}, ${key.salt}, ${key.secretHash}, ${key.createdAt}
+        WHERE (SELECT count(*) FROM api_keys WHERE member_id = ${key.memberId}) < ${limit}
+        ON CONFLICT (access_key_id) DO NOTHING RETURNING access_key_id AS id`.pipe(
+        Effect.flatMap((rows) =>
+          rows.length > 0
+            ? Effect.succeed("inserted" as const)
+            : Effect.map(findKey(key.accessKeyId), (found) => (Option.isSome(found) ? "exists" as const : "limit" as const))
+        )
+      ),
+
+    findKey,
+
+    listKeys: (memberId) =>
+      sql<RawKey>`SELECT ${keyColumns} FROM api_keys k JOIN members m ON m.id = k.member_id
+        WHERE k.member_id = ${memberId} ORDER BY k.created_at, k.access_key_id`.pipe(Effect.map((rows) => rows.map(toKeyRow))),
+
+    deleteKey: (memberId, accessKeyId) =>
+      sql`DELETE FROM api_keys WHERE member_id = ${memberId} AND access_key_id = ${accessKeyId}
+        RETURNING access_key_id`.pipe(Effect.map((rows) => rows.length > 0)),
+
+    insertPool: (memberId, chainId, name, createdAt) =>
+      sql<PoolRow>`INSERT INTO pools (member_id, chain_id, name, created_at)
+        VALUES (${memberId}, ${chainId}, ${name}, ${createdAt})
+        ON CONFLICT (member_id, chain_id, name) DO NOTHING RETURNING ${poolColumns}`.pipe(Effect.map(first)),
+
+    findPool: (memberId, chainId, name) =>
+      sql<PoolRow>`SELECT ${poolColumns} FROM pools
+        WHERE member_id = ${memberId} AND chain_id = ${chainId} AND name = ${name}`.pipe(Effect.map(first)),
+
+    listPools: (memberId, chainId) =>
+      chainId === undefined
+        ? sql<PoolRow>`SELECT ${poolColumns} FROM pools WHERE member_id = ${memberId} ORDER BY chain_id, id`
+        : sql<PoolRow>`SELECT ${poolColumns} FROM pools WHERE member_id = ${memberId} AND chain_id = ${chainId}
+            ORDER BY id`,
+
+    insertAccount: (a) =>
+      sql<AccountRow>`INSERT INTO accounts
+        (pool_id, address, address_lc, public_key, key_hex, private_key, created_at, updated_at)
+        VALUES (${a.poolId}, ${a.address}, ${a.address.toLowerCase()}, ${a.publicKey}, ${a.keyHex},
+          ${a.sealedPrivateKey}, ${a.createdAt}, ${a.createdAt})
+        RETURNING ${accountColumns}`.pipe(Effect.map((rows) => rows[0]!)),
+
+    findAccount: (poolId, addressLowerCase) =>
+      sql<AccountRow>`SELECT ${accountColumns} FROM accounts
+        WHERE address_lc = ${addressLowerCase} AND pool_id = ${poolId}`.pipe(Effect.map(first)),
+
+    sealedPrivateKey: (addressLowerCase) =>
+      sql<{ readonly key: unknown }>`SELECT private_key AS key FROM accounts WHERE address_lc = ${addressLowerCase}`.pipe(
+        Effect.map((rows) => Option.map(first(rows), (r) => bytes(r.key)))
+      ),
+
+    lastSeq: sql<{ readonly seq: number | null }>`SELECT max(seq) AS seq FROM accounts`.pipe(
+      Effect.map((rows) => rows[0]?.seq ?? 0)
+    ),
+
+    page: (q) => {
+      // Everything is an index range on (pool_id, created_at, seq): the start position bounds
+      // created_at from above and the row-value comparison finishes the tie within one second.
+      const conditions = [
+        sql`pool_id = ${q.poolId}`,
+        sql`seq <= ${q.snapshot}`,
+        ...(q.from !== undefined ? [sql`created_at >= ${q.from}`] : []),
+        ...(q.to !== undefined ? [sql`created_at <= ${q.to}`] : []),
+        ...(q.after !== undefined
+          ? [sql`created_at <= ${q.after.createdAt}`, sql`(created_at, seq) < (${q.after.createdAt}, ${q.after.seq})`]
+          : [])
+      ]
+      return sql<AccountRow>`SELECT ${accountColumns} FROM accounts WHERE ${sql.and(conditions)}
+        ORDER BY created_at DESC, seq DESC LIMIT ${q.limit}`
+    }
+  }
+  return service
+})
+
+/**
+ * The queries over the `SqlClient` of the context.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer: Layer.Layer<Store, never, SqlClient.SqlClient> = Layer.effect(Store, make)

@@ -1,0 +1,208 @@
+/**
+ * The wallet interface behind the HTTP routes: authenticating a key, selecting a pool, and the
+ * account operations, with the rules of the real service. Inputs arrive parsed (Routes.ts reads
+ * the wire); failures are `ApiError`s carrying the service's status and code.
+ *
+ * @since 0.1.0
+ */
+import type { SqlError } from "@effect/sql"
+import { Clock, Context, Effect, Either, Layer, Option, Redacted } from "effect"
+import { randomBytes } from "node:crypto"
+import type * as Account from "../Account.js"
+import type * as Address from "../Address.js"
+import type * as ChainId from "../ChainId.js"
+import * as KeyId from "../KeyId.js"
+import * as Krn from "../Krn.js"
+import type * as Pagination from "../Pagination.js"
+import type * as PublicKey from "../PublicKey.js"
+import type * as Timestamp from "../Timestamp.js"
+import * as AccountKeys from "./AccountKeys.js"
+import * as ApiError from "./ApiError.js"
+import * as Credentials from "./Credentials.js"
+import * as Cursor from "./Cursor.js"
+import { EmulatorError } from "./EmulatorError.js"
+import * as KeyVault from "./KeyVault.js"
+import * as Store from "./Store.js"
+
+/**
+ * The authenticated member of a request.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Caller {
+  readonly memberId: number
+  readonly accountId: string
+}
+
+/**
+ * The pool a request works on: the member's, on the request's chain.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface SelectedPool {
+  readonly id: number
+  readonly memberId: number
+  readonly chainId: ChainId.ChainId
+  readonly krn: Krn.AccountPoolKrn
+}
+
+/**
+ * A list request, its values already read and range-checked.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ListRequest {
+  /** Items per page, 1 to 1000. */
+  readonly size: number
+  /** `""` for the first page. */
+  readonly cursor: string
+  readonly from: number | undefined
+  readonly to: number | undefined
+}
+
+/**
+ * The wallet operations.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Service {
+  /** The member owning a key, or 401 `1010009` when the key is unknown or the secret wrong. */
+  readonly authenticate: (credentials: Credentials.BasicCredentials) => Effect.Effect<Caller, ApiError.ApiError | SqlError.SqlError>
+  /**
+   * The pool of an `x-krn` value (the default pool when absent). A KRN that is not one of the
+   * caller's pools on this chain is 400 `1061010`: no other member's pool is ever selected.
+   */
+  readonly selectPool: (
+    caller: Caller,
+    chainId: ChainId.ChainId,
+    krn: Option.Option<Krn.AccountPoolKrn>
+  ) => Effect.Effect<SelectedPool, ApiError.ApiError | SqlError.SqlError>
+  readonly createAccount: (pool: SelectedPool) => Effect.Effect<Account.Account, SqlError.SqlError>
+  /** The account of an address in the pool (any case), or 400 `1061010`. */
+  readonly getAccount: (pool: SelectedPool, address: string) => Effect.Effect<Account.Account, ApiError.ApiError | SqlError.SqlError>
+  /** One page, newest first; a cursor that does not verify for this pool is 400 `1061615`. */
+  readonly listAccounts: (
+    pool: SelectedPool,
+    request: ListRequest
+  ) => Effect.Effect<Account.AccountPage, ApiError.ApiError | SqlError.SqlError>
+}
+
+/**
+ * The wallet operations of an emulator.
+ *
+ * @since 0.1.0
+ * @category tags
+ */
+export class Wallet extends Context.Tag("effect-kas-wallet/emulator/Wallet")<Wallet, Service>() {}
+
+const toAccount = (pool: SelectedPool, row: Store.AccountRow): Account.Account => ({
+  address: row.address as Address.Address,
+  chainId: pool.chainId,
+  createdAt: row.createdAt as Timestamp.Timestamp,
+  updatedAt: row.updatedAt as Timestamp.Timestamp,
+  keyId: KeyId.unsafeMake(pool.krn, row.keyHex),
+  krn: pool.krn,
+  publicKey: row.publicKey as PublicKey.PublicKey
+})
+
+/**
+ * Builds the wallet operations over the store and key vault of the context. The cursor signing key
+ * is created in the database on first use, so that every emulator sharing it accepts the cursors
+ * of the others.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make: Effect.Effect<Service, EmulatorError, Store.Store | KeyVault.KeyVault> = Effect.gen(function*() {
+  const store = yield* Store.Store
+  const vault = yield* KeyVault.KeyVault
+  const cursorKey = Redacted.make(
+    yield* Effect.mapError(
+      store.setting("cursor_secret", new Uint8Array(randomBytes(32))),
+      (cause) => new EmulatorError({ reason: "Database", message: "cannot read the cursor key of the database", cause })
+    )
+  )
+
+  const service: Service = {
+    authenticate: ({ accessKeyId, secretAccessKey }) =>
+      Effect.flatMap(store.findKey(accessKeyId), (found) => {
+        const ok = Option.isSome(found)
+          ? Credentials.verifySecret(secretAccessKey, found.value.salt, found.value.secretHash)
+          : Credentials.verifyAgainstNothing(secretAccessKey)
+        return ok && Option.isSome(found)
+          ? Effect.succeed({ memberId: found.value.memberId, accountId: found.value.accountId })
+          : Effect.fail(ApiError.credentialMismatch())
+      }),
+
+    selectPool: (caller, chainId, krn) => {
+      if (Option.isSome(krn) && (krn.value.chainId !== chainId || krn.value.accountId !== caller.accountId)) {
+        return Effect.fail(ApiError.dataNotExist("x-krn"))
+      }
+      const name = Option.match(krn, { onNone: () => Krn.DefaultPoolName, onSome: (k) => k.resourceId })
+      return Effect.flatMap(store.findPool(caller.memberId, chainId, name), (row) =>
+        Option.isNone(row)
+          ? Effect.fail(ApiError.dataNotExist("x-krn"))
+          : Effect.succeed({
+            id: row.value.id,
+            memberId: caller.memberId,
+            chainId,
+            krn: Option.getOrElse(krn, () => Either.getOrThrow(Krn.accountPool(chainId, caller.accountId)))
+          }))
+    },
+
+    createAccount: (pool) =>
+      Effect.gen(function*() {
+        const key = AccountKeys.generate()
+        const createdAt = Math.floor((yield* Clock.currentTimeMillis) / 1000)
+        const row = yield* store.insertAccount({
+          poolId: pool.id,
+          address: key.address,
+          publicKey: key.publicKey,
+          keyHex: key.keyHex,
+          // Bound to the address: a sealed key copied onto another row does not open.
+          sealedPrivateKey: vault.seal(key.privateKey, key.address.toLowerCase()),
+          createdAt
+        })
+        return toAccount(pool, row)
+      }),
+
+    getAccount: (pool, address) =>
+      Effect.flatMap(store.findAccount(pool.id, address.toLowerCase()), (row) =>
+        Option.isNone(row) ? Effect.fail(ApiError.dataNotExist()) : Effect.succeed(toAccount(pool, row.value))),
+
+    listAccounts: (pool, { cursor, from, size, to }) =>
+      Effect.gen(function*() {
+        const binding: Cursor.Binding = { memberId: pool.memberId, chainId: pool.chainId, poolId: pool.id }
+        let state: { readonly after: Store.Position | undefined; readonly snapshot: number }
+        if (cursor === "") {
+          state = { after: undefined, snapshot: yield* store.lastSeq }
+        } else {
+          const decoded = Cursor.decode(cursorKey, binding, cursor)
+          if (Option.isNone(decoded)) return yield* ApiError.outOfRange("cursor")
+          state = decoded.value
+        }
+        // One row more than the page tells whether anything remains: the cursor is "" exactly
+        // when this page is the last, and no request ever gets an empty trailing page.
+        const rows = yield* store.page({ poolId: pool.id, after: state.after, snapshot: state.snapshot, from, to, limit: size + 1 })
+        const items = rows.length > size ? rows.slice(0, size) : rows
+        const last = items[items.length - 1]
+        const next = rows.length > size && last !== undefined
+          ? Cursor.encode(cursorKey, binding, { after: { createdAt: last.createdAt, seq: last.seq }, snapshot: state.snapshot })
+          : ""
+        return { items: items.map((row) => toAccount(pool, row)), cursor: next as Pagination.Cursor }
+      })
+  }
+  return service
+})
+
+/**
+ * The wallet operations over the store and key vault of the context.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer: Layer.Layer<Wallet, EmulatorError, Store.Store | KeyVault.KeyVault> = Layer.effect(Wallet, make)

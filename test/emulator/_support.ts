@@ -1,0 +1,141 @@
+/**
+ * Raw HTTP helpers for the emulator tests: requests through @effect/platform's HttpClient (the
+ * client library is not used here on purpose: these tests pin the wire contract itself).
+ */
+import { FetchHttpClient, HttpClient, HttpClientRequest } from "@effect/platform"
+import type { HttpMethod } from "@effect/platform/HttpMethod"
+import { expect } from "@effect/vitest"
+import { Effect, Redacted } from "effect"
+import * as Emulator from "../../src/emulator/Emulator.js"
+
+/** A response, read whole. */
+export interface Reply {
+  readonly status: number
+  readonly headers: Readonly<Record<string, string>>
+  readonly text: string
+  /** The parsed JSON body, or `undefined` when the body is not JSON. */
+  readonly body: any
+}
+
+const parse = (text: string): unknown => {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+/** The HTTP client layer of the tests. */
+export const clientLayer = FetchHttpClient.layer
+
+/** Sends one request; transport failures (a dropped connection) are failures of the effect. */
+export const sendEither = (
+  method: HttpMethod,
+  url: string,
+  headers: Readonly<Record<string, string>> = {}
+) =>
+  Effect.gen(function*() {
+    const client = yield* HttpClient.HttpClient
+    const response = yield* client.execute(HttpClientRequest.make(method)(url).pipe(HttpClientRequest.setHeaders(headers)))
+    const text = yield* response.text
+    const reply: Reply = { status: response.status, headers: response.headers, text, body: parse(text) }
+    return reply
+  })
+
+/** Sends one request; a transport failure is a defect (the test fails). */
+export const send = (method: HttpMethod, url: string, headers: Readonly<Record<string, string>> = {}) =>
+  Effect.orDie(sendEither(method, url, headers))
+
+/** Whether a reply is an error of the service's shape with this status and code. */
+export const expectError = (reply: Reply, status: number, code: number) => {
+  expect({ status: reply.status, code: reply.body?.code }, reply.text).toEqual({ status, code })
+  expectKasErrorBody(reply)
+}
+
+/** The body is `{code, message, requestId}` and the request id is the header's. */
+export const expectKasErrorBody = (reply: Reply) => {
+  expect(reply.body, reply.text).toBeTypeOf("object")
+  expect(Object.keys(reply.body).sort()).toEqual(["code", "message", "requestId"])
+  expect(Number.isInteger(reply.body.code)).toBe(true)
+  expect(reply.body.message).toBeTypeOf("string")
+  expect(reply.body.requestId).toBeTypeOf("string")
+  expect(reply.headers["x-request-id"]).toBe(reply.body.requestId)
+}
+
+/** Query parameters of a list request. */
+export type Query = Readonly<Record<string, string | number | undefined>>
+
+const queryString = (query: Query) => {
+  const params = new URLSearchParams()
+  for (const [k, v] of Object.entries(query)) if (v !== undefined) params.append(k, String(v))
+  const s = params.toString()
+  return s === "" ? "" : `?${s}`
+}
+
+/** A member's view of an emulator over raw HTTP. */
+export interface Api {
+  readonly url: string
+  readonly accountId: string
+  readonly authorization: string
+  readonly headers: (chainId: number, krn?: string) => Record<string, string>
+  readonly create: (chainId: number, krn?: string) => Effect.Effect<Reply, never, HttpClient.HttpClient>
+  readonly get: (chainId: number, address: string, krn?: string) => Effect.Effect<Reply, never, HttpClient.HttpClient>
+  readonly list: (chainId: number, query?: Query, krn?: string) => Effect.Effect<Reply, never, HttpClient.HttpClient>
+  /** Follows cursors to the end; every page must be 200. */
+  readonly listAll: (
+    chainId: number,
+    query?: Query,
+    krn?: string
+  ) => Effect.Effect<{ readonly items: ReadonlyArray<any>; readonly pages: ReadonlyArray<any> }, never, HttpClient.HttpClient>
+  /** The KRN of one of this member's pools. */
+  readonly krn: (chainId: number, pool?: string) => string
+}
+
+/** The raw API of a member with the given credentials. */
+export const api = (url: string, accountId: string, authorization: string): Api => {
+  const headers = (chainId: number, krn?: string) => ({
+    authorization,
+    "x-chain-id": String(chainId),
+    ...(krn !== undefined ? { "x-krn": krn } : {})
+  })
+  const list = (chainId: number, query: Query = {}, krn?: string) =>
+    send("GET", `${url}/v2/account${queryString(query)}`, headers(chainId, krn))
+  return {
+    url,
+    accountId,
+    authorization,
+    headers,
+    create: (chainId, krn) => send("POST", `${url}/v2/account`, headers(chainId, krn)),
+    get: (chainId, address, krn) => send("GET", `${url}/v2/account/${address}`, headers(chainId, krn)),
+    list,
+    listAll: (chainId, query = {}, krn) =>
+      Effect.gen(function*() {
+        const pages: Array<any> = []
+        let cursor = ""
+        do {
+          const reply = yield* list(chainId, { ...query, cursor: cursor === "" ? undefined : cursor }, krn)
+          expect(reply.status, reply.text).toBe(200)
+          pages.push(reply.body)
+          cursor = reply.body.cursor
+          if (pages.length > 10_000) throw new Error("listing does not end")
+        } while (cursor !== "")
+        return { items: pages.flatMap((p) => p.items), pages }
+      }),
+    krn: (chainId, pool = "default") => `krn:${chainId}:wallet:${accountId}:account-pool:${pool}`
+  }
+}
+
+/** The raw API of the emulator's ready member. */
+export const memberApi = Effect.map(Emulator.Emulator, (e) =>
+  api(e.url, e.member.accountId, Redacted.value(e.member.authorization)))
+
+/** A new member with a key, through the console operations, and its raw API. */
+export const newMemberApi = Effect.gen(function*() {
+  const e = yield* Emulator.Emulator
+  const member = yield* e.createMember()
+  const key = yield* e.createKey(member.accountId)
+  return api(e.url, member.accountId, Redacted.value(key.authorization))
+}).pipe(Effect.orDie)
+
+/** `Basic base64(text)`. */
+export const basic = (text: string) => `Basic ${Buffer.from(text, "utf8").toString("base64")}`
