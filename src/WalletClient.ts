@@ -355,19 +355,60 @@ export const make = (
         return { ...t, size: query.pageSize ?? query.size, cursor: query.cursor ?? "", from, to }
       })
 
-    const fetchPage = (list: ListRequest, cursor: string) => {
+    const listRequest = (list: ListRequest, cursor: string) => {
       const params: Array<[string, string]> = []
       if (list.size !== undefined) params.push(["size", String(list.size)])
       if (cursor !== "") params.push(["cursor", cursor])
       if (list.from !== undefined) params.push(["from-timestamp", String(list.from)])
       if (list.to !== undefined) params.push(["to-timestamp", String(list.to)])
-      return Request.run(pipeline, {
-        request: withTarget(HttpClientRequest.get("/v2/account", { urlParams: params }), list),
-        idempotent: true,
-        decode: Account.decodePage
-      }).pipe(Effect.withSpan("WalletClient.listAccounts", {
+      return withTarget(HttpClientRequest.get("/v2/account", { urlParams: params }), list)
+    }
+
+    const listSpan = (list: ListRequest) =>
+      Effect.withSpan("WalletClient.listAccounts", {
         attributes: spanAttributes(list, { "kas.page_size": list.size ?? Pagination.DefaultPageSize })
-      }))
+      })
+
+    const fetchPage = (list: ListRequest, cursor: string) =>
+      Request.run(pipeline, { request: listRequest(list, cursor), idempotent: true, decode: Account.decodePage }).pipe(
+        listSpan(list)
+      )
+
+    /**
+     * A page whose body is parsed but not yet decoded, and its cursor: the eager prefetch sends the
+     * next request before decoding this page.
+     */
+    interface Fetched {
+      readonly next: string
+      readonly page: Effect.Effect<Account.AccountPage, WalletError.WalletError>
+    }
+
+    const fetchParsed = (list: ListRequest, cursor: string): Effect.Effect<Fetched, WalletError.WalletError> => {
+      const request = listRequest(list, cursor)
+      return Request.run(pipeline, {
+        request,
+        idempotent: true,
+        // Only the cursor is checked here; anything off is reported by the full decoder.
+        decode: (body) =>
+          typeof body === "object" && body !== null && typeof (body as { cursor?: unknown }).cursor === "string"
+            ? Either.right(body as { readonly cursor: string })
+            : Either.map(Account.decodePage(body), (page) => ({ cursor: page.cursor as string }))
+      }).pipe(
+        Effect.map((body): Fetched => ({
+          next: body.cursor,
+          page: Either.match(Account.decodePage(body), {
+            onLeft: (error) =>
+              Effect.fail(new WalletError.ResponseDecodeError({
+                method: "GET",
+                path: Request.pathOf(request),
+                status: 200,
+                issue: describeParseError(error).text
+              })),
+            onRight: Effect.succeed
+          })
+        })),
+        listSpan(list)
+      )
     }
 
     const listAccounts: Service["listAccounts"] = (params) =>
@@ -379,12 +420,18 @@ export const make = (
         const scope = yield* Effect.scope
         const seen = new Set<string>(list.cursor !== "" ? [list.cursor] : [])
         let cursor = list.cursor
-        let pending: Fiber.RuntimeFiber<Account.AccountPage, WalletError.WalletError> | undefined
+        let pending: Fiber.RuntimeFiber<Fetched, WalletError.WalletError> | undefined
         let repeated: WalletError.RepeatedCursor | undefined
         let done = false
         // Every failure carries the cursor of the page that failed: listing again from it resumes
         // exactly there.
-        const fetch = (at: string) => Effect.mapError(fetchPage(list, at), (e) => WalletError.withCursor(e, at))
+        const fetch = (at: string): Effect.Effect<Fetched, WalletError.WalletError> =>
+          Effect.mapError(
+            prefetch === "eager"
+              ? Effect.map(fetchParsed(list, at), (f) => ({ ...f, page: Effect.mapError(f.page, (e) => WalletError.withCursor(e, at)) }))
+              : Effect.map(fetchPage(list, at), (page) => ({ next: page.cursor, page: Effect.succeed(page) })),
+            (e) => WalletError.withCursor(e, at)
+          )
         const pull: Effect.Effect<Account.AccountPage, Option.Option<WalletError.WalletError>> = Effect.suspend(() => {
           if (repeated !== undefined) {
             const error = repeated
@@ -395,28 +442,33 @@ export const make = (
           if (done) return Effect.fail(Option.none())
           const next = pending !== undefined ? Fiber.join(pending) : fetch(cursor)
           pending = undefined
-          return Effect.flatMap(Effect.mapError(next, Option.some), (page) => {
-            if (page.cursor === "") {
-              done = true
-              return Effect.succeed(page)
+          return Effect.flatMap(Effect.mapError(next, Option.some), (fetched) => {
+            let more = false
+            if (fetched.next === "") done = true
+            else if (seen.has(fetched.next)) {
+              repeated = new WalletError.RepeatedCursor({ method: "GET", path: "/v2/account", cursor: fetched.next })
+            } else {
+              seen.add(fetched.next)
+              cursor = fetched.next
+              more = true
             }
-            if (seen.has(page.cursor)) {
-              repeated = new WalletError.RepeatedCursor({ method: "GET", path: "/v2/account", cursor: page.cursor })
-              return Effect.succeed(page)
-            }
-            seen.add(page.cursor)
-            cursor = page.cursor
-            if (!prefetch) return Effect.succeed(page)
-            // Fetch ahead while the consumer works on this page. Waiting one macrotask first lets
-            // a consumer that is already satisfied (a Stream.take that got its items) end the
-            // stream, interrupting this fiber before it sends anything; a consumer doing real
-            // (I/O) work yields to the event loop, and the fetch then overlaps with it.
-            return Effect.as(
-              Effect.tap(Effect.forkIn(Effect.zipRight(nextMacrotask, fetch(cursor)), scope), (fiber) => {
+            const ahead = (gate: boolean) =>
+              Effect.tap(Effect.forkIn(gate ? Effect.zipRight(nextMacrotask, fetch(cursor)) : fetch(cursor), scope), (fiber) => {
                 pending = fiber
-              }),
-              page
-            )
+              })
+            if (more && prefetch === "eager") {
+              // Send the next request now, and decode this page while the service works on it:
+              // the yield lets the forked fetch run until its request is on the wire.
+              return Effect.zipRight(Effect.zipRight(ahead(false), Effect.yieldNow()), Effect.mapError(fetched.page, Option.some))
+            }
+            if (more && prefetch === true) {
+              // Fetch ahead while the consumer works on this page. Waiting one macrotask first
+              // lets a consumer that is already satisfied (a Stream.take that got its items) end
+              // the stream, interrupting this fiber before it sends anything; a consumer doing
+              // real (I/O) work yields to the event loop, and the fetch then overlaps with it.
+              return Effect.zipLeft(Effect.mapError(fetched.page, Option.some), ahead(true))
+            }
+            return Effect.mapError(fetched.page, Option.some)
           })
         })
         return Stream.repeatEffectOption(pull)

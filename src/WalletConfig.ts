@@ -101,11 +101,15 @@ export interface Options {
   /** Retry policy, partly or wholly overriding `DefaultRetryPolicy`; `false` disables retries. */
   readonly retry?: Partial<RetryPolicy> | false | undefined
   /**
-   * Whether streams fetch the next page while the consumer works on the current one. Default
-   * `true`. See docs/client.md: the fetch ahead starts once the consumer has taken the current
-   * page and yielded, so a synchronous `Stream.take` still sends only the requests it needs.
+   * How streams fetch ahead (docs/pagination-and-streaming.md):
+   * - `true` (default): the next page is fetched while the consumer works on the current one,
+   *   starting once the consumer has taken it and yielded, so a `Stream.take` that is satisfied
+   *   sends no extra request;
+   * - `"eager"`: the next request is sent as soon as the current page's cursor is read, before
+   *   the page is decoded: the fastest full scans, but a `Stream.take` may cost one extra request;
+   * - `false`: each page is requested only when the consumer pulls it.
    */
-  readonly prefetch?: boolean | undefined
+  readonly prefetch?: boolean | "eager" | undefined
   /**
    * Whether the platform's `http.client` spans (and W3C trace headers) are emitted for each HTTP
    * request, under the operation's span. Default `false`: the operation span already carries the

@@ -13,13 +13,15 @@ const pageSize = fc.oneof(fc.integer({ min: 1, max: 20 }), size)
 const addresses = (items: ReadonlyArray<{ readonly address: string }>) => items.map((a) => a.address)
 
 describe("WalletClient streams", () => {
+  const prefetchMode = fc.constantFrom<true | false | "eager">(true, false, "eager")
+
   it.effect.prop(
     "accounts({ pageSize }) yields every account once, newest first, in ceil(N/s) requests; pages but the last are full",
-    [N, pageSize],
-    ([n, s]) =>
+    [N, pageSize, prefetchMode],
+    ([n, s, prefetch]) =>
       Effect.gen(function*() {
         const all = accountsJson(n)
-        const test = testClient(listHandler(all))
+        const test = testClient(listHandler(all), { prefetch })
         const pages = yield* withClient(test, WalletClient.accountPages({ pageSize: s }).pipe(Stream.runCollect))
         const items = Chunk.toReadonlyArray(pages).flatMap((p) => p.items)
         expect(addresses(items)).toEqual(addresses(all))
@@ -32,7 +34,7 @@ describe("WalletClient streams", () => {
         const times = Chunk.toReadonlyArray(flat).map((a) => a.createdAt)
         expect(times.every((t, i) => i === 0 || times[i - 1]! >= t)).toBe(true)
       }),
-    { fastCheck: { numRuns: 40 } }
+    { fastCheck: { numRuns: 30 } }
   )
 
   it.effect.prop("Stream.take(n) requests only the pages it needs", [N, pageSize, fc.integer({ min: 0, max: 3100 })], ([n, s, k]) =>
@@ -58,7 +60,7 @@ describe("WalletClient streams", () => {
 
   it.effect.prop(
     "a failure mid-stream carries the cursor that resumes exactly the rest",
-    [fc.integer({ min: 1, max: 1500 }), fc.integer({ min: 1, max: 50 }), fc.nat(), fc.boolean()],
+    [fc.integer({ min: 1, max: 1500 }), fc.integer({ min: 1, max: 50 }), fc.nat(), prefetchMode],
     ([n, s, seed, prefetch]) =>
       Effect.gen(function*() {
         const all = accountsJson(n)
@@ -123,6 +125,33 @@ describe("WalletClient streams", () => {
         expect(seenDuringFirstPage).toBe(prefetch ? 2 : 1)
         expect(test.requests).toHaveLength(3)
       }
+    }))
+
+  it.effect("eager prefetch sends the next request before the current page is decoded, and a bad page still carries its cursor", () =>
+    Effect.gen(function*() {
+      const all = accountsJson(9)
+      const serve = listHandler(all)
+      let count = 0
+      const test = testClient((request: Recorded) => {
+        count++
+        if (count !== 2) return serve(request)
+        const response = serve(request)
+        return Effect.promise(async () => {
+          const body = await response.json() as { items: Array<{ address: string }>; cursor: string }
+          body.items[1]!.address = "0xnot-an-address"
+          return json(200, body)
+        })
+      }, { prefetch: "eager", retry: false })
+      const result = yield* withClient(test, WalletClient.accounts({ pageSize: 3 }).pipe(Stream.either, Stream.runCollect))
+      const elements = Chunk.toReadonlyArray(result)
+      const last = elements[elements.length - 1]!
+      expect(elements.slice(0, -1)).toHaveLength(3)
+      const error = Either.flip(last).pipe(Either.getOrThrow) as WalletError.ResponseDecodeError
+      expect(error._tag).toBe("ResponseDecodeError")
+      expect(error.issue).toMatch(/^items\.1\.address: /)
+      // the third request went out before the second page was decoded
+      expect(test.requests).toHaveLength(3)
+      expect(error.cursor).toBe(test.requests[1]!.url.searchParams.get("cursor"))
     }))
 
   it.effect("listAccounts fetches one page and returns its cursor", () =>

@@ -51,7 +51,12 @@ const CONNECT_CODES = new Set([
   "UND_ERR_CONNECT_TIMEOUT"
 ])
 
-const pathOf = (request: HttpClientRequest.HttpClientRequest): string => {
+/**
+ * The path and query of a request, as errors show it.
+ *
+ * @internal
+ */
+export const pathOf = (request: HttpClientRequest.HttpClientRequest): string => {
   const query = new URLSearchParams(request.urlParams as unknown as Array<[string, string]>).toString()
   return query === "" ? request.url : `${request.url}?${query}`
 }
