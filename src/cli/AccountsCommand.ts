@@ -11,6 +11,7 @@ import * as Account from "../Account.js"
 import * as WalletClient from "../WalletClient.js"
 import * as WalletConfig from "../WalletConfig.js"
 import * as WalletError from "../WalletError.js"
+import * as EnvOption from "./EnvOption.js"
 import * as ExitCode from "./ExitCode.js"
 import * as Output from "./Output.js"
 
@@ -21,26 +22,18 @@ const chain = Options.choice("chain", ["8217", "1001"]).pipe(
   Options.withDefault("1001" as const),
   Options.withDescription(`Chain: 8217 (mainnet) or 1001 (testnet) (env ${env.chainId}; default 1001)`)
 )
-const pool = Options.text("pool").pipe(
-  Options.withFallbackConfig(Config.string(env.pool)),
-  Options.optional,
-  Options.withDescription(`Account pool KRN to use (x-krn) (env ${env.pool}; default: the member's default pool)`)
+const pool = EnvOption.optional(
+  Options.text("pool"),
+  Config.string(env.pool),
+  `Account pool KRN to use (x-krn) (env ${env.pool}; default: the member's default pool)`
 )
-const url = Options.text("url").pipe(
-  Options.withFallbackConfig(Config.string(env.baseUrl)),
-  Options.optional,
-  Options.withDescription(`Base URL of the wallet API (env ${env.baseUrl}; default ${WalletConfig.DefaultBaseUrl})`)
+const url = EnvOption.optional(
+  Options.text("url"),
+  Config.string(env.baseUrl),
+  `Base URL of the wallet API (env ${env.baseUrl}; default ${WalletConfig.DefaultBaseUrl})`
 )
-const accessKeyId = Options.text("access-key-id").pipe(
-  Options.withFallbackConfig(Config.string(env.accessKeyId)),
-  Options.optional,
-  Options.withDescription(`AccessKey ID (env ${env.accessKeyId})`)
-)
-const secretAccessKey = Options.redacted("secret-access-key").pipe(
-  Options.withFallbackConfig(Config.redacted(env.secretAccessKey)),
-  Options.optional,
-  Options.withDescription(`Secret AccessKey (env ${env.secretAccessKey}; never printed)`)
-)
+const accessKeyId = EnvOption.accessKeyId(`AccessKey ID (env ${env.accessKeyId})`)
+const secretAccessKey = EnvOption.secretAccessKey(`Secret AccessKey (env ${env.secretAccessKey}; never printed)`)
 const json = Options.boolean("json").pipe(Options.withDescription("Print JSON (one document; NDJSON with --all)"))
 const verbose = Options.boolean("verbose").pipe(
   Options.withDescription("Print each request and response status on stderr, and error details (secrets redacted)")

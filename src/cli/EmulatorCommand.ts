@@ -13,6 +13,7 @@ import * as Database from "../emulator/Database.js"
 import * as Emulator from "../emulator/Emulator.js"
 import type * as EmulatorConfig from "../emulator/EmulatorConfig.js"
 import * as Faults from "../emulator/Faults.js"
+import * as EnvOption from "./EnvOption.js"
 import * as ExitCode from "./ExitCode.js"
 
 const db = Options.text("db").pipe(
@@ -178,30 +179,22 @@ const serveOptions = {
     Options.withDescription("Port to listen on; 0 picks a free one (env KAS_EMULATOR_PORT; default 0)")
   ),
   db,
-  accessKeyId: Options.text("access-key-id").pipe(
-    Options.withFallbackConfig(Config.string("KAS_ACCESS_KEY_ID")),
-    Options.optional,
-    Options.withDescription("AccessKey ID to register at start if absent (env KAS_ACCESS_KEY_ID); with --secret-access-key")
+  accessKeyId: EnvOption.accessKeyId("AccessKey ID to register at start if absent (env KAS_ACCESS_KEY_ID); with --secret-access-key"),
+  secretAccessKey: EnvOption.secretAccessKey("Its Secret AccessKey (env KAS_SECRET_ACCESS_KEY)"),
+  accountId: EnvOption.optional(
+    Options.text("account-id"),
+    Config.string("KAS_ACCOUNT_ID"),
+    "Member to register the key for, created if absent (env KAS_ACCOUNT_ID; default: a new member)"
   ),
-  secretAccessKey: Options.redacted("secret-access-key").pipe(
-    Options.withFallbackConfig(Config.redacted("KAS_SECRET_ACCESS_KEY")),
-    Options.optional,
-    Options.withDescription("Its Secret AccessKey (env KAS_SECRET_ACCESS_KEY)")
+  masterKey: EnvOption.optional(
+    Options.redacted("master-key"),
+    Config.redacted("KAS_EMULATOR_MASTER_KEY"),
+    "Master key encrypting private keys at rest (env KAS_EMULATOR_MASTER_KEY; default: the key file)"
   ),
-  accountId: Options.text("account-id").pipe(
-    Options.withFallbackConfig(Config.string("KAS_ACCOUNT_ID")),
-    Options.optional,
-    Options.withDescription("Member to register the key for, created if absent (env KAS_ACCOUNT_ID; default: a new member)")
-  ),
-  masterKey: Options.redacted("master-key").pipe(
-    Options.withFallbackConfig(Config.redacted("KAS_EMULATOR_MASTER_KEY")),
-    Options.optional,
-    Options.withDescription("Master key encrypting private keys at rest (env KAS_EMULATOR_MASTER_KEY; default: the key file)")
-  ),
-  masterKeyFile: Options.text("master-key-file").pipe(
-    Options.withFallbackConfig(Config.string("KAS_EMULATOR_MASTER_KEY_FILE")),
-    Options.optional,
-    Options.withDescription("Master key file, created with mode 0600 if absent (default: <db>.key)")
+  masterKeyFile: EnvOption.optional(
+    Options.text("master-key-file"),
+    Config.string("KAS_EMULATOR_MASTER_KEY_FILE"),
+    "Master key file, created with mode 0600 if absent (default: <db>.key)"
   ),
   faultRate: Options.float("fault-rate").pipe(
     Options.withDefault(0),
