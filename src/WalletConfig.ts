@@ -198,6 +198,12 @@ const provide = <I, S>(tag: Context.Tag<I, S>, value: S) =>
   ((self: Stream.Stream<unknown, unknown, unknown> | Effect.Effect<unknown, unknown, unknown>) =>
     isStream(self) ? Stream.provideService(self, tag, value) : Effect.provideService(self, tag, value)) as Scoped
 
+// Both scope overrides, data-last `(value)(self)` or data-first `(self, value)`.
+const scopedBy = <I, A>(tag: Context.Tag<I, Option.Option<A>>) => (...args: ReadonlyArray<unknown>): unknown =>
+  args.length === 1
+    ? provide(tag, Option.some(args[0] as A))
+    : provide(tag, Option.some(args[1] as A))(args[0] as Effect.Effect<unknown>)
+
 /**
  * Runs an Effect or a Stream with `pool` selected for every request in it that does not name a
  * pool itself (`null`: the member's default pool). Data-first or data-last.
@@ -218,10 +224,7 @@ const provide = <I, S>(tag: Context.Tag<I, S>, value: S) =>
 export const withPool: {
   (pool: PoolSelection): Scoped
   <S extends Stream.Stream<any, any, any> | Effect.Effect<any, any, any>>(self: S, pool: PoolSelection): S
-} = function(this: unknown, ...args: ReadonlyArray<unknown>): unknown {
-  if (args.length === 1) return provide(CurrentPool, Option.some(args[0] as PoolSelection))
-  return provide(CurrentPool, Option.some(args[1] as PoolSelection))(args[0] as Effect.Effect<unknown>)
-} as never
+} = scopedBy(CurrentPool) as never
 
 /**
  * Runs an Effect or a Stream on `chainId` for every request in it that does not name a chain
@@ -233,7 +236,4 @@ export const withPool: {
 export const withChain: {
   (chainId: ChainId.ChainId | number): Scoped
   <S extends Stream.Stream<any, any, any> | Effect.Effect<any, any, any>>(self: S, chainId: ChainId.ChainId | number): S
-} = function(this: unknown, ...args: ReadonlyArray<unknown>): unknown {
-  if (args.length === 1) return provide(CurrentChain, Option.some(args[0] as number))
-  return provide(CurrentChain, Option.some(args[1] as number))(args[0] as Effect.Effect<unknown>)
-} as never
+} = scopedBy(CurrentChain) as never

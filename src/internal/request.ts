@@ -169,14 +169,16 @@ const attempt = <A>(pipeline: Pipeline, call: Call<A>, method: string, path: str
       if (response.status < 200 || response.status >= 300) {
         return Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.fail(serviceError(response, text, method, path, now)))
       }
-      const decodeFailure = (issue: string) =>
-        new WalletError.ResponseDecodeError({
+      const decodeFailure = (issue: string) => {
+        const requestId = requestIdOf(response)
+        return new WalletError.ResponseDecodeError({
           method,
           path,
           status: response.status,
           issue,
-          ...(requestIdOf(response) !== undefined ? { requestId: requestIdOf(response)! } : {})
+          ...(requestId !== undefined ? { requestId } : {})
         })
+      }
       const json = parseJson(text)
       if (Either.isLeft(json)) return Effect.fail(decodeFailure(`body is not JSON (${json.left}): ${excerpt(text)}`))
       const decoded = call.decode(json.right)
