@@ -294,51 +294,80 @@ export const make = (
       scrub: (s) => auth.secrets.reduce((out, secret) => out.split(secret).join("<redacted>"), s)
     }
 
-    /** Chain and pool for a call: call options, then the scope, then the layer's defaults. */
-    const target = (call: CallOptions | undefined): Effect.Effect<Target, WalletError.InvalidArgument> =>
-      Effect.gen(function*() {
-        const scopeChain = yield* WalletConfig.CurrentChain
-        const scopePool = yield* WalletConfig.CurrentPool
-        const chainId = call?.chainId !== undefined
-          ? yield* validateChain(call.chainId)
-          : Option.isSome(scopeChain)
-          ? yield* validateChain(scopeChain.value)
-          : defaultChain
-        const pool = call?.pool !== undefined
-          ? yield* validatePool(call.pool)
-          : Option.isSome(scopePool)
-          ? yield* validatePool(scopePool.value)
-          : defaultPool
-        if (pool !== undefined && pool.chainId !== chainId) {
-          return yield* invalid("pool", `pool ${pool.toString()} is on chain ${pool.chainId}, the request on chain ${chainId}`)
-        }
-        return { chainId, pool }
-      })
+    const defaultTarget: Target = { chainId: defaultChain, pool: defaultPool }
 
-    const withTarget = (request: HttpClientRequest.HttpClientRequest, t: Target) =>
-      HttpClientRequest.setHeaders(request, t.pool !== undefined
+    /** Chain and pool for a call: call options, then the scope, then the layer's defaults. */
+    const resolveTarget = (call: CallOptions | undefined, context: Context.Context<never>): Either.Either<Target, WalletError.InvalidArgument> => {
+      const scopeChain = Context.get(context, WalletConfig.CurrentChain)
+      const scopePool = Context.get(context, WalletConfig.CurrentPool)
+      // The common case, nothing selected beyond the layer: no validation to repeat.
+      if (call?.chainId === undefined && call?.pool === undefined && Option.isNone(scopeChain) && Option.isNone(scopePool)) {
+        return Either.right(defaultTarget)
+      }
+      const chainId = call?.chainId !== undefined
+        ? validateChain(call.chainId)
+        : Option.isSome(scopeChain)
+        ? validateChain(scopeChain.value)
+        : Either.right(defaultChain)
+      if (Either.isLeft(chainId)) return Either.left(chainId.left)
+      const pool = call?.pool !== undefined
+        ? validatePool(call.pool)
+        : Option.isSome(scopePool)
+        ? validatePool(scopePool.value)
+        : Either.right(defaultPool)
+      if (Either.isLeft(pool)) return Either.left(pool.left)
+      if (pool.right !== undefined && pool.right.chainId !== chainId.right) {
+        return Either.left(
+          invalid("pool", `pool ${pool.right.toString()} is on chain ${pool.right.chainId}, the request on chain ${chainId.right}`)
+        )
+      }
+      return Either.right({ chainId: chainId.right, pool: pool.right })
+    }
+
+    const target = (call: CallOptions | undefined): Effect.Effect<Target, WalletError.InvalidArgument> =>
+      Effect.contextWithEffect((context: Context.Context<never>) => resolveTarget(call, context))
+
+    const targetHeaders = (t: Target): Record<string, string> =>
+      t.pool !== undefined
         ? { "x-chain-id": String(t.chainId), "x-krn": t.pool.toString() }
-        : { "x-chain-id": String(t.chainId) })
+        : { "x-chain-id": String(t.chainId) }
+
+    /** One operation: its span (named after it, with the target and the request), then the pipeline. */
+    const operation = <A>(
+      name: string,
+      t: Target,
+      call: Request.Call<A>,
+      extra?: Record<string, unknown>
+    ): Effect.Effect<A, WalletError.WalletError> =>
+      Effect.withSpan(Request.run(pipeline, call), name, {
+        attributes: spanAttributes(t, {
+          "http.request.method": call.request.method,
+          "url.path": Request.pathOf(call.request),
+          ...extra
+        }),
+        // A stack trace here would point into this file, and capturing it costs more than the
+        // rest of the span.
+        captureStackTrace: false
+      })
 
     const createAccount: Service["createAccount"] = (call) =>
       Effect.flatMap(target(call), (t) =>
-        Request.run(pipeline, {
-          request: withTarget(HttpClientRequest.post("/v2/account"), t),
+        operation("WalletClient.createAccount", t, {
+          request: HttpClientRequest.post("/v2/account", { headers: targetHeaders(t) }),
           idempotent: false,
           decode: Account.decodeAccount
-        }).pipe(Effect.withSpan("WalletClient.createAccount", { attributes: spanAttributes(t) })))
+        }))
 
-    const getAccount: Service["getAccount"] = (address, call) =>
-      Effect.flatMap(
-        Effect.mapError(decodeAddress(address), fromParseError("address")),
-        (checked) =>
-          Effect.flatMap(target(call), (t) =>
-            Request.run(pipeline, {
-              request: withTarget(HttpClientRequest.get(`/v2/account/${checked}`), t),
-              idempotent: true,
-              decode: Account.decodeAccount
-            }).pipe(Effect.withSpan("WalletClient.getAccount", { attributes: spanAttributes(t, { "kas.address": checked }) })))
-      )
+    const getAccount: Service["getAccount"] = (address, call) => {
+      const checked = decodeAddress(address)
+      if (Either.isLeft(checked)) return Effect.fail(fromParseError("address")(checked.left))
+      return Effect.flatMap(target(call), (t) =>
+        operation("WalletClient.getAccount", t, {
+          request: HttpClientRequest.get(`/v2/account/${checked.right}`, { headers: targetHeaders(t) }),
+          idempotent: true,
+          decode: Account.decodeAccount
+        }, { "kas.address": checked.right }))
+    }
 
     const prepareList = (params: ListParams | undefined): Effect.Effect<ListRequest, WalletError.InvalidArgument> =>
       Effect.gen(function*() {
@@ -361,18 +390,14 @@ export const make = (
       if (cursor !== "") params.push(["cursor", cursor])
       if (list.from !== undefined) params.push(["from-timestamp", String(list.from)])
       if (list.to !== undefined) params.push(["to-timestamp", String(list.to)])
-      return withTarget(HttpClientRequest.get("/v2/account", { urlParams: params }), list)
+      return HttpClientRequest.get("/v2/account", { urlParams: params, headers: targetHeaders(list) })
     }
 
-    const listSpan = (list: ListRequest) =>
-      Effect.withSpan("WalletClient.listAccounts", {
-        attributes: spanAttributes(list, { "kas.page_size": list.size ?? Pagination.DefaultPageSize })
-      })
+    const listOperation = <A>(list: ListRequest, call: Request.Call<A>) =>
+      operation("WalletClient.listAccounts", list, call, { "kas.page_size": list.size ?? Pagination.DefaultPageSize })
 
     const fetchPage = (list: ListRequest, cursor: string) =>
-      Request.run(pipeline, { request: listRequest(list, cursor), idempotent: true, decode: Account.decodePage }).pipe(
-        listSpan(list)
-      )
+      listOperation(list, { request: listRequest(list, cursor), idempotent: true, decode: Account.decodePage })
 
     /**
      * A page whose body is parsed but not yet decoded, and its cursor: the eager prefetch sends the
@@ -385,7 +410,7 @@ export const make = (
 
     const fetchParsed = (list: ListRequest, cursor: string): Effect.Effect<Fetched, WalletError.WalletError> => {
       const request = listRequest(list, cursor)
-      return Request.run(pipeline, {
+      return listOperation(list, {
         request,
         idempotent: true,
         // Only the cursor is checked here; anything off is reported by the full decoder.
@@ -406,8 +431,7 @@ export const make = (
               })),
             onRight: Effect.succeed
           })
-        })),
-        listSpan(list)
+        }))
       )
     }
 

@@ -9,6 +9,7 @@ import { Clock, Duration, Effect, Either, ParseResult, Random } from "effect"
 import * as ErrorBody from "../ErrorBody.js"
 import type { RetryPolicy } from "../WalletConfig.js"
 import * as WalletError from "../WalletError.js"
+import { timeoutFail } from "./deadline.js"
 import { describeParseError } from "./issues.js"
 import { parseRetryAfter } from "./retryAfter.js"
 
@@ -145,45 +146,58 @@ const transportError = (
   })
 }
 
+/** What one attempt classifies: the response and its whole body. */
+interface Received {
+  readonly response: HttpClientResponse.HttpClientResponse
+  readonly text: string
+}
+
+/** Classifies a received response: a service error, a decode error, or the decoded value. */
+const classify = <A>(call: Call<A>, method: string, path: string, { response, text }: Received): Effect.Effect<A, WalletError.WalletError> => {
+  if (response.status < 200 || response.status >= 300) {
+    return Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.fail(serviceError(response, text, method, path, now)))
+  }
+  const decodeFailure = (issue: string) => {
+    const requestId = requestIdOf(response)
+    return new WalletError.ResponseDecodeError({
+      method,
+      path,
+      status: response.status,
+      issue,
+      ...(requestId !== undefined ? { requestId } : {})
+    })
+  }
+  const json = parseJson(text)
+  if (Either.isLeft(json)) return Effect.fail(decodeFailure(`body is not JSON (${json.left}): ${excerpt(text)}`))
+  const decoded = call.decode(json.right)
+  return Either.isRight(decoded) ? Effect.succeed(decoded.right) : Effect.fail(decodeFailure(describeParseError(decoded.left).text))
+}
+
 /** One attempt: send, read the body within the timeout, classify and decode. */
 const attempt = <A>(pipeline: Pipeline, call: Call<A>, method: string, path: string): Effect.Effect<A, WalletError.WalletError> =>
-  pipeline.client.execute(call.request).pipe(
-    Effect.flatMap((response) => Effect.map(response.text, (text) => [response, text] as const)),
-    Effect.timeoutFail({
-      duration: pipeline.timeout,
-      onTimeout: () =>
+  Effect.matchEffect(
+    timeoutFail(
+      Effect.flatMap(pipeline.client.execute(call.request), (response) =>
+        Effect.map(response.text, (text): Received => ({ response, text }))),
+      pipeline.timeout,
+      () =>
         new WalletError.TransportError({
           method,
           path,
           reason: "Timeout",
           description: `no complete response within ${Duration.format(pipeline.timeout)}`
         })
-    }),
-    // Map the platform's errors right away: they hold the request, Authorization header included.
-    Effect.catchTags({
-      RequestError: (error) => Effect.fail(transportError(pipeline, error, method, path)),
-      ResponseError: (error) => Effect.fail(transportError(pipeline, error, method, path))
-    }),
-    Effect.tap(([response]) => Effect.annotateCurrentSpan("http.response.status_code", response.status)),
-    Effect.flatMap(([response, text]): Effect.Effect<A, WalletError.WalletError> => {
-      if (response.status < 200 || response.status >= 300) {
-        return Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.fail(serviceError(response, text, method, path, now)))
-      }
-      const decodeFailure = (issue: string) => {
-        const requestId = requestIdOf(response)
-        return new WalletError.ResponseDecodeError({
-          method,
-          path,
-          status: response.status,
-          issue,
-          ...(requestId !== undefined ? { requestId } : {})
-        })
-      }
-      const json = parseJson(text)
-      if (Either.isLeft(json)) return Effect.fail(decodeFailure(`body is not JSON (${json.left}): ${excerpt(text)}`))
-      const decoded = call.decode(json.right)
-      return Either.isRight(decoded) ? Effect.succeed(decoded.right) : Effect.fail(decodeFailure(describeParseError(decoded.left).text))
-    })
+    ),
+    {
+      // Map the platform's errors right away: they hold the request, Authorization header included.
+      onFailure: (error) =>
+        Effect.fail(error._tag === "TransportError" ? error : transportError(pipeline, error, method, path)),
+      onSuccess: (received) =>
+        Effect.zipRight(
+          Effect.annotateCurrentSpan("http.response.status_code", received.response.status),
+          classify(call, method, path, received)
+        )
+    }
   )
 
 /**
@@ -228,10 +242,7 @@ export const retryDelay = (
 export const run = <A>(pipeline: Pipeline, call: Call<A>): Effect.Effect<A, WalletError.WalletError> => {
   const method = call.request.method
   const path = pathOf(call.request)
-  const once = Effect.zipRight(
-    Effect.annotateCurrentSpan({ "http.request.method": method, "url.path": path }),
-    attempt(pipeline, call, method, path)
-  )
+  const once = attempt(pipeline, call, method, path)
   const policy = pipeline.retry
   if (policy === undefined || policy.maxAttempts <= 1) return once
   const loop = (n: number): Effect.Effect<A, WalletError.WalletError> =>

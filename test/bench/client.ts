@@ -1,10 +1,17 @@
 /**
- * The WalletClient against a raw `fetch` + `JSON.parse` loop, over loopback HTTP to the same
- * fixed-body server, side by side in one run.
+ * The WalletClient against raw `fetch` / `undici` loops doing the same requests and `JSON.parse`,
+ * over loopback HTTP to one fixed-body server (in a child process), side by side in one run.
+ *
+ * Each comparison pairs the client with a raw loop on the same transport: the client over
+ * `FetchHttpClient` with raw `fetch`, the client over `NodeHttpClient.layerUndici` with raw
+ * `undici.request`. Two reference rows separate what the client adds from what it cannot avoid:
+ * the platform `HttpClient` alone (no client), and the raw loop with the client's full decoding.
  */
-import { FetchHttpClient } from "@effect/platform"
-import { Effect, Layer, ManagedRuntime, Redacted, Stream } from "effect"
-import { ChainId, WalletClient } from "../../src/index.js"
+import { FetchHttpClient, HttpClient, type HttpClientError } from "@effect/platform"
+import { NodeHttpClient } from "@effect/platform-node"
+import { Chunk, Effect, Layer, ManagedRuntime, Redacted, Stream } from "effect"
+import * as undici from "undici"
+import { Account, ChainId, WalletClient } from "../../src/index.js"
 import { fmt } from "./harness.js"
 import { start } from "./server.js"
 
@@ -15,125 +22,191 @@ const headers = {
   accept: "application/json"
 }
 
-const median = (xs: Array<number>) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+const median = (xs: Array<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 const gc = () => (globalThis as { gc?: () => void }).gc?.()
 const rssMb = () => process.memoryUsage().rss / 1024 / 1024
 const heapMb = () => process.memoryUsage().heapUsed / 1024 / 1024
+const ratio = (x: number) => `${x.toFixed(2)}x`
+
+type Transport = "fetch" | "undici"
+const transports: Record<Transport, Layer.Layer<HttpClient.HttpClient>> = {
+  fetch: FetchHttpClient.layer,
+  undici: NodeHttpClient.layerUndici
+}
 
 export const run = async (): Promise<ReadonlyArray<string>> => {
   const server = await start({ pages: PAGES })
-  const runtimeOf = (prefetch: boolean | "eager") =>
+  const address = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"
+  const accountUrl = `${server.url}/v2/account/${address}`
+  const pageUrl = (cursor: string) => `${server.url}/v2/account?size=1000${cursor !== "" ? `&cursor=${cursor}` : ""}`
+
+  const runtimeOf = (transport: Transport, prefetch: boolean | "eager" = true) =>
     ManagedRuntime.make(
       WalletClient.layer({
         credentials: { accessKeyId: "bench", secretAccessKey: Redacted.make("secret") },
         chainId: ChainId.Testnet,
         baseUrl: server.url,
         prefetch
-      }).pipe(Layer.provide(FetchHttpClient.layer), Layer.orDie)
+      }).pipe(Layer.provideMerge(transports[transport]), Layer.orDie)
     )
-  const runtime = runtimeOf(true)
-  const eagerRuntime = runtimeOf("eager")
-  const client = await runtime.runPromise(WalletClient.WalletClient)
-  const eagerClient = await eagerRuntime.runPromise(WalletClient.WalletClient)
-  const address = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"
-
-  const rawGet = async () => {
-    const res = await fetch(`${server.url}/v2/account/${address}`, { headers })
-    return JSON.parse(await res.text())
+  const runtimes = { fetch: runtimeOf("fetch"), undici: runtimeOf("undici"), eager: runtimeOf("fetch", "eager") }
+  const clients = {
+    fetch: await runtimes.fetch.runPromise(WalletClient.WalletClient),
+    undici: await runtimes.undici.runPromise(WalletClient.WalletClient),
+    eager: await runtimes.eager.runPromise(WalletClient.WalletClient)
   }
-  const clientGet = () => runtime.runPromise(client.getAccount(address))
+  const platformFetch = HttpClient.withTracerDisabledWhen(await runtimes.fetch.runPromise(HttpClient.HttpClient), () => true)
 
-  const rss: Record<number, number> = {}
-  const heap: Record<number, number> = {}
-  const clientStream = (sample: boolean) =>
-    runtime.runPromise(
-      client.accounts({ pageSize: 1000 }).pipe(
-        Stream.runFoldEffect(0, (n) => {
-          const next = n + 1
-          if (sample && (next === 10_000 || next === 100_000)) {
-            return Effect.sync(() => {
-              gc()
-              rss[next] = rssMb()
-              heap[next] = heapMb()
-              return next
-            })
+  // ---- memory: one stream to bring the heap to its working size, then three sampled at 10,000
+  // and 100,000 accounts (after a full collection each time). Growth between the two samples is
+  // memory held per account.
+  const growth: Array<{ rss: number; heap: number; rss10: number; rss100: number }> = []
+  const sampled = (sample: boolean) =>
+    runtimes.fetch.runPromise(Effect.gen(function*() {
+      const at: Record<number, { rss: number; heap: number }> = {}
+      let n = 0
+      yield* Stream.runForEachChunk(clients.fetch.accounts({ pageSize: 1000 }), (chunk) =>
+        Effect.sync(() => {
+          n += Chunk.size(chunk)
+          if (sample && (n === 10_000 || n === 100_000)) {
+            gc()
+            at[n] = { rss: rssMb(), heap: heapMb() }
           }
-          return Effect.succeed(next)
+        }))
+      if (sample) {
+        growth.push({
+          rss: at[100_000]!.rss - at[10_000]!.rss,
+          heap: at[100_000]!.heap - at[10_000]!.heap,
+          rss10: at[10_000]!.rss,
+          rss100: at[100_000]!.rss
         })
-      )
-    )
-  // Memory first, while the process is fresh: one full stream to bring the heap to its working
-  // size, then a second one sampled at 10,000 and 100,000 accounts (after a full collection each
-  // time). Growth between the two samples is memory held per account.
-  await clientStream(false)
-  await clientStream(true)
-
-  // getAccount latency: interleaved batches, per-request latencies, medians.
-  const raw: Array<number> = []
-  const lib: Array<number> = []
-  for (let round = 0; round < 60; round++) {
-    for (const [fn, into] of round % 2 === 0 ? [[rawGet, raw], [clientGet, lib]] as const : [[clientGet, lib], [rawGet, raw]] as const) {
-      for (let i = 0; i < 50; i++) {
-        const t = performance.now()
-        await fn()
-        if (round >= 10) into.push(performance.now() - t)
       }
+    }))
+  await sampled(false)
+  for (let i = 0; i < 3; i++) await sampled(true)
+
+  // ---- getAccount latency: batches of 50 requests, candidates interleaved round by round,
+  // per-request latencies, medians.
+  const timedRaw = (get: () => Promise<unknown>) => async (into: Array<number>) => {
+    for (let i = 0; i < 50; i++) {
+      const t = performance.now()
+      await get()
+      into.push(performance.now() - t)
     }
   }
-  const rawMedian = median(raw)
-  const libMedian = median(lib)
+  // Inside one Effect program, as an application embedding the client runs it.
+  const timedEffect = <R, E>(
+    runtime: ManagedRuntime.ManagedRuntime<R, never>,
+    effect: Effect.Effect<unknown, E, R>
+  ) =>
+  (into: Array<number>) =>
+    runtime.runPromise(Effect.forEach(Array.from({ length: 50 }), () =>
+      Effect.suspend(() => {
+        const t = performance.now()
+        return Effect.map(effect, () => {
+          into.push(performance.now() - t)
+        })
+      }), { discard: true }))
+  const latency: Array<[string, (into: Array<number>) => Promise<unknown>]> = [
+    ["raw fetch", timedRaw(async () => JSON.parse(await (await fetch(accountUrl, { headers })).text()))],
+    ["raw undici", timedRaw(async () => JSON.parse(await (await undici.request(accountUrl, { headers })).body.text()))],
+    ["client, FetchHttpClient", timedEffect(runtimes.fetch, clients.fetch.getAccount(address))],
+    ["client, FetchHttpClient, one runPromise per call", timedRaw(() => runtimes.fetch.runPromise(clients.fetch.getAccount(address)))],
+    ["client, NodeHttpClient.layerUndici", timedEffect(runtimes.undici, clients.undici.getAccount(address))],
+    [
+      "FetchHttpClient alone (no client): execute, text, JSON.parse",
+      timedEffect(
+        runtimes.fetch,
+        Effect.flatMap(platformFetch.get(accountUrl, { headers }), (r) =>
+          Effect.map(r.text as Effect.Effect<string, HttpClientError.ResponseError>, JSON.parse))
+      )
+    ]
+  ]
+  const latencies = latency.map(() => [] as Array<number>)
+  for (let round = 0; round < 50; round++) {
+    for (let c = 0; c < latency.length; c++) {
+      const i = round % 2 === 0 ? c : latency.length - 1 - c
+      const into: Array<number> = []
+      await latency[i]![1](into)
+      if (round >= 10) latencies[i]!.push(...into)
+    }
+  }
+  const lat = latencies.map(median)
 
-  // Streaming 100,000 accounts: raw loop (fetch + JSON.parse, following cursors) vs the client's
-  // stream with full decoding.
-  const rawStream = async () => {
+  // ---- streaming 100,000 accounts: raw loops (fetch + JSON.parse, following cursors, counting
+  // items) against the client's stream counted chunk by chunk (Stream.runCount), full decoding.
+  const rawStream = (get: (url: string) => Promise<string>, decode: boolean) => async () => {
     let cursor = ""
     let count = 0
     do {
-      const res = await fetch(`${server.url}/v2/account?size=1000${cursor ? `&cursor=${cursor}` : ""}`, { headers })
-      const page = JSON.parse(await res.text()) as { items: Array<unknown>; cursor: string }
+      const page = JSON.parse(await get(pageUrl(cursor))) as { items: Array<unknown>; cursor: string }
+      if (decode && Account.decodePage(page)._tag === "Left") throw new Error("page does not decode")
       count += page.items.length
       cursor = page.cursor
     } while (cursor !== "")
     return count
   }
-  const eagerStream = () => eagerRuntime.runPromise(Stream.runCount(eagerClient.accounts({ pageSize: 1000 })))
-  const sides: Array<[string, () => Promise<number>]> = [
-    ["raw", rawStream],
-    ["lib", () => clientStream(false)],
-    ["eager", eagerStream]
+  const viaFetch = async (url: string) => (await fetch(url, { headers })).text()
+  const viaUndici = async (url: string) => (await undici.request(url, { headers })).body.text()
+  const clientStream = (key: keyof typeof clients) => () =>
+    runtimes[key === "undici" ? "undici" : key].runPromise(Stream.runCount(clients[key].accounts({ pageSize: 1000 })))
+  const streams: Array<[string, () => Promise<number>]> = [
+    ["raw fetch", rawStream(viaFetch, false)],
+    ["raw fetch + Account.decodePage", rawStream(viaFetch, true)],
+    ["client, FetchHttpClient", clientStream("fetch")],
+    ["client, FetchHttpClient, prefetch: \"eager\"", clientStream("eager")],
+    ["raw undici", rawStream(viaUndici, false)],
+    ["client, NodeHttpClient.layerUndici", clientStream("undici")]
   ]
-  for (const [, run] of sides) await run()
-  const times: Record<string, Array<number>> = { raw: [], lib: [], eager: [] }
+  for (const [, go] of streams) await go()
+  const times = streams.map(() => [] as Array<number>)
   const ROUNDS = 9
   for (let round = 0; round < ROUNDS; round++) {
-    const order = round % 2 === 0 ? sides : [...sides].reverse()
-    for (const [name, run] of order) {
+    for (let c = 0; c < streams.length; c++) {
+      const i = round % 2 === 0 ? c : streams.length - 1 - c
       const t = performance.now()
-      const count = await run()
-      if (count !== PAGES * 1000) throw new Error(`${name} streamed ${count} accounts`)
-      times[name]!.push(performance.now() - t)
+      const count = await streams[i]![1]()
+      if (count !== PAGES * 1000) throw new Error(`${streams[i]![0]} streamed ${count} accounts`)
+      times[i]!.push(performance.now() - t)
     }
   }
-  await runtime.dispose()
-  await eagerRuntime.dispose()
+  for (const runtime of Object.values(runtimes)) await runtime.dispose()
   server.stop()
-  const rawStreamMs = median(times.raw!)
-  const libStreamMs = median(times.lib!)
-  const eagerStreamMs = median(times.eager!)
-  const throughput = rawStreamMs / libStreamMs
-  const growth = (rss[100_000] ?? Number.NaN) - (rss[10_000] ?? Number.NaN)
+  const st = times.map(median)
+
+  const rssGrowth = median(growth.map((g) => g.rss))
+  const heapGrowth = median(growth.map((g) => g.heap))
+  const signed = (x: number) => `${x >= 0 ? "+" : ""}${x.toFixed(1)} MB`
   return [
-    "### WalletClient against a raw fetch loop (loopback HTTP, fixed bodies, server in a child process)",
+    "### WalletClient against raw loops (loopback HTTP, fixed bodies, server in a child process)",
     "",
-    "| measure | raw fetch + JSON.parse | WalletClient | ratio | target |",
-    "| --- | ---: | ---: | ---: | --- |",
-    `| getAccount median latency (ms, 2,500 requests each; retries, timeout and operation span on) | ${fmt(rawMedian)} | ${fmt(libMedian)} | ${(libMedian / rawMedian).toFixed(2)}x | ≤ 1.15x |`,
-    `| streaming 100,000 accounts in pages of 1000 (median of ${ROUNDS} runs, ms), default prefetch | ${fmt(rawStreamMs)} | ${fmt(libStreamMs)} | throughput ${throughput.toFixed(2)} | ≥ 0.8 |`,
-    `| the same with \`prefetch: "eager"\` | ${fmt(rawStreamMs)} | ${fmt(eagerStreamMs)} | throughput ${(rawStreamMs / eagerStreamMs).toFixed(2)} | |`,
-    `| resident memory after 10,000 → 100,000 accounts of one stream (MB; after a warm-up stream) | | ${fmt(rss[10_000] ?? Number.NaN)} → ${fmt(rss[100_000] ?? Number.NaN)} | ${growth >= 0 ? "+" : ""}${growth.toFixed(1)} MB | ≤ +10 MB |`,
-    `| V8 heap in use after 10,000 → 100,000 accounts (MB) | | ${fmt(heap[10_000] ?? Number.NaN)} → ${fmt(heap[100_000] ?? Number.NaN)} | ${fmt((heap[100_000] ?? Number.NaN) - (heap[10_000] ?? Number.NaN))} MB | |`,
+    "#### getAccount latency (median per request; 2,000 requests each, interleaved in batches of 50)",
     "",
-    "The client decodes every account fully (EIP-55 checksums included); the raw loop only parses JSON. The client's",
-    "stream prefetches the next page while the current one is consumed; the raw loop is strictly sequential."
+    "| candidate | median ms | ratio to raw fetch | ratio to raw undici |",
+    "| --- | ---: | ---: | ---: |",
+    ...latency.map(([name], i) => `| ${name} | ${fmt(lat[i]!)} | ${ratio(lat[i]! / lat[0]!)} | ${ratio(lat[i]! / lat[1]!)} |`),
+    "",
+    `Target, client / raw on the same transport, at most 1.15x: FetchHttpClient / fetch **${ratio(lat[2]! / lat[0]!)}**, ` +
+    `undici / undici **${ratio(lat[4]! / lat[1]!)}**. The platform client alone: **${ratio(lat[5]! / lat[0]!)}** of raw fetch.`,
+    "",
+    `#### Streaming 100,000 accounts in pages of 1000 (median of ${ROUNDS} runs)`,
+    "",
+    "| candidate | ms | throughput ratio to raw fetch | to raw undici |",
+    "| --- | ---: | ---: | ---: |",
+    ...streams.map(([name], i) => `| ${name} | ${fmt(st[i]!)} | ${(st[0]! / st[i]!).toFixed(2)} | ${(st[4]! / st[i]!).toFixed(2)} |`),
+    "",
+    `Target, throughput client / raw on the same transport, at least 0.8, full decoding: FetchHttpClient / fetch ` +
+    `**${(st[0]! / st[2]!).toFixed(2)}** (eager prefetch ${(st[0]! / st[3]!).toFixed(2)}), undici / undici ` +
+    `**${(st[4]! / st[5]!).toFixed(2)}**. The raw fetch loop itself, decoding as the client does: ` +
+    `**${(st[0]! / st[1]!).toFixed(2)}**.`,
+    "",
+    "#### Memory of one stream of 100,000 accounts (after a warm-up stream; full collection before each sample)",
+    "",
+    "| stream | resident MB after 10,000 → 100,000 | growth | V8 heap growth |",
+    "| --- | --- | ---: | ---: |",
+    ...growth.map((g, i) => `| ${i + 1} | ${fmt(g.rss10)} → ${fmt(g.rss100)} | ${signed(g.rss)} | ${signed(g.heap)} |`),
+    "",
+    `Target, resident memory growth from 10,000 to 100,000 accounts at most +10 MB: median **${signed(rssGrowth)}** ` +
+    `(V8 heap in use: ${signed(heapGrowth)}).`
   ]
 }
