@@ -57,34 +57,6 @@ export const run = async (): Promise<ReadonlyArray<string>> => {
   }
   const platformFetch = HttpClient.withTracerDisabledWhen(await runtimes.fetch.runPromise(HttpClient.HttpClient), () => true)
 
-  // ---- memory: one stream to bring the heap to its working size, then three sampled at 10,000
-  // and 100,000 accounts (after a full collection each time). Growth between the two samples is
-  // memory held per account.
-  const growth: Array<{ rss: number; heap: number; rss10: number; rss100: number }> = []
-  const sampled = (sample: boolean) =>
-    runtimes.fetch.runPromise(Effect.gen(function*() {
-      const at: Record<number, { rss: number; heap: number }> = {}
-      let n = 0
-      yield* Stream.runForEachChunk(clients.fetch.accounts({ pageSize: 1000 }), (chunk) =>
-        Effect.sync(() => {
-          n += Chunk.size(chunk)
-          if (sample && (n === 10_000 || n === 100_000)) {
-            gc()
-            at[n] = { rss: rssMb(), heap: heapMb() }
-          }
-        }))
-      if (sample) {
-        growth.push({
-          rss: at[100_000]!.rss - at[10_000]!.rss,
-          heap: at[100_000]!.heap - at[10_000]!.heap,
-          rss10: at[10_000]!.rss,
-          rss100: at[100_000]!.rss
-        })
-      }
-    }))
-  await sampled(false)
-  for (let i = 0; i < 3; i++) await sampled(true)
-
   // ---- getAccount latency: batches of 50 requests, candidates interleaved round by round,
   // per-request latencies, medians.
   const timedRaw = (get: () => Promise<unknown>) => async (into: Array<number>) => {
@@ -174,9 +146,6 @@ export const run = async (): Promise<ReadonlyArray<string>> => {
   server.stop()
   const st = times.map(median)
 
-  const rssGrowth = median(growth.map((g) => g.rss))
-  const heapGrowth = median(growth.map((g) => g.heap))
-  const signed = (x: number) => `${x >= 0 ? "+" : ""}${x.toFixed(1)} MB`
   return [
     "### WalletClient against raw loops (loopback HTTP, fixed bodies, server in a child process)",
     "",
@@ -199,14 +168,85 @@ export const run = async (): Promise<ReadonlyArray<string>> => {
     `**${(st[0]! / st[2]!).toFixed(2)}** (eager prefetch ${(st[0]! / st[3]!).toFixed(2)}), undici / undici ` +
     `**${(st[4]! / st[5]!).toFixed(2)}**. The raw fetch loop itself, decoding as the client does: ` +
     `**${(st[0]! / st[1]!).toFixed(2)}**.`,
-    "",
-    "#### Memory of one stream of 100,000 accounts (after a warm-up stream; full collection before each sample)",
+
+  ]
+}
+
+/**
+ * Memory of the client's stream, in a process of its own (no other runtime, no raw loop): the
+ * resident size is then the client's and the transport's alone.
+ */
+export const runMemory = async (side: "client" | "raw" = "client"): Promise<ReadonlyArray<string>> => {
+  const server = await start({ pages: PAGES })
+  const runtime = ManagedRuntime.make(
+    WalletClient.layer({
+      credentials: { accessKeyId: "bench", secretAccessKey: Redacted.make("secret") },
+      chainId: ChainId.Testnet,
+      baseUrl: server.url
+    }).pipe(Layer.provideMerge(FetchHttpClient.layer), Layer.orDie)
+  )
+  const runtimes = { fetch: runtime }
+  const clients = { fetch: await runtime.runPromise(WalletClient.WalletClient) }
+  // ---- memory: one stream to bring the heap to its working size, then three sampled at 10,000
+  // and 100,000 accounts (after a full collection each time). Growth between the two samples is
+  // memory held per account.
+  const growth: Array<{ rss: number; heap: number; rss10: number; rss100: number }> = []
+  // The raw fetch loop, sampled the same way: what reading 1000-account pages costs any client.
+  const sampledRaw = async (sample: boolean) => {
+    const at: Record<number, { rss: number; heap: number }> = {}
+    let cursor = ""
+    let n = 0
+    do {
+      const page = JSON.parse(await (await fetch(`${server.url}/v2/account?size=1000${cursor !== "" ? `&cursor=${cursor}` : ""}`, { headers })).text()) as { items: Array<unknown>; cursor: string }
+      n += page.items.length
+      cursor = page.cursor
+      if (sample && (n === 10_000 || n === 100_000)) {
+        gc()
+        at[n] = { rss: rssMb(), heap: heapMb() }
+      }
+    } while (cursor !== "")
+    if (sample) growth.push({ rss: at[100_000]!.rss - at[10_000]!.rss, heap: at[100_000]!.heap - at[10_000]!.heap, rss10: at[10_000]!.rss, rss100: at[100_000]!.rss })
+  }
+  const sampledClient = (sample: boolean) =>
+    runtimes.fetch.runPromise(Effect.gen(function*() {
+      const at: Record<number, { rss: number; heap: number }> = {}
+      let n = 0
+      yield* Stream.runForEachChunk(clients.fetch.accounts({ pageSize: 1000 }), (chunk) =>
+        Effect.sync(() => {
+          n += Chunk.size(chunk)
+          if (sample && (n === 10_000 || n === 100_000)) {
+            gc()
+            at[n] = { rss: rssMb(), heap: heapMb() }
+          }
+        }))
+      if (sample) {
+        growth.push({
+          rss: at[100_000]!.rss - at[10_000]!.rss,
+          heap: at[100_000]!.heap - at[10_000]!.heap,
+          rss10: at[10_000]!.rss,
+          rss100: at[100_000]!.rss
+        })
+      }
+    }))
+  const sampled = side === "raw" ? sampledRaw : sampledClient
+  await sampled(false)
+  for (let i = 0; i < 5; i++) await sampled(true)
+
+  await runtime.dispose()
+  server.stop()
+  const rssGrowth = median(growth.map((g) => g.rss))
+  const heapGrowth = median(growth.map((g) => g.heap))
+  const signed = (x: number) => `${x >= 0 ? "+" : ""}${x.toFixed(1)} MB`
+  return [
+    side === "raw"
+      ? "#### Memory of the raw fetch loop over the same 100,000 accounts, sampled the same way (a process of its own)"
+      : "#### Memory of one client stream of 100,000 accounts, FetchHttpClient (a process of its own; after a warm-up stream; full collection before each sample)",
     "",
     "| stream | resident MB after 10,000 → 100,000 | growth | V8 heap growth |",
     "| --- | --- | ---: | ---: |",
     ...growth.map((g, i) => `| ${i + 1} | ${fmt(g.rss10)} → ${fmt(g.rss100)} | ${signed(g.rss)} | ${signed(g.heap)} |`),
     "",
-    `Target, resident memory growth from 10,000 to 100,000 accounts at most +10 MB: median **${signed(rssGrowth)}** ` +
+    `${side === "raw" ? "Raw fetch loop" : "Target, client"}: resident memory growth from 10,000 to 100,000 accounts${side === "raw" ? "" : " at most +10 MB"}: median **${signed(rssGrowth)}** ` +
     `(V8 heap in use: ${signed(heapGrowth)}).`
   ]
 }

@@ -11,11 +11,15 @@ const self = fileURLToPath(import.meta.url)
 const name = process.argv[2]
 
 if (name !== undefined) {
-  const bench = name === "decode" ? await import("./decode.js") : await import("./client.js")
-  console.log((await bench.run()).join("\n"))
+  const lines = name === "decode"
+    ? await (await import("./decode.js")).run()
+    : name === "memory" || name === "memory-raw"
+    ? await (await import("./client.js")).runMemory(name === "memory" ? "client" : "raw")
+    : await (await import("./client.js")).run()
+  console.log(lines.join("\n"))
 } else {
   const sections: Array<string> = []
-  for (const bench of ["decode", "client"]) {
+  for (const bench of ["decode", "client", "memory", "memory-raw"]) {
     console.error(`running ${bench}...`)
     const out = execFileSync(process.execPath, [...process.execArgv, self, bench], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] })
     console.log(out)
