@@ -36,6 +36,6 @@ if (name !== undefined) {
   ]
   const notes = new URL("./notes.md", import.meta.url)
   const { readFileSync } = await import("node:fs")
-  writeFileSync(new URL("../../docs/benchmarks.md", import.meta.url), [...header, ...sections, "", readFileSync(notes, "utf8")].join("\n\n") + "\n")
+  writeFileSync(new URL("../../docs/benchmarks.md", import.meta.url), [header.join("\n"), ...sections, readFileSync(notes, "utf8").trimEnd()].join("\n\n") + "\n")
   console.error("wrote docs/benchmarks.md")
 }
