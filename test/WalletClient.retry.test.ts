@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Fiber, TestClock } from "effect"
-import { WalletClient, type WalletError } from "../src/index.js"
+import { Effect, Fiber, Random, TestClock } from "effect"
+import { WalletClient, type WalletConfig, type WalletError } from "../src/index.js"
 import { testClient, withClient } from "./support/client.js"
 import { accountJson } from "./support/fakeWallet.js"
 import { type Answer, json } from "./support/recordingClient.js"
@@ -72,17 +72,29 @@ describe("WalletClient retries and timeouts", () => {
       expect(clamped.requests).toHaveLength(2)
     }))
 
-  it.effect("backoff waits at most baseDelay·2ⁿ⁻¹ (full jitter)", () =>
+  it.effect("backoff waits r·min(maxDelay, baseDelay·2ⁿ⁻¹) for a uniform r (full jitter)", () =>
     Effect.gen(function*() {
-      const test = testClient(sequence(() => json(500, { code: 1, message: "x" }), () => json(500, { code: 1, message: "x" }), ok), {
-        retry: { baseDelay: "1 second", maxDelay: "1 minute" }
-      })
-      const fiber = yield* Effect.fork(withClient(test, WalletClient.getAccount(address)))
-      yield* TestClock.adjust("1 second") // first wait ≤ 1 s
-      expect(test.requests).toHaveLength(2)
-      yield* TestClock.adjust("2 seconds") // second wait ≤ 2 s
-      expect(test.requests).toHaveLength(3)
-      yield* Fiber.join(fiber)
+      const fail = () => json(500, { code: 1, message: "x" })
+      // A fixed Random makes the jittered waits exact: 0.75 of each cap.
+      const waits = (retry: Partial<WalletConfig.RetryPolicy>, first: number, second: number) =>
+        Effect.gen(function*() {
+          const test = testClient(sequence(fail, fail, ok), { retry })
+          const fiber = yield* Effect.fork(
+            withClient(test, WalletClient.getAccount(address)).pipe(Effect.withRandom(Random.fixed([0.75])))
+          )
+          yield* TestClock.adjust(first - 1)
+          expect(test.requests).toHaveLength(1)
+          yield* TestClock.adjust(1)
+          expect(test.requests).toHaveLength(2)
+          yield* TestClock.adjust(second - 1)
+          expect(test.requests).toHaveLength(2)
+          yield* TestClock.adjust(1)
+          expect(test.requests).toHaveLength(3)
+          yield* Fiber.join(fiber)
+        })
+      yield* waits({ baseDelay: "1 second", maxDelay: "1 minute" }, 750, 1500)
+      // maxDelay caps the second step: min(1200, 2000) · 0.75
+      yield* waits({ baseDelay: "1 second", maxDelay: "1200 millis" }, 750, 900)
     }))
 
   it.effect("createAccount (POST) is not retried once the request may have reached the service", () =>
