@@ -296,6 +296,15 @@ export const make = (
 
     const defaultTarget: Target = { chainId: defaultChain, pool: defaultPool }
 
+    /** The value of the most specific level that sets one (call, then scope), validated; else the layer's. */
+    const selected = <I, A>(
+      call: I | undefined,
+      scope: Option.Option<I>,
+      validate: (input: I) => Either.Either<A, WalletError.InvalidArgument>,
+      layer: A
+    ): Either.Either<A, WalletError.InvalidArgument> =>
+      call !== undefined ? validate(call) : Option.isSome(scope) ? validate(scope.value) : Either.right(layer)
+
     /** Chain and pool for a call: call options, then the scope, then the layer's defaults. */
     const resolveTarget = (call: CallOptions | undefined, context: Context.Context<never>): Either.Either<Target, WalletError.InvalidArgument> => {
       const scopeChain = Context.get(context, WalletConfig.CurrentChain)
@@ -304,17 +313,9 @@ export const make = (
       if (call?.chainId === undefined && call?.pool === undefined && Option.isNone(scopeChain) && Option.isNone(scopePool)) {
         return Either.right(defaultTarget)
       }
-      const chainId = call?.chainId !== undefined
-        ? validateChain(call.chainId)
-        : Option.isSome(scopeChain)
-        ? validateChain(scopeChain.value)
-        : Either.right(defaultChain)
+      const chainId = selected(call?.chainId, scopeChain, validateChain, defaultChain)
       if (Either.isLeft(chainId)) return Either.left(chainId.left)
-      const pool = call?.pool !== undefined
-        ? validatePool(call.pool)
-        : Option.isSome(scopePool)
-        ? validatePool(scopePool.value)
-        : Either.right(defaultPool)
+      const pool = selected(call?.pool, scopePool, validatePool, defaultPool)
       if (Either.isLeft(pool)) return Either.left(pool.left)
       if (pool.right !== undefined && pool.right.chainId !== chainId.right) {
         return Either.left(
