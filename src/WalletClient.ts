@@ -146,6 +146,16 @@ export const userAgent = `effect-kas-wallet/${version}`
 
 const invalid = (argument: string, description: string) => new WalletError.InvalidArgument({ argument, description })
 
+/** A pool may only be used on its own chain; `subject` names what carries the other chain. */
+const poolOnChain = (
+  pool: Krn.AccountPoolKrn | undefined,
+  chainId: ChainId.ChainId,
+  subject: string
+): Either.Either<Krn.AccountPoolKrn | undefined, WalletError.InvalidArgument> =>
+  pool !== undefined && pool.chainId !== chainId
+    ? Either.left(invalid("pool", `pool ${pool.toString()} is on chain ${pool.chainId}, the ${subject} on chain ${chainId}`))
+    : Either.right(pool)
+
 const fromParseError = (fallback: string) => (error: ParseResult.ParseError) => {
   const { head, text } = describeParseError(error)
   return invalid(head ?? fallback, text)
@@ -267,9 +277,7 @@ export const make = (
   Effect.gen(function*() {
     const defaultChain = yield* validateChain(options.chainId)
     const defaultPool = yield* validatePool(options.pool)
-    if (defaultPool !== undefined && defaultPool.chainId !== defaultChain) {
-      return yield* invalid("pool", `pool ${defaultPool.toString()} is on chain ${defaultPool.chainId}, the client on chain ${defaultChain}`)
-    }
+    yield* poolOnChain(defaultPool, defaultChain, "client")
     const baseUrl = yield* validateBaseUrl(options.baseUrl)
     const auth = yield* authorizationOf(options.credentials)
     const timeout = Duration.decode(options.timeout ?? WalletConfig.DefaultTimeout)
@@ -317,12 +325,7 @@ export const make = (
       if (Either.isLeft(chainId)) return Either.left(chainId.left)
       const pool = selected(call?.pool, scopePool, validatePool, defaultPool)
       if (Either.isLeft(pool)) return Either.left(pool.left)
-      if (pool.right !== undefined && pool.right.chainId !== chainId.right) {
-        return Either.left(
-          invalid("pool", `pool ${pool.right.toString()} is on chain ${pool.right.chainId}, the request on chain ${chainId.right}`)
-        )
-      }
-      return Either.right({ chainId: chainId.right, pool: pool.right })
+      return Either.map(poolOnChain(pool.right, chainId.right, "request"), (p) => ({ chainId: chainId.right, pool: p }))
     }
 
     const target = (call: CallOptions | undefined): Effect.Effect<Target, WalletError.InvalidArgument> =>
@@ -339,17 +342,19 @@ export const make = (
       t: Target,
       call: Request.Call<A>,
       extra?: Record<string, unknown>
-    ): Effect.Effect<A, WalletError.WalletError> =>
-      Effect.withSpan(Request.run(pipeline, call), name, {
+    ): Effect.Effect<A, WalletError.WalletError> => {
+      const path = Request.pathOf(call.request)
+      return Effect.withSpan(Request.run(pipeline, call, path), name, {
         attributes: spanAttributes(t, {
           "http.request.method": call.request.method,
-          "url.path": Request.pathOf(call.request),
+          "url.path": path,
           ...extra
         }),
         // A stack trace here would point into this file, and capturing it costs more than the
         // rest of the span.
         captureStackTrace: false
       })
+    }
 
     const createAccount: Service["createAccount"] = (call) =>
       Effect.flatMap(target(call), (t) =>

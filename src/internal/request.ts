@@ -235,13 +235,17 @@ export const retryDelay = (
 }
 
 /**
- * Runs a call with the pipeline's timeout and retry policy.
+ * Runs a call with the pipeline's timeout and retry policy; `path` is `pathOf(call.request)`,
+ * which the caller has already computed for its span.
  *
  * @internal
  */
-export const run = <A>(pipeline: Pipeline, call: Call<A>): Effect.Effect<A, WalletError.WalletError> => {
+export const run = <A>(
+  pipeline: Pipeline,
+  call: Call<A>,
+  path: string
+): Effect.Effect<A, WalletError.WalletError> => {
   const method = call.request.method
-  const path = pathOf(call.request)
   const once = attempt(pipeline, call, method, path)
   const policy = pipeline.retry
   if (policy === undefined || policy.maxAttempts <= 1) return once
