@@ -26,33 +26,18 @@
  * @since 0.1.0
  */
 import { HttpClient, HttpClientRequest } from "@effect/platform"
-import {
-  Config,
-  type ConfigError,
-  Chunk,
-  Context,
-  Duration,
-  Effect,
-  Either,
-  Fiber,
-  Layer,
-  Option,
-  ParseResult,
-  Redacted,
-  Schema,
-  Stream
-} from "effect"
+import { type Config, type ConfigError, Context, Effect, Layer, Redacted, Stream } from "effect"
 import * as Account from "./Account.js"
 import * as Address from "./Address.js"
-import * as ChainId from "./ChainId.js"
-import { describeParseError } from "./internal/issues.js"
+import type * as ChainId from "./ChainId.js"
+import * as Listing from "./internal/listing.js"
+import * as Options from "./internal/options.js"
+import { pages } from "./internal/paginate.js"
 import * as Request from "./internal/request.js"
 import { version } from "./internal/version.js"
-import * as Krn from "./Krn.js"
 import * as Pagination from "./Pagination.js"
-import * as Timestamp from "./Timestamp.js"
 import * as WalletConfig from "./WalletConfig.js"
-import * as WalletError from "./WalletError.js"
+import type * as WalletError from "./WalletError.js"
 
 export {
   /**
@@ -94,7 +79,7 @@ export interface CallOptions {
  * @since 0.1.0
  * @category models
  */
-export interface ListParams extends CallOptions {
+export interface ListParams extends CallOptions, Listing.Params {
   readonly pageSize?: number | undefined
   readonly size?: number | undefined
   /** Continue from this cursor (from a previous page, or an error's `cursor`). */
@@ -144,125 +129,7 @@ export class WalletClient extends Context.Tag("effect-kas-wallet/WalletClient")<
  */
 export const userAgent = `effect-kas-wallet/${version}`
 
-const invalid = (argument: string, description: string) => new WalletError.InvalidArgument({ argument, description })
-
-/** A pool may only be used on its own chain; `subject` names what carries the other chain. */
-const poolOnChain = (
-  pool: Krn.AccountPoolKrn | undefined,
-  chainId: ChainId.ChainId,
-  subject: string
-): Either.Either<Krn.AccountPoolKrn | undefined, WalletError.InvalidArgument> =>
-  pool !== undefined && pool.chainId !== chainId
-    ? Either.left(invalid("pool", `pool ${pool.toString()} is on chain ${pool.chainId}, the ${subject} on chain ${chainId}`))
-    : Either.right(pool)
-
-const fromParseError = (fallback: string) => (error: ParseResult.ParseError) => {
-  const { head, text } = describeParseError(error)
-  return invalid(head ?? fallback, text)
-}
-
-const decodeChainId = ParseResult.decodeUnknownEither(ChainId.ChainId)
-const decodePoolString = ParseResult.decodeUnknownEither(Krn.AccountPoolKrn)
-const isAccountPoolKrn = Schema.is(Schema.typeSchema(Krn.AccountPoolKrn))
-const decodeAddress = Schema.decodeUnknownEither(Address.Address)
-
-const validateChain = (raw: unknown): Either.Either<ChainId.ChainId, WalletError.InvalidArgument> =>
-  Either.mapLeft(decodeChainId(raw), () => invalid("chainId", `must be 8217 (mainnet) or 1001 (testnet), got ${String(raw)}`))
-
-const validatePool = (raw: unknown): Either.Either<Krn.AccountPoolKrn | undefined, WalletError.InvalidArgument> => {
-  if (raw === null || raw === undefined) return Either.right(undefined)
-  if (typeof raw === "string") {
-    return Either.mapLeft(decodePoolString(raw), (issue) =>
-      invalid("pool", ParseResult.ArrayFormatter.formatIssueSync(issue).map((i) => i.message).join("; ")))
-  }
-  return isAccountPoolKrn(raw)
-    ? Either.right(raw)
-    : Either.left(invalid("pool", "expected an account pool KRN (krn:<chain-id>:wallet:<account-id>:account-pool:<pool-name>)"))
-}
-
-const validateBaseUrl = (raw: string | URL | undefined): Either.Either<string, WalletError.InvalidArgument> => {
-  let url: URL
-  try {
-    url = new URL(raw ?? WalletConfig.DefaultBaseUrl)
-  } catch {
-    return Either.left(invalid("baseUrl", "not a valid URL"))
-  }
-  if (url.protocol !== "https:" && url.protocol !== "http:") return Either.left(invalid("baseUrl", "must be http(s)"))
-  // Credentials in a URL would leak into logs and span attributes: they belong in `credentials`.
-  if (url.username !== "" || url.password !== "") {
-    return Either.left(invalid("baseUrl", "must not contain credentials; use the credentials option"))
-  }
-  return Either.right(url.toString().replace(/\/+$/, ""))
-}
-
-const base64 = (s: string): string => {
-  const bytes = new TextEncoder().encode(s)
-  let binary = ""
-  for (const b of bytes) binary += String.fromCharCode(b)
-  return btoa(binary)
-}
-
-/** The Authorization value and the strings that must never appear in our output. */
-const authorizationOf = (
-  credentials: WalletConfig.Credentials
-): Either.Either<{ readonly header: Redacted.Redacted<string>; readonly secrets: ReadonlyArray<string> }, WalletError.InvalidArgument> => {
-  if ("authorization" in credentials) {
-    const value = Redacted.value(credentials.authorization).trim()
-    const match = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(value)
-    if (match === null) return Either.left(invalid("credentials", "authorization must be \"Basic <base64(id:secret)>\""))
-    let decoded: string
-    try {
-      decoded = atob(match[1]!)
-    } catch {
-      return Either.left(invalid("credentials", "authorization is not valid base64"))
-    }
-    const colon = decoded.indexOf(":")
-    if (colon <= 0) return Either.left(invalid("credentials", "authorization must encode \"id:secret\""))
-    const secret = decoded.slice(colon + 1)
-    return Either.right({ header: Redacted.make(`Basic ${match[1]!}`), secrets: [match[1]!, secret] })
-  }
-  const id = credentials.accessKeyId
-  const secret = Redacted.value(credentials.secretAccessKey)
-  if (id === "" || id.includes(":")) return Either.left(invalid("credentials", "accessKeyId must be non-empty and contain no ':'"))
-  if (secret === "") return Either.left(invalid("credentials", "secretAccessKey must be non-empty"))
-  const encoded = base64(`${id}:${secret}`)
-  return Either.right({ header: Redacted.make(`Basic ${encoded}`), secrets: [encoded, secret] })
-}
-
-const ListQuery = Schema.Struct({
-  pageSize: Schema.optional(Pagination.PageSize),
-  size: Schema.optional(Pagination.PageSize),
-  cursor: Schema.optional(Schema.String),
-  from: Schema.optional(Schema.Union(Schema.Literal(0), Timestamp.FromDateOrSeconds)),
-  to: Schema.optional(Schema.Union(Schema.Literal(0), Timestamp.FromDateOrSeconds))
-})
-const decodeListQuery = Schema.decodeUnknownEither(ListQuery)
-
-interface Target {
-  readonly chainId: ChainId.ChainId
-  readonly pool: Krn.AccountPoolKrn | undefined
-}
-
-interface ListRequest extends Target {
-  readonly size: Pagination.PageSize | undefined
-  readonly cursor: string
-  readonly from: number | undefined
-  readonly to: number | undefined
-}
-
-// One turn of the event loop, independent of the Clock service (TestClock included).
-const nextMacrotask: Effect.Effect<void> = Effect.async<void>((resume) => {
-  const timer = typeof setImmediate === "function"
-    ? { cancel: clearImmediate, handle: setImmediate(() => resume(Effect.void)) }
-    : { cancel: clearTimeout, handle: setTimeout(() => resume(Effect.void), 0) }
-  return Effect.sync(() => timer.cancel(timer.handle as never))
-})
-
-const spanAttributes = (target: Target, extra?: Record<string, unknown>) => ({
-  "kas.chain_id": target.chainId,
-  "kas.pool": target.pool !== undefined ? target.pool.toString() : "default",
-  ...extra
-})
+const validAddress = Options.argument("address", Address.Address)
 
 /**
  * Builds the service from options, over the `HttpClient` in context. Fails with
@@ -275,81 +142,52 @@ export const make = (
   options: WalletConfig.Options
 ): Effect.Effect<Service, WalletError.InvalidArgument, HttpClient.HttpClient> =>
   Effect.gen(function*() {
-    const defaultChain = yield* validateChain(options.chainId)
-    const defaultPool = yield* validatePool(options.pool)
-    yield* poolOnChain(defaultPool, defaultChain, "client")
-    const baseUrl = yield* validateBaseUrl(options.baseUrl)
-    const auth = yield* authorizationOf(options.credentials)
-    const timeout = Duration.decode(options.timeout ?? WalletConfig.DefaultTimeout)
-    const retry = options.retry === false ? undefined : { ...WalletConfig.DefaultRetryPolicy, ...options.retry }
-    const prefetch = options.prefetch ?? true
-
-    const staticHeaders = {
-      authorization: Redacted.value(auth.header),
+    const settings = yield* Options.resolve(options)
+    const base = yield* HttpClient.HttpClient
+    const headers = {
+      authorization: Redacted.value(settings.auth.header),
       accept: "application/json",
       "user-agent": userAgent
     }
-    const base = yield* HttpClient.HttpClient
-    const decorated = (options.httpSpans === true ? base : HttpClient.withTracerDisabledWhen(base, () => true)).pipe(
+    const decorated = (settings.httpSpans ? base : HttpClient.withTracerDisabledWhen(base, () => true)).pipe(
       HttpClient.mapRequest((request) =>
-        HttpClientRequest.setHeaders(HttpClientRequest.prependUrl(request, baseUrl), staticHeaders)
-      )
+        HttpClientRequest.setHeaders(HttpClientRequest.prependUrl(request, settings.baseUrl), headers)
+      ),
+      HttpClient.transform(Request.noRedirects)
     )
     const pipeline: Request.Pipeline = {
-      client: options.transformClient !== undefined ? options.transformClient(decorated) : decorated,
-      timeout,
-      retry,
-      scrub: (s) => auth.secrets.reduce((out, secret) => out.split(secret).join("<redacted>"), s)
+      client: settings.transformClient !== undefined ? settings.transformClient(decorated) : decorated,
+      timeout: settings.timeout,
+      retry: settings.retry,
+      maxResponseBytes: settings.maxResponseBytes,
+      auth: settings.auth
     }
 
-    const defaultTarget: Target = { chainId: defaultChain, pool: defaultPool }
+    /** The chain and pool of a call, and their headers. */
+    const target = (call: Options.Selection | undefined) =>
+      Effect.contextWithEffect((context: Context.Context<never>) => Options.targetOf(settings.target, call, context))
 
-    /** The value of the most specific level that sets one (call, then scope), validated; else the layer's. */
-    const selected = <I, A>(
-      call: I | undefined,
-      scope: Option.Option<I>,
-      validate: (input: I) => Either.Either<A, WalletError.InvalidArgument>,
-      layer: A
-    ): Either.Either<A, WalletError.InvalidArgument> =>
-      call !== undefined ? validate(call) : Option.isSome(scope) ? validate(scope.value) : Either.right(layer)
-
-    /** Chain and pool for a call: call options, then the scope, then the layer's defaults. */
-    const resolveTarget = (call: CallOptions | undefined, context: Context.Context<never>): Either.Either<Target, WalletError.InvalidArgument> => {
-      const scopeChain = Context.get(context, WalletConfig.CurrentChain)
-      const scopePool = Context.get(context, WalletConfig.CurrentPool)
-      // The common case, nothing selected beyond the layer: no validation to repeat.
-      if (call?.chainId === undefined && call?.pool === undefined && Option.isNone(scopeChain) && Option.isNone(scopePool)) {
-        return Either.right(defaultTarget)
-      }
-      const chainId = selected(call?.chainId, scopeChain, validateChain, defaultChain)
-      if (Either.isLeft(chainId)) return Either.left(chainId.left)
-      const pool = selected(call?.pool, scopePool, validatePool, defaultPool)
-      if (Either.isLeft(pool)) return Either.left(pool.left)
-      return Either.map(poolOnChain(pool.right, chainId.right, "request"), (p) => ({ chainId: chainId.right, pool: p }))
-    }
-
-    const target = (call: CallOptions | undefined): Effect.Effect<Target, WalletError.InvalidArgument> =>
-      Effect.contextWithEffect((context: Context.Context<never>) => resolveTarget(call, context))
-
-    const targetHeaders = (t: Target): Record<string, string> =>
+    const targetHeaders = (t: Options.Target): Record<string, string> =>
       t.pool !== undefined
         ? { "x-chain-id": String(t.chainId), "x-krn": t.pool.toString() }
         : { "x-chain-id": String(t.chainId) }
 
     /** One operation: its span (named after it, with the target and the request), then the pipeline. */
-    const operation = <A>(
+    const send = <A>(
       name: string,
-      t: Target,
+      t: Options.Target,
       call: Request.Call<A>,
-      extra?: Record<string, unknown>
+      attributes?: Record<string, unknown>
     ): Effect.Effect<A, WalletError.WalletError> => {
       const path = Request.pathOf(call.request)
-      return Effect.withSpan(Request.run(pipeline, call, path), name, {
-        attributes: spanAttributes(t, {
+      return Effect.withSpan(Request.run(pipeline, call, path), `WalletClient.${name}`, {
+        attributes: {
+          "kas.chain_id": t.chainId,
+          "kas.pool": t.pool !== undefined ? t.pool.toString() : "default",
           "http.request.method": call.request.method,
-          "url.path": path,
-          ...extra
-        }),
+          "url.path": settings.auth.scrub(path),
+          ...attributes
+        },
         // A stack trace here would point into this file, and capturing it costs more than the
         // rest of the span.
         captureStackTrace: false
@@ -358,154 +196,44 @@ export const make = (
 
     const createAccount: Service["createAccount"] = (call) =>
       Effect.flatMap(target(call), (t) =>
-        operation("WalletClient.createAccount", t, {
+        send("createAccount", t, {
           request: HttpClientRequest.post("/v2/account", { headers: targetHeaders(t) }),
           idempotent: false,
           decode: Account.decodeAccount
         }))
 
-    const getAccount: Service["getAccount"] = (address, call) => {
-      const checked = decodeAddress(address)
-      if (Either.isLeft(checked)) return Effect.fail(fromParseError("address")(checked.left))
-      return Effect.flatMap(target(call), (t) =>
-        operation("WalletClient.getAccount", t, {
-          request: HttpClientRequest.get(`/v2/account/${checked.right}`, { headers: targetHeaders(t) }),
+    const getAccount: Service["getAccount"] = (address, call) =>
+      Effect.flatMap(Effect.all([validAddress(address), target(call)]), ([checked, t]) =>
+        send("getAccount", t, {
+          request: HttpClientRequest.get(`/v2/account/${checked}`, { headers: targetHeaders(t) }),
           idempotent: true,
           decode: Account.decodeAccount
-        }, { "kas.address": checked.right }))
-    }
+        }, { "kas.address": checked }))
 
-    const prepareList = (params: ListParams | undefined): Effect.Effect<ListRequest, WalletError.InvalidArgument> =>
-      Effect.gen(function*() {
-        const query = yield* Effect.mapError(decodeListQuery(params ?? {}), fromParseError("params"))
-        if (query.pageSize !== undefined && query.size !== undefined && query.pageSize !== query.size) {
-          return yield* invalid("pageSize", `pageSize (${query.pageSize}) and its alias size (${query.size}) differ`)
-        }
-        const from = query.from === 0 ? undefined : query.from
-        const to = query.to === 0 ? undefined : query.to
-        if (from !== undefined && to !== undefined && from > to) {
-          return yield* invalid("from", `from (${from}) must not be after to (${to})`)
-        }
-        const t = yield* target(params)
-        return { ...t, size: query.pageSize ?? query.size, cursor: query.cursor ?? "", from, to }
-      })
-
-    const listRequest = (list: ListRequest, cursor: string) => {
-      const params: Array<[string, string]> = []
-      if (list.size !== undefined) params.push(["size", String(list.size)])
-      if (cursor !== "") params.push(["cursor", cursor])
-      if (list.from !== undefined) params.push(["from-timestamp", String(list.from)])
-      if (list.to !== undefined) params.push(["to-timestamp", String(list.to)])
-      return HttpClientRequest.get("/v2/account", { urlParams: params, headers: targetHeaders(list) })
-    }
-
-    const listOperation = <A>(list: ListRequest, call: Request.Call<A>) =>
-      operation("WalletClient.listAccounts", list, call, { "kas.page_size": list.size ?? Pagination.DefaultPageSize })
-
-    const fetchPage = (list: ListRequest, cursor: string) =>
-      listOperation(list, { request: listRequest(list, cursor), idempotent: true, decode: Account.decodePage })
-
-    /**
-     * A page whose body is parsed but not yet decoded, and its cursor: the eager prefetch sends the
-     * next request before decoding this page.
-     */
-    interface Fetched {
-      readonly next: string
-      readonly page: Effect.Effect<Account.AccountPage, WalletError.WalletError>
-    }
-
-    const fetchParsed = (list: ListRequest, cursor: string): Effect.Effect<Fetched, WalletError.WalletError> => {
-      const request = listRequest(list, cursor)
-      return listOperation(list, {
-        request,
-        idempotent: true,
-        // Only the cursor is checked here; anything off is reported by the full decoder.
-        decode: (body) =>
-          typeof body === "object" && body !== null && typeof (body as { cursor?: unknown }).cursor === "string"
-            ? Either.right(body as { readonly cursor: string })
-            : Either.map(Account.decodePage(body), (page) => ({ cursor: page.cursor as string }))
-      }).pipe(
-        Effect.map((body): Fetched => ({
-          next: body.cursor,
-          page: Either.match(Account.decodePage(body), {
-            onLeft: (error) =>
-              Effect.fail(new WalletError.ResponseDecodeError({
-                method: "GET",
-                path: Request.pathOf(request),
-                status: 200,
-                issue: describeParseError(error).text
-              })),
-            onRight: Effect.succeed
-          })
-        }))
-      )
-    }
-
-    const listAccounts: Service["listAccounts"] = (params) =>
-      Effect.flatMap(prepareList(params), (list) => fetchPage(list, list.cursor))
-
-    const accountPages: Service["accountPages"] = (params) =>
-      Stream.unwrapScoped(Effect.gen(function*() {
-        const list = yield* prepareList(params)
-        const scope = yield* Effect.scope
-        const seen = new Set<string>(list.cursor !== "" ? [list.cursor] : [])
-        let cursor = list.cursor
-        let pending: Fiber.RuntimeFiber<Fetched, WalletError.WalletError> | undefined
-        let repeated: WalletError.RepeatedCursor | undefined
-        let done = false
-        // Every failure carries the cursor of the page that failed: listing again from it resumes
-        // exactly there.
-        const fetch = (at: string): Effect.Effect<Fetched, WalletError.WalletError> =>
-          Effect.mapError(
-            prefetch === "eager"
-              ? Effect.map(fetchParsed(list, at), (f) => ({ ...f, page: Effect.mapError(f.page, (e) => WalletError.withCursor(e, at)) }))
-              : Effect.map(fetchPage(list, at), (page) => ({ next: page.cursor, page: Effect.succeed(page) })),
-            (e) => WalletError.withCursor(e, at)
-          )
-        const pull: Effect.Effect<Account.AccountPage, Option.Option<WalletError.WalletError>> = Effect.suspend(() => {
-          if (repeated !== undefined) {
-            const error = repeated
-            repeated = undefined
-            done = true
-            return Effect.fail(Option.some(error))
-          }
-          if (done) return Effect.fail(Option.none())
-          const next = pending !== undefined ? Fiber.join(pending) : fetch(cursor)
-          pending = undefined
-          return Effect.flatMap(Effect.mapError(next, Option.some), (fetched) => {
-            let more = false
-            if (fetched.next === "") done = true
-            else if (seen.has(fetched.next)) {
-              repeated = new WalletError.RepeatedCursor({ method: "GET", path: "/v2/account", cursor: fetched.next })
-            } else {
-              seen.add(fetched.next)
-              cursor = fetched.next
-              more = true
-            }
-            const ahead = (gate: boolean) =>
-              Effect.tap(Effect.forkIn(gate ? Effect.zipRight(nextMacrotask, fetch(cursor)) : fetch(cursor), scope), (fiber) => {
-                pending = fiber
-              })
-            if (more && prefetch === "eager") {
-              // Send the next request now, and decode this page while the service works on it:
-              // the yield lets the forked fetch run until its request is on the wire.
-              return Effect.zipRight(Effect.zipRight(ahead(false), Effect.yieldNow()), Effect.mapError(fetched.page, Option.some))
-            }
-            if (more && prefetch === true) {
-              // Fetch ahead while the consumer works on this page. Waiting one macrotask first
-              // lets a consumer that is already satisfied (a Stream.take that got its items) end
-              // the stream, interrupting this fiber before it sends anything; a consumer doing
-              // real (I/O) work yields to the event loop, and the fetch then overlaps with it.
-              return Effect.zipLeft(Effect.mapError(fetched.page, Option.some), ahead(true))
-            }
-            return Effect.mapError(fetched.page, Option.some)
-          })
-        })
-        return Stream.repeatEffectOption(pull)
+    /** A listing, validated once: its target, its query, and one page at any cursor. */
+    const listing = (params: ListParams | undefined) =>
+      Effect.map(Effect.all([Listing.query(params), target(params)]), ([query, t]) => ({
+        query,
+        page: (cursor: string) =>
+          send("listAccounts", t, {
+            request: HttpClientRequest.get("/v2/account", {
+              urlParams: Listing.urlParams(query, cursor),
+              headers: targetHeaders(t)
+            }),
+            idempotent: true,
+            decode: Account.decodePage
+          }, { "kas.page_size": query.size ?? Pagination.DefaultPageSize })
       }))
 
+    const listAccounts: Service["listAccounts"] = (params) =>
+      Effect.flatMap(listing(params), (l) => l.page(l.query.cursor))
+
+    const accountPages: Service["accountPages"] = (params) =>
+      Stream.unwrap(Effect.map(listing(params), (l) =>
+        pages({ start: l.query.cursor, fetch: l.page, readAhead: settings.readAhead, path: "/v2/account" })))
+
     const accounts: Service["accounts"] = (params) =>
-      accountPages(params).pipe(Stream.mapConcatChunk((page) => Chunk.unsafeFromArray(page.items as Array<Account.Account>)))
+      Stream.mapConcat(accountPages(params), (page) => page.items)
 
     return WalletClient.of({ createAccount, getAccount, listAccounts, accounts, accountPages })
   })

@@ -26,6 +26,22 @@ export const DefaultBaseUrl = "https://wallet-api.klaytnapi.com"
 export const DefaultTimeout: Duration.Duration = Duration.seconds(30)
 
 /**
+ * Default number of pages a listing stream fetches ahead of its consumer: 1.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const DefaultReadAhead = 1
+
+/**
+ * Default largest response body: 16 MiB, about 32 times a full page of 1000 accounts.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const DefaultMaxResponseBytes = 16 * 1024 * 1024
+
+/**
  * The API key, in either of the two forms the service accepts (they produce the same header):
  * the AccessKey ID and Secret AccessKey, or a ready `Basic <base64(id:secret)>` Authorization value.
  * Secrets are `Redacted` so that they never print.
@@ -101,15 +117,18 @@ export interface Options {
   /** Retry policy, partly or wholly overriding `DefaultRetryPolicy`; `false` disables retries. */
   readonly retry?: Partial<RetryPolicy> | false | undefined
   /**
-   * How streams fetch ahead (docs/pagination-and-streaming.md):
-   * - `true` (default): the next page is fetched while the consumer works on the current one,
-   *   starting once the consumer has taken it and yielded, so a `Stream.take` that is satisfied
-   *   sends no extra request;
-   * - `"eager"`: the next request is sent as soon as the current page's cursor is read, before
-   *   the page is decoded: the fastest full scans, but a `Stream.take` may cost one extra request;
-   * - `false`: each page is requested only when the consumer pulls it.
+   * How many pages a listing stream fetches ahead of its consumer, 0..16: with 1 (the default)
+   * the next page is requested while the consumer works on the current one; 0 requests each page
+   * only when the consumer pulls it (a satisfied `Stream.take` then costs no extra request).
+   * docs/pagination-and-streaming.md.
    */
-  readonly prefetch?: boolean | "eager" | undefined
+  readonly readAhead?: number | undefined
+  /**
+   * Largest response body read, in bytes after decompression; a larger one fails with
+   * `ResponseTooLarge` without being read further. Default `DefaultMaxResponseBytes` (16 MiB; a
+   * page of 1000 accounts is about 0.5 MB).
+   */
+  readonly maxResponseBytes?: number | undefined
   /**
    * Whether the platform's `http.client` spans (and W3C trace headers) are emitted for each HTTP
    * request, under the operation's span. Default `false`: the operation span already carries the

@@ -20,7 +20,7 @@
  *
  * @since 0.1.0
  */
-import { Predicate, Schema } from "effect"
+import { Duration, Predicate, Schema } from "effect"
 
 const RequestFields = {
   /** HTTP method of the failed request. */
@@ -194,6 +194,59 @@ export class RepeatedCursor extends Schema.TaggedError<RepeatedCursor>()("Repeat
 }
 
 /**
+ * A response whose status the KAS API never answers with: a redirect (3xx, whose `location` is
+ * named and never followed: following it would send the request, credentials aside, elsewhere), an
+ * informational 1xx, or a status outside 100..599.
+ *
+ * @since 0.2.0
+ * @category errors
+ */
+export class UnexpectedStatus extends Schema.TaggedError<UnexpectedStatus>()("UnexpectedStatus", {
+  ...RequestFields,
+  status: Schema.Number,
+  /** The `Location` header of a redirect, when there was one. */
+  location: Schema.optional(Schema.String),
+  /** An excerpt of the body. */
+  serviceMessage: Schema.String
+}) {
+  /** @since 0.2.0 */
+  override get message(): string {
+    const kind = this.status >= 300 && this.status < 400
+      ? `a redirect${this.location !== undefined ? ` to ${this.location}` : ""}, not followed (the KAS API never redirects)`
+      : "a status the KAS API never answers with"
+    return `${this.method} ${this.path} → HTTP ${this.status}: ${kind}`
+  }
+}
+
+/**
+ * The response body is larger than the client's `maxResponseBytes` (counted after decompression):
+ * reading stopped there. A real page of 1000 accounts is about 0.5 MB.
+ *
+ * @since 0.2.0
+ * @category errors
+ */
+export class ResponseTooLarge extends Schema.TaggedError<ResponseTooLarge>()("ResponseTooLarge", {
+  ...RequestFields,
+  status: Schema.Number,
+  /** The limit in bytes. */
+  limit: Schema.Number
+}) {
+  /** @since 0.2.0 */
+  override get message(): string {
+    return `${this.method} ${this.path} → HTTP ${this.status}: response body larger than ${this.limit} bytes; not read further`
+  }
+}
+
+/**
+ * The longest wait `RateLimited.retryAfterMillis` ever carries when no retry policy says otherwise
+ * (the default policy's `maxRetryAfter`, 30 s): a server asking for more is clamped to it.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const MaxRetryAfter: Duration.Duration = Duration.seconds(30)
+
+/**
  * Errors answered by the service (a non-2xx response).
  *
  * @since 0.1.0
@@ -207,7 +260,14 @@ export type ServiceError = Unauthorized | AccountNotFound | InvalidRequest | Rat
  * @since 0.1.0
  * @category models
  */
-export type WalletError = ServiceError | TransportError | ResponseDecodeError | InvalidArgument | RepeatedCursor
+export type WalletError =
+  | ServiceError
+  | TransportError
+  | ResponseDecodeError
+  | InvalidArgument
+  | RepeatedCursor
+  | UnexpectedStatus
+  | ResponseTooLarge
 
 /**
  * The schema of every error, for encoding them (a CLI's `--json`, an RPC boundary).
@@ -224,7 +284,9 @@ export const WalletError = Schema.Union(
   TransportError,
   ResponseDecodeError,
   InvalidArgument,
-  RepeatedCursor
+  RepeatedCursor,
+  UnexpectedStatus,
+  ResponseTooLarge
 )
 
 const tags = new Set<string>([
@@ -236,7 +298,9 @@ const tags = new Set<string>([
   "TransportError",
   "ResponseDecodeError",
   "InvalidArgument",
-  "RepeatedCursor"
+  "RepeatedCursor",
+  "UnexpectedStatus",
+  "ResponseTooLarge"
 ])
 
 /**
@@ -269,4 +333,25 @@ export const withCursor = <E extends WalletError>(error: E, cursor: string): E =
   const Ctor = error.constructor as new(props: object) => E
   const { _tag, ...fields } = error as E & { readonly cursor?: string }
   return new Ctor({ ...fields, cursor })
+}
+
+/**
+ * The same error with `f` applied to every string field (a message, a path, a body excerpt...);
+ * the error itself when nothing changes.
+ *
+ * @since 0.2.0
+ * @category combinators
+ */
+export const mapStrings = <E extends WalletError>(error: E, f: (s: string) => string): E => {
+  const { _tag, ...fields } = error as E & Record<string, unknown>
+  let changed = false
+  const mapped: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(fields)) {
+    const next = typeof value === "string" ? f(value) : value
+    if (next !== value) changed = true
+    mapped[key] = next
+  }
+  if (!changed) return error
+  const Ctor = error.constructor as new(props: object) => E
+  return new Ctor(mapped)
 }

@@ -66,6 +66,8 @@ export const classify = (error: WalletError.WalletError): { readonly code: numbe
       return { code: ExitCode.Server, advice: "the service failed: try again later" }
     case "ResponseDecodeError":
     case "RepeatedCursor":
+    case "UnexpectedStatus":
+    case "ResponseTooLarge":
       return { code: ExitCode.Server, advice: "the service answered something unexpected: use --verbose and report it" }
     case "TransportError":
       return { code: ExitCode.Transport, advice: "check --url / KAS_WALLET_URL and the network (is the emulator running?)" }

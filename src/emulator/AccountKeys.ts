@@ -5,10 +5,10 @@
  * @since 0.1.0
  */
 import { secp256k1 } from "@noble/curves/secp256k1.js"
+import { keccak_256 } from "@noble/hashes/sha3.js"
 import { Option, Redacted } from "effect"
 import { createHash } from "node:crypto"
 import * as Address from "../Address.js"
-import { keccak256 } from "../internal/keccak.js"
 
 /**
  * A generated account key. The private key stays `Redacted`: it is only ever encrypted and stored.
@@ -36,7 +36,7 @@ const toHex = (bytes: Uint8Array): string => Buffer.from(bytes).toString("hex")
  * @category derivation
  */
 export const addressOf = (uncompressed: Uint8Array): Address.Address =>
-  Option.getOrThrow(Address.checksum(`0x${toHex(keccak256(uncompressed.subarray(1)).subarray(12))}`))
+  Option.getOrThrow(Address.checksum(`0x${toHex(keccak_256(uncompressed.subarray(1)).subarray(12))}`))
 
 /**
  * Derives the public values of a private key.

@@ -1,12 +1,15 @@
 /**
  * The checks on the decoding hot path: hex-digit scans and EIP-55 address checksums.
  *
- * Two engines with one interface: WebAssembly (`keccakWasm.ts`) where it can run, JavaScript
- * (`keccak.ts`) elsewhere. Both are property-tested against @noble/hashes and against each other.
+ * Two keccak engines behind one interface: WebAssembly (`keccakWasm.ts`, compiled on the first
+ * address checked, never at import) where it can be compiled, @noble/hashes elsewhere (runtimes
+ * that forbid compiling code at run time, such as Cloudflare Workers). Both are property-tested
+ * against a reference EIP-55 and against each other; the decode benchmark (docs/benchmarks.md)
+ * shows what the WebAssembly engine buys.
  *
  * @internal
  */
-import { permute } from "./keccak.js"
+import { keccak_256 } from "@noble/hashes/sha3.js"
 import { INPUT, type KeccakWasm, load } from "./keccakWasm.js"
 
 /** `normalizeAddress` result: not `0x` + 40 hex digits. @internal */
@@ -20,7 +23,7 @@ export const BadChecksum = 2
  * @internal
  */
 export interface HexEngine {
-  readonly engine: "wasm" | "js"
+  readonly engine: "wasm" | "noble"
   /**
    * -1 when `s[start, end)` is empty or holds a non-hex character; otherwise bit 0 is set when a
    * lower-case a-f occurs and bit 1 when an upper-case A-F occurs.
@@ -110,24 +113,18 @@ const makeEngine = (
 }
 
 /**
- * The JavaScript engine.
+ * The @noble/hashes engine: pure JavaScript, for runtimes where WebAssembly cannot be compiled.
  *
  * @internal
  */
-export const makeJsEngine = (): HexEngine => {
-  const state = new Int32Array(50)
-  const word = (s: string, i: number): number =>
+export const makeNobleEngine = (): HexEngine => {
+  const digest = new Int32Array(6)
+  const digestBytes = new Uint8Array(digest.buffer)
+  const input = new Uint8Array(40)
+  return makeEngine("noble", digest, jsHexClass, (s) => {
     // `| 0x20` lower-cases A-F and leaves the digits (0x30-0x39) unchanged.
-    (s.charCodeAt(i) | 0x20) |
-    ((s.charCodeAt(i + 1) | 0x20) << 8) |
-    ((s.charCodeAt(i + 2) | 0x20) << 16) |
-    ((s.charCodeAt(i + 3) | 0x20) << 24)
-  return makeEngine("js", state, jsHexClass, (s) => {
-    state.fill(0)
-    for (let w = 0; w < 10; w++) state[w] = word(s, 2 + w * 4)
-    state[10] = 0x01 // padding: first byte after the 40-byte message
-    state[33] = 0x80000000 | 0 // padding: last byte of the 136-byte block (lane 16, high word)
-    permute(state)
+    for (let i = 0; i < 40; i++) input[i] = s.charCodeAt(i + 2) | 0x20
+    digestBytes.set(keccak_256(input).subarray(0, 24))
   })
 }
 
@@ -146,19 +143,28 @@ export const makeWasmEngine = (wasm: KeccakWasm): HexEngine => {
   })
 }
 
+let current: HexEngine | undefined
+
 /**
- * The engine in use: WebAssembly where it can run, JavaScript elsewhere.
+ * The engine in use, chosen on first use: WebAssembly where it can be compiled, @noble/hashes
+ * elsewhere.
  *
  * @internal
  */
-export const engine: HexEngine = ((wasm) => (wasm !== undefined ? makeWasmEngine(wasm) : makeJsEngine()))(load())
+export const engine = (): HexEngine => {
+  if (current === undefined) {
+    const wasm = load()
+    current = wasm !== undefined ? makeWasmEngine(wasm) : makeNobleEngine()
+  }
+  return current
+}
 
 /**
  * Whether `s[start, end)` is non-empty and only hex digits.
  *
  * @internal
  */
-export const isHexRange = (s: string, start: number, end: number): boolean => engine.hexClass(s, start, end) >= 0
+export const isHexRange = (s: string, start: number, end: number): boolean => jsHexClass(s, start, end) >= 0
 
 /**
  * Whether `s` starts with `0x`.
@@ -172,4 +178,13 @@ export { has0x }
  *
  * @internal
  */
-export const normalizeAddress: HexEngine["normalizeAddress"] = engine.normalizeAddress
+export const normalizeAddress: HexEngine["normalizeAddress"] = (s) => engine().normalizeAddress(s)
+
+/**
+ * Puts an engine in use (benchmarks compare them on the same decoding path).
+ *
+ * @internal
+ */
+export const useEngine = (e: HexEngine): void => {
+  current = e
+}

@@ -1,13 +1,14 @@
 /**
- * A WebAssembly keccak-f[1600] for 40-character addresses, assembled at load time.
+ * A WebAssembly keccak-f[1600] for 40-character addresses, assembled and compiled by `load` (on
+ * the first address checked, never at import).
  *
- * WebAssembly has native 64-bit rotations, which JavaScript lacks: the permutation runs about five
- * times faster than the unrolled int32 version in `keccak.ts` (figures in docs/benchmarks.md).
- * Character scans stay in JavaScript: on random hex their branches cost as much in WebAssembly. The module is emitted by the small
- * assembler below rather than shipped as an opaque blob, so every instruction is reviewable here.
- * It stays well under 4 KB, the limit browsers put on synchronous compilation on the main thread.
- * Where WebAssembly is unavailable or code generation is forbidden (some edge runtimes), `load`
- * returns `undefined` and callers use the JavaScript engine.
+ * WebAssembly has native 64-bit rotations, which JavaScript lacks: 1000 EIP-55 checks cost about a
+ * tenth of @noble/hashes' (docs/benchmarks.md). Character scans stay in JavaScript: on random hex
+ * their branches cost as much in WebAssembly. The module is emitted by the small assembler below
+ * rather than shipped as an opaque blob, so every instruction is reviewable here. It stays well
+ * under 4 KB, the limit browsers put on synchronous compilation on the main thread. Where
+ * WebAssembly is unavailable or code generation is forbidden (Cloudflare Workers and other edge
+ * runtimes), `load` returns `undefined` and callers use @noble/hashes.
  *
  * Memory: digest prefix at [0, 24), round constants at [64, 256), input bytes from `INPUT` on.
  * - `hashAt(offset)`: keccak-256 of the 40 bytes at `offset`, case-folded (`| 0x20`, so the bytes

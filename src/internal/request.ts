@@ -1,15 +1,15 @@
 /**
- * The request pipeline of the WalletClient: one attempt (send, time out, read, classify, decode),
- * and the retry loop around it.
+ * The request pipeline of the WalletClient: one attempt (send, read a bounded body, classify,
+ * decode) under a timeout, the retry loop around it, and the scrubbing of every error it lets out.
  *
  * @internal
  */
-import type { HttpClient, HttpClientError, HttpClientRequest, HttpClientResponse } from "@effect/platform"
-import { Clock, Duration, Effect, Either, ParseResult, Random } from "effect"
+import { FetchHttpClient, type HttpClient, type HttpClientError, type HttpClientRequest, type HttpClientResponse } from "@effect/platform"
+import { Clock, Duration, Effect, Either, Option, ParseResult, Random, Stream } from "effect"
 import * as ErrorBody from "../ErrorBody.js"
 import type { RetryPolicy } from "../WalletConfig.js"
 import * as WalletError from "../WalletError.js"
-import { timeoutFail } from "./deadline.js"
+import type { Auth } from "./auth.js"
 import { describeParseError } from "./issues.js"
 import { parseRetryAfter } from "./retryAfter.js"
 
@@ -23,8 +23,9 @@ export interface Pipeline {
   readonly client: HttpClient.HttpClient
   readonly timeout: Duration.Duration
   readonly retry: RetryPolicy | undefined
-  /** Removes any secret from a string that came from outside (error descriptions). */
-  readonly scrub: (s: string) => string
+  /** Largest body read, in bytes after any decompression. */
+  readonly maxResponseBytes: number
+  readonly auth: Auth
 }
 
 /**
@@ -53,7 +54,7 @@ const CONNECT_CODES = new Set([
 ])
 
 /**
- * The path and query of a request, as errors show it.
+ * The path and query of a request, as errors and spans show it.
  *
  * @internal
  */
@@ -61,6 +62,20 @@ export const pathOf = (request: HttpClientRequest.HttpClientRequest): string => 
   const query = new URLSearchParams(request.urlParams as unknown as Array<[string, string]>).toString()
   return query === "" ? request.url : `${request.url}?${query}`
 }
+
+/**
+ * The transformation every client of the pipeline gets: redirects are never followed. The KAS API
+ * never redirects, and following one would send the request (a POST included) elsewhere; fetch
+ * is told so through its `RequestInit` (keeping the user's other settings), the Node transports
+ * never follow.
+ *
+ * @internal
+ */
+export const noRedirects = <E, R>(
+  effect: Effect.Effect<HttpClientResponse.HttpClientResponse, E, R>
+): Effect.Effect<HttpClientResponse.HttpClientResponse, E, R> =>
+  Effect.flatMap(Effect.serviceOption(FetchHttpClient.RequestInit), (init) =>
+    Effect.provideService(effect, FetchHttpClient.RequestInit, { ...Option.getOrUndefined(init), redirect: "manual" }))
 
 /** The innermost message of an error chain, and whether a connect-failure code occurs in it. */
 const inspectCause = (cause: unknown): { readonly message: string; readonly connect: boolean } => {
@@ -100,22 +115,36 @@ const parseJson = (text: string): Either.Either<unknown, string> => {
   }
 }
 
-/** The error for a non-2xx response. */
-const serviceError = (
+/** Where the request went, as every error of an attempt names it. */
+interface Where {
+  readonly method: string
+  readonly path: string
+}
+
+/** The error for a response that is not 2xx. */
+const statusError = (
   response: HttpClientResponse.HttpClientResponse,
   text: string,
-  method: string,
-  path: string,
-  now: number
-): WalletError.ServiceError => {
+  where: Where,
+  now: number,
+  policy: RetryPolicy | undefined
+): WalletError.WalletError => {
+  const status = response.status
+  if (status < 400 || status > 599) {
+    const location = response.headers["location"]
+    return new WalletError.UnexpectedStatus({
+      ...where,
+      status,
+      ...(location !== undefined && location !== "" ? { location } : {}),
+      serviceMessage: excerpt(text)
+    })
+  }
   const json = parseJson(text)
   const body = Either.isRight(json) ? decodeErrorBody(json.right) : undefined
   const kas = body !== undefined && Either.isRight(body) ? body.right : undefined
   const requestId = kas?.requestId ?? requestIdOf(response)
-  const status = response.status
   const fields = {
-    method,
-    path,
+    ...where,
     status,
     serviceMessage: kas !== undefined ? kas.message : excerpt(text),
     ...(kas !== undefined ? { code: kas.code } : {}),
@@ -123,50 +152,96 @@ const serviceError = (
   }
   if (status === 401) return new WalletError.Unauthorized(fields)
   if (status === 429) {
-    const retryAfterMillis = parseRetryAfter(response.headers["retry-after"], now)
-    return new WalletError.RateLimited({ ...fields, ...(retryAfterMillis !== undefined ? { retryAfterMillis } : {}) })
+    const raw = parseRetryAfter(response.headers["retry-after"], now)
+    // A hostile or broken server may ask for years: the error never carries more than the policy
+    // would ever wait.
+    const cap = Duration.toMillis(policy?.maxRetryAfter ?? WalletError.MaxRetryAfter)
+    return new WalletError.RateLimited({ ...fields, ...(raw !== undefined ? { retryAfterMillis: Math.min(raw, cap) } : {}) })
   }
   if (status >= 500) return new WalletError.ServerError(fields)
   if (kas?.code === ErrorBody.Code.DataNotExist) return new WalletError.AccountNotFound(fields)
   return new WalletError.InvalidRequest(fields)
 }
 
-const transportError = (
-  pipeline: Pipeline,
-  error: HttpClientError.HttpClientError,
-  method: string,
-  path: string
-): WalletError.TransportError => {
+const transportError = (error: HttpClientError.HttpClientError, where: Where): WalletError.TransportError => {
   const { connect, message } = inspectCause(error.cause ?? error)
   return new WalletError.TransportError({
-    method,
-    path,
+    ...where,
     reason: error._tag === "RequestError" && connect ? "Connect" : "Network",
-    description: pipeline.scrub(message)
+    description: message
   })
 }
 
-/** What one attempt classifies: the response and its whole body. */
-interface Received {
-  readonly response: HttpClientResponse.HttpClientResponse
-  readonly text: string
+const utf8 = new TextDecoder()
+
+/**
+ * The body as text, never more than `limit` bytes (after decompression, which fetch applies
+ * before the bytes reach us). A declared length over the limit fails before reading; a body
+ * without one, or a compressed one, is counted as it streams and abandoned at the limit.
+ */
+const readText = (
+  response: HttpClientResponse.HttpClientResponse,
+  limit: number,
+  where: Where
+): Effect.Effect<string, WalletError.WalletError | HttpClientError.ResponseError> => {
+  const tooLarge = () => new WalletError.ResponseTooLarge({ ...where, status: response.status, limit })
+  const declared = response.headers["content-length"]
+  const encoding = response.headers["content-encoding"]
+  if (declared !== undefined && /^\d+$/.test(declared)) {
+    if (Number(declared) > limit) return Effect.fail(tooLarge())
+    // The transport reads exactly the declared bytes: the common case needs no counting.
+    if (encoding === undefined || encoding === "identity") return response.text
+  }
+  return Effect.suspend(() => {
+    const chunks: Array<Uint8Array> = []
+    let total = 0
+    return response.stream.pipe(
+      Stream.runForEachChunk((chunk) => {
+        for (const bytes of chunk) {
+          total += bytes.length
+          if (total > limit) return Effect.fail(tooLarge())
+          chunks.push(bytes)
+        }
+        return Effect.void
+      }),
+      // A response without a body (fetch's `null` body) is an empty text, as `text` reads it.
+      Effect.catchIf((e) => e._tag === "ResponseError" && e.reason === "EmptyBody", () => Effect.void),
+      Effect.map(() => {
+        if (chunks.length === 1) return utf8.decode(chunks[0]!)
+        const all = new Uint8Array(total)
+        let at = 0
+        for (const bytes of chunks) {
+          all.set(bytes, at)
+          at += bytes.length
+        }
+        return utf8.decode(all)
+      })
+    )
+  })
 }
 
-/** Classifies a received response: a service error, a decode error, or the decoded value. */
-const classify = <A>(call: Call<A>, method: string, path: string, { response, text }: Received): Effect.Effect<A, WalletError.WalletError> => {
+/** Classifies a received response: an error, or the decoded value. */
+const classify = <A>(
+  pipeline: Pipeline,
+  call: Call<A>,
+  where: Where,
+  response: HttpClientResponse.HttpClientResponse,
+  text: string
+): Effect.Effect<A, WalletError.WalletError> => {
   if (response.status < 200 || response.status >= 300) {
-    return Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.fail(serviceError(response, text, method, path, now)))
+    return Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.fail(statusError(response, text, where, now, pipeline.retry)))
   }
   const decodeFailure = (issue: string) => {
     const requestId = requestIdOf(response)
     return new WalletError.ResponseDecodeError({
-      method,
-      path,
+      ...where,
       status: response.status,
       issue,
       ...(requestId !== undefined ? { requestId } : {})
     })
   }
+  // A body echoing our credentials is a hostile or broken server: nothing of it is returned.
+  if (pipeline.auth.leaks(text)) return Effect.fail(decodeFailure("the body contains the client's credentials; refused"))
   const json = parseJson(text)
   if (Either.isLeft(json)) return Effect.fail(decodeFailure(`body is not JSON (${json.left}): ${excerpt(text)}`))
   const decoded = call.decode(json.right)
@@ -174,30 +249,32 @@ const classify = <A>(call: Call<A>, method: string, path: string, { response, te
 }
 
 /** One attempt: send, read the body within the timeout, classify and decode. */
-const attempt = <A>(pipeline: Pipeline, call: Call<A>, method: string, path: string): Effect.Effect<A, WalletError.WalletError> =>
-  Effect.matchEffect(
-    timeoutFail(
+const attempt = <A>(pipeline: Pipeline, call: Call<A>, where: Where): Effect.Effect<A, WalletError.WalletError> =>
+  Effect.flatMap(
+    Effect.timeoutFail(
       Effect.flatMap(pipeline.client.execute(call.request), (response) =>
-        Effect.map(response.text, (text): Received => ({ response, text }))),
-      pipeline.timeout,
-      () =>
-        new WalletError.TransportError({
-          method,
-          path,
-          reason: "Timeout",
-          description: `no complete response within ${Duration.format(pipeline.timeout)}`
-        })
+        Effect.map(readText(response, pipeline.maxResponseBytes, where), (text) => ({ response, text }))).pipe(
+          // Map the platform's errors at once: they hold the request, Authorization header included.
+          Effect.catchIf(
+            (e): e is HttpClientError.HttpClientError => e._tag === "RequestError" || e._tag === "ResponseError",
+            (e) => Effect.fail(transportError(e, where))
+          )
+        ),
+      {
+        duration: pipeline.timeout,
+        onTimeout: () =>
+          new WalletError.TransportError({
+            ...where,
+            reason: "Timeout",
+            description: `no complete response within ${Duration.format(pipeline.timeout)}`
+          })
+      }
     ),
-    {
-      // Map the platform's errors right away: they hold the request, Authorization header included.
-      onFailure: (error) =>
-        Effect.fail(error._tag === "TransportError" ? error : transportError(pipeline, error, method, path)),
-      onSuccess: (received) =>
-        Effect.zipRight(
-          Effect.annotateCurrentSpan("http.response.status_code", received.response.status),
-          classify(call, method, path, received)
-        )
-    }
+    ({ response, text }) =>
+      Effect.zipRight(
+        Effect.annotateCurrentSpan("http.response.status_code", response.status),
+        classify(pipeline, call, where, response, text)
+      )
   )
 
 /**
@@ -236,28 +313,28 @@ export const retryDelay = (
 
 /**
  * Runs a call with the pipeline's timeout and retry policy; `path` is `pathOf(call.request)`,
- * which the caller has already computed for its span.
+ * which the caller has already computed for its span. Every error it fails with is scrubbed of
+ * the credentials, whatever the server echoed.
  *
  * @internal
  */
-export const run = <A>(
-  pipeline: Pipeline,
-  call: Call<A>,
-  path: string
-): Effect.Effect<A, WalletError.WalletError> => {
-  const method = call.request.method
-  const once = attempt(pipeline, call, method, path)
+export const run = <A>(pipeline: Pipeline, call: Call<A>, path: string): Effect.Effect<A, WalletError.WalletError> => {
+  const where: Where = { method: call.request.method, path }
+  const once = attempt(pipeline, call, where)
   const policy = pipeline.retry
-  if (policy === undefined || policy.maxAttempts <= 1) return once
   const loop = (n: number): Effect.Effect<A, WalletError.WalletError> =>
     Effect.catchAll(once, (error) =>
-      n >= policy.maxAttempts || !isRetryable(error, call.idempotent)
+      policy === undefined || n >= policy.maxAttempts || !isRetryable(error, call.idempotent)
         ? Effect.fail(error)
         : Effect.flatMap(retryDelay(policy, error, n + 1), (delay) =>
           Effect.zipRight(
-            Effect.annotateCurrentSpan({ "kas.retry.attempt": n + 1, "kas.retry.after_error": error._tag }),
+            Effect.annotateCurrentSpan({
+              "kas.retry.attempt": n + 1,
+              "kas.retry.after_error": error._tag,
+              "kas.retry.delay_ms": Duration.toMillis(delay)
+            }),
             Effect.zipRight(Effect.sleep(delay), loop(n + 1))
           ))
     )
-  return loop(1)
+  return Effect.mapError(loop(1), (error) => WalletError.mapStrings(error, pipeline.auth.scrub))
 }

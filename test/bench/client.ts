@@ -40,16 +40,16 @@ export const run = async (): Promise<ReadonlyArray<string>> => {
   const accountUrl = `${server.url}/v2/account/${address}`
   const pageUrl = (cursor: string) => `${server.url}/v2/account?size=1000${cursor !== "" ? `&cursor=${cursor}` : ""}`
 
-  const runtimeOf = (transport: Transport, prefetch: boolean | "eager" = true) =>
+  const runtimeOf = (transport: Transport, readAhead = 1) =>
     ManagedRuntime.make(
       WalletClient.layer({
         credentials: { accessKeyId: "bench", secretAccessKey: Redacted.make("secret") },
         chainId: ChainId.Testnet,
         baseUrl: server.url,
-        prefetch
+        readAhead
       }).pipe(Layer.provideMerge(transports[transport]), Layer.orDie)
     )
-  const runtimes = { fetch: runtimeOf("fetch"), undici: runtimeOf("undici"), eager: runtimeOf("fetch", "eager") }
+  const runtimes = { fetch: runtimeOf("fetch"), undici: runtimeOf("undici"), eager: runtimeOf("fetch", 2) }
   const clients = {
     fetch: await runtimes.fetch.runPromise(WalletClient.WalletClient),
     undici: await runtimes.undici.runPromise(WalletClient.WalletClient),

@@ -5,7 +5,8 @@
 import { Either, Schema } from "effect"
 import { keccak_256 } from "@noble/hashes/sha3.js"
 import * as Account from "../../src/Account.js"
-import { engine, makeJsEngine } from "../../src/internal/hexEngine.js"
+import { engine, makeNobleEngine, makeWasmEngine, useEngine } from "../../src/internal/hexEngine.js"
+import { load } from "../../src/internal/keccakWasm.js"
 import { compare, fmt } from "./harness.js"
 import { pageText } from "./fixtures.js"
 
@@ -16,13 +17,15 @@ export const run = async (): Promise<ReadonlyArray<string>> => {
   if (Either.isLeft(check)) throw new Error(`fixture does not decode: ${check.left.message}`)
   const addresses = (JSON.parse(text) as { items: Array<{ address: string }> }).items.map((a) => a.address)
   const encoder = new TextEncoder()
-  const jsEngine = makeJsEngine()
+  const wasm = makeWasmEngine(load()!)
+  const noble = makeNobleEngine()
   const results = await compare([
     { name: "JSON.parse", run: () => JSON.parse(text) },
-    { name: "JSON.parse + Account.decodePage", run: () => Account.decodePage(JSON.parse(text)) },
-    { name: "JSON.parse + Schema.decodeUnknown(AccountPage)", run: () => slow(JSON.parse(text)) },
-    { name: `1000 EIP-55 checks, ${engine.engine} engine`, run: () => addresses.forEach((a) => engine.normalizeAddress(a)) },
-    { name: "1000 EIP-55 checks, js engine", run: () => addresses.forEach((a) => jsEngine.normalizeAddress(a)) },
+    { name: "JSON.parse + Account.decodePage", run: () => (useEngine(wasm), Account.decodePage(JSON.parse(text))) },
+    { name: "JSON.parse + Account.decodePage, noble engine", run: () => (useEngine(noble), Account.decodePage(JSON.parse(text))) },
+    { name: "JSON.parse + Schema.decodeUnknown(AccountPage)", run: () => (useEngine(wasm), slow(JSON.parse(text))) },
+    { name: `1000 EIP-55 checks, ${engine().engine} engine`, run: () => addresses.forEach((a) => wasm.normalizeAddress(a)) },
+    { name: "1000 EIP-55 checks, noble engine", run: () => addresses.forEach((a) => noble.normalizeAddress(a)) },
     { name: "1000 keccak-256, @noble/hashes", run: () => addresses.forEach((a) => keccak_256(encoder.encode(a.slice(2).toLowerCase()))) }
   ], { rounds: 200, warmup: 30 })
   const base = results[0]!.medianMs

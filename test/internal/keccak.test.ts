@@ -1,8 +1,8 @@
 import { keccak_256 } from "@noble/hashes/sha3.js"
 import { describe, expect, it } from "@effect/vitest"
 import { FastCheck as fc } from "effect"
-import { BadChecksum, BadShape, engine, type HexEngine, makeJsEngine, makeWasmEngine } from "../../src/internal/hexEngine.js"
-import { keccak256 } from "../../src/internal/keccak.js"
+import { afterEach, vi } from "vitest"
+import { BadChecksum, BadShape, engine, type HexEngine, makeNobleEngine, makeWasmEngine } from "../../src/internal/hexEngine.js"
 import { assemble, load } from "../../src/internal/keccakWasm.js"
 
 const toHex = (bytes: Uint8Array): string => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")
@@ -36,7 +36,7 @@ const referenceHexClass = (s: string, start: number, end: number): number => {
 }
 
 const wasm = load()
-const engines: ReadonlyArray<HexEngine> = [makeJsEngine(), makeWasmEngine(wasm!)]
+const engines: ReadonlyArray<HexEngine> = [makeNobleEngine(), makeWasmEngine(wasm!)]
 
 const lowerAddress = fc.uint8Array({ minLength: 20, maxLength: 20 }).map((b) => `0x${toHex(b)}`)
 const addressInput = fc.oneof(
@@ -66,33 +66,44 @@ const addressInput = fc.oneof(
   { weight: 1, arbitrary: fc.string({ minLength: 40, maxLength: 40 }).map((s) => `0x${s}`) }
 )
 
-describe("keccak256 (JavaScript)", () => {
-  it.prop(
-    "equals @noble/hashes keccak_256 on random byte arrays of 0..400 bytes (several blocks)",
-    [fc.uint8Array({ minLength: 0, maxLength: 400 })],
-    ([bytes]) => {
-      expect(toHex(keccak256(bytes))).toBe(toHex(keccak_256(bytes)))
-    },
-    { fastCheck: { numRuns: 300 } }
-  )
-
-  it("block-boundary lengths", () => {
-    for (const n of [0, 1, 39, 40, 41, 134, 135, 136, 137, 271, 272, 273, 408]) {
-      const bytes = Uint8Array.from({ length: n }, (_, i) => (i * 31 + 7) & 0xff)
-      expect(toHex(keccak256(bytes)), `length ${n}`).toBe(toHex(keccak_256(bytes)))
-    }
+describe("engine choice", () => {
+  afterEach(() => {
+    vi.restoreAllMocks()
+    vi.resetModules()
   })
 
-  it("known digest of the empty input", () => {
-    expect(toHex(keccak256(new Uint8Array(0)))).toBe("c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470")
+  it("nothing is compiled at import; the first address check compiles the WebAssembly engine once", async () => {
+    vi.resetModules()
+    const Original = WebAssembly.Module
+    const compile = vi.spyOn(WebAssembly, "Module").mockImplementation(function(bytes: BufferSource) {
+      return new Original(bytes)
+    } as never)
+    const fresh = await import("../../src/internal/hexEngine.js")
+    await import("../../src/Account.js")
+    expect(compile).not.toHaveBeenCalled()
+    expect(fresh.normalizeAddress("0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed")).toBe("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed")
+    fresh.normalizeAddress("0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359")
+    expect(compile).toHaveBeenCalledTimes(1)
+    expect(fresh.engine().engine).toBe("wasm")
+  })
+
+  it("where compiling is forbidden (as on Cloudflare Workers), @noble/hashes takes over", async () => {
+    vi.resetModules()
+    vi.spyOn(WebAssembly, "Module").mockImplementation(() => {
+      throw new WebAssembly.CompileError("WebAssembly.Module(): Wasm code generation disallowed by embedder")
+    })
+    const fresh = await import("../../src/internal/hexEngine.js")
+    expect(fresh.normalizeAddress("0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed")).toBe("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed")
+    expect(fresh.normalizeAddress("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD")).toBe(BadChecksum)
+    expect(fresh.engine().engine).toBe("noble")
   })
 })
 
 describe("address engines", () => {
   it("WebAssembly loads in Node and is the engine in use", () => {
     expect(wasm).toBeDefined()
-    expect(engine.engine).toBe("wasm")
-    expect(engines.map((e) => e.engine)).toStrictEqual(["js", "wasm"])
+    expect(engine().engine).toBe("wasm")
+    expect(engines.map((e) => e.engine)).toStrictEqual(["noble", "wasm"])
   })
 
   it("the assembled wasm module is under 4096 bytes", () => {

@@ -1,0 +1,179 @@
+/**
+ * Validation of the WalletClient's options, once per layer, and of the chain and pool of each call
+ * (call options, then the scope, then the layer).
+ *
+ * @internal
+ */
+import type { HttpClient } from "@effect/platform"
+import { Context, Duration, Either, Option, ParseResult, Schema } from "effect"
+import * as ChainId from "../ChainId.js"
+import * as Krn from "../Krn.js"
+import * as WalletConfig from "../WalletConfig.js"
+import * as WalletError from "../WalletError.js"
+import * as Auth from "./auth.js"
+import { describeParseError } from "./issues.js"
+
+/**
+ * The options of a client, validated and with their defaults applied.
+ *
+ * @internal
+ */
+export interface Settings {
+  readonly target: Target
+  readonly baseUrl: string
+  readonly auth: Auth.Auth
+  readonly timeout: Duration.Duration
+  readonly retry: WalletConfig.RetryPolicy | undefined
+  readonly readAhead: number
+  readonly maxResponseBytes: number
+  readonly httpSpans: boolean
+  readonly transformClient: ((client: HttpClient.HttpClient) => HttpClient.HttpClient) | undefined
+}
+
+/**
+ * The chain and account pool a request goes to; `pool` undefined is the member's default pool.
+ *
+ * @internal
+ */
+export interface Target {
+  readonly chainId: ChainId.ChainId
+  readonly pool: Krn.AccountPoolKrn | undefined
+}
+
+/**
+ * Per-call selection of chain and pool.
+ *
+ * @internal
+ */
+export interface Selection {
+  readonly chainId?: ChainId.ChainId | number | undefined
+  readonly pool?: WalletConfig.PoolSelection | undefined
+}
+
+/**
+ * An `InvalidArgument` naming the argument.
+ *
+ * @internal
+ */
+export const invalid = (argument: string, description: string) => new WalletError.InvalidArgument({ argument, description })
+
+/**
+ * The `InvalidArgument` of a schema failure: named after the failing field, else `fallback`.
+ *
+ * @internal
+ */
+export const fromParseError = (fallback: string) => (error: ParseResult.ParseError): WalletError.InvalidArgument => {
+  const { head, text } = describeParseError(error)
+  return invalid(head ?? fallback, text)
+}
+
+/**
+ * Decodes one argument with a schema; the failure names `argument`.
+ *
+ * @internal
+ */
+export const argument = <A, I>(name: string, schema: Schema.Schema<A, I>) => {
+  const decode = Schema.decodeUnknownEither(schema)
+  return (input: unknown): Either.Either<A, WalletError.InvalidArgument> =>
+    Either.mapLeft(decode(input), (error) => invalid(name, describeParseError(error).text))
+}
+
+const decodeChainId = ParseResult.decodeUnknownEither(ChainId.ChainId)
+const decodePoolString = ParseResult.decodeUnknownEither(Krn.AccountPoolKrn)
+const isAccountPoolKrn = Schema.is(Schema.typeSchema(Krn.AccountPoolKrn))
+
+const chainOf = (raw: unknown): Either.Either<ChainId.ChainId, WalletError.InvalidArgument> =>
+  Either.mapLeft(decodeChainId(raw), () => invalid("chainId", `must be 8217 (mainnet) or 1001 (testnet), got ${String(raw)}`))
+
+const poolOf = (raw: unknown): Either.Either<Krn.AccountPoolKrn | undefined, WalletError.InvalidArgument> => {
+  if (raw === null || raw === undefined) return Either.right(undefined)
+  if (typeof raw === "string") {
+    return Either.mapLeft(decodePoolString(raw), (issue) =>
+      invalid("pool", ParseResult.ArrayFormatter.formatIssueSync(issue).map((i) => i.message).join("; ")))
+  }
+  return isAccountPoolKrn(raw)
+    ? Either.right(raw)
+    : Either.left(invalid("pool", "expected an account pool KRN (krn:<chain-id>:wallet:<account-id>:account-pool:<pool-name>)"))
+}
+
+/** A pool may only be used on its own chain; `subject` names what carries the other chain. */
+const poolOnChain = (chainId: ChainId.ChainId, pool: Krn.AccountPoolKrn | undefined, subject: string) =>
+  pool !== undefined && pool.chainId !== chainId
+    ? Either.left(invalid("pool", `pool ${pool.toString()} is on chain ${pool.chainId}, the ${subject} on chain ${chainId}`))
+    : Either.right<Target>({ chainId, pool })
+
+const baseUrlOf = (raw: string | URL | undefined): Either.Either<string, WalletError.InvalidArgument> => {
+  let url: URL
+  try {
+    url = new URL(raw ?? WalletConfig.DefaultBaseUrl)
+  } catch {
+    return Either.left(invalid("baseUrl", "not a valid URL"))
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") return Either.left(invalid("baseUrl", "must be http(s)"))
+  // Credentials in a URL would leak into logs and span attributes: they belong in `credentials`.
+  if (url.username !== "" || url.password !== "") {
+    return Either.left(invalid("baseUrl", "must not contain credentials; use the credentials option"))
+  }
+  return Either.right(url.toString().replace(/\/+$/, ""))
+}
+
+const wholeNumber = (name: string, value: number, min: number, max: number) =>
+  Number.isInteger(value) && value >= min && value <= max
+    ? Either.right(value)
+    : Either.left(invalid(name, `must be an integer from ${min} to ${max}, got ${String(value)}`))
+
+/**
+ * Validates the options of a client and applies the defaults of `WalletConfig`.
+ *
+ * @internal
+ */
+export const resolve = (options: WalletConfig.Options): Either.Either<Settings, WalletError.InvalidArgument> =>
+  Either.gen(function*() {
+    const chainId = yield* chainOf(options.chainId)
+    const pool = yield* poolOf(options.pool)
+    const target = yield* poolOnChain(chainId, pool, "client")
+    const baseUrl = yield* baseUrlOf(options.baseUrl)
+    const auth = yield* Auth.make(options.credentials)
+    const readAhead = yield* wholeNumber("readAhead", options.readAhead ?? WalletConfig.DefaultReadAhead, 0, 16)
+    const maxResponseBytes = yield* wholeNumber(
+      "maxResponseBytes",
+      options.maxResponseBytes ?? WalletConfig.DefaultMaxResponseBytes,
+      1024,
+      2 ** 30
+    )
+    return {
+      target,
+      baseUrl,
+      auth,
+      timeout: Duration.decode(options.timeout ?? WalletConfig.DefaultTimeout),
+      retry: options.retry === false ? undefined : { ...WalletConfig.DefaultRetryPolicy, ...options.retry },
+      readAhead,
+      maxResponseBytes,
+      httpSpans: options.httpSpans === true,
+      transformClient: options.transformClient
+    }
+  })
+
+/**
+ * The chain and pool of one call: the call's own options, then the scope (`withChain`,
+ * `withPool`), then the layer's defaults; a pool must be on the call's chain.
+ *
+ * @internal
+ */
+export const targetOf = (
+  layer: Target,
+  call: Selection | undefined,
+  context: Context.Context<never>
+): Either.Either<Target, WalletError.InvalidArgument> => {
+  const scopeChain = Context.get(context, WalletConfig.CurrentChain)
+  const scopePool = Context.get(context, WalletConfig.CurrentPool)
+  const chain = call?.chainId ?? Option.getOrUndefined(scopeChain)
+  const pool = call?.pool !== undefined ? call.pool : Option.getOrUndefined(scopePool)
+  // The common case, nothing selected beyond the layer: nothing to validate again.
+  if (chain === undefined && pool === undefined && Option.isNone(scopePool)) return Either.right(layer)
+  return Either.gen(function*() {
+    const chainId = chain === undefined ? layer.chainId : yield* chainOf(chain)
+    const selected = call?.pool !== undefined || Option.isSome(scopePool) ? yield* poolOf(pool) : layer.pool
+    return yield* poolOnChain(chainId, selected, "request")
+  })
+}
