@@ -1,6 +1,17 @@
+import { fileURLToPath } from "node:url"
 import { defineConfig } from "vitest/config"
 
+const src = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url))
+
 export default defineConfig({
+  // The package's own name resolves to its sources (as tsconfig.json's `paths` do for tsc and
+  // tsx): examples and tests import "effect-kas-wallet" with no build.
+  resolve: {
+    alias: [
+      { find: /^effect-kas-wallet\/emulator$/, replacement: src("emulator/index.ts") },
+      { find: /^effect-kas-wallet$/, replacement: src("index.ts") }
+    ]
+  },
   test: {
     include: ["test/**/*.test.ts"],
     // Property tests and loopback servers are CPU-bound on a 2-core machine:

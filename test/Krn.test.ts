@@ -197,12 +197,6 @@ describe("PoolKrn and AccountPoolKrn", () => {
     expect(Either.isRight(decodePool(String(krn)))).toBe(true)
   })
 
-  it("DefaultPoolName is \"default\"", () => {
-    expect(Krn.DefaultPoolName).toBe("default")
-    expect(Krn.AccountPoolType).toBe("account-pool")
-    expect(Krn.FeePayerPoolType).toBe("feepayer-pool")
-  })
-
   it.prop("accountPool builds the expected KRN", [ChainId.ChainId, segment, segment], ([chainId, accountId, pool]) => {
     const built = Krn.accountPool(chainId, accountId, pool)
     expect(Either.isRight(built)).toBe(true)

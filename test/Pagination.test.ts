@@ -12,11 +12,12 @@ const rejected = (result: Either.Either<unknown, { readonly message: string }>):
 }
 
 describe("PageSize", () => {
-  it("constants", () => {
-    expect(Pagination.MinPageSize).toBe(1)
-    expect(Pagination.MaxPageSize).toBe(1000)
-    expect(Pagination.DefaultPageSize).toBe(100)
+  it("the service's default page size is a valid page size, and the bounds are the accepted extremes", () => {
     expect(Either.isRight(decodePageSize(Pagination.DefaultPageSize))).toBe(true)
+    expect(Either.isRight(decodePageSize(Pagination.MinPageSize))).toBe(true)
+    expect(Either.isRight(decodePageSize(Pagination.MaxPageSize))).toBe(true)
+    expect(Either.isLeft(decodePageSize(Pagination.MinPageSize - 1))).toBe(true)
+    expect(Either.isLeft(decodePageSize(Pagination.MaxPageSize + 1))).toBe(true)
   })
 
   it.prop(

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
+import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { ConfigProvider, Effect, Either, Layer, Redacted, Stream } from "effect"
 import { readFileSync } from "node:fs"
 import { ChainId, Krn, WalletClient, WalletConfig } from "../src/index.js"
@@ -118,18 +119,30 @@ describe("WalletClient on the wire", () => {
       expect(test.requests[0]!.headers["authorization"]).toBe(basic)
     }))
 
-  it.effect("baseUrl and transformClient apply to every request", () =>
+  it.effect("baseUrl and transformClient apply to every request, the transform last", () =>
     Effect.gen(function*() {
+      const seen: Array<string> = []
       const test = testClient(() => json(200, fixture), {
         baseUrl: "http://127.0.0.1:9999/prefix/",
         transformClient: (client) =>
           client.pipe(
-            (c) => c,
-            (c) => c.pipe((x) => x)
+            HttpClient.mapRequest(HttpClientRequest.setHeader("x-trace", "abc")),
+            // Sees the request as the pipeline built it: base URL and auth already applied.
+            HttpClient.tapRequest((request) =>
+              Effect.sync(() => {
+                seen.push(`${request.url} ${request.headers["user-agent"]}`)
+              })
+            )
           )
       })
       yield* withClient(test, WalletClient.getAccount(fixture.address))
+      yield* withClient(test, WalletClient.createAccount())
       expect(test.requests[0]!.url.toString()).toBe(`http://127.0.0.1:9999/prefix/v2/account/${fixture.address}`)
+      expect(test.requests.map((r) => r.headers["x-trace"])).toEqual(["abc", "abc"])
+      expect(seen).toEqual([
+        `http://127.0.0.1:9999/prefix/v2/account/${fixture.address} ${WalletClient.userAgent}`,
+        `http://127.0.0.1:9999/prefix/v2/account ${WalletClient.userAgent}`
+      ])
     }))
 
   it.effect("layerConfig reads KAS_* variables", () =>
@@ -155,7 +168,6 @@ describe("WalletClient on the wire", () => {
       expect(request!.headers["authorization"]).toBe(basic)
       expect(request!.headers["x-chain-id"]).toBe("8217")
       expect(request!.headers["x-krn"]).toBe(mainnetPool)
-      expect(WalletConfig.EnvironmentVariables.secretAccessKey).toBe("KAS_SECRET_ACCESS_KEY")
     }))
 
   it.effect("invalid options fail the layer with InvalidArgument", () =>

@@ -70,6 +70,7 @@ describe("the published package", () => {
     const files = pack()[0]!.files.map((f) => f.path).sort()
     expect(files).toContain("package.json")
     expect(files).toContain("README.md")
+    expect(files).toContain("LICENSE")
     expect(files).toContain("dist/index.js")
     expect(files).toContain("dist/index.d.ts")
     expect(files).toContain("dist/emulator/index.js")
@@ -77,7 +78,7 @@ describe("the published package", () => {
     expect(files).toContain("dist/cli/bin.js")
     expect(files).toContain("docs/client.md")
     const unexpected = files.filter((f) =>
-      !(f === "package.json" || f === "README.md" || f.startsWith("dist/") || f.startsWith("src/") || /^docs\/[^/]+\.md$/.test(f))
+      !(f === "package.json" || f === "README.md" || f === "LICENSE" || f.startsWith("dist/") || f.startsWith("src/") || /^docs\/[^/]+\.md$/.test(f))
     )
     expect(unexpected).toEqual([])
     expect(files.some((f) => f.startsWith("test/") || f.startsWith(".ci/") || f.includes("node_modules") || f.startsWith("docs/api/"))).toBe(false)
@@ -91,6 +92,16 @@ describe("the published package", () => {
     expect(pkg.bin["kas-wallet"]).toBe("dist/cli/bin.js")
     expect(pkg.sideEffects).toBe(false)
     expect(pkg.type).toBe("module")
+  })
+
+  it("effect and @effect/platform are peers (one copy in an application), and every dependency is imported", () => {
+    const pkg = JSON.parse(execFileSync("cat", [`${root}/package.json`], { encoding: "utf8" }))
+    expect(Object.keys(pkg.peerDependencies).sort()).toEqual(["@effect/platform", "effect"])
+    expect(pkg.dependencies.effect).toBeUndefined()
+    expect(pkg.dependencies["@effect/platform"]).toBeUndefined()
+    expect(pkg.license).toBe("MIT")
+    const sources = execFileSync("grep", ["-rhoE", "from \"(@[a-z0-9-]+/[a-z0-9-]+|[a-z0-9-]+)", `${root}/src`], { encoding: "utf8" })
+    for (const dependency of Object.keys(pkg.dependencies)) expect(sources, dependency).toContain(`from "${dependency}`)
   })
 })
 

@@ -1,11 +1,12 @@
 /**
- * The README's "emulator in your own tests" example, verbatim but for the import paths.
+ * The README's "emulator in your own tests" example, verbatim: the package name resolves to the
+ * sources (tsconfig.json `paths`, vitest.config.ts `alias`), so no build is needed.
  */
 import { FetchHttpClient } from "@effect/platform"
 import { expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { ChainId, WalletClient } from "../../src/index.js"
-import { Emulator } from "../../src/emulator/index.js"
+import { ChainId, WalletClient } from "effect-kas-wallet"
+import { Emulator } from "effect-kas-wallet/emulator"
 
 // An emulator on 127.0.0.1, a free port, a private in-memory database, and a client with its key.
 const TestWallet = Layer.unwrapEffect(
