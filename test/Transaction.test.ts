@@ -96,6 +96,13 @@ describe("Peb", () => {
     }
   )
 
+  it("PebFromSelf: exactly the integers 0..2^256 - 1", () => {
+    const is = Schema.is(Transaction.PebFromSelf)
+    expect([0n, 1n, Transaction.MaxPeb].map(is)).toStrictEqual([true, true, true])
+    expect([-1n, Transaction.MaxPeb + 1n].map(is)).toStrictEqual([false, false])
+    expect(rejected(Schema.decodeUnknownEither(Transaction.PebFromSelf)(-1n))).toContain("from 0 to 2^256 - 1, got -1")
+  })
+
   it("hex: rejects what is not 0x + hex digits, and values above 2^256 - 1", () => {
     for (const bad of ["0x", "", "0", "12", "0x-1", "0xg", " 0x1", "0x1 ", "0X1", 1, null]) {
       expect(rejected(decodePeb(bad))).toMatch(/expected 0x followed by hex digits|Expected string/)
@@ -229,7 +236,7 @@ describe("results, receipts and bodies", () => {
     expect(at({ to: "" })).toMatch(/\["to"\][\s\S]*expected 0x followed by 40 hex digits/)
     expect(at({ to: "0x0000000000000000000000000000000000000000" })).toMatch(/\["to"\][\s\S]*cannot be the zero address/)
     expect(at({ value: "12" })).toMatch(/\["value"\][\s\S]*expected 0x followed by hex digits/)
-    expect(at({ feeRatio: 100 })).toMatch(/\["feeRatio"\][\s\S]*fee ratio must be an integer from 1 to 99/)
+    expect(at({ feeRatio: 100 })).toMatch(/\["feeRatio"\][\s\S]*fee ratio must be an integer from 1 to 99 \(or 0: the whole fee\), got 100/)
     expect(at({ nonce: -1 })).toContain("[\"nonce\"]")
     expect(at({ gas: 1.5 })).toContain("[\"gas\"]")
     expect(at({ memo: 5 })).toContain("[\"memo\"]")
@@ -277,5 +284,21 @@ describe("results, receipts and bodies", () => {
     for (const schema of [Transaction.Signature, Transaction.HexBytes, Transaction.Recipient, Transaction.CommittedReceipt, Transaction.PendingReceipt]) {
       expect(fc.sample(Arbitrary.make(schema as Schema.Schema<unknown, unknown>), 5)).toHaveLength(5)
     }
+  })
+})
+
+describe("NumberFromHex", () => {
+  const decode = Schema.decodeUnknownEither(Transaction.NumberFromHex)
+
+  it.prop("round-trips every safe non-negative integer through minimal hex", [fc.maxSafeNat()], ([n]) => {
+    const hex = Schema.encodeSync(Transaction.NumberFromHex)(n)
+    expect(hex).toMatch(MINIMAL_HEX)
+    expect(decode(hex)).toStrictEqual(Either.right(n))
+  })
+
+  it("refuses quantities beyond 2^53 - 1 and non-hex", () => {
+    expect(decode("0x1fffffffffffff")).toStrictEqual(Either.right(Number.MAX_SAFE_INTEGER))
+    expect(rejected(decode("0x20000000000000"))).toContain("exceeds 2^53 - 1")
+    expect(rejected(decode("186"))).toContain("expected 0x followed by hex digits")
   })
 })
