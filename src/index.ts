@@ -78,6 +78,13 @@ export * as PublicKey from "./PublicKey.js"
 export * as Timestamp from "./Timestamp.js"
 
 /**
+ * Value transfers: peb amounts, fee ratios, transaction hashes, results, receipts, request bodies.
+ *
+ * @since 0.1.0
+ */
+export * as Transaction from "./Transaction.js"
+
+/**
  * The WalletClient service: operations, streams, layers.
  *
  * @since 0.1.0

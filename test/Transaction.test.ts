@@ -1,0 +1,304 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Arbitrary, Either, FastCheck as fc, Option, Schema } from "effect"
+import { readFileSync } from "node:fs"
+import * as Address from "../src/Address.js"
+import * as ErrorBody from "../src/ErrorBody.js"
+import * as Transaction from "../src/Transaction.js"
+
+// Verbatim copies of the reference examples of the transfer endpoints.
+const example = (name: string): unknown => JSON.parse(readFileSync(new URL(`./fixtures/tx/${name}`, import.meta.url), "utf8"))
+
+const rejected = (result: Either.Either<unknown, { readonly message: string }>): string => {
+  expect(Either.isLeft(result)).toBe(true)
+  return Either.isLeft(result) ? result.left.message : ""
+}
+
+const decodePeb = Schema.decodeUnknownEither(Transaction.PebFromHex)
+const encodePeb = Schema.encodeSync(Transaction.PebFromHex)
+const MINIMAL_HEX = /^0x(?:0|[1-9a-f][0-9a-f]*)$/
+
+describe("the service's example bodies", () => {
+  it("tx-value-200-success.json decodes as a basic result and re-encodes to the same JSON", () => {
+    const json = example("tx-value-200-success.json")
+    const result = Schema.decodeUnknownSync(Transaction.TransactionResult)(json)
+    expect(Transaction.isFeeDelegatedResult(result)).toBe(false)
+    expect(result.typeInt).toBe(Transaction.TxType.ValueTransferMemo)
+    // lower-case on the wire, checksummed once decoded
+    expect(result.from).toBe(Option.getOrThrow(Address.checksum("0x60d0902c428d0e197f97a756011fd4893c1e57b0")))
+    expect(result.from).not.toBe(result.from.toLowerCase())
+    expect(result.value).toBe(0n)
+    expect(result.gasPrice).toBe(0xae9f7bcc00n)
+    expect(result.input).toBe(Transaction.memoInput("0x123"))
+    expect(Schema.encodeSync(Transaction.TransactionResult)(result)).toStrictEqual(json)
+  })
+
+  it("fd-value-200-with-fee-ratio.json decodes as a fee-delegated result with ratio 30", () => {
+    const json = example("fd-value-200-with-fee-ratio.json")
+    const result = Schema.decodeUnknownSync(Transaction.TransactionResult)(json)
+    expect(Transaction.isFeeDelegatedResult(result)).toBe(true)
+    if (!Transaction.isFeeDelegatedResult(result)) return
+    expect(result.typeInt).toBe(Transaction.TxType.FeeDelegatedValueTransferMemoWithRatio)
+    expect(result.feeRatio).toBe(30)
+    expect(result.feePayer.toLowerCase()).toBe("0x1b71a63903e35371e2fc41c6012effb99b9a2c0f")
+    // the 63-digit S is kept as received
+    expect(result.signatures[0]!.S).toBe("0x5b9e73967f51cf2acee22f369bbb123cc8d28d7f62fa6feec63e1ebb0b0c9c5")
+    expect(Schema.encodeSync(Transaction.TransactionResult)(result)).toStrictEqual(json)
+  })
+
+  it("tx-receipt-200-success.json decodes as a committed receipt and re-encodes to the same JSON", () => {
+    const json = example("tx-receipt-200-success.json")
+    const receipt = Schema.decodeUnknownSync(Transaction.TransactionReceipt)(json)
+    expect(Transaction.isFinal(receipt)).toBe(true)
+    if (!Transaction.isFinal(receipt)) return
+    expect(receipt.status).toBe("Committed")
+    expect(receipt.blockNumber).toBe(0xba)
+    expect(receipt.gas).toBe(1_000_000)
+    expect(receipt.gasUsed).toBe(0x5398)
+    expect(receipt.nonce).toBe(1)
+    expect(receipt.transactionIndex).toBe(0)
+    expect(receipt.value).toBe(0x100n)
+    expect(receipt.contractAddress).toBe("")
+    expect(receipt.input).toBe(Transaction.memoInput("memo"))
+    expect(receipt.type).toBe(Transaction.typeName(Transaction.TxType.ValueTransferMemo))
+    expect(receipt.senderTxHash).toBe(receipt.transactionHash)
+    expect(Schema.encodeSync(Transaction.TransactionReceipt)(receipt)).toStrictEqual(json)
+  })
+
+  it("error-tx-value-400-insufficient-funds-of-the-sender.json decodes as an error body", () => {
+    const body = Schema.decodeUnknownSync(ErrorBody.ErrorBody)(example("error-tx-value-400-insufficient-funds-of-the-sender.json"))
+    expect(body.code).toBe(1065001)
+  })
+
+  it("a pending receipt decodes without block fields", () => {
+    const json = example("tx-receipt-200-success.json") as Record<string, unknown>
+    const { blockHash: _h, blockNumber: _n, contractAddress: _c, gasUsed: _g, logs: _l, logsBloom: _b, transactionIndex: _i, ...rest } = json
+    const pending = Schema.decodeUnknownSync(Transaction.TransactionReceipt)({ ...rest, status: "Pending", blockNumber: null })
+    expect(Transaction.isFinal(pending)).toBe(false)
+    // a committed receipt needs its block
+    expect(rejected(Schema.decodeUnknownEither(Transaction.TransactionReceipt)({ ...rest, status: "Committed" }))).toContain("blockHash")
+  })
+})
+
+describe("Peb", () => {
+  it.prop("hex: decode(encode(p)) = p and the encoding is minimal lower-case", [Transaction.PebFromSelf], ([p]) => {
+    const hex = encodePeb(p)
+    expect(hex).toMatch(MINIMAL_HEX)
+    expect(hex).toBe(Transaction.toHex(p))
+    expect(decodePeb(hex)).toStrictEqual(Either.right(p))
+  })
+
+  it.prop(
+    "hex: leading zeros and upper case decode to the same amount",
+    [Transaction.PebFromSelf, fc.nat({ max: 5 }), fc.boolean()],
+    ([p, zeros, upper]) => {
+      const digits = "0".repeat(zeros) + p.toString(16)
+      expect(decodePeb(`0x${upper ? digits.toUpperCase() : digits}`)).toStrictEqual(Either.right(p))
+    }
+  )
+
+  it("PebFromSelf: exactly the integers 0..2^256 - 1", () => {
+    const is = Schema.is(Transaction.PebFromSelf)
+    expect([0n, 1n, Transaction.MaxPeb].map(is)).toStrictEqual([true, true, true])
+    expect([-1n, Transaction.MaxPeb + 1n].map(is)).toStrictEqual([false, false])
+    expect(rejected(Schema.decodeUnknownEither(Transaction.PebFromSelf)(-1n))).toContain("from 0 to 2^256 - 1, got -1")
+  })
+
+  it("hex: rejects what is not 0x + hex digits, and values above 2^256 - 1", () => {
+    for (const bad of ["0x", "", "0", "12", "0x-1", "0xg", " 0x1", "0x1 ", "0X1", 1, null]) {
+      expect(rejected(decodePeb(bad))).toMatch(/expected 0x followed by hex digits|Expected string/)
+    }
+    expect(decodePeb(`0x${"f".repeat(64)}`)).toStrictEqual(Either.right(Transaction.MaxPeb))
+    expect(decodePeb(`0x0000${"f".repeat(64)}`)).toStrictEqual(Either.right(Transaction.MaxPeb))
+    expect(rejected(decodePeb(`0x1${"0".repeat(64)}`))).toContain("exceeds 2^256 - 1 peb")
+    expect(decodePeb("0x0")).toStrictEqual(Either.right(0n))
+  })
+
+  it.prop("KLAY: fromKlay(formatKlay(p)) = p, and formatKlay has no trailing zeros", [Transaction.PebFromSelf], ([p]) => {
+    const text = Transaction.formatKlay(p)
+    expect(text).toMatch(/^(?:0|[1-9][0-9]*)(?:\.[0-9]*[1-9])?$/)
+    expect(Transaction.fromKlay(text)).toStrictEqual(Either.right(p))
+    expect(Schema.decodeSync(Transaction.Klay)(Schema.encodeSync(Transaction.Klay)(p))).toBe(p)
+  })
+
+  it.prop(
+    "KLAY: a decimal with up to 18 places is exactly whole·10^18 + fraction·10^(18-places)",
+    [fc.bigInt({ min: 0n, max: 10n ** 30n }), fc.stringMatching(/^[0-9]{0,18}$/), fc.nat({ max: 3 })],
+    ([whole, fraction, extraZeros]) => {
+      const text = fraction === "" ? `${whole}` : `${whole}.${fraction}${"0".repeat(extraZeros)}`
+      const expected = whole * 10n ** 18n + (fraction === "" ? 0n : BigInt(fraction) * 10n ** BigInt(18 - fraction.length))
+      expect(Transaction.fromKlay(text)).toStrictEqual(Either.right(expected))
+    }
+  )
+
+  it("KLAY: examples and refusals", () => {
+    expect(Transaction.fromKlay("1.5")).toStrictEqual(Either.right(1_500_000_000_000_000_000n))
+    expect(Transaction.fromKlay("0.000000000000000001")).toStrictEqual(Either.right(1n))
+    expect(Transaction.formatKlay(Transaction.PebFromSelf.make(1n))).toBe("0.000000000000000001")
+    expect(Transaction.formatKlay(Transaction.PebFromSelf.make(0n))).toBe("0")
+    expect(Transaction.formatKlay(Transaction.PebFromSelf.make(20n * 10n ** 18n))).toBe("20")
+    expect(rejected(Transaction.fromKlay("0.0000000000000000001"))).toContain("at most 18 decimal places")
+    for (const bad of ["", "1e18", "-1", "+1", "1.", ".5", " 1", "1 ", "1,5", "0x10", "Infinity", "NaN", "1.5KLAY"]) {
+      const left = Transaction.fromKlay(bad)
+      expect(Either.isLeft(left) && left.left._tag === "InvalidAmount" && left.left.input === bad).toBe(true)
+    }
+    expect(rejected(Schema.decodeUnknownEither(Transaction.Klay)("1.2.3"))).toContain("decimal number of KLAY")
+  })
+
+  it("parseAmount: units KLAY, ston, peb, bare integers and hex", () => {
+    const ok = (s: string) => Either.getOrThrow(Transaction.parseAmount(s))
+    expect(ok("1.5KLAY")).toBe(1_500_000_000_000_000_000n)
+    expect(ok("1.5 klay")).toBe(1_500_000_000_000_000_000n)
+    expect(ok("25ston")).toBe(25_000_000_000n)
+    expect(ok("0.5ston")).toBe(500_000_000n)
+    expect(ok("1000peb")).toBe(1000n)
+    expect(ok("1000")).toBe(1000n)
+    expect(ok("0x3e8")).toBe(1000n)
+    for (const bad of ["", "KLAY", "1.5", "1.5peb", "0.0000000001ston", "-1KLAY", "1.5 KLAYS", "0x3e8KLAY", "1e3"]) {
+      expect(Either.isLeft(Transaction.parseAmount(bad))).toBe(true)
+    }
+  })
+})
+
+describe("FeeRatio", () => {
+  it.prop("decodes exactly the integers 1..99", [fc.oneof(fc.integer({ min: -200, max: 200 }), fc.double())], ([n]) => {
+    const ok = Number.isInteger(n) && n >= 1 && n <= 99
+    expect(Either.isRight(Schema.decodeUnknownEither(Transaction.FeeRatio)(n))).toBe(ok)
+    // a request may also say 0: the whole fee
+    expect(Either.isRight(Schema.decodeUnknownEither(Transaction.RequestFeeRatio)(n))).toBe(ok || n === 0)
+  }, { fastCheck: { numRuns: 300 } })
+
+  it.prop("generated ratios are in range", [Transaction.FeeRatio], ([n]) => {
+    expect(n >= 1 && n <= 99 && Number.isInteger(n)).toBe(true)
+  })
+})
+
+describe("TxHash", () => {
+  const decode = Schema.decodeUnknownEither(Transaction.TxHash)
+
+  it.prop("any case decodes to the lower-case hash, which encodes unchanged", [Transaction.TxHashFromSelf, fc.boolean()], ([hash, upper]) => {
+    const input = upper ? `0x${hash.slice(2).toUpperCase()}` : hash
+    expect(decode(input)).toStrictEqual(Either.right(hash))
+    expect(Schema.encodeSync(Transaction.TxHash)(hash)).toBe(hash)
+  })
+
+  it.prop("other lengths are refused", [fc.stringMatching(/^[0-9a-f]{0,70}$/).filter((s) => s.length !== 64)], ([digits]) => {
+    expect(rejected(decode(`0x${digits}`))).toContain("expected 0x followed by 64 hex digits")
+  })
+})
+
+describe("results, receipts and bodies", () => {
+  it.prop("TransactionResult: encode then decode is the identity", [Transaction.TransactionResult], ([result]) => {
+    const json = Schema.encodeSync(Transaction.TransactionResult)(result)
+    expect(json.from).toBe(json.from.toLowerCase())
+    expect(Schema.decodeUnknownSync(Transaction.TransactionResult)(json)).toStrictEqual(result)
+  }, { fastCheck: { numRuns: 50 } })
+
+  it.prop("TransactionReceipt: encode then decode is the identity", [Transaction.TransactionReceipt], ([receipt]) => {
+    const json = Schema.encodeSync(Transaction.TransactionReceipt)(receipt)
+    expect(Schema.decodeUnknownSync(Transaction.TransactionReceipt)(json)).toStrictEqual(receipt)
+  }, { fastCheck: { numRuns: 50 } })
+
+  it.prop("TransferBody: encode then decode is the identity", [Transaction.TransferBody], ([body]) => {
+    const json = Schema.encodeSync(Transaction.TransferBody)(body)
+    expect(Schema.decodeUnknownSync(Transaction.TransferBody)(json)).toStrictEqual(body)
+  }, { fastCheck: { numRuns: 100 } })
+
+  it("a fee ratio must match the fee-delegated type", () => {
+    const json = example("fd-value-200-with-fee-ratio.json") as Record<string, unknown>
+    const decode = Schema.decodeUnknownEither(Transaction.TransactionResult)
+    const { feeRatio: _, ...withoutRatio } = json
+    expect(rejected(decode(withoutRatio))).toContain("type 18 needs a fee ratio from 1 to 99")
+    expect(rejected(decode({ ...json, typeInt: 17 }))).toContain("type 17 delegates the whole fee")
+    expect(Either.isRight(decode({ ...withoutRatio, typeInt: 17 }))).toBe(true)
+    expect(Either.isRight(decode({ ...json, typeInt: 17, feeRatio: 0 }))).toBe(true)
+    // a basic type with a fee payer is not a fee-delegated result, and a basic result ignores it
+    expect(Transaction.isFeeDelegatedResult(Either.getOrThrow(decode({ ...withoutRatio, typeInt: 16 })))).toBe(false)
+  })
+
+  const body = {
+    from: "0x60d0902c428d0e197f97a756011fd4893c1e57b0",
+    to: "0x5053e2f0dde795c423a2b7f551c873f6ef6f4daa",
+    value: "0x0"
+  }
+
+  it("transfer bodies refuse unknown fields under their own name", () => {
+    const message = rejected(Schema.decodeUnknownEither(Transaction.TransferBody)({ ...body, fee_ratio: 30 }))
+    expect(message).toContain("[\"fee_ratio\"]")
+    expect(message).toContain("is unexpected")
+    expect(rejected(Schema.decodeUnknownEither(Transaction.ValueTransferBody)({ ...body, feeRatio: 30 }))).toContain("[\"feeRatio\"]")
+    expect(rejected(Schema.decodeUnknownEither(Transaction.FeeDelegatedTransferBody)({ ...body, feePayer: body.from }))).toContain("[\"feePayer\"]")
+    expect(rejected(Schema.decodeUnknownEither(Transaction.UserFeeDelegatedTransferBody)(body))).toContain("[\"feePayer\"]")
+  })
+
+  it("transfer bodies name the invalid field", () => {
+    const decode = Schema.decodeUnknownEither(Transaction.TransferBody)
+    const at = (patch: Record<string, unknown>) => rejected(decode({ ...body, ...patch }))
+    expect(at({ to: "" })).toMatch(/\["to"\][\s\S]*expected 0x followed by 40 hex digits/)
+    expect(at({ to: "0x0000000000000000000000000000000000000000" })).toMatch(/\["to"\][\s\S]*cannot be the zero address/)
+    expect(at({ value: "12" })).toMatch(/\["value"\][\s\S]*expected 0x followed by hex digits/)
+    expect(at({ feeRatio: 100 })).toMatch(/\["feeRatio"\][\s\S]*fee ratio must be an integer from 1 to 99 \(or 0: the whole fee\), got 100/)
+    expect(at({ nonce: -1 })).toContain("[\"nonce\"]")
+    expect(at({ gas: 1.5 })).toContain("[\"gas\"]")
+    expect(at({ memo: 5 })).toContain("[\"memo\"]")
+    const full = Either.getOrThrow(decode({ ...body, memo: "0x123", nonce: 0, gas: 0, submit: false, feePayer: body.to, feeRatio: 0 }))
+    expect(full.value).toBe(0n)
+    expect(full.feeRatio).toBe(0)
+    expect(full.to).toBe(Option.getOrThrow(Address.checksum(body.to)))
+  })
+
+  it("the six types: selection, names and flags", () => {
+    const T = Transaction.TxType
+    const table: Array<[boolean, boolean, number | undefined, Transaction.TxType, string]> = [
+      [false, false, undefined, T.ValueTransfer, "TxTypeValueTransfer"],
+      [false, true, undefined, T.FeeDelegatedValueTransfer, "TxTypeFeeDelegatedValueTransfer"],
+      [false, true, 0, T.FeeDelegatedValueTransfer, "TxTypeFeeDelegatedValueTransfer"],
+      [false, true, 30, T.FeeDelegatedValueTransferWithRatio, "TxTypeFeeDelegatedValueTransferWithRatio"],
+      [true, false, undefined, T.ValueTransferMemo, "TxTypeValueTransferMemo"],
+      [true, true, undefined, T.FeeDelegatedValueTransferMemo, "TxTypeFeeDelegatedValueTransferMemo"],
+      [true, true, 99, T.FeeDelegatedValueTransferMemoWithRatio, "TxTypeFeeDelegatedValueTransferMemoWithRatio"]
+    ]
+    for (const [memo, feeDelegated, feeRatio, type, name] of table) {
+      expect(Transaction.transferType({ memo, feeDelegated, feeRatio })).toBe(type)
+      expect(Transaction.typeName(type)).toBe(name)
+      expect(Transaction.hasMemo(type)).toBe(memo)
+      expect(Transaction.isFeeDelegatedType(type)).toBe(feeDelegated)
+      expect(Transaction.hasFeeRatio(type)).toBe(feeRatio !== undefined && feeRatio !== 0)
+    }
+    expect([T.ValueTransfer, T.FeeDelegatedValueTransfer, T.FeeDelegatedValueTransferWithRatio, T.ValueTransferMemo, T.FeeDelegatedValueTransferMemo, T.FeeDelegatedValueTransferMemoWithRatio]).toStrictEqual([8, 9, 10, 16, 17, 18])
+  })
+
+  it("memoInput is the UTF-8 bytes of the memo", () => {
+    expect(Transaction.memoInput("memo")).toBe("0x6d656d6f")
+    expect(Transaction.memoInput("0x123")).toBe("0x3078313233")
+    expect(Transaction.memoInput("")).toBe("0x")
+    expect(Transaction.memoInput("é")).toBe("0xc3a9")
+  })
+
+  it.prop("decoders never throw, whatever the input", [fc.anything()], ([u]) => {
+    for (const schema of [Transaction.TransactionResult, Transaction.TransactionReceipt, Transaction.TransferBody] as const) {
+      expect(Either.isLeft(Schema.decodeUnknownEither(schema as Schema.Schema<unknown, unknown>)(u))).toBe(true)
+    }
+  }, { fastCheck: { numRuns: 200 } })
+
+  it("schemas of the module all have arbitraries", () => {
+    for (const schema of [Transaction.Signature, Transaction.HexBytes, Transaction.Recipient, Transaction.CommittedReceipt, Transaction.PendingReceipt]) {
+      expect(fc.sample(Arbitrary.make(schema as Schema.Schema<unknown, unknown>), 5)).toHaveLength(5)
+    }
+  })
+})
+
+describe("NumberFromHex", () => {
+  const decode = Schema.decodeUnknownEither(Transaction.NumberFromHex)
+
+  it.prop("round-trips every safe non-negative integer through minimal hex", [fc.maxSafeNat()], ([n]) => {
+    const hex = Schema.encodeSync(Transaction.NumberFromHex)(n)
+    expect(hex).toMatch(MINIMAL_HEX)
+    expect(decode(hex)).toStrictEqual(Either.right(n))
+  })
+
+  it("refuses quantities beyond 2^53 - 1 and non-hex", () => {
+    expect(decode("0x1fffffffffffff")).toStrictEqual(Either.right(Number.MAX_SAFE_INTEGER))
+    expect(rejected(decode("0x20000000000000"))).toContain("exceeds 2^53 - 1")
+    expect(rejected(decode("186"))).toContain("expected 0x followed by hex digits")
+  })
+})
