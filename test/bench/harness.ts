@@ -43,3 +43,18 @@ export const compare = async (
 }
 
 export const fmt = (ms: number): string => (ms < 1 ? ms.toFixed(3) : ms.toFixed(2))
+
+/** The median of a list of numbers. */
+export const median = (xs: ReadonlyArray<number>): number => {
+  const sorted = [...xs].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)]!
+}
+
+/** A ratio's median and spread over runs: `1.12x (1.05–1.20x, 5 runs)`. */
+export const spread = (ratios: ReadonlyArray<number>, digits = 2): string => {
+  const sorted = [...ratios].sort((a, b) => a - b)
+  return `${median(sorted).toFixed(digits)}x (${sorted[0]!.toFixed(digits)}–${sorted[sorted.length - 1]!.toFixed(digits)}x, ${sorted.length} runs)`
+}
+
+/** "met" or "not met", for a target line. */
+export const verdict = (ok: boolean): string => (ok ? "**met**" : "**not met**")
