@@ -168,6 +168,14 @@ export const DefaultPoolName = "default"
 export const isAccountPool = (krn: Krn): boolean => krn.service === "wallet" && krn.resourceType === AccountPoolType
 
 /**
+ * Whether a KRN names a fee-payer pool of the wallet service.
+ *
+ * @since 0.2.0
+ * @category guards
+ */
+export const isFeePayerPool = (krn: Krn): boolean => krn.service === "wallet" && krn.resourceType === FeePayerPoolType
+
+/**
  * Whether a KRN names a pool of the wallet service: an account pool or a fee-payer pool.
  *
  * @since 0.1.0
@@ -225,8 +233,31 @@ export const AccountPoolKrn = PoolKrn.pipe(
  */
 export type AccountPoolKrn = typeof AccountPoolKrn.Type
 
-// From the fields (validated one by one) to an account pool KRN.
+/**
+ * The KRN of a fee-payer pool: `krn:<chain-id>:wallet:<account-id>:feepayer-pool:<pool-name>`. The
+ * `krn` of every fee-payer account, and the second KRN of `x-krn` in a transfer whose fee a
+ * fee-payer account of the member pays.
+ *
+ * @since 0.2.0
+ * @category schemas
+ */
+export const FeePayerPoolKrn = PoolKrn.pipe(
+  Schema.filter(isFeePayerPool, {
+    message: () => "expected a fee-payer pool KRN (krn:<chain-id>:wallet:<account-id>:feepayer-pool:<pool-name>)",
+    arbitrary: arbitraryPool([FeePayerPoolType])
+  }),
+  Schema.brand("FeePayerPoolKrn")
+).annotations({ identifier: "FeePayerPoolKrn" })
+
+/**
+ * @since 0.2.0
+ * @category models
+ */
+export type FeePayerPoolKrn = typeof FeePayerPoolKrn.Type
+
+// From the fields (validated one by one) to a pool KRN of either type.
 const decodeAccountPool = Schema.decodeUnknownEither(Schema.compose(KrnFromSelf, Schema.typeSchema(AccountPoolKrn)))
+const decodeFeePayerPool = Schema.decodeUnknownEither(Schema.compose(KrnFromSelf, Schema.typeSchema(FeePayerPoolKrn)))
 
 /**
  * Builds the KRN of a member's account pool from its parts, validating each. The pool name
@@ -252,6 +283,20 @@ export const accountPool = (
   poolName: string = DefaultPoolName
 ): Either.Either<AccountPoolKrn, ParseResult.ParseError> =>
   decodeAccountPool({ chainId, service: "wallet", accountId, resourceType: AccountPoolType, resourceId: poolName })
+
+/**
+ * Builds the KRN of a member's fee-payer pool from its parts, validating each. The pool name
+ * defaults to `default`.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const feePayerPool = (
+  chainId: ChainId.ChainId,
+  accountId: string,
+  poolName: string = DefaultPoolName
+): Either.Either<FeePayerPoolKrn, ParseResult.ParseError> =>
+  decodeFeePayerPool({ chainId, service: "wallet", accountId, resourceType: FeePayerPoolType, resourceId: poolName })
 
 /**
  * Decodes a KRN string, typed failure included.
