@@ -1,7 +1,7 @@
 /**
- * The WalletClient service: typed account operations of the KAS wallet API over any
- * `HttpClient` (fetch in browsers, Deno, Bun and edge runtimes; Node's http client), with
- * listings as Streams.
+ * The WalletClient service: the typed operations of the KAS wallet API — accounts and their
+ * lifecycle, fee-payer accounts, counts — over any `HttpClient` (fetch in browsers, Deno, Bun and
+ * edge runtimes; Node's http client), with listings as Streams.
  *
  * @example
  * ```ts
@@ -26,7 +26,7 @@
  * @since 0.1.0
  */
 import { HttpClient, HttpClientRequest } from "@effect/platform"
-import { type Config, type ConfigError, Context, Effect, Layer, Redacted, Stream } from "effect"
+import { type Config, type ConfigError, Context, Effect, Either, Layer, type ParseResult, Redacted, Schema, Stream } from "effect"
 import * as Account from "./Account.js"
 import * as Address from "./Address.js"
 import type * as ChainId from "./ChainId.js"
@@ -36,6 +36,7 @@ import { pages } from "./internal/paginate.js"
 import * as Request from "./internal/request.js"
 import { version } from "./internal/version.js"
 import * as Pagination from "./Pagination.js"
+import * as PublicKey from "./PublicKey.js"
 import * as WalletConfig from "./WalletConfig.js"
 import type * as WalletError from "./WalletError.js"
 
@@ -71,6 +72,20 @@ export interface CallOptions {
 }
 
 /**
+ * Per-call selection of chain and fee-payer pool, for fee-payer operations. Unset fields fall back
+ * to the scope's chain, then to the layer's options.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface FeePayerCallOptions {
+  /** Chain of this call (`x-chain-id`). */
+  readonly chainId?: ChainId.ChainId | number | undefined
+  /** Fee-payer pool of this call (`x-krn`); `null` for the member's default fee-payer pool. */
+  readonly feePayerPool?: WalletConfig.FeePayerPoolSelection | undefined
+}
+
+/**
  * Listing parameters. `pageSize` (alias `size`, the wire name) is the number of accounts per
  * request, 1..1000 (the service's default is 100), never a total: bound a total with
  * `Stream.take`. `from` / `to` bound `createdAt` inclusively, in Unix seconds or as `Date`s; 0 or
@@ -86,6 +101,30 @@ export interface ListParams extends CallOptions, Listing.Params {
   readonly cursor?: string | undefined
   readonly from?: number | Date | undefined
   readonly to?: number | Date | undefined
+  /** Which accounts, by state: `enabled` (absent: the service's default), `disabled`, `corrupted`, `all`. */
+  readonly status?: Account.StatusFilter | undefined
+}
+
+/**
+ * Parameters of the fee-payer listing: the paging of `ListParams`, in a fee-payer pool.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface FeePayerListParams extends FeePayerCallOptions, Listing.Params {}
+
+/**
+ * Options of `createFeePayer`.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface CreateFeePayerOptions extends FeePayerCallOptions {
+  /**
+   * Create the account without the on-chain account update that registers its key (the wire's
+   * `withoutAccountUpdate`). Default `false`.
+   */
+  readonly withoutAccountUpdate?: boolean | undefined
 }
 
 /**
@@ -111,6 +150,61 @@ export interface Service {
   readonly accounts: (params?: ListParams) => Stream.Stream<Account.Account, WalletError.WalletError>
   /** Every page of the listing, as the consumer pulls. */
   readonly accountPages: (params?: ListParams) => Stream.Stream<Account.AccountPage, WalletError.WalletError>
+  /**
+   * Deletes an account (DELETE /v2/account/{address}): it is gone from get and list. Not retried
+   * once sent: a second delete answers "data don't exist".
+   */
+  readonly deleteAccount: (
+    address: Address.Address | string,
+    options?: CallOptions
+  ) => Effect.Effect<Account.AccountStatus, WalletError.WalletError>
+  /**
+   * Disables an account (PUT /v2/account/{address}/disable): it still answers get, is listed only
+   * with `status: "disabled"` or `"all"`, and cannot send. Disabling a disabled account is
+   * `InvalidRequest` with code 1061510. Not retried once sent.
+   */
+  readonly disableAccount: (
+    address: Address.Address | string,
+    options?: CallOptions
+  ) => Effect.Effect<Account.AccountSummary, WalletError.WalletError>
+  /**
+   * Enables a disabled account (PUT /v2/account/{address}/enable). Enabling an enabled account is
+   * `InvalidRequest` with code 1061511. Not retried once sent.
+   */
+  readonly enableAccount: (
+    address: Address.Address | string,
+    options?: CallOptions
+  ) => Effect.Effect<Account.AccountSummary, WalletError.WalletError>
+  /** The member's accounts of a public key on the chain (GET /v2/pubkey/{public-key}/account). */
+  readonly accountsByPublicKey: (
+    publicKey: PublicKey.PublicKey | string,
+    options?: CallOptions
+  ) => Effect.Effect<ReadonlyArray<Account.PublicKeyAccount>, WalletError.WalletError>
+  /** How many accounts the member holds on the chain (GET /v2/stat/count). */
+  readonly accountCount: (options?: CallOptions) => Effect.Effect<Account.AccountCount, WalletError.WalletError>
+  /** How many accounts the selected pool holds (GET /v2/stat/count/krn, the pool in `x-krn`). */
+  readonly accountCountByPool: (options?: CallOptions) => Effect.Effect<Account.PoolAccountCount, WalletError.WalletError>
+  /**
+   * Creates a fee-payer account in the selected fee-payer pool (POST /v2/feepayer). Not retried
+   * once the request may have reached the service.
+   */
+  readonly createFeePayer: (options?: CreateFeePayerOptions) => Effect.Effect<Account.FeePayerAccount, WalletError.WalletError>
+  /** One fee-payer account by address (GET /v2/feepayer/{address}). */
+  readonly getFeePayer: (
+    address: Address.Address | string,
+    options?: FeePayerCallOptions
+  ) => Effect.Effect<Account.FeePayerAccount, WalletError.WalletError>
+  /** Deletes a fee-payer account (DELETE /v2/feepayer/{address}). Not retried once sent. */
+  readonly deleteFeePayer: (
+    address: Address.Address | string,
+    options?: FeePayerCallOptions
+  ) => Effect.Effect<Account.AccountStatus, WalletError.WalletError>
+  /** One page of the fee-payer listing (GET /v2/feepayer). */
+  readonly listFeePayers: (params?: FeePayerListParams) => Effect.Effect<Account.FeePayerAccountPage, WalletError.WalletError>
+  /** Every fee-payer account, newest first, as the consumer pulls. */
+  readonly feePayers: (params?: FeePayerListParams) => Stream.Stream<Account.FeePayerAccount, WalletError.WalletError>
+  /** Every page of the fee-payer listing, as the consumer pulls. */
+  readonly feePayerPages: (params?: FeePayerListParams) => Stream.Stream<Account.FeePayerAccountPage, WalletError.WalletError>
 }
 
 /**
@@ -130,6 +224,25 @@ export class WalletClient extends Context.Tag("effect-kas-wallet/WalletClient")<
 export const userAgent = `effect-kas-wallet/${version}`
 
 const validAddress = Options.argument("address", Address.Address)
+const validPublicKey = Options.argument("publicKey", PublicKey.PublicKey)
+const validStatus = Options.argument("status", Account.StatusFilter)
+
+type Decode<A> = (body: unknown) => Either.Either<A, ParseResult.ParseError>
+
+const decodeAccountStatus: Decode<Account.AccountStatus> = Schema.decodeUnknownEither(Account.AccountStatus)
+const decodeAccountSummary: Decode<Account.AccountSummary> = Schema.decodeUnknownEither(Account.AccountSummary)
+const decodePublicKeyAccounts: Decode<Account.PublicKeyAccounts> = Schema.decodeUnknownEither(Account.PublicKeyAccounts)
+const decodeAccountCount: Decode<Account.AccountCount> = Schema.decodeUnknownEither(Account.AccountCount)
+const decodePoolAccountCount: Decode<Account.PoolAccountCount> = Schema.decodeUnknownEither(Account.PoolAccountCount)
+
+/** How one listing of the API is paged: where, what a page decodes to, which extra parameters. */
+interface ListingSpec<P> {
+  readonly name: string
+  readonly path: string
+  readonly decode: Decode<P>
+  readonly extra: ReadonlyArray<readonly [string, string]>
+  readonly headers: (t: Options.Target) => Record<string, string>
+}
 
 /**
  * Builds the service from options, over the `HttpClient` in context. Fails with
@@ -163,13 +276,20 @@ export const make = (
       auth: settings.auth
     }
 
-    /** The chain and pool of a call, and their headers. */
+    /** The chain and pools of a call: its own options, then the scope, then the layer. */
     const target = (call: Options.Selection | undefined) =>
       Effect.contextWithEffect((context: Context.Context<never>) => Options.targetOf(settings.target, call, context))
 
-    const targetHeaders = (t: Options.Target): Record<string, string> =>
+    // `x-krn` of account operations: the account pool, when one is selected.
+    const poolHeaders = (t: Options.Target): Record<string, string> =>
       t.pool !== undefined
         ? { "x-chain-id": String(t.chainId), "x-krn": t.pool.toString() }
+        : { "x-chain-id": String(t.chainId) }
+
+    // `x-krn` of fee-payer operations: the fee-payer pool, when one is selected.
+    const feePayerPoolHeaders = (t: Options.Target): Record<string, string> =>
+      t.feePayerPool !== undefined
+        ? { "x-chain-id": String(t.chainId), "x-krn": t.feePayerPool.toString() }
         : { "x-chain-id": String(t.chainId) }
 
     /** One operation: its span (named after it, with the target and the request), then the pipeline. */
@@ -180,10 +300,11 @@ export const make = (
       attributes?: Record<string, unknown>
     ): Effect.Effect<A, WalletError.WalletError> => {
       const path = Request.pathOf(call.request)
+      const krn = call.request.headers["x-krn"]
       return Effect.withSpan(Request.run(pipeline, call, path), `WalletClient.${name}`, {
         attributes: {
           "kas.chain_id": t.chainId,
-          "kas.pool": t.pool !== undefined ? t.pool.toString() : "default",
+          "kas.pool": krn ?? "default",
           "http.request.method": call.request.method,
           "url.path": settings.auth.scrub(path),
           ...attributes
@@ -194,48 +315,152 @@ export const make = (
       })
     }
 
-    const createAccount: Service["createAccount"] = (call) =>
-      Effect.flatMap(target(call), (t) =>
-        send("createAccount", t, {
-          request: HttpClientRequest.post("/v2/account", { headers: targetHeaders(t) }),
-          idempotent: false,
-          decode: Account.decodeAccount
-        }))
-
-    const getAccount: Service["getAccount"] = (address, call) =>
+    /** An operation on one address: validated first, then sent to the call's target. */
+    const onAddress = <A>(
+      name: string,
+      address: unknown,
+      call: Options.Selection | undefined,
+      request: (address: Address.Address, t: Options.Target) => Request.Call<A>
+    ) =>
       Effect.flatMap(Effect.all([validAddress(address), target(call)]), ([checked, t]) =>
-        send("getAccount", t, {
-          request: HttpClientRequest.get(`/v2/account/${checked}`, { headers: targetHeaders(t) }),
-          idempotent: true,
-          decode: Account.decodeAccount
-        }, { "kas.address": checked }))
+        send(name, t, request(checked, t), { "kas.address": checked }))
 
-    /** A listing, validated once: its target, its query, and one page at any cursor. */
-    const listing = (params: ListParams | undefined) =>
+    /** A listing, validated once: its query, and one page at any cursor. */
+    const listing = <P>(spec: ListingSpec<P>, params: (Listing.Params & Options.Selection) | undefined) =>
       Effect.map(Effect.all([Listing.query(params), target(params)]), ([query, t]) => ({
         query,
         page: (cursor: string) =>
-          send("listAccounts", t, {
-            request: HttpClientRequest.get("/v2/account", {
-              urlParams: Listing.urlParams(query, cursor),
-              headers: targetHeaders(t)
+          send(spec.name, t, {
+            request: HttpClientRequest.get(spec.path, {
+              urlParams: Listing.urlParams(query, cursor, spec.extra),
+              headers: spec.headers(t)
             }),
             idempotent: true,
-            decode: Account.decodePage
+            decode: spec.decode
           }, { "kas.page_size": query.size ?? Pagination.DefaultPageSize })
       }))
 
-    const listAccounts: Service["listAccounts"] = (params) =>
-      Effect.flatMap(listing(params), (l) => l.page(l.query.cursor))
+    /** A listing's one page, its pages and its items, from one spec. */
+    const paged = <A, P extends { readonly cursor: string; readonly items: ReadonlyArray<A> }>(
+      spec: (params: any) => Effect.Effect<ListingSpec<P>, WalletError.InvalidArgument>
+    ) => {
+      const open = (params: (Listing.Params & Options.Selection) | undefined) =>
+        Effect.flatMap(spec(params), (s) => Effect.map(listing(s, params), (l) => ({ ...l, path: s.path })))
+      const one = (params?: Listing.Params & Options.Selection) => Effect.flatMap(open(params), (l) => l.page(l.query.cursor))
+      const all = (params?: Listing.Params & Options.Selection) =>
+        Stream.unwrap(Effect.map(open(params), (l) =>
+          pages({ start: l.query.cursor, fetch: l.page, readAhead: settings.readAhead, path: l.path })))
+      const items = (params?: Listing.Params & Options.Selection) =>
+        Stream.mapConcat(all(params), (page): ReadonlyArray<A> => page.items)
+      return { one, all, items }
+    }
 
-    const accountPages: Service["accountPages"] = (params) =>
-      Stream.unwrap(Effect.map(listing(params), (l) =>
-        pages({ start: l.query.cursor, fetch: l.page, readAhead: settings.readAhead, path: "/v2/account" })))
+    const accountListing = paged<Account.Account, Account.AccountPage>((params: ListParams | undefined) =>
+      Effect.map(
+        params?.status === undefined ? Either.right(undefined) : validStatus(params.status),
+        (status): ListingSpec<Account.AccountPage> => ({
+          name: "listAccounts",
+          path: "/v2/account",
+          decode: Account.decodePage,
+          extra: status !== undefined ? [["status", status]] : [],
+          headers: poolHeaders
+        })
+      ))
 
-    const accounts: Service["accounts"] = (params) =>
-      Stream.mapConcat(accountPages(params), (page) => page.items)
+    const feePayerListing = paged<Account.FeePayerAccount, Account.FeePayerAccountPage>((_: FeePayerListParams | undefined) =>
+      Effect.succeed<ListingSpec<Account.FeePayerAccountPage>>({
+        name: "listFeePayers",
+        path: "/v2/feepayer",
+        decode: Account.decodeFeePayerPage,
+        extra: [],
+        headers: feePayerPoolHeaders
+      })
+    )
 
-    return WalletClient.of({ createAccount, getAccount, listAccounts, accounts, accountPages })
+    return WalletClient.of({
+      createAccount: (call) =>
+        Effect.flatMap(target(call), (t) =>
+          send("createAccount", t, {
+            request: HttpClientRequest.post("/v2/account", { headers: poolHeaders(t) }),
+            idempotent: false,
+            decode: Account.decodeAccount
+          })),
+      getAccount: (address, call) =>
+        onAddress("getAccount", address, call, (a, t) => ({
+          request: HttpClientRequest.get(`/v2/account/${a}`, { headers: poolHeaders(t) }),
+          idempotent: true,
+          decode: Account.decodeAccount
+        })),
+      listAccounts: accountListing.one,
+      accountPages: accountListing.all,
+      accounts: accountListing.items,
+      deleteAccount: (address, call) =>
+        onAddress("deleteAccount", address, call, (a, t) => ({
+          request: HttpClientRequest.del(`/v2/account/${a}`, { headers: poolHeaders(t) }),
+          idempotent: false,
+          decode: decodeAccountStatus
+        })),
+      disableAccount: (address, call) =>
+        onAddress("disableAccount", address, call, (a, t) => ({
+          request: HttpClientRequest.put(`/v2/account/${a}/disable`, { headers: poolHeaders(t) }),
+          idempotent: false,
+          decode: decodeAccountSummary
+        })),
+      enableAccount: (address, call) =>
+        onAddress("enableAccount", address, call, (a, t) => ({
+          request: HttpClientRequest.put(`/v2/account/${a}/enable`, { headers: poolHeaders(t) }),
+          idempotent: false,
+          decode: decodeAccountSummary
+        })),
+      accountsByPublicKey: (publicKey, call) =>
+        Effect.flatMap(Effect.all([validPublicKey(publicKey), target(call)]), ([key, t]) =>
+          Effect.map(
+            send("accountsByPublicKey", t, {
+              request: HttpClientRequest.get(`/v2/pubkey/${key}/account`, { headers: poolHeaders(t) }),
+              idempotent: true,
+              decode: decodePublicKeyAccounts
+            }),
+            (result) => result.items
+          )),
+      accountCount: (call) =>
+        Effect.flatMap(target(call), (t) =>
+          send("accountCount", t, {
+            request: HttpClientRequest.get("/v2/stat/count", { headers: { "x-chain-id": String(t.chainId) } }),
+            idempotent: true,
+            decode: decodeAccountCount
+          })),
+      accountCountByPool: (call) =>
+        Effect.flatMap(target(call), (t) =>
+          send("accountCountByPool", t, {
+            request: HttpClientRequest.get("/v2/stat/count/krn", { headers: poolHeaders(t) }),
+            idempotent: true,
+            decode: decodePoolAccountCount
+          })),
+      createFeePayer: (call) =>
+        Effect.flatMap(target(call), (t) =>
+          send("createFeePayer", t, {
+            request: HttpClientRequest.post("/v2/feepayer", { headers: feePayerPoolHeaders(t) }).pipe(
+              HttpClientRequest.bodyUnsafeJson({ withoutAccountUpdate: call?.withoutAccountUpdate === true })
+            ),
+            idempotent: false,
+            decode: Account.decodeFeePayer
+          })),
+      getFeePayer: (address, call) =>
+        onAddress("getFeePayer", address, call, (a, t) => ({
+          request: HttpClientRequest.get(`/v2/feepayer/${a}`, { headers: feePayerPoolHeaders(t) }),
+          idempotent: true,
+          decode: Account.decodeFeePayer
+        })),
+      deleteFeePayer: (address, call) =>
+        onAddress("deleteFeePayer", address, call, (a, t) => ({
+          request: HttpClientRequest.del(`/v2/feepayer/${a}`, { headers: feePayerPoolHeaders(t) }),
+          idempotent: false,
+          decode: decodeAccountStatus
+        })),
+      listFeePayers: feePayerListing.one,
+      feePayerPages: feePayerListing.all,
+      feePayers: feePayerListing.items
+    })
   })
 
 /**
@@ -308,3 +533,137 @@ export const accounts = (params?: ListParams): Stream.Stream<Account.Account, Wa
  */
 export const accountPages = (params?: ListParams): Stream.Stream<Account.AccountPage, WalletError.WalletError, WalletClient> =>
   Stream.unwrap(Effect.map(WalletClient, (client) => client.accountPages(params)))
+
+/**
+ * Deletes an account with the WalletClient in context.
+ *
+ * @since 0.2.0
+ * @category accessors
+ */
+export const deleteAccount = (
+  address: Address.Address | string,
+  options?: CallOptions
+): Effect.Effect<Account.AccountStatus, WalletError.WalletError, WalletClient> =>
+  Effect.flatMap(WalletClient, (client) => client.deleteAccount(address, options))
+
+/**
+ * Disables an account with the WalletClient in context.
+ *
+ * @since 0.2.0
+ * @category accessors
+ */
+export const disableAccount = (
+  address: Address.Address | string,
+  options?: CallOptions
+): Effect.Effect<Account.AccountSummary, WalletError.WalletError, WalletClient> =>
+  Effect.flatMap(WalletClient, (client) => client.disableAccount(address, options))
+
+/**
+ * Enables an account with the WalletClient in context.
+ *
+ * @since 0.2.0
+ * @category accessors
+ */
+export const enableAccount = (
+  address: Address.Address | string,
+  options?: CallOptions
+): Effect.Effect<Account.AccountSummary, WalletError.WalletError, WalletClient> =>
+  Effect.flatMap(WalletClient, (client) => client.enableAccount(address, options))
+
+/**
+ * The accounts of a public key, with the WalletClient in context.
+ *
+ * @since 0.2.0
+ * @category accessors
+ */
+export const accountsByPublicKey = (
+  publicKey: PublicKey.PublicKey | string,
+  options?: CallOptions
+): Effect.Effect<ReadonlyArray<Account.PublicKeyAccount>, WalletError.WalletError, WalletClient> =>
+  Effect.flatMap(WalletClient, (client) => client.accountsByPublicKey(publicKey, options))
+
+/**
+ * The member's account count on the chain, with the WalletClient in context.
+ *
+ * @since 0.2.0
+ * @category accessors
+ */
+export const accountCount = (options?: CallOptions): Effect.Effect<Account.AccountCount, WalletError.WalletError, WalletClient> =>
+  Effect.flatMap(WalletClient, (client) => client.accountCount(options))
+
+/**
+ * The selected pool's account count, with the WalletClient in context.
+ *
+ * @since 0.2.0
+ * @category accessors
+ */
+export const accountCountByPool = (
+  options?: CallOptions
+): Effect.Effect<Account.PoolAccountCount, WalletError.WalletError, WalletClient> =>
+  Effect.flatMap(WalletClient, (client) => client.accountCountByPool(options))
+
+/**
+ * Creates a fee-payer account with the WalletClient in context.
+ *
+ * @since 0.2.0
+ * @category accessors
+ */
+export const createFeePayer = (
+  options?: CreateFeePayerOptions
+): Effect.Effect<Account.FeePayerAccount, WalletError.WalletError, WalletClient> =>
+  Effect.flatMap(WalletClient, (client) => client.createFeePayer(options))
+
+/**
+ * Gets a fee-payer account with the WalletClient in context.
+ *
+ * @since 0.2.0
+ * @category accessors
+ */
+export const getFeePayer = (
+  address: Address.Address | string,
+  options?: FeePayerCallOptions
+): Effect.Effect<Account.FeePayerAccount, WalletError.WalletError, WalletClient> =>
+  Effect.flatMap(WalletClient, (client) => client.getFeePayer(address, options))
+
+/**
+ * Deletes a fee-payer account with the WalletClient in context.
+ *
+ * @since 0.2.0
+ * @category accessors
+ */
+export const deleteFeePayer = (
+  address: Address.Address | string,
+  options?: FeePayerCallOptions
+): Effect.Effect<Account.AccountStatus, WalletError.WalletError, WalletClient> =>
+  Effect.flatMap(WalletClient, (client) => client.deleteFeePayer(address, options))
+
+/**
+ * Lists one page of fee-payer accounts with the WalletClient in context.
+ *
+ * @since 0.2.0
+ * @category accessors
+ */
+export const listFeePayers = (
+  params?: FeePayerListParams
+): Effect.Effect<Account.FeePayerAccountPage, WalletError.WalletError, WalletClient> =>
+  Effect.flatMap(WalletClient, (client) => client.listFeePayers(params))
+
+/**
+ * Streams every fee-payer account with the WalletClient in context.
+ *
+ * @since 0.2.0
+ * @category accessors
+ */
+export const feePayers = (params?: FeePayerListParams): Stream.Stream<Account.FeePayerAccount, WalletError.WalletError, WalletClient> =>
+  Stream.unwrap(Effect.map(WalletClient, (client) => client.feePayers(params)))
+
+/**
+ * Streams every page of fee-payer accounts with the WalletClient in context.
+ *
+ * @since 0.2.0
+ * @category accessors
+ */
+export const feePayerPages = (
+  params?: FeePayerListParams
+): Stream.Stream<Account.FeePayerAccountPage, WalletError.WalletError, WalletClient> =>
+  Stream.unwrap(Effect.map(WalletClient, (client) => client.feePayerPages(params)))

@@ -98,6 +98,15 @@ export const DefaultRetryPolicy: RetryPolicy = {
 export type PoolSelection = Krn.AccountPoolKrn | string | null
 
 /**
+ * A fee-payer pool selection: a fee-payer pool KRN (or its string form, validated before
+ * sending), or `null` for the member's default fee-payer pool.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type FeePayerPoolSelection = Krn.FeePayerPoolKrn | string | null
+
+/**
  * Options of `WalletClient.make` / `layer`.
  *
  * @since 0.1.0
@@ -112,6 +121,11 @@ export interface Options {
   readonly baseUrl?: string | URL | undefined
   /** Default pool (`x-krn`); absent or `null`: the member's default pool. */
   readonly pool?: PoolSelection | undefined
+  /**
+   * Default fee-payer pool of fee-payer operations (`x-krn`); absent or `null`: the member's
+   * default fee-payer pool.
+   */
+  readonly feePayerPool?: FeePayerPoolSelection | undefined
   /** Time allowed for one attempt, response body included. Default `DefaultTimeout` (30 s). */
   readonly timeout?: Duration.DurationInput | undefined
   /** Retry policy, partly or wholly overriding `DefaultRetryPolicy`; `false` disables retries. */

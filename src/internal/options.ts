@@ -31,13 +31,15 @@ export interface Settings {
 }
 
 /**
- * The chain and account pool a request goes to; `pool` undefined is the member's default pool.
+ * The chain and pools a request goes to; a pool `undefined` is the member's default pool of its
+ * type.
  *
  * @internal
  */
 export interface Target {
   readonly chainId: ChainId.ChainId
   readonly pool: Krn.AccountPoolKrn | undefined
+  readonly feePayerPool: Krn.FeePayerPoolKrn | undefined
 }
 
 /**
@@ -48,6 +50,7 @@ export interface Target {
 export interface Selection {
   readonly chainId?: ChainId.ChainId | number | undefined
   readonly pool?: WalletConfig.PoolSelection | undefined
+  readonly feePayerPool?: WalletConfig.FeePayerPoolSelection | undefined
 }
 
 /**
@@ -81,6 +84,8 @@ export const argument = <A, I>(name: string, schema: Schema.Schema<A, I>) => {
 const decodeChainId = ParseResult.decodeUnknownEither(ChainId.ChainId)
 const decodePoolString = ParseResult.decodeUnknownEither(Krn.AccountPoolKrn)
 const isAccountPoolKrn = Schema.is(Schema.typeSchema(Krn.AccountPoolKrn))
+const decodeFeePayerPoolString = ParseResult.decodeUnknownEither(Krn.FeePayerPoolKrn)
+const isFeePayerPoolKrn = Schema.is(Schema.typeSchema(Krn.FeePayerPoolKrn))
 
 const chainOf = (raw: unknown): Either.Either<ChainId.ChainId, WalletError.InvalidArgument> =>
   Either.mapLeft(decodeChainId(raw), () => invalid("chainId", `must be 8217 (mainnet) or 1001 (testnet), got ${String(raw)}`))
@@ -96,11 +101,34 @@ const poolOf = (raw: unknown): Either.Either<Krn.AccountPoolKrn | undefined, Wal
     : Either.left(invalid("pool", "expected an account pool KRN (krn:<chain-id>:wallet:<account-id>:account-pool:<pool-name>)"))
 }
 
-/** A pool may only be used on its own chain; `subject` names what carries the other chain. */
-const poolOnChain = (chainId: ChainId.ChainId, pool: Krn.AccountPoolKrn | undefined, subject: string) =>
-  pool !== undefined && pool.chainId !== chainId
-    ? Either.left(invalid("pool", `pool ${pool.toString()} is on chain ${pool.chainId}, the ${subject} on chain ${chainId}`))
-    : Either.right<Target>({ chainId, pool })
+const feePayerPoolOf = (raw: unknown): Either.Either<Krn.FeePayerPoolKrn | undefined, WalletError.InvalidArgument> => {
+  if (raw === null || raw === undefined) return Either.right(undefined)
+  if (typeof raw === "string") {
+    return Either.mapLeft(decodeFeePayerPoolString(raw), (issue) =>
+      invalid("feePayerPool", ParseResult.ArrayFormatter.formatIssueSync(issue).map((i) => i.message).join("; ")))
+  }
+  return isFeePayerPoolKrn(raw)
+    ? Either.right(raw)
+    : Either.left(invalid("feePayerPool", "expected a fee-payer pool KRN (krn:<chain-id>:wallet:<account-id>:feepayer-pool:<pool-name>)"))
+}
+
+/** Pools may only be used on their own chain; `subject` names what carries the other chain. */
+const poolsOnChain = (
+  chainId: ChainId.ChainId,
+  pool: Krn.AccountPoolKrn | undefined,
+  feePayerPool: Krn.FeePayerPoolKrn | undefined,
+  subject: string
+): Either.Either<Target, WalletError.InvalidArgument> => {
+  if (pool !== undefined && pool.chainId !== chainId) {
+    return Either.left(invalid("pool", `pool ${pool.toString()} is on chain ${pool.chainId}, the ${subject} on chain ${chainId}`))
+  }
+  if (feePayerPool !== undefined && feePayerPool.chainId !== chainId) {
+    return Either.left(
+      invalid("feePayerPool", `fee-payer pool ${feePayerPool.toString()} is on chain ${feePayerPool.chainId}, the ${subject} on chain ${chainId}`)
+    )
+  }
+  return Either.right({ chainId, pool, feePayerPool })
+}
 
 const baseUrlOf = (raw: string | URL | undefined): Either.Either<string, WalletError.InvalidArgument> => {
   let url: URL
@@ -131,7 +159,8 @@ export const resolve = (options: WalletConfig.Options): Either.Either<Settings, 
   Either.gen(function*() {
     const chainId = yield* chainOf(options.chainId)
     const pool = yield* poolOf(options.pool)
-    const target = yield* poolOnChain(chainId, pool, "client")
+    const feePayerPool = yield* feePayerPoolOf(options.feePayerPool)
+    const target = yield* poolsOnChain(chainId, pool, feePayerPool, "client")
     const baseUrl = yield* baseUrlOf(options.baseUrl)
     const auth = yield* Auth.make(options.credentials)
     const readAhead = yield* wholeNumber("readAhead", options.readAhead ?? WalletConfig.DefaultReadAhead, 0, 16)
@@ -170,10 +199,13 @@ export const targetOf = (
   const chain = call?.chainId ?? Option.getOrUndefined(scopeChain)
   const pool = call?.pool !== undefined ? call.pool : Option.getOrUndefined(scopePool)
   // The common case, nothing selected beyond the layer: nothing to validate again.
-  if (chain === undefined && pool === undefined && Option.isNone(scopePool)) return Either.right(layer)
+  if (chain === undefined && pool === undefined && Option.isNone(scopePool) && call?.feePayerPool === undefined) {
+    return Either.right(layer)
+  }
   return Either.gen(function*() {
     const chainId = chain === undefined ? layer.chainId : yield* chainOf(chain)
     const selected = call?.pool !== undefined || Option.isSome(scopePool) ? yield* poolOf(pool) : layer.pool
-    return yield* poolOnChain(chainId, selected, "request")
+    const feePayerPool = call?.feePayerPool !== undefined ? yield* feePayerPoolOf(call.feePayerPool) : layer.feePayerPool
+    return yield* poolsOnChain(chainId, selected, feePayerPool, "request")
   })
 }
