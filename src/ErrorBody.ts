@@ -51,7 +51,15 @@ export const Code = {
   /** A value is out of range (for example `size`). */
   OutOfRange: 1061615,
   /** `feeRatio` is out of range. */
-  FeeRatioOutOfRange: 1061616
+  FeeRatioOutOfRange: 1061616,
+  /** Disabling an account that is already disabled (or deleted). */
+  AlreadyDisabled: 1061510,
+  /** Enabling an account that is already enabled. */
+  AlreadyEnabled: 1061511,
+  /** No transaction of that hash (yet): the receipt is unknown. */
+  TransactionNotFound: 1065000,
+  /** The node refused the transaction: insufficient funds of the sender or of the fee payer. */
+  SendFailed: 1065001
 } as const
 
 /**

@@ -124,3 +124,19 @@ export const FeeRatio = Schema.Int.pipe(
  * @category models
  */
 export type FeeRatio = typeof FeeRatio.Type
+
+/**
+ * The member's own fee-payer account at `address` pays the fee (UserFeePayer).
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const user = (address: Address.Address): FeePayer => new UserFeePayer({ address })
+
+/**
+ * The service pays the fee first and bills the member later (GlobalFeePayer).
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const global: FeePayer = new GlobalFeePayer()

@@ -26,19 +26,23 @@
  * @since 0.1.0
  */
 import { HttpClient, HttpClientRequest } from "@effect/platform"
-import { type Config, type ConfigError, Context, Effect, Either, Layer, type ParseResult, Redacted, Schema, Stream } from "effect"
+import { type Config, type ConfigError, Context, Duration, Effect, Either, Layer, type ParseResult, Redacted, Schedule, Schema, Stream } from "effect"
 import * as Account from "./Account.js"
 import * as Address from "./Address.js"
+import * as ErrorBody from "./ErrorBody.js"
 import type * as ChainId from "./ChainId.js"
+import * as FeeDelegation from "./FeeDelegation.js"
 import * as Listing from "./internal/listing.js"
 import * as Options from "./internal/options.js"
 import { pages } from "./internal/paginate.js"
 import * as Request from "./internal/request.js"
 import { version } from "./internal/version.js"
+import * as Krn from "./Krn.js"
 import * as Pagination from "./Pagination.js"
 import * as PublicKey from "./PublicKey.js"
+import * as Transaction from "./Transaction.js"
 import * as WalletConfig from "./WalletConfig.js"
-import type * as WalletError from "./WalletError.js"
+import * as WalletError from "./WalletError.js"
 
 export {
   /**
@@ -128,6 +132,51 @@ export interface CreateFeePayerOptions extends FeePayerCallOptions {
 }
 
 /**
+ * A value transfer from an account of the selected pool. The fee is paid by the sender, unless
+ * `feePayer` delegates it: `FeeDelegation.global` (the service pays and bills the member) or
+ * `FeeDelegation.user(address)` (the member's fee-payer account at `address` pays; its pool is the
+ * call's or the layer's `feePayerPool`).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface TransferParams extends CallOptions {
+  /** The sender: an account of the selected pool. */
+  readonly from: Address.Address | string
+  /** The recipient (not the zero address). */
+  readonly to: Address.Address | string
+  /** The amount in peb (1 KLAY = 10^18 peb); `Transaction.fromKlay("1.5")` converts. */
+  readonly value: Transaction.Peb | bigint
+  /** Free text recorded in the transaction (its UTF-8 bytes become the input). */
+  readonly memo?: string | undefined
+  /** Who pays the fee; absent: the sender. */
+  readonly feePayer?: FeeDelegation.FeePayer | undefined
+  /** With `feePayer`: the percentage of the fee the fee payer pays, 1..99 (absent: all of it). */
+  readonly feeRatio?: number | undefined
+  /** The sender's nonce; absent or 0: the next one. */
+  readonly nonce?: number | undefined
+  /** The gas limit; absent or 0: the service's default. */
+  readonly gas?: number | undefined
+  /** `false`: sign without sending. Default `true`. */
+  readonly submit?: boolean | undefined
+  /** Fee-payer pool of a `FeeDelegation.user` fee payer; absent: the layer's, else the member's default. */
+  readonly feePayerPool?: WalletConfig.FeePayerPoolSelection | undefined
+}
+
+/**
+ * How `awaitReceipt` polls.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface AwaitReceiptOptions extends CallOptions {
+  /** When to ask again while the transaction is pending. Default: every second (about one block). */
+  readonly schedule?: Schedule.Schedule<unknown, unknown> | undefined
+  /** How long to wait in all before failing with `ReceiptTimeout`. Default 60 seconds. */
+  readonly timeout?: Duration.DurationInput | undefined
+}
+
+/**
  * The WalletClient's operations.
  *
  * @since 0.1.0
@@ -205,6 +254,26 @@ export interface Service {
   readonly feePayers: (params?: FeePayerListParams) => Stream.Stream<Account.FeePayerAccount, WalletError.WalletError>
   /** Every page of the fee-payer listing, as the consumer pulls. */
   readonly feePayerPages: (params?: FeePayerListParams) => Stream.Stream<Account.FeePayerAccountPage, WalletError.WalletError>
+  /**
+   * Transfers value from an account of the selected pool (POST /v2/tx/value, /v2/tx/fd/value or
+   * /v2/tx/fd-user/value, by `feePayer`). Never retried once the request may have left: a
+   * duplicate would move value twice.
+   */
+  readonly transferValue: (params: TransferParams) => Effect.Effect<Transaction.TransactionResult, WalletError.WalletError>
+  /** The receipt of a transaction (GET /v2/tx/{hash}); pending until committed. */
+  readonly getTransactionReceipt: (
+    hash: Transaction.TxHash | string,
+    options?: CallOptions
+  ) => Effect.Effect<Transaction.TransactionReceipt, WalletError.WalletError>
+  /**
+   * Polls the receipt on `schedule` until the transaction is committed (`Committed` or
+   * `CommitError`), treating "unknown hash" as not yet indexed; fails with `ReceiptTimeout` after
+   * `timeout`.
+   */
+  readonly awaitReceipt: (
+    hash: Transaction.TxHash | string,
+    options?: AwaitReceiptOptions
+  ) => Effect.Effect<Transaction.CommittedReceipt, WalletError.WalletError>
 }
 
 /**
@@ -226,6 +295,48 @@ export const userAgent = `effect-kas-wallet/${version}`
 const validAddress = Options.argument("address", Address.Address)
 const validPublicKey = Options.argument("publicKey", PublicKey.PublicKey)
 const validStatus = Options.argument("status", Account.StatusFilter)
+const validHash = Options.argument("hash", Transaction.TxHash)
+const validSender = Options.argument("from", Address.Address)
+const validRecipient = Options.argument("to", Transaction.Recipient)
+const validValue = Options.argument("value", Transaction.PebFromSelf)
+const validFeeRatio = Options.argument("feeRatio", FeeDelegation.FeeRatio)
+const validCount = (name: string) => Options.argument(name, Schema.NonNegativeInt)
+const decodeTransactionResult: Decode<Transaction.TransactionResult> = Schema.decodeUnknownEither(Transaction.TransactionResult)
+const decodeReceipt: Decode<Transaction.TransactionReceipt> = Schema.decodeUnknownEither(Transaction.TransactionReceipt)
+
+/** The transfer's body, checked field by field before anything is sent. */
+const transferBody = (params: TransferParams) =>
+  Either.gen(function*() {
+    const from = yield* validSender(params.from)
+    const to = yield* validRecipient(params.to)
+    const value = yield* validValue(params.value)
+    if (params.feeRatio !== undefined && params.feePayer === undefined) {
+      return yield* Either.left(Options.invalid("feeRatio", "a fee ratio needs a fee payer (feePayer: FeeDelegation.global or FeeDelegation.user(address))"))
+    }
+    const feeRatio = params.feeRatio === undefined ? undefined : yield* validFeeRatio(params.feeRatio)
+    const nonce = params.nonce === undefined ? undefined : yield* validCount("nonce")(params.nonce)
+    const gas = params.gas === undefined ? undefined : yield* validCount("gas")(params.gas)
+    if (params.memo !== undefined && typeof params.memo !== "string") return yield* Either.left(Options.invalid("memo", "must be a string"))
+    if (params.submit !== undefined && typeof params.submit !== "boolean") return yield* Either.left(Options.invalid("submit", "must be a boolean"))
+    if (params.feePayer !== undefined && !Schema.is(FeeDelegation.FeePayer)(params.feePayer)) {
+      return yield* Either.left(Options.invalid("feePayer", "must be FeeDelegation.global or FeeDelegation.user(address)"))
+    }
+    const payer = params.feePayer?._tag === "UserFeePayer" ? params.feePayer.address : undefined
+    return {
+      from,
+      to,
+      value: Transaction.toHex(value),
+      ...(params.memo !== undefined ? { memo: params.memo } : {}),
+      ...(nonce !== undefined ? { nonce } : {}),
+      ...(gas !== undefined ? { gas } : {}),
+      ...(params.submit !== undefined ? { submit: params.submit } : {}),
+      ...(payer !== undefined ? { feePayer: payer } : {}),
+      ...(feeRatio !== undefined ? { feeRatio } : {})
+    }
+  })
+
+/** Polling gave no final receipt yet. */
+const NotYet = Symbol("NotYet")
 
 type Decode<A> = (body: unknown) => Either.Either<A, ParseResult.ParseError>
 
@@ -292,6 +403,16 @@ export const make = (
         ? { "x-chain-id": String(t.chainId), "x-krn": t.feePayerPool.toString() }
         : { "x-chain-id": String(t.chainId) }
 
+    // `x-krn` of a transfer whose fee the member's fee-payer account pays: both pools,
+    // comma-joined, when either is selected (the other one is then the member's default).
+    const bothPoolsHeaders = (t: Options.Target): Record<string, string> => {
+      const accountId = t.pool?.accountId ?? t.feePayerPool?.accountId
+      if (accountId === undefined) return { "x-chain-id": String(t.chainId) }
+      const pool = t.pool ?? Either.getOrThrow(Krn.accountPool(t.chainId, accountId))
+      const feePayerPool = t.feePayerPool ?? Either.getOrThrow(Krn.feePayerPool(t.chainId, accountId))
+      return { "x-chain-id": String(t.chainId), "x-krn": `${pool.toString()},${feePayerPool.toString()}` }
+    }
+
     /** One operation: its span (named after it, with the target and the request), then the pipeline. */
     const send = <A>(
       name: string,
@@ -354,6 +475,14 @@ export const make = (
         Stream.mapConcat(all(params), (page): ReadonlyArray<A> => page.items)
       return { one, all, items }
     }
+
+    const receipt = (hash: unknown, call: CallOptions | undefined) =>
+      Effect.flatMap(Effect.all([validHash(hash), target(call)]), ([checked, t]) =>
+        send("getTransactionReceipt", t, {
+          request: HttpClientRequest.get(`/v2/tx/${checked}`, { headers: { "x-chain-id": String(t.chainId) } }),
+          idempotent: true,
+          decode: decodeReceipt
+        }, { "kas.tx_hash": checked }))
 
     const accountListing = paged<Account.Account, Account.AccountPage>((params: ListParams | undefined) =>
       Effect.map(
@@ -459,7 +588,44 @@ export const make = (
         })),
       listFeePayers: feePayerListing.one,
       feePayerPages: feePayerListing.all,
-      feePayers: feePayerListing.items
+      feePayers: feePayerListing.items,
+      transferValue: (params) =>
+        Effect.flatMap(Effect.all([transferBody(params), target(params)]), ([body, t]) =>
+          send("transferValue", t, {
+            request: HttpClientRequest.post(FeeDelegation.valueTransferPath(params.feePayer), {
+              headers: params.feePayer?._tag === "UserFeePayer" ? bothPoolsHeaders(t) : poolHeaders(t)
+            }).pipe(HttpClientRequest.bodyUnsafeJson(body)),
+            idempotent: false,
+            decode: decodeTransactionResult
+          }, { "kas.fee_payer": params.feePayer === undefined ? "sender" : params.feePayer._tag })),
+      getTransactionReceipt: (hash, call) => receipt(hash, call),
+      awaitReceipt: (hash, options) =>
+        Effect.flatMap(validHash(hash), (checked) => {
+          let lastStatus = "unknown"
+          const poll = receipt(checked, options).pipe(
+            Effect.catchIf(
+              (e) => e._tag === "InvalidRequest" && e.code === ErrorBody.Code.TransactionNotFound,
+              () => Effect.fail(NotYet)
+            ),
+            Effect.flatMap((r) => {
+              lastStatus = r.status
+              return Transaction.isFinal(r) ? Effect.succeed(r) : Effect.fail(NotYet)
+            })
+          )
+          const timeout = Duration.decode(options?.timeout ?? "60 seconds")
+          return Effect.retry(poll, {
+            schedule: options?.schedule ?? Schedule.spaced("1 second"),
+            while: (e) => e === NotYet
+          }).pipe(
+            Effect.timeoutFail({
+              duration: timeout,
+              onTimeout: () => new WalletError.ReceiptTimeout({ hash: checked, waitedMillis: Duration.toMillis(timeout), lastStatus })
+            }),
+            Effect.catchIf((e): e is typeof NotYet => e === NotYet, () =>
+              Effect.fail(new WalletError.ReceiptTimeout({ hash: checked, waitedMillis: Duration.toMillis(timeout), lastStatus }))),
+            Effect.withSpan("WalletClient.awaitReceipt", { attributes: { "kas.tx_hash": checked }, captureStackTrace: false })
+          )
+        })
     })
   })
 
@@ -667,3 +833,38 @@ export const feePayerPages = (
   params?: FeePayerListParams
 ): Stream.Stream<Account.FeePayerAccountPage, WalletError.WalletError, WalletClient> =>
   Stream.unwrap(Effect.map(WalletClient, (client) => client.feePayerPages(params)))
+
+/**
+ * Transfers value with the WalletClient in context.
+ *
+ * @since 0.2.0
+ * @category accessors
+ */
+export const transferValue = (
+  params: TransferParams
+): Effect.Effect<Transaction.TransactionResult, WalletError.WalletError, WalletClient> =>
+  Effect.flatMap(WalletClient, (client) => client.transferValue(params))
+
+/**
+ * The receipt of a transaction, with the WalletClient in context.
+ *
+ * @since 0.2.0
+ * @category accessors
+ */
+export const getTransactionReceipt = (
+  hash: Transaction.TxHash | string,
+  options?: CallOptions
+): Effect.Effect<Transaction.TransactionReceipt, WalletError.WalletError, WalletClient> =>
+  Effect.flatMap(WalletClient, (client) => client.getTransactionReceipt(hash, options))
+
+/**
+ * Waits for a transaction to be committed, with the WalletClient in context.
+ *
+ * @since 0.2.0
+ * @category accessors
+ */
+export const awaitReceipt = (
+  hash: Transaction.TxHash | string,
+  options?: AwaitReceiptOptions
+): Effect.Effect<Transaction.CommittedReceipt, WalletError.WalletError, WalletClient> =>
+  Effect.flatMap(WalletClient, (client) => client.awaitReceipt(hash, options))

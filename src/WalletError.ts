@@ -238,6 +238,27 @@ export class ResponseTooLarge extends Schema.TaggedError<ResponseTooLarge>()("Re
 }
 
 /**
+ * `awaitReceipt` gave up: the transaction was not committed within the time allowed. It may still
+ * be: poll again with `getTransactionReceipt(hash)` later.
+ *
+ * @since 0.2.0
+ * @category errors
+ */
+export class ReceiptTimeout extends Schema.TaggedError<ReceiptTimeout>()("ReceiptTimeout", {
+  /** The transaction hash awaited. */
+  hash: Schema.String,
+  /** How long it was awaited, in milliseconds. */
+  waitedMillis: Schema.Number,
+  /** The status of the last receipt seen (`Pending`), or `unknown` when the service did not know the hash yet. */
+  lastStatus: Schema.String
+}) {
+  /** @since 0.2.0 */
+  override get message(): string {
+    return `transaction ${this.hash} not committed after ${this.waitedMillis} ms (last status: ${this.lastStatus})`
+  }
+}
+
+/**
  * The longest wait `RateLimited.retryAfterMillis` ever carries when no retry policy says otherwise
  * (the default policy's `maxRetryAfter`, 30 s): a server asking for more is clamped to it.
  *
@@ -268,6 +289,7 @@ export type WalletError =
   | RepeatedCursor
   | UnexpectedStatus
   | ResponseTooLarge
+  | ReceiptTimeout
 
 /**
  * The schema of every error, for encoding them (a CLI's `--json`, an RPC boundary).
@@ -286,7 +308,8 @@ export const WalletError = Schema.Union(
   InvalidArgument,
   RepeatedCursor,
   UnexpectedStatus,
-  ResponseTooLarge
+  ResponseTooLarge,
+  ReceiptTimeout
 )
 
 const tags = new Set<string>([
@@ -300,7 +323,8 @@ const tags = new Set<string>([
   "InvalidArgument",
   "RepeatedCursor",
   "UnexpectedStatus",
-  "ResponseTooLarge"
+  "ResponseTooLarge",
+  "ReceiptTimeout"
 ])
 
 /**
@@ -329,7 +353,7 @@ export const isServiceError = (error: WalletError): error is ServiceError =>
  * @category combinators
  */
 export const withCursor = <E extends WalletError>(error: E, cursor: string): E => {
-  if (error._tag === "InvalidArgument" || error.cursor === cursor) return error
+  if (error._tag === "InvalidArgument" || error._tag === "ReceiptTimeout" || error.cursor === cursor) return error
   const Ctor = error.constructor as new(props: object) => E
   const { _tag, ...fields } = error as E & { readonly cursor?: string }
   return new Ctor({ ...fields, cursor })

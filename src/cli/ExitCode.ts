@@ -69,6 +69,8 @@ export const classify = (error: WalletError.WalletError): { readonly code: numbe
     case "UnexpectedStatus":
     case "ResponseTooLarge":
       return { code: ExitCode.Server, advice: "the service answered something unexpected: use --verbose and report it" }
+    case "ReceiptTimeout":
+      return { code: ExitCode.Transport, advice: "the transaction may still be committed: check later with `kas-wallet tx receipt <hash>`" }
     case "TransportError":
       return { code: ExitCode.Transport, advice: "check --url / KAS_WALLET_URL and the network (is the emulator running?)" }
   }
