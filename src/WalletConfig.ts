@@ -164,7 +164,8 @@ export const EnvironmentVariables = {
   secretAccessKey: "KAS_SECRET_ACCESS_KEY",
   chainId: "KAS_CHAIN_ID",
   baseUrl: "KAS_WALLET_URL",
-  pool: "KAS_ACCOUNT_POOL"
+  pool: "KAS_ACCOUNT_POOL",
+  feePayerPool: "KAS_FEEPAYER_POOL"
 } as const
 
 /**
@@ -177,6 +178,7 @@ export const EnvironmentVariables = {
  * | `KAS_CHAIN_ID` | `8217` or `1001` | required |
  * | `KAS_WALLET_URL` | base URL | `DefaultBaseUrl` |
  * | `KAS_ACCOUNT_POOL` | account pool KRN | the member's default pool |
+ * | `KAS_FEEPAYER_POOL` | fee-payer pool KRN | the member's default fee-payer pool |
  *
  * @since 0.1.0
  * @category config
@@ -186,13 +188,15 @@ export const fromEnv: Config.Config<Options> = Config.all({
   secretAccessKey: Config.redacted(EnvironmentVariables.secretAccessKey),
   chainId: Schema.Config(EnvironmentVariables.chainId, ChainId.FromHeader),
   baseUrl: Config.option(Config.url(EnvironmentVariables.baseUrl)),
-  pool: Config.option(Schema.Config(EnvironmentVariables.pool, Krn.AccountPoolKrn))
+  pool: Config.option(Schema.Config(EnvironmentVariables.pool, Krn.AccountPoolKrn)),
+  feePayerPool: Config.option(Schema.Config(EnvironmentVariables.feePayerPool, Krn.FeePayerPoolKrn))
 }).pipe(
-  Config.map(({ accessKeyId, baseUrl, chainId, pool, secretAccessKey }): Options => ({
+  Config.map(({ accessKeyId, baseUrl, chainId, feePayerPool, pool, secretAccessKey }): Options => ({
     credentials: { accessKeyId, secretAccessKey },
     chainId,
     baseUrl: Option.getOrUndefined(baseUrl),
-    pool: Option.getOrUndefined(pool)
+    pool: Option.getOrUndefined(pool),
+    feePayerPool: Option.getOrUndefined(feePayerPool)
   }))
 )
 
