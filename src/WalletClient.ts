@@ -26,10 +26,11 @@
  * @since 0.1.0
  */
 import { HttpClient, HttpClientRequest } from "@effect/platform"
-import { type Config, type ConfigError, Context, Effect, Layer, Redacted, Stream } from "effect"
+import { type Config, type ConfigError, Context, Effect, Layer, Redacted, Stream, type Tracer } from "effect"
 import * as Account from "./Account.js"
 import * as Address from "./Address.js"
 import type * as ChainId from "./ChainId.js"
+import * as Auth from "./internal/auth.js"
 import * as Listing from "./internal/listing.js"
 import * as Options from "./internal/options.js"
 import { pages } from "./internal/paginate.js"
@@ -163,6 +164,16 @@ export const make = (
       auth: settings.auth
     }
 
+    const scrubbingTracers = new WeakMap<Tracer.Tracer, Tracer.Tracer>()
+    const scrubbed = (tracer: Tracer.Tracer): Tracer.Tracer => {
+      let wrapped = scrubbingTracers.get(tracer)
+      if (wrapped === undefined) {
+        wrapped = Auth.scrubbingTracer(tracer, settings.auth.scrub)
+        scrubbingTracers.set(tracer, wrapped)
+      }
+      return wrapped
+    }
+
     /** The chain and pool of a call, and their headers. */
     const target = (call: Options.Selection | undefined) =>
       Effect.contextWithEffect((context: Context.Context<never>) => Options.targetOf(settings.target, call, context))
@@ -180,7 +191,7 @@ export const make = (
       attributes?: Record<string, unknown>
     ): Effect.Effect<A, WalletError.WalletError> => {
       const path = Request.pathOf(call.request)
-      return Effect.withSpan(Request.run(pipeline, call, path), `WalletClient.${name}`, {
+      const traced = Effect.withSpan(Request.run(pipeline, call, path), `WalletClient.${name}`, {
         attributes: {
           "kas.chain_id": t.chainId,
           "kas.pool": t.pool !== undefined ? t.pool.toString() : "default",
@@ -192,6 +203,8 @@ export const make = (
         // rest of the span.
         captureStackTrace: false
       })
+      // The platform's spans record the response headers, where a server may echo the credentials.
+      return settings.httpSpans ? Effect.tracerWith((tracer) => Effect.withTracer(traced, scrubbed(tracer))) : traced
     }
 
     const createAccount: Service["createAccount"] = (call) =>

@@ -195,8 +195,10 @@ export class RepeatedCursor extends Schema.TaggedError<RepeatedCursor>()("Repeat
 
 /**
  * A response whose status the KAS API never answers with: a redirect (3xx, whose `location` is
- * named and never followed: following it would send the request, credentials aside, elsewhere), an
- * informational 1xx, or a status outside 100..599.
+ * named and never followed: following it would send the request, credentials aside, elsewhere),
+ * `304 Not Modified` (the client never sends a conditional request), a final informational 1xx,
+ * a status outside 100..599, or `0`, the opaque redirect a browser's fetch returns in place of a
+ * 3xx it hides.
  *
  * @since 0.2.0
  * @category errors
@@ -211,7 +213,11 @@ export class UnexpectedStatus extends Schema.TaggedError<UnexpectedStatus>()("Un
 }) {
   /** @since 0.2.0 */
   override get message(): string {
-    const kind = this.status >= 300 && this.status < 400
+    const kind = this.status === 0
+      ? "an opaque redirect (the runtime hides its target), not followed (the KAS API never redirects)"
+      : this.status === 304
+      ? "not modified, to a request that was not conditional"
+      : this.status >= 300 && this.status < 400
       ? `a redirect${this.location !== undefined ? ` to ${this.location}` : ""}, not followed (the KAS API never redirects)`
       : "a status the KAS API never answers with"
     return `${this.method} ${this.path} → HTTP ${this.status}: ${kind}`
