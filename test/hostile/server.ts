@@ -120,8 +120,11 @@ export const pipeFrom = (res: http.ServerResponse, source: Readable): void => {
   source.pipe(res)
 }
 
+/** A transport: the HttpClient layer the WalletClient runs over. */
+export type Transport = Layer.Layer<HttpClient.HttpClient>
+
 /** The three transports every case runs on. */
-export const transports: ReadonlyArray<readonly [string, Layer.Layer<HttpClient.HttpClient>]> = [
+export const transports: ReadonlyArray<readonly [string, Transport]> = [
   ["fetch", FetchHttpClient.layer],
   ["node", NodeHttpClient.layer],
   ["undici", NodeHttpClient.layerUndici]
