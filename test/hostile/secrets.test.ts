@@ -38,8 +38,8 @@ const secretOf = (header: string): string => {
 type Op = "get" | "create" | "list"
 
 /** The body a well-behaved server would send to this request. */
-const goodBody = (req: http.IncomingMessage): Record<string, unknown> =>
-  req.method === "GET" && req.url?.startsWith("/v2/account?") || req.url === "/v2/account" && req.method === "GET"
+const goodBody = (req: http.IncomingMessage): object =>
+  req.method === "GET" && (req.url === "/v2/account" || req.url?.startsWith("/v2/account?") === true)
     ? { items: [accountJson(0)], cursor: "" }
     : accountJson(0)
 
