@@ -7,16 +7,21 @@
  *   HTTP status, the KAS `code`, the service's message and `requestId` when the body is the KAS
  *   error shape, and a short excerpt of the body otherwise (a proxy's HTML page, an empty body).
  * - `TransportError`: no usable response (connection refused or reset, timeout).
- * - `ResponseDecodeError`: a 2xx body that breaks the schema, with the field and the rule.
+ * - `ResponseDecodeError`: a 2xx body that breaks the schema, with the field and the rule (or that
+ *   is not JSON, not the compression it claims, or contains the client's credentials).
  * - `InvalidArgument`: client-side validation failed; no request was sent.
  * - `RepeatedCursor`: the service returned a cursor it had already returned in this listing;
  *   pagination stops instead of looping forever.
+ * - `UnexpectedStatus`: a status the KAS API never answers with (a redirect, never followed; 304;
+ *   a final 1xx; outside 100..599).
+ * - `ResponseTooLarge`: a body over the client's `maxResponseBytes`, not read further.
  *
  * Errors raised while streaming carry `cursor`: pass it as the `cursor` of a new listing to resume
  * exactly at the page that failed.
  *
  * None of them holds a request, headers or credentials: printing one with `String`,
- * `util.inspect`, `JSON.stringify` or `Effect.log` never shows a secret.
+ * `util.inspect`, `JSON.stringify` or `Effect.log` never shows a secret, even when the server
+ * echoed it (the client scrubs every string of an error).
  *
  * @since 0.1.0
  */
