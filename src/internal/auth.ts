@@ -55,27 +55,39 @@ const charPattern = (c: string): string => {
   return `(?:${alternatives.join("|")})`
 }
 
+const jsonUnescape = (s: string): string =>
+  s.replace(/\\u([0-9a-fA-F]{4})|\\([/"\\])/g, (_, h: string | undefined, c: string | undefined) =>
+    h !== undefined ? String.fromCharCode(parseInt(h, 16)) : c!)
+
+const percentDecode = (s: string): string =>
+  s.replace(/(?:%[0-9a-fA-F]{2})+/g, (run) => {
+    try {
+      return decodeURIComponent(run)
+    } catch {
+      return run
+    }
+  })
+
 /**
- * `s` with its JSON string escapes and percent-encodings decoded, a few layers deep: a secret
- * URL-encoded, then JSON-escaped, is the secret again.
+ * Whether `found` holds for `s` with some layers of JSON string escapes and percent-encoding
+ * undone (a secret URL-encoded, then JSON-escaped, is the secret again two steps down). Each step
+ * is checked: undoing one layer too many could turn a secret that contains `\"` or `%41` into
+ * something else.
  */
-const decodeLayers = (s: string): string => {
+const hiddenIn = (s: string, found: (s: string) => boolean): boolean => {
   let out = s
-  for (let round = 0; round < 4; round++) {
-    const next = out
-      .replace(/\\u([0-9a-fA-F]{4})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)))
-      .replace(/\\([/"\\])/g, "$1")
-      .replace(/(?:%[0-9a-fA-F]{2})+/g, (run) => {
-        try {
-          return decodeURIComponent(run)
-        } catch {
-          return run
-        }
-      })
-    if (next === out) break
+  let unchanged = 0
+  for (let step = 0; step < 8 && unchanged < 2; step++) {
+    const next = step % 2 === 0 ? jsonUnescape(out) : percentDecode(out)
+    if (next === out) {
+      unchanged++
+      continue
+    }
+    if (found(next)) return true
+    unchanged = 0
     out = next
   }
-  return out
+  return false
 }
 
 /**
@@ -100,7 +112,7 @@ export const scrubberOf = (secrets: ReadonlyArray<string>): Pick<Auth, "scrub" |
   // Only a `%`, a `\` or, when a secret has a space, a `+` (form encoding) can spell a secret
   // other than verbatim: text without them (nearly every body) is checked with `includes` alone.
   const escaped = plain.some((s) => s.includes(" ")) ? /[%\\+]/ : /[%\\]/
-  const leaks = (s: string): boolean => verbatim(s) || (escaped.test(s) && (any.test(s) || verbatim(decodeLayers(s))))
+  const leaks = (s: string): boolean => verbatim(s) || (escaped.test(s) && (any.test(s) || hiddenIn(s, verbatim)))
   return {
     leaks,
     scrub: (s) => {
