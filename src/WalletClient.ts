@@ -26,12 +26,13 @@
  * @since 0.1.0
  */
 import { HttpClient, HttpClientRequest } from "@effect/platform"
-import { type Config, type ConfigError, Context, Duration, Effect, Either, Layer, type ParseResult, Redacted, Schedule, Schema, Stream } from "effect"
+import { type Config, type ConfigError, Context, Duration, Effect, Either, Layer, type ParseResult, Redacted, Schedule, Schema, Stream, type Tracer } from "effect"
 import * as Account from "./Account.js"
 import * as Address from "./Address.js"
 import * as ErrorBody from "./ErrorBody.js"
 import type * as ChainId from "./ChainId.js"
 import * as FeeDelegation from "./FeeDelegation.js"
+import * as Auth from "./internal/auth.js"
 import * as Listing from "./internal/listing.js"
 import * as Options from "./internal/options.js"
 import { pages } from "./internal/paginate.js"
@@ -387,6 +388,16 @@ export const make = (
       auth: settings.auth
     }
 
+    const scrubbingTracers = new WeakMap<Tracer.Tracer, Tracer.Tracer>()
+    const scrubbed = (tracer: Tracer.Tracer): Tracer.Tracer => {
+      let wrapped = scrubbingTracers.get(tracer)
+      if (wrapped === undefined) {
+        wrapped = Auth.scrubbingTracer(tracer, settings.auth.scrub)
+        scrubbingTracers.set(tracer, wrapped)
+      }
+      return wrapped
+    }
+
     /** The chain and pools of a call: its own options, then the scope, then the layer. */
     const target = (call: Options.Selection | undefined) =>
       Effect.contextWithEffect((context: Context.Context<never>) => Options.targetOf(settings.target, call, context))
@@ -422,7 +433,7 @@ export const make = (
     ): Effect.Effect<A, WalletError.WalletError> => {
       const path = Request.pathOf(call.request)
       const krn = call.request.headers["x-krn"]
-      return Effect.withSpan(Request.run(pipeline, call, path), `WalletClient.${name}`, {
+      const traced = Effect.withSpan(Request.run(pipeline, call, path), `WalletClient.${name}`, {
         attributes: {
           "kas.chain_id": t.chainId,
           "kas.pool": krn ?? "default",
@@ -434,6 +445,8 @@ export const make = (
         // rest of the span.
         captureStackTrace: false
       })
+      // The platform's spans record the response headers, where a server may echo the credentials.
+      return settings.httpSpans ? Effect.tracerWith((tracer) => Effect.withTracer(traced, scrubbed(tracer))) : traced
     }
 
     /** An operation on one address: validated first, then sent to the call's target. */

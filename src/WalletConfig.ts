@@ -42,6 +42,15 @@ export const DefaultReadAhead = 1
 export const DefaultMaxResponseBytes = 16 * 1024 * 1024
 
 /**
+ * The largest `maxResponseBytes` accepted: 256 MiB. A body is read into one string, and the
+ * JavaScript engine cannot make strings much longer than that.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const MaxResponseBytesLimit = 256 * 1024 * 1024
+
+/**
  * The API key, in either of the two forms the service accepts (they produce the same header):
  * the AccessKey ID and Secret AccessKey, or a ready `Basic <base64(id:secret)>` Authorization value.
  * Secrets are `Redacted` so that they never print.
@@ -139,8 +148,8 @@ export interface Options {
   readonly readAhead?: number | undefined
   /**
    * Largest response body read, in bytes after decompression; a larger one fails with
-   * `ResponseTooLarge` without being read further. Default `DefaultMaxResponseBytes` (16 MiB; a
-   * page of 1000 accounts is about 0.5 MB).
+   * `ResponseTooLarge` without being read further. 1024 to `MaxResponseBytesLimit` (256 MiB);
+   * default `DefaultMaxResponseBytes` (16 MiB; a page of 1000 accounts is about 0.5 MB).
    */
   readonly maxResponseBytes?: number | undefined
   /**

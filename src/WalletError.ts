@@ -7,16 +7,21 @@
  *   HTTP status, the KAS `code`, the service's message and `requestId` when the body is the KAS
  *   error shape, and a short excerpt of the body otherwise (a proxy's HTML page, an empty body).
  * - `TransportError`: no usable response (connection refused or reset, timeout).
- * - `ResponseDecodeError`: a 2xx body that breaks the schema, with the field and the rule.
+ * - `ResponseDecodeError`: a 2xx body that breaks the schema, with the field and the rule (or that
+ *   is not JSON, not the compression it claims, or contains the client's credentials).
  * - `InvalidArgument`: client-side validation failed; no request was sent.
  * - `RepeatedCursor`: the service returned a cursor it had already returned in this listing;
  *   pagination stops instead of looping forever.
+ * - `UnexpectedStatus`: a status the KAS API never answers with (a redirect, never followed; 304;
+ *   a final 1xx; outside 100..599).
+ * - `ResponseTooLarge`: a body over the client's `maxResponseBytes`, not read further.
  *
  * Errors raised while streaming carry `cursor`: pass it as the `cursor` of a new listing to resume
  * exactly at the page that failed.
  *
  * None of them holds a request, headers or credentials: printing one with `String`,
- * `util.inspect`, `JSON.stringify` or `Effect.log` never shows a secret.
+ * `util.inspect`, `JSON.stringify` or `Effect.log` never shows a secret, even when the server
+ * echoed it (the client scrubs every string of an error).
  *
  * @since 0.1.0
  */
@@ -195,8 +200,10 @@ export class RepeatedCursor extends Schema.TaggedError<RepeatedCursor>()("Repeat
 
 /**
  * A response whose status the KAS API never answers with: a redirect (3xx, whose `location` is
- * named and never followed: following it would send the request, credentials aside, elsewhere), an
- * informational 1xx, or a status outside 100..599.
+ * named and never followed: following it would send the request, credentials aside, elsewhere),
+ * `304 Not Modified` (the client never sends a conditional request), a final informational 1xx,
+ * a status outside 100..599, or `0`, the opaque redirect a browser's fetch returns in place of a
+ * 3xx it hides.
  *
  * @since 0.2.0
  * @category errors
@@ -211,7 +218,11 @@ export class UnexpectedStatus extends Schema.TaggedError<UnexpectedStatus>()("Un
 }) {
   /** @since 0.2.0 */
   override get message(): string {
-    const kind = this.status >= 300 && this.status < 400
+    const kind = this.status === 0
+      ? "an opaque redirect (the runtime hides its target), not followed (the KAS API never redirects)"
+      : this.status === 304
+      ? "not modified, to a request that was not conditional"
+      : this.status >= 300 && this.status < 400
       ? `a redirect${this.location !== undefined ? ` to ${this.location}` : ""}, not followed (the KAS API never redirects)`
       : "a status the KAS API never answers with"
     return `${this.method} ${this.path} → HTTP ${this.status}: ${kind}`

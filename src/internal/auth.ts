@@ -4,7 +4,7 @@
  *
  * @internal
  */
-import { Either, Redacted } from "effect"
+import { Either, type Exit, Option, Redacted, Tracer } from "effect"
 import type { Credentials } from "../WalletConfig.js"
 import * as WalletError from "../WalletError.js"
 
@@ -32,27 +32,93 @@ const base64 = (s: string): string => {
 
 const REDACTED = "<redacted>"
 
+const hex2 = (n: number): string => {
+  const h = n.toString(16).padStart(2, "0")
+  // Either case: `%2f` and `%2F` are the same byte to every decoder.
+  return [...h].map((d) => (/[a-f]/.test(d) ? `[${d}${d.toUpperCase()}]` : d)).join("")
+}
+
+const regexLiteral = (s: string): string => s.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&")
+
 /**
- * The scrubber over a list of secret strings. Each secret is also matched in its URL-encoded
- * form, which is how an echoed secret comes back inside a path or a query string.
+ * One character of a secret in any of the spellings a server may echo it in: itself, its UTF-8
+ * bytes percent-encoded (URL or form encoding, hex in either case; `+` for a space), or a JSON
+ * string escape (`\uXXXX`, `\/`, `\"`, `\\`).
+ */
+const charPattern = (c: string): string => {
+  const alternatives = [regexLiteral(c)]
+  alternatives.push([...new TextEncoder().encode(c)].map((b) => `%${hex2(b)}`).join(""))
+  if (c === " ") alternatives.push("\\+")
+  if (c === "/" || c === "\"" || c === "\\") alternatives.push(`\\\\${regexLiteral(c)}`)
+  const units = c.length === 1 ? [c.charCodeAt(0)] : [c.charCodeAt(0), c.charCodeAt(1)]
+  alternatives.push(units.map((u) => `\\\\u${hex2(u >> 8)}${hex2(u & 0xff)}`).join(""))
+  return `(?:${alternatives.join("|")})`
+}
+
+const jsonUnescape = (s: string): string =>
+  s.replace(/\\u([0-9a-fA-F]{4})|\\([/"\\])/g, (_, h: string | undefined, c: string | undefined) =>
+    h !== undefined ? String.fromCharCode(parseInt(h, 16)) : c!)
+
+const percentDecode = (s: string): string =>
+  s.replace(/(?:%[0-9a-fA-F]{2})+/g, (run) => {
+    try {
+      return decodeURIComponent(run)
+    } catch {
+      return run
+    }
+  })
+
+/**
+ * Whether `found` holds for `s` with some layers of JSON string escapes and percent-encoding
+ * undone (a secret URL-encoded, then JSON-escaped, is the secret again two steps down). Each step
+ * is checked: undoing one layer too many could turn a secret that contains `\"` or `%41` into
+ * something else.
+ */
+const hiddenIn = (s: string, found: (s: string) => boolean): boolean => {
+  let out = s
+  let unchanged = 0
+  for (let step = 0; step < 8 && unchanged < 2; step++) {
+    const next = step % 2 === 0 ? jsonUnescape(out) : percentDecode(out)
+    if (next === out) {
+      unchanged++
+      continue
+    }
+    if (found(next)) return true
+    unchanged = 0
+    out = next
+  }
+  return false
+}
+
+/**
+ * The scrubber over a list of secret strings. Each secret is matched however a server may have
+ * echoed it back: verbatim, URL- or form-encoded (a cursor or a Location), or JSON-escaped (a
+ * body), in any mix; a string hiding one under several layers of these is replaced whole.
  *
  * @internal
  */
 export const scrubberOf = (secrets: ReadonlyArray<string>): Pick<Auth, "scrub" | "leaks"> => {
-  const forms = [...new Set(secrets.flatMap((s) => [s, encodeURIComponent(s)]).filter((s) => s.length > 0))]
+  const plain = [...new Set(secrets.filter((s) => s.length > 0))]
     // Longest first: the Basic value contains the secret's neighbours, never the other way round.
     .sort((a, b) => b.length - a.length)
-  const leaks = (s: string): boolean => {
-    for (const form of forms) if (s.includes(form)) return true
+  if (plain.length === 0) return { leaks: () => false, scrub: (s) => s }
+  const source = plain.map((s) => Array.from(s, charPattern).join("")).join("|")
+  const any = new RegExp(source)
+  const all = new RegExp(source, "g")
+  const verbatim = (s: string): boolean => {
+    for (const form of plain) if (s.includes(form)) return true
     return false
   }
+  // Only a `%`, a `\` or, when a secret has a space, a `+` (form encoding) can spell a secret
+  // other than verbatim: text without them (nearly every body) is checked with `includes` alone.
+  const escaped = plain.some((s) => s.includes(" ")) ? /[%\\+]/ : /[%\\]/
+  const leaks = (s: string): boolean => verbatim(s) || (escaped.test(s) && (any.test(s) || hiddenIn(s, verbatim)))
   return {
     leaks,
     scrub: (s) => {
       if (!leaks(s)) return s
-      let out = s
-      for (const form of forms) out = out.split(form).join(REDACTED)
-      return out
+      const out = s.replace(all, REDACTED)
+      return leaks(out) ? REDACTED : out
     }
   }
 }
@@ -89,3 +155,93 @@ export const make = (credentials: Credentials): Either.Either<Auth, WalletError.
   const encoded = base64(`${id}:${secret}`)
   return Either.right({ header: Redacted.make(`Basic ${encoded}`), ...scrubberOf([encoded, secret]) })
 }
+
+const scrubValue = (value: unknown, scrub: (s: string) => string): unknown =>
+  typeof value === "string"
+    ? scrub(value)
+    : Array.isArray(value)
+    ? value.map((v) => (typeof v === "string" ? scrub(v) : v))
+    : value
+
+const scrubRecord = (record: Record<string, unknown>, scrub: (s: string) => string): Record<string, unknown> => {
+  const out: Record<string, unknown> = {}
+  for (const key of Object.keys(record)) out[key] = scrubValue(record[key], scrub)
+  return out
+}
+
+/** The span a `ScrubbedSpan` wraps: the tracer below sees its own spans as parents and links. */
+const inner = new WeakMap<Tracer.AnySpan, Tracer.Span>()
+const unwrap = (span: Tracer.AnySpan): Tracer.AnySpan => inner.get(span) ?? span
+
+class ScrubbedSpan implements Tracer.Span {
+  readonly _tag = "Span"
+  constructor(readonly span: Tracer.Span, readonly scrub: (s: string) => string) {
+    inner.set(this, span)
+  }
+  get name() {
+    return this.span.name
+  }
+  get spanId() {
+    return this.span.spanId
+  }
+  get traceId() {
+    return this.span.traceId
+  }
+  get parent() {
+    return this.span.parent
+  }
+  get context() {
+    return this.span.context
+  }
+  get status() {
+    return this.span.status
+  }
+  get attributes() {
+    return this.span.attributes
+  }
+  get links() {
+    return this.span.links
+  }
+  get sampled() {
+    return this.span.sampled
+  }
+  get kind() {
+    return this.span.kind
+  }
+  end(endTime: bigint, exit: Exit.Exit<unknown, unknown>): void {
+    this.span.end(endTime, exit)
+  }
+  attribute(key: string, value: unknown): void {
+    this.span.attribute(key, scrubValue(value, this.scrub))
+  }
+  event(name: string, startTime: bigint, attributes?: Record<string, unknown>): void {
+    this.span.event(this.scrub(name), startTime, attributes === undefined ? undefined : scrubRecord(attributes, this.scrub))
+  }
+  addLinks(links: ReadonlyArray<Tracer.SpanLink>): void {
+    this.span.addLinks(links.map((link) => ({ ...link, span: unwrap(link.span) })))
+  }
+}
+
+/**
+ * `tracer` with every attribute and event of the spans it makes scrubbed: the platform's
+ * `http.client` spans record the response headers, and a server may echo the credentials in one.
+ *
+ * @internal
+ */
+export const scrubbingTracer = (tracer: Tracer.Tracer, scrub: (s: string) => string): Tracer.Tracer =>
+  Tracer.make({
+    span: (name, parent, context, links, startTime, kind, options) =>
+      new ScrubbedSpan(
+        tracer.span(
+          name,
+          Option.map(parent, unwrap),
+          context,
+          links.map((link) => ({ ...link, span: unwrap(link.span) })),
+          startTime,
+          kind,
+          options?.attributes === undefined ? options : { ...options, attributes: scrubRecord(options.attributes, scrub) }
+        ),
+        scrub
+      ),
+    context: (f, fiber) => tracer.context(f, fiber)
+  })

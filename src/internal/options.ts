@@ -164,11 +164,13 @@ export const resolve = (options: WalletConfig.Options): Either.Either<Settings, 
     const baseUrl = yield* baseUrlOf(options.baseUrl)
     const auth = yield* Auth.make(options.credentials)
     const readAhead = yield* wholeNumber("readAhead", options.readAhead ?? WalletConfig.DefaultReadAhead, 0, 16)
+    // At most 256 MiB: the body becomes one string, and V8 cannot make one of 512 MiB (the
+    // platform's Node transport crashes the process trying).
     const maxResponseBytes = yield* wholeNumber(
       "maxResponseBytes",
       options.maxResponseBytes ?? WalletConfig.DefaultMaxResponseBytes,
       1024,
-      2 ** 30
+      WalletConfig.MaxResponseBytesLimit
     )
     return {
       target,

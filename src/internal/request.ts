@@ -77,18 +77,27 @@ export const noRedirects = <E, R>(
   Effect.flatMap(Effect.serviceOption(FetchHttpClient.RequestInit), (init) =>
     Effect.provideService(effect, FetchHttpClient.RequestInit, { ...Option.getOrUndefined(init), redirect: "manual" }))
 
-/** The innermost message of an error chain, and whether a connect-failure code occurs in it. */
-const inspectCause = (cause: unknown): { readonly message: string; readonly connect: boolean } => {
+// Error codes of Node's zlib (`Z_DATA_ERROR`...) and brotli (`ERR__ERROR_FORMAT_PADDING_1`...):
+// fetch failed to decompress a body the server sent with a `Content-Encoding` it does not honour.
+const isDecompressionCode = (code: string): boolean => code.startsWith("Z_") || code.startsWith("ERR__ERROR_")
+
+/**
+ * The innermost message of an error chain, whether a connect-failure code occurs in it, and
+ * whether a decompression failure does.
+ */
+const inspectCause = (cause: unknown): { readonly message: string; readonly connect: boolean; readonly decompression: boolean } => {
   let message = "request failed"
   let connect = false
+  let decompression = false
   let current: unknown = cause
   for (let depth = 0; depth < 6 && typeof current === "object" && current !== null; depth++) {
     const { code, message: m } = current as { code?: unknown; message?: unknown }
     if (typeof code === "string" && CONNECT_CODES.has(code)) connect = true
+    if (typeof code === "string" && isDecompressionCode(code)) decompression = true
     if (typeof m === "string" && m !== "") message = m
     current = (current as { cause?: unknown }).cause
   }
-  return { message, connect }
+  return { message, connect, decompression }
 }
 
 const excerpt = (text: string): string => {
@@ -121,7 +130,10 @@ interface Where {
   readonly path: string
 }
 
-/** The error for a response that is not 2xx. */
+/**
+ * The error for a response that is not 2xx. `text` is already scrubbed: an excerpt cut through an
+ * echoed secret would keep a part of it that no scrubbing can recognise afterwards.
+ */
 const statusError = (
   response: HttpClientResponse.HttpClientResponse,
   text: string,
@@ -163,8 +175,23 @@ const statusError = (
   return new WalletError.InvalidRequest(fields)
 }
 
-const transportError = (error: HttpClientError.HttpClientError, where: Where): WalletError.TransportError => {
-  const { connect, message } = inspectCause(error.cause ?? error)
+/**
+ * The error of a failure of the platform: a transport error, or, when fetch could not decompress
+ * the body, a decode error (the bytes arrived; they are not what their `Content-Encoding` says, and
+ * trying again would fetch the same bytes).
+ */
+const platformError = (
+  error: HttpClientError.HttpClientError,
+  where: Where
+): WalletError.TransportError | WalletError.ResponseDecodeError => {
+  const { connect, decompression, message } = inspectCause(error.cause ?? error)
+  if (error._tag === "ResponseError" && decompression) {
+    return new WalletError.ResponseDecodeError({
+      ...where,
+      status: error.response.status,
+      issue: `the body is not valid ${error.response.headers["content-encoding"] ?? "compressed data"} (${message})`
+    })
+  }
   return new WalletError.TransportError({
     ...where,
     reason: error._tag === "RequestError" && connect ? "Connect" : "Network",
@@ -188,7 +215,15 @@ const readText = (
   const declared = response.headers["content-length"]
   const encoding = response.headers["content-encoding"]
   if (declared !== undefined && /^\d+$/.test(declared)) {
-    if (Number(declared) > limit) return Effect.fail(tooLarge())
+    // Drop the connection now rather than when the response is garbage-collected: the server would
+    // keep it busy (fetch's pool holds it until then). Interrupting the body stream aborts the
+    // request, before any byte is awaited.
+    if (Number(declared) > limit) {
+      return Effect.zipRight(
+        Effect.ignore(Stream.runDrain(Stream.interruptWhen(response.stream, Effect.void))),
+        Effect.fail(tooLarge())
+      )
+    }
     // The transport reads exactly the declared bytes: the common case needs no counting.
     if (encoding === undefined || encoding === "identity") return response.text
   }
@@ -229,7 +264,10 @@ const classify = <A>(
   text: string
 ): Effect.Effect<A, WalletError.WalletError> => {
   if (response.status < 200 || response.status >= 300) {
-    return Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.fail(statusError(response, text, where, now, pipeline.retry)))
+    return Effect.flatMap(
+      Clock.currentTimeMillis,
+      (now) => Effect.fail(statusError(response, pipeline.auth.scrub(text), where, now, pipeline.retry))
+    )
   }
   const decodeFailure = (issue: string) => {
     const requestId = requestIdOf(response)
@@ -257,7 +295,7 @@ const attempt = <A>(pipeline: Pipeline, call: Call<A>, where: Where): Effect.Eff
           // Map the platform's errors at once: they hold the request, Authorization header included.
           Effect.catchIf(
             (e): e is HttpClientError.HttpClientError => e._tag === "RequestError" || e._tag === "ResponseError",
-            (e) => Effect.fail(transportError(e, where))
+            (e) => Effect.fail(platformError(e, where))
           )
         ),
       {

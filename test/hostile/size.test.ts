@@ -1,0 +1,182 @@
+/**
+ * Response size: huge bodies (declared or not), bodies at the limit, and a gzip bomb, on every
+ * transport: a typed `ResponseTooLarge` (never a crash), memory bounded well under the body's
+ * size, and the connection dropped rather than left to the server.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Effect, Exit, Layer } from "effect"
+import type * as http from "node:http"
+import * as zlib from "node:zlib"
+import { WalletClient, WalletConfig, type WalletError } from "../../src/index.js"
+import { accountJson } from "../support/fakeWallet.js"
+import * as S from "./server.js"
+
+const address = accountJson(0).address
+const MB = 1_000_000
+const KiB = 1024
+const MiB = 1024 * 1024
+
+let server: S.Server
+beforeAll(async () => {
+  server = await S.start()
+})
+afterAll(() => server.close())
+
+/** The client's largest extra resident memory during `effect`, sampled every few milliseconds. */
+const peakGrowth = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.gen(function*() {
+    const base = process.memoryUsage().rss
+    let peak = base
+    const sample = () => {
+      peak = Math.max(peak, process.memoryUsage().rss)
+    }
+    const timer = setInterval(sample, 2)
+    const exit = yield* Effect.exit(effect).pipe(Effect.ensuring(Effect.sync(() => clearInterval(timer))))
+    sample()
+    return { exit, growth: peak - base }
+  })
+
+const getAccount = (transport: S.Transport, extra: Partial<WalletConfig.Options> = {}) =>
+  Effect.provide(
+    WalletClient.getAccount(address),
+    WalletClient.layer(S.options(server.url, extra)).pipe(Layer.provide(transport), Layer.orDie)
+  )
+
+const failure = <A>(exit: Exit.Exit<A, WalletError.WalletError>): WalletError.WalletError => {
+  if (Exit.isSuccess(exit)) throw new Error(`expected a failure, got ${JSON.stringify(exit.value)}`)
+  const error = exit.cause._tag === "Fail" ? exit.cause.error : undefined
+  if (error === undefined) throw new Error(`expected a typed failure, got ${String(exit.cause)}`)
+  return error
+}
+
+/** Streams `total` spaces, with or without a content-length; resolves when the connection closes. */
+const huge = (total: number, declared: boolean) => {
+  let closed!: () => void
+  const done = new Promise<void>((r) => (closed = r))
+  server.handle((_req, res) => {
+    res.on("close", closed)
+    res.writeHead(200, { "content-type": "application/json", ...(declared ? { "content-length": String(total) } : {}) })
+    S.pump(res, Buffer.alloc(64 * KiB, 0x20), total)
+  })
+  return done
+}
+
+/** Fails the test (instead of hanging it) when the server's connection is still open after `ms`. */
+const closedWithin = (done: Promise<void>, ms: number) =>
+  Effect.promise(() =>
+    Promise.race([
+      done.then(() => true),
+      new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref())
+    ])
+  )
+
+/** The account's JSON padded with trailing spaces (valid JSON) to exactly `n` bytes. */
+const accountOfSize = (n: number): Buffer => {
+  const text = JSON.stringify(accountJson(0))
+  return Buffer.from(text + " ".repeat(n - Buffer.byteLength(text)))
+}
+
+// A gzip bomb: 1024 concatenated gzip members of 1 MiB of zeros each (a valid multi-member
+// stream, which every gunzip decodes whole): about 1 MiB on the wire, 1 GiB inflated. Built from
+// one small compression, never held inflated.
+const member = zlib.gzipSync(Buffer.alloc(MiB), { level: 9 })
+const bomb = Buffer.concat(Array.from({ length: 1024 }, () => member))
+
+const gzipped = (body: Buffer): http.RequestListener => (_req, res) => {
+  res.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip", "content-length": String(body.length) })
+  res.end(body)
+}
+
+describe.each(S.transports)("response size over %s", (name, transport) => {
+  for (const total of [100 * MB, 600 * MB]) {
+    for (const declared of [true, false]) {
+      it.live(`a ${total / MB} MB body ${declared ? "with" : "without"} content-length: ResponseTooLarge, bounded memory, connection dropped`, () =>
+        Effect.gen(function*() {
+          const closed = huge(total, declared)
+          const { exit, growth } = yield* peakGrowth(getAccount(transport))
+          const error = failure(exit)
+          expect(error._tag).toBe("ResponseTooLarge")
+          expect((error as WalletError.ResponseTooLarge).limit).toBe(WalletConfig.DefaultMaxResponseBytes)
+          expect(error.message).toContain(`response body larger than ${WalletConfig.DefaultMaxResponseBytes} bytes`)
+          expect(growth, `${name}: resident memory grew by ${(growth / MB).toFixed(0)} MB`).toBeLessThan(100 * MB)
+          expect(yield* closedWithin(closed, 5000), `${name}: the server's connection stays open`).toBe(true)
+        }))
+    }
+  }
+
+  it.live("64 KiB limit: a body of exactly the limit is read, one byte more is not (declared or not)", () =>
+    Effect.gen(function*() {
+      const limit = 64 * KiB
+      for (const declared of [true, false]) {
+        for (const size of [limit, limit + 1]) {
+          const body = accountOfSize(size)
+          server.handle((_req, res) => {
+            res.writeHead(200, { "content-type": "application/json", ...(declared ? { "content-length": String(size) } : {}) })
+            // Chunked in two writes: the limit is counted across chunks.
+            res.write(body.subarray(0, 1000))
+            res.end(body.subarray(1000))
+          })
+          const exit = yield* Effect.exit(getAccount(transport, { maxResponseBytes: limit }))
+          const label = `${size} bytes, ${declared ? "declared" : "chunked"}`
+          if (size === limit) {
+            expect(Exit.isSuccess(exit), label).toBe(true)
+          } else {
+            const error = failure(exit)
+            expect(error._tag, label).toBe("ResponseTooLarge")
+            expect((error as WalletError.ResponseTooLarge).limit).toBe(limit)
+          }
+        }
+      }
+    }))
+
+  it.live("a gzip bomb (1 MiB → 1 GiB): never inflated past the limit, bounded memory", () =>
+    Effect.gen(function*() {
+      server.handle(gzipped(bomb))
+      const { exit, growth } = yield* peakGrowth(getAccount(transport))
+      const error = failure(exit)
+      // fetch inflates (and counts the inflated bytes); the Node transports never inflate, and the
+      // compressed megabyte they read is not JSON.
+      expect(error._tag).toBe(name === "fetch" ? "ResponseTooLarge" : "ResponseDecodeError")
+      expect(growth, `${name}: resident memory grew by ${(growth / MB).toFixed(0)} MB`).toBeLessThan(100 * MB)
+      // Under a limit smaller than the compressed bomb, every transport stops at the limit.
+      const small = yield* Effect.exit(getAccount(transport, { maxResponseBytes: 64 * KiB }))
+      expect(failure(small)._tag).toBe("ResponseTooLarge")
+    }))
+
+  it.live("the limit counts inflated bytes: 1 KB compressed, just over 64 KiB inflated", () =>
+    Effect.gen(function*() {
+      const limit = 64 * KiB
+      for (const size of [limit, limit + 1]) {
+        const compressed = zlib.gzipSync(accountOfSize(size))
+        expect(compressed.length).toBeLessThan(2 * KiB)
+        server.handle(gzipped(compressed))
+        const exit = yield* Effect.exit(getAccount(transport, { maxResponseBytes: limit }))
+        if (name === "fetch") {
+          if (size === limit) expect(Exit.isSuccess(exit)).toBe(true)
+          else expect(failure(exit)._tag).toBe("ResponseTooLarge")
+        } else {
+          // Not inflated: the compressed bytes are what the client reads, and they are not JSON.
+          expect(failure(exit)._tag).toBe("ResponseDecodeError")
+        }
+      }
+    }))
+})
+
+describe("maxResponseBytes", () => {
+  it.effect("accepts 1 KiB to 256 MiB, whole numbers only; no request is sent otherwise", () =>
+    Effect.gen(function*() {
+      server.handle((_req, res) => res.writeHead(500).end())
+      for (const bad of [1023, WalletConfig.MaxResponseBytesLimit + 1, 2 ** 30, 1.5, Number.NaN]) {
+        const error = yield* Effect.flip(
+          Effect.provide(WalletClient.make(S.options(server.url, { maxResponseBytes: bad })), S.transports[0]![1])
+        )
+        expect(error._tag).toBe("InvalidArgument")
+        expect((error as WalletError.InvalidArgument).argument).toBe("maxResponseBytes")
+      }
+      expect(server.seen).toHaveLength(0)
+      expect(WalletConfig.MaxResponseBytesLimit).toBe(256 * MiB)
+      for (const good of [1024, WalletConfig.MaxResponseBytesLimit]) {
+        yield* Effect.provide(WalletClient.make(S.options(server.url, { maxResponseBytes: good })), S.transports[0]![1])
+      }
+    }))
+})
