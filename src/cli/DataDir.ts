@@ -28,10 +28,10 @@ import * as ExitCode from "./ExitCode.js"
  * @since 0.1.0
  * @category constants
  */
-export const defaultDirectory = (env: Readonly<Record<string, string | undefined>>, home: string = os.homedir()): string =>
+export const defaultDirectory = (env: Readonly<Record<string, string | undefined>>, home?: string | undefined): string =>
   env.XDG_DATA_HOME !== undefined && env.XDG_DATA_HOME !== ""
     ? path.join(env.XDG_DATA_HOME, "kas-wallet", "emulator")
-    : path.join(home, ".kas-wallet", "emulator")
+    : path.join(home !== undefined && home !== "" ? home : os.homedir(), ".kas-wallet", "emulator")
 
 /**
  * The files of a data directory.

@@ -54,9 +54,18 @@ export const failureOf = (error: EmulatorError | EmulatorConsole.ConsoleError | 
 // the data directory and the database of the console commands
 // ---------------------------------------------------------------------------------------------
 
+const variable = (name: string) =>
+  Effect.orElseSucceed(Config.string(name).pipe(Config.option, Config.map(Option.getOrUndefined)), () => undefined)
+
 const dataDirectory = (given: Option.Option<string>) =>
-  Effect.map(Flags.raw(E.dataDir, given), (found) =>
-    Option.match(found, { onNone: () => DataDir.defaultDirectory(process.env), onSome: (s) => s.value }))
+  Effect.flatMap(Flags.raw(E.dataDir, given), (found) =>
+    Option.match(found, {
+      onSome: (s) => Effect.succeed(s.value),
+      // Read through Config, like every other setting, so that a test can give its own.
+      onNone: () =>
+        Effect.zipWith(variable("XDG_DATA_HOME"), variable("HOME"), (xdg, home) =>
+          DataDir.defaultDirectory({ XDG_DATA_HOME: xdg }, home))
+    }))
 
 const consoleOptions = { dataDir: Flags.text(E.dataDir), db: Flags.text(E.consoleDb) }
 

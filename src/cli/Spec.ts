@@ -139,7 +139,7 @@ export const accounts = {
     env: "KAS_ACCOUNT_POOL",
     default: "the member's default pool",
     description: "account pool KRN, sent as x-krn",
-    example: "--pool krn:1001:wallet:<account-id>:account-pool:payroll"
+    example: "--pool krn:1001:wallet:<member>:account-pool:payroll"
   },
   accessKeyId: {
     name: "access-key-id",
@@ -223,7 +223,7 @@ const accountsCreate: Command = {
   runs: true,
   examples: [
     "kas-wallet accounts create",
-    "kas-wallet accounts create --chain 8217 --pool krn:8217:wallet:<account-id>:account-pool:payroll --json"
+    "kas-wallet accounts create --pool krn:1001:wallet:<member>:account-pool:pay"
   ]
 }
 
@@ -261,7 +261,7 @@ const accountsList: Command = {
   runs: true,
   examples: [
     "kas-wallet accounts list --page-size 20",
-    "kas-wallet accounts list --page-size 20 --cursor <cursor printed by the previous page>",
+    "kas-wallet accounts list --page-size 20 --cursor eyJ2IjoxLCJ0Ijo...   # page 2",
     "kas-wallet accounts list --all --json --from 2024-01-01 > accounts.ndjson"
   ]
 }
@@ -278,7 +278,7 @@ const accountsGroup: Command = {
   subcommands: [accountsCreate, accountsGet, accountsList],
   runs: false,
   examples: [
-    "eval \"$(kas-wallet emulator env)\"     # use the local emulator's stored key",
+    "eval \"$(kas-wallet emulator env)\"   # use the local emulator's key",
     "kas-wallet accounts create && kas-wallet accounts list"
   ]
 }
@@ -456,19 +456,19 @@ const emulatorSubcommands: ReadonlyArray<Command> = [
       ["emulator", "key", "create"],
       "create an API key (at most 2 per member); prints its secret once",
       [emulator.accountId],
-      "kas-wallet emulator key create --account-id <account-id>"
+      "kas-wallet emulator key create --account-id <id>"
     ),
     consoleCommand(
       ["emulator", "key", "list"],
       "list the API keys of a member, never their secrets",
       [emulator.accountId],
-      "kas-wallet emulator key list --account-id <account-id>"
+      "kas-wallet emulator key list --account-id <id>"
     ),
     consoleCommand(
       ["emulator", "key", "delete"],
       "delete an API key of a member",
       [emulator.accountId, emulator.keyId],
-      "kas-wallet emulator key delete --account-id <account-id> --access-key-id KASK..."
+      "kas-wallet emulator key delete --account-id <id> --access-key-id KASK..."
     )
   ]),
   consoleGroup("pool", "create and list account pools of members", [
@@ -476,13 +476,13 @@ const emulatorSubcommands: ReadonlyArray<Command> = [
       ["emulator", "pool", "create"],
       "create a named account pool on a chain; prints its KRN",
       [emulator.accountId, emulator.chainId, emulator.name],
-      "kas-wallet emulator pool create --account-id <account-id> --chain-id 1001 --name payroll"
+      "kas-wallet emulator pool create --account-id <id> --chain-id 1001 --name pay"
     ),
     consoleCommand(
       ["emulator", "pool", "list"],
       "list the account pools of a member",
       [emulator.accountId, emulator.optionalChainId],
-      "kas-wallet emulator pool list --account-id <account-id>"
+      "kas-wallet emulator pool list --account-id <id>"
     )
   ])
 ]
@@ -523,8 +523,9 @@ const emulatorCommand = (fields: typeof EmulatorConfig.fields | undefined): Comm
     subcommands: emulatorSubcommands,
     runs: true,
     examples: [
-      "kas-wallet emulator                    # then, in another shell: eval \"$(kas-wallet emulator env)\"",
-      "kas-wallet emulator --ephemeral --port 0 --fault-rate 0.2 --fault-kinds 429,503"
+      "kas-wallet emulator                   # keeps its data; in another shell:",
+      "eval \"$(kas-wallet emulator env)\"     # and kas-wallet accounts uses it",
+      "kas-wallet emulator --ephemeral --port 0 --fault-rate 0.2 --fault-kinds 503"
     ]
   }
 }
@@ -582,8 +583,8 @@ export const tree = (emulatorFields?: typeof EmulatorConfig.fields): Command => 
   subcommands: [accountsGroup, emulatorCommand(emulatorFields), tour],
   runs: false,
   examples: [
-    "kas-wallet emulator                      # a local emulator that keeps its data",
-    "eval \"$(kas-wallet emulator env)\"        # in another shell: use it",
+    "kas-wallet emulator                  # a local emulator that keeps its data",
+    "eval \"$(kas-wallet emulator env)\"    # in another shell: use it",
     "kas-wallet accounts create",
     "kas-wallet accounts list --all --json > accounts.ndjson"
   ]

@@ -10,33 +10,40 @@
  */
 import { CliConfig, Command, CommandDescriptor, type HelpDoc, type ValidationError } from "@effect/cli"
 import type { CliApp } from "@effect/cli"
+import type { FileSystem } from "@effect/platform"
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Cause, Console, Effect } from "effect"
 import * as EmulatorConfig from "../emulator/EmulatorConfig.js"
 import { version } from "../internal/version.js"
-import * as AccountsCommand from "./AccountsCommand.js"
 import * as Argv from "./Argv.js"
-import * as EmulatorCommand from "./EmulatorCommand.js"
 import * as ExitCode from "./ExitCode.js"
 import * as Help from "./Help.js"
 import * as Spec from "./Spec.js"
 
-// The tour starts an emulator in-process: loaded only when it runs.
-const tour = Command.make("tour", {}, () =>
-  Effect.flatMap(Effect.promise(() => import("./Tour.js")), (t) => t.run).pipe(
-    Effect.mapError((e) => new ExitCode.Failure({ message: `the tour failed: ${e.message}`, code: ExitCode.ExitCode.Unexpected }))
-  ))
-
 /**
- * `kas-wallet`, with its subcommands, as @effect/cli commands.
+ * The @effect/cli command of each top-level command, loaded when it runs: the emulator and its
+ * database are not loaded to list accounts, nor the client to serve the emulator.
  *
  * @since 0.1.0
  * @category commands
  */
-export const command = Command.make("kas-wallet").pipe(
-  Command.withSubcommands([AccountsCommand.command, EmulatorCommand.command, tour])
-)
+export const commands: Record<
+  "accounts" | "emulator" | "tour",
+  // Each command has its own name and parses into its own shape.
+  () => Effect.Effect<Command.Command<any, FileSystem.FileSystem, ExitCode.Failure, any>>
+> = {
+  accounts: () => Effect.promise(() => import("./AccountsCommand.js")).pipe(Effect.map((m) => m.command)),
+  emulator: () => Effect.promise(() => import("./EmulatorCommand.js")).pipe(Effect.map((m) => m.command)),
+  tour: () =>
+    Effect.succeed(
+      // The tour starts an emulator in-process.
+      Command.make("tour", {}, () =>
+        Effect.flatMap(Effect.promise(() => import("./Tour.js")), (t) => t.run).pipe(
+          Effect.mapError((e) => new ExitCode.Failure({ message: `the tour failed: ${e.message}`, code: ExitCode.ExitCode.Unexpected }))
+        ))
+    )
+}
 
 /**
  * The command table, the emulator's options included.
@@ -46,8 +53,23 @@ export const command = Command.make("kas-wallet").pipe(
  */
 export const table: Spec.Command = Spec.tree(EmulatorConfig.fields)
 
-// Exact names only: the table has already refused anything else, with its own messages.
-const cliConfig = CliConfig.make({ isCaseSensitive: true, autoCorrectLimit: 0, finalCheckBuiltIn: false, showBuiltIns: false })
+/**
+ * How @effect/cli parses: exact names only, since the table has already refused anything else,
+ * with its own messages.
+ *
+ * @since 0.1.0
+ * @category running
+ */
+export const cliConfig = CliConfig.make({ isCaseSensitive: true, autoCorrectLimit: 0, finalCheckBuiltIn: false, showBuiltIns: false })
+
+/**
+ * `kas-wallet` with one of its top-level commands, as @effect/cli parses it.
+ *
+ * @since 0.1.0
+ * @category commands
+ */
+export const rootFor = (name: keyof typeof commands) =>
+  Effect.map(commands[name](), (command) => Command.make("kas-wallet").pipe(Command.withSubcommands([command])))
 
 /** The words of an @effect/cli message, on one line. */
 const textOf = (doc: HelpDoc.HelpDoc): string => {
@@ -77,11 +99,12 @@ export const run = (args: ReadonlyArray<string>): Effect.Effect<ExitCode.ExitCod
   Effect.gen(function*() {
     const request = Argv.read(table, args)
     const answered = Help.answer(table, request, version, Help.styleFor(process.stdout, process.env))
-    if (answered !== undefined) {
-      if (answered.stdout !== "") yield* Console.log(answered.stdout.replace(/\n$/, ""))
-      if (answered.stderr !== "") yield* Console.error(answered.stderr.replace(/\n$/, ""))
-      return answered.code as ExitCode.ExitCode
+    if (answered !== undefined || request._tag !== "Run") {
+      if (answered?.stdout) yield* Console.log(answered.stdout.replace(/\n$/, ""))
+      if (answered?.stderr) yield* Console.error(answered.stderr.replace(/\n$/, ""))
+      return (answered?.code ?? ExitCode.ExitCode.Unexpected) as ExitCode.ExitCode
     }
+    const command = yield* rootFor(request.command.path[0] as keyof typeof commands)
     const directive = yield* CommandDescriptor.parse(command.descriptor, ["kas-wallet", ...args], cliConfig).pipe(
       Effect.mapError((e: ValidationError.ValidationError) => ExitCode.invalid(textOf(e.error)))
     )
