@@ -204,7 +204,13 @@ const serveOptions = {
   secretAccessKeyFile: Flags.text(E.secretAccessKeyFile)
 }
 
-type ServeFlags = Command.Command.ParseConfig<typeof serveOptions>
+/**
+ * The serve flags, as parsed: one text per option of the table, and the command's own.
+ *
+ * @since 0.1.0
+ * @category options
+ */
+export type ServeFlags = Command.Command.ParseConfig<typeof serveOptions>
 
 const kindProblem: Record<EmulatorConfig.Kind, string> = {
   string: "must be text",

@@ -1,10 +1,9 @@
 /**
  * Runs `kas-wallet` in process, as tests do: the lines it prints, its exit code, with a given
- * environment (never the tester's own KAS_* variables) and terminal.
+ * environment (never the tester's own KAS_* variables or home) and terminal.
  */
 import { NodeContext } from "@effect/platform-node"
-import { vi } from "@effect/vitest"
-import { ConfigProvider, Effect, Layer } from "effect"
+import { ConfigProvider, Console, Effect, Layer } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -21,34 +20,51 @@ export interface Ran {
   readonly err: string
 }
 
-/** Progress writes of the last runs with a terminal of `terminal`. */
+/** The terminal a run sees, and where its progress writes go. */
 export interface Terminal {
   readonly stdoutIsTerminal?: boolean
   readonly stderrIsTerminal?: boolean
   readonly progress?: Array<string>
 }
 
+/** A Console that hands each line printed on stdout and stderr to `out` and `err`. */
+export const capturing = (out: (line: string) => void, err: (line: string) => void) =>
+  Effect.map(Effect.console, (base): Console.Console => ({
+    ...base,
+    log: (...args) => Effect.sync(() => out(args.join(" "))),
+    error: (...args) => Effect.sync(() => err(args.join(" ")))
+  }))
+
 /**
- * Runs `kas-wallet <args>` with `env` as its whole environment. Console output is captured (the
- * spies are removed after the run).
+ * `kas-wallet <args>` as an effect succeeding with its exit code, with `env` as its whole
+ * environment, printing through `console`.
  */
+export const running = (
+  args: ReadonlyArray<string>,
+  env: Record<string, string>,
+  console: Console.Console,
+  terminal: Terminal = {}
+) =>
+  run(args).pipe(
+    Console.withConsole(console),
+    Effect.provide(
+      Layer.merge(
+        NodeContext.layer,
+        Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries({ HOME: sandbox, XDG_DATA_HOME: sandbox, ...env }))))
+      )
+    ),
+    Effect.provideService(Output.Terminal, {
+      stdoutIsTerminal: terminal.stdoutIsTerminal ?? false,
+      stderrIsTerminal: terminal.stderrIsTerminal ?? false,
+      writeProgress: (text) => void terminal.progress?.push(text)
+    })
+  )
+
+/** Runs `kas-wallet <args>` to its end with `env` as its whole environment: its exit code and output. */
 export const cli = (args: ReadonlyArray<string>, env: Record<string, string> = {}, terminal: Terminal = {}) =>
   Effect.gen(function*() {
     const out: Array<string> = []
     const err: Array<string> = []
-    const log = vi.spyOn(console, "log").mockImplementation((...a: Array<unknown>) => void out.push(a.join(" ")))
-    const error = vi.spyOn(console, "error").mockImplementation((...a: Array<unknown>) => void err.push(a.join(" ")))
-    const code = yield* run(args).pipe(
-      Effect.provide(Layer.merge(NodeContext.layer, Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries({ HOME: sandbox, XDG_DATA_HOME: sandbox, ...env })))))),
-      Effect.provideService(Output.Terminal, {
-        stdoutIsTerminal: terminal.stdoutIsTerminal ?? false,
-        stderrIsTerminal: terminal.stderrIsTerminal ?? false,
-        writeProgress: (text) => void terminal.progress?.push(text)
-      }),
-      Effect.ensuring(Effect.sync(() => {
-        log.mockRestore()
-        error.mockRestore()
-      }))
-    )
+    const code = yield* running(args, env, yield* capturing((l) => out.push(l), (l) => err.push(l)), terminal)
     return { code, out: out.join("\n"), err: err.join("\n") } satisfies Ran
   })
