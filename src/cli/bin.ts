@@ -14,6 +14,15 @@ import * as Argv from "./Argv.js"
 import * as Help from "./Help.js"
 import * as Spec from "./Spec.js"
 
+// A reader that stops early (`kas-wallet accounts list --all | head`) closes the pipe: stop
+// quietly, as a command killed by SIGPIPE does, rather than crash on the next write.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") process.exit(process.exitCode ?? 0)
+    throw error
+  })
+}
+
 const args = process.argv.slice(2)
 // The emulator's options (a part of effect) are needed only for its own help and the completions.
 const fields = Spec.needsEmulatorFields(args) ? (await import("../emulator/EmulatorConfig.js")).fields : undefined
