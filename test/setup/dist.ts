@@ -15,7 +15,7 @@ import { parseCLI } from "vitest/node"
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 
 /** The test files that need `dist/`. */
-const needsDist = /test\/(package\.test\.ts|emulator\/process\.test\.ts|cli\/)/
+const needsDist = /test\/(package|emulator\/process)\.test\.ts$/
 
 // Kept out of dist/: npm would pack it.
 const stamp = path.join(root, "node_modules/.cache/effect-kas-wallet/dist-hash")
