@@ -193,6 +193,9 @@ describe("kas-wallet accounts", () => {
       expect(ran.out + ran.err).not.toContain(secret)
       expect(ran.out + ran.err).not.toContain(authorization)
       expect(ran.err).toContain("<redacted>")
+      const one = yield* cli(["accounts", "list"], { ...env, KAS_WALLET_URL: url })
+      expect(one.code).toBe(0)
+      expect(one.out).toMatch(/^next page: --cursor c-<redacted>$/m)
     }).pipe(Effect.scoped), 60_000)
 })
 
