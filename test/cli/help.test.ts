@@ -114,6 +114,16 @@ describe("--help", () => {
   })
 })
 
+describe("docs/cli.md", () => {
+  it("every command line it shows is one the table reads as a command or a help", () => {
+    const doc = fs.readFileSync(new URL("../../docs/cli.md", import.meta.url), "utf8")
+    const blocks = [...doc.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!)
+    const lines = blocks.flatMap((b) => b.split("\n")).flatMap((l) => [...l.matchAll(/kas-wallet ([^;&|)"]*)/g)].map((m) => m[1]!))
+    expect(lines.length).toBeGreaterThan(8)
+    for (const line of lines) expect(Argv.read(root, words(line))._tag, line).not.toBe("Usage")
+  })
+})
+
 describe("reading a command line against the table", () => {
   const read = (line: string) => Argv.read(root, line === "" ? [] : line.split(" "))
   const usage = (line: string) => {
