@@ -185,6 +185,14 @@ describe("kas-wallet emulator options", () => {
       expect(third.text).toContain(`export KAS_SECRET_ACCESS_KEY="$(cat ${file})"`)
       yield* third.stop
 
+      // Another master key is refused at start, and never printed.
+      const wrong = yield* cli(["emulator", "--port", "0", "--data-dir", dir, "--master-key", "another-master-key"])
+      expect(wrong.code).toBe(2)
+      expect(wrong.err).toMatch(/^kas-wallet: .*master key does not match this database/)
+      expect(wrong.err.split("\n")).toHaveLength(1)
+      expect(wrong.out + wrong.err).not.toContain("another-master-key")
+      expect(wrong.out).not.toContain("listening on")
+
       const ephemeral = yield* serve(["--ephemeral"])
       const throwaway = /^export KAS_SECRET_ACCESS_KEY=(\S+)$/m.exec(ephemeral.text)?.[1]
       expect(throwaway).toMatch(/^[A-Za-z0-9]{40}$/)

@@ -42,6 +42,8 @@ export const ensureDist = (): void => {
   const hash = sourcesHash()
   const built = fs.existsSync(stamp) ? fs.readFileSync(stamp, "utf8") : ""
   if (built === hash && fs.existsSync(path.join(root, "dist/cli/bin.js"))) return
+  // The stamp goes first: a build that fails half-way must not pass for the sources it had.
+  fs.rmSync(stamp, { force: true })
   // A clean build: a file left from a deleted source would otherwise be packed and run.
   fs.rmSync(path.join(root, "dist"), { recursive: true, force: true })
   execFileSync(process.execPath, [path.join(root, "node_modules/typescript/bin/tsc"), "-p", "src"], { cwd: root, stdio: "inherit" })
