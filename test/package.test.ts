@@ -137,7 +137,7 @@ describe("the built CLI as a child process", () => {
       expect(usage.stderr).toBe("kas-wallet: unknown option --siz for kas-wallet accounts list; see 'kas-wallet accounts list --help'\n")
     }))
 
-  it.scoped("create, get and list --all --json against an emulator, with an exit code", () =>
+  it.scoped("create against an emulator, and an exit code", () =>
     Effect.gen(function*() {
       const emulator = yield* Emulator.make({ port: 0 })
       const env = {
@@ -152,16 +152,12 @@ describe("the built CLI as a child process", () => {
       const account = JSON.parse(created.stdout) as { address: string; krn: string }
       expect(account.address).toMatch(/^0x[0-9a-fA-F]{40}$/)
 
-      const [listed, notFound] = yield* Effect.all([
-        run("accounts", "list", "--all", "--json", "--page-size", "1"),
-        run("accounts", "get", `0x${"12".repeat(20)}`)
-      ], { concurrency: "unbounded" })
-      expect(listed.code, listed.stderr).toBe(0)
-      expect(listed.stdout.trim().split("\n").map((l) => JSON.parse(l).address)).toEqual([account.address])
-      // The exit code of a failure is the process's (the others are tested in process: test/cli/).
+      // Listing, and the other exit codes, are tested in process (test/cli/): here, that a failure's
+      // exit code is the process's.
+      const notFound = yield* run("accounts", "get", `0x${"12".repeat(20)}`)
       expect(notFound.code).toBe(4)
       expect(notFound.stderr).toMatch(/^kas-wallet: no account 0x(12){20} in the default pool on chain 1001 .*\n$/)
-      for (const output of [created, listed, notFound]) {
+      for (const output of [created, notFound]) {
         expect(output.stdout + output.stderr).not.toContain(env.KAS_SECRET_ACCESS_KEY)
       }
     }), 60_000)
