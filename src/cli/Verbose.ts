@@ -11,7 +11,7 @@
  * @since 0.1.0
  */
 import { Headers, HttpClient, type HttpClientRequest } from "@effect/platform"
-import { Clock, Effect, Tracer } from "effect"
+import { Effect, Tracer } from "effect"
 
 /**
  * What `--verbose` installs.
@@ -61,7 +61,8 @@ export const make = (options: {
   const transformClient = (client: HttpClient.HttpClient): HttpClient.HttpClient =>
     HttpClient.transform(client, (effect, request) =>
       Effect.gen(function*() {
-        const now = yield* Clock.currentTimeMillis
+        // The wall clock, as the tracer's callback (synchronous) reads it for the start of a wait.
+        const now = Date.now()
         const pending = retry
         retry = undefined
         if (pending !== undefined) {
@@ -71,8 +72,8 @@ export const make = (options: {
         yield* log(describe(request))
         return yield* effect.pipe(
           Effect.tapBoth({
-            onFailure: () => Effect.flatMap(Clock.currentTimeMillis, (end) => log(`< no response (${end - now} ms)`)),
-            onSuccess: (response) => Effect.flatMap(Clock.currentTimeMillis, (end) => log(`< ${response.status} (${end - now} ms)`))
+            onFailure: () => Effect.suspend(() => log(`< no response (${Date.now() - now} ms)`)),
+            onSuccess: (response) => Effect.suspend(() => log(`< ${response.status} (${Date.now() - now} ms)`))
           })
         )
       }))
@@ -88,10 +89,12 @@ export const make = (options: {
           get: (target, property, receiver) =>
             property === "attribute"
               ? (key: string, value: unknown) => {
-                if (key === "kas.retry.after_error") after = String(value)
-                if (key === "kas.retry.delay_millis" && typeof value === "number") delay = value
-                if (key === "kas.retry.attempt" && typeof value === "number") attempt = value
-                if (attempt !== undefined) retry = { attempt, after, at: Date.now(), delay }
+                if (key.startsWith("kas.retry.")) {
+                  if (key === "kas.retry.after_error") after = String(value)
+                  if (key === "kas.retry.delay_millis" && typeof value === "number") delay = value
+                  if (key === "kas.retry.attempt" && typeof value === "number") attempt = value
+                  if (attempt !== undefined) retry = { attempt, after, at: Date.now(), delay }
+                }
                 target.attribute(key, value)
               }
               : Reflect.get(target, property, receiver)

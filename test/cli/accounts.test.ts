@@ -172,6 +172,20 @@ describe("kas-wallet accounts", () => {
         "kas-wallet: the service failed (HTTP 503, code 1065000: busy); try again later; to resume, run the same command with --cursor page-2"
       )
       expect(e.url).not.toBe(url)
+
+      // A retry that succeeds is logged once, before its own request, and never again.
+      let failures = 1
+      const flaky = yield* scripted((request) =>
+        request.url?.includes("cursor=page-2") === true && failures-- > 0
+          ? { status: 503, body: { code: 1065000, message: "busy" } }
+          : { status: 200, body: { items: page.items, cursor: request.url?.includes("cursor=page-2") === true ? "page-3" : request.url?.includes("cursor=") === true ? "" : "page-2" } }
+      )
+      const recovered = yield* cli(["accounts", "list", "--all", "--page-size", "1", "--json", "--verbose"], { ...env, KAS_WALLET_URL: flaky })
+      expect(recovered.code, recovered.err).toBe(0)
+      const log = recovered.err.split("\n")
+      expect(log.filter((l) => l.startsWith("retry: "))).toHaveLength(1)
+      expect(log.filter((l) => l.startsWith("> GET "))).toHaveLength(4)
+      expect(log[log.findIndex((l) => l.startsWith("retry: ")) + 1]).toContain("cursor=page-2")
     }).pipe(Effect.scoped), 60_000)
 
   it.live("what a hostile server echoes of the key (body, message, header, cursor) never reaches the output", () =>
