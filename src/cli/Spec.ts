@@ -167,7 +167,7 @@ export const accounts = {
   },
   json: {
     name: "json",
-    description: "JSON output: one document, or one account per line with --all",
+    description: "JSON output: one document (with list --all, one account per line)",
     example: "--json | jq .address"
   },
   verbose: {
