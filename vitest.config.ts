@@ -14,6 +14,8 @@ export default defineConfig({
   },
   test: {
     include: ["test/**/*.test.ts"],
+    // Builds dist/ once, for the tests that run the built package and CLI.
+    globalSetup: ["test/setup/dist.ts"],
     // Property tests and loopback servers are CPU-bound on a 2-core machine:
     // two workers keep the suite fast without starving the emulator.
     pool: "forks",

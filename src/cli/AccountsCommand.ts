@@ -4,212 +4,315 @@
  *
  * @since 0.1.0
  */
-import { Args, Command, HelpDoc, Options, ValidationError } from "@effect/cli"
-import { FetchHttpClient, Headers, HttpClient } from "@effect/platform"
-import { Config, Console, Effect, Layer, Option, Redacted, Schema, Stream } from "effect"
+import { Args, Command } from "@effect/cli"
+import { FetchHttpClient, FileSystem } from "@effect/platform"
+import { Console, Effect, Either, Layer, Option, Redacted, Schema, Stream } from "effect"
 import * as Account from "../Account.js"
+import * as Address from "../Address.js"
+import * as Krn from "../Krn.js"
+import * as Timestamp from "../Timestamp.js"
 import * as WalletClient from "../WalletClient.js"
 import * as WalletConfig from "../WalletConfig.js"
 import * as WalletError from "../WalletError.js"
-import * as EnvOption from "./EnvOption.js"
 import * as ExitCode from "./ExitCode.js"
+import * as Flags from "./Flags.js"
+import * as Messages from "./Messages.js"
 import * as Output from "./Output.js"
+import * as Spec from "./Spec.js"
+import * as Verbose from "./Verbose.js"
 
-const env = WalletConfig.EnvironmentVariables
+const S = Spec.accounts
 
-const chain = Options.choice("chain", ["8217", "1001"]).pipe(
-  Options.withFallbackConfig(Config.literal("8217", "1001")(env.chainId)),
-  Options.withDefault("1001" as const),
-  Options.withDescription(`Chain: 8217 (mainnet) or 1001 (testnet) (env ${env.chainId}; default 1001)`)
-)
-const pool = EnvOption.optional(
-  Options.text("pool"),
-  Config.string(env.pool),
-  `Account pool KRN to use (x-krn) (env ${env.pool}; default: the member's default pool)`
-)
-const url = EnvOption.optional(
-  Options.text("url"),
-  Config.string(env.baseUrl),
-  `Base URL of the wallet API (env ${env.baseUrl}; default ${WalletConfig.DefaultBaseUrl})`
-)
-const accessKeyId = EnvOption.accessKeyId(`AccessKey ID (env ${env.accessKeyId})`)
-const secretAccessKey = EnvOption.secretAccessKey(`Secret AccessKey (env ${env.secretAccessKey}; never printed)`)
-const json = Options.boolean("json").pipe(Options.withDescription("Print JSON (one document; NDJSON with --all)"))
-const verbose = Options.boolean("verbose").pipe(
-  Options.withDescription("Print each request and response status on stderr, and error details (secrets redacted)")
-)
+const shared = {
+  url: Flags.text(S.url),
+  chain: Flags.text(S.chain),
+  pool: Flags.text(S.pool),
+  accessKeyId: Flags.text(S.accessKeyId),
+  secretAccessKey: Flags.text(S.secretAccessKey),
+  secretAccessKeyFile: Flags.text(S.secretAccessKeyFile),
+  json: Flags.toggle(S.json),
+  verbose: Flags.toggle(S.verbose)
+}
 
-const shared = { chain, pool, url, accessKeyId, secretAccessKey, json, verbose }
+type Shared = Command.Command.ParseConfig<typeof shared>
 
-interface Shared {
-  readonly chain: "8217" | "1001"
-  readonly pool: Option.Option<string>
-  readonly url: Option.Option<string>
-  readonly accessKeyId: Option.Option<string>
-  readonly secretAccessKey: Option.Option<Redacted.Redacted<string>>
+/**
+ * The settings of an `accounts` command, checked.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Settings {
+  readonly url: string
+  readonly chainId: 8217 | 1001
+  readonly pool: string | undefined
+  readonly accessKeyId: string
+  readonly secretAccessKey: Redacted.Redacted<string>
   readonly json: boolean
   readonly verbose: boolean
 }
 
-const NoCredentials = [
-  "no credentials. Either",
-  `  - use the real service: set ${env.accessKeyId} and ${env.secretAccessKey} (or pass --access-key-id and --secret-access-key), or`,
-  "  - use the local emulator: run `kas-wallet emulator` (it prints `listening on http://HOST:PORT` and a key),",
-  "    then pass --url http://HOST:PORT with that key."
-].join("\n")
+const parseUrl: Flags.Parser<string> = (raw) => {
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    return Either.left(`must be an http(s) URL such as http://127.0.0.1:8787 (got ${Flags.show(raw)})`)
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    return Either.left(`must be an http(s) URL such as http://127.0.0.1:8787 (got ${Flags.show(raw)})`)
+  }
+  // A key in the URL would be printed with it: it belongs in the key's own settings.
+  if (url.username !== "" || url.password !== "") return Either.left("must not contain a user or password: give the key separately")
+  return Either.right(url.toString().replace(/\/+$/, ""))
+}
 
-class Failure extends Schema.TaggedError<Failure>()("Failure", { message: Schema.String, code: Schema.Number }) {}
+const decodePool = Schema.decodeUnknownEither(Krn.AccountPoolKrn)
 
-// Logs each request on stderr with its headers redacted (Authorization included), then its status.
-const verboseClient = (client: HttpClient.HttpClient): HttpClient.HttpClient =>
-  client.pipe(
-    HttpClient.tapRequest((request) => {
-      const headers = Headers.redact(request.headers, ["authorization"])
-      const shown = Object.entries(headers).map(([k, v]) => `${k}: ${String(v)}`).join(", ")
-      return Console.error(`> ${request.method} ${request.url} (${shown})`)
-    }),
-    HttpClient.tap((response) => Console.error(`< ${response.status} ${response.request.method} ${response.request.url}`))
+const parsePool: Flags.Parser<string> = (raw) =>
+  Either.isRight(decodePool(raw))
+    ? Either.right(raw)
+    : Either.left(`must be an account pool KRN, krn:<chain>:wallet:<account-id>:account-pool:<name> (got ${Flags.show(raw)})`)
+
+const NoKey =
+  "no API key: set KAS_ACCESS_KEY_ID and KAS_SECRET_ACCESS_KEY (or --secret-access-key-file); for a local emulator, run `kas-wallet emulator`, then `eval \"$(kas-wallet emulator env)\"`"
+
+const readSecretFile = (path: string, source: string) =>
+  Effect.flatMap(FileSystem.FileSystem, (fs) => fs.readFileString(path)).pipe(
+    Effect.mapError((e) => ExitCode.invalid(`${source}: cannot read ${path} (${e._tag === "SystemError" && e.reason === "NotFound" ? "no such file" : e.message})`)),
+    // The file's trailing newline is not part of the secret.
+    Effect.map((text) => text.replace(/\r?\n$/, "")),
+    Effect.filterOrFail((secret) => secret !== "", () => ExitCode.invalid(`${source}: ${path} is empty`)),
+    Effect.map(Redacted.make)
   )
 
-const clientLayer = (options: Shared) =>
+/** The secret: its flag, its file's flag, its variable, its file's variable, in that order. */
+const secretOf = (o: Shared) =>
   Effect.gen(function*() {
-    if (Option.isNone(options.accessKeyId) || Option.isNone(options.secretAccessKey)) {
-      return yield* new Failure({ message: NoCredentials, code: ExitCode.ExitCode.InvalidArgument })
+    if (Option.isSome(o.secretAccessKey) && Option.isSome(o.secretAccessKeyFile)) {
+      return yield* ExitCode.invalid(`give --${S.secretAccessKey.name} or --${S.secretAccessKeyFile.name}, not both`)
     }
-    return WalletClient.layer({
-      credentials: { accessKeyId: options.accessKeyId.value, secretAccessKey: options.secretAccessKey.value },
-      chainId: Number(options.chain),
-      baseUrl: Option.getOrUndefined(options.url),
-      pool: Option.getOrUndefined(options.pool),
-      transformClient: options.verbose ? verboseClient : undefined
-    }).pipe(Layer.provide(FetchHttpClient.layer))
+    if (Option.isSome(o.secretAccessKey)) {
+      return o.secretAccessKey.value === ""
+        ? yield* ExitCode.invalid(`--${S.secretAccessKey.name} must not be empty`)
+        : Option.some(Redacted.make(o.secretAccessKey.value))
+    }
+    if (Option.isSome(o.secretAccessKeyFile)) {
+      return Option.some(yield* readSecretFile(o.secretAccessKeyFile.value, `--${S.secretAccessKeyFile.name}`))
+    }
+    const env = yield* Flags.raw(S.secretAccessKey, Option.none())
+    if (Option.isSome(env)) return Option.some(Redacted.make(env.value.value))
+    const file = yield* Flags.raw(S.secretAccessKeyFile, Option.none())
+    if (Option.isSome(file)) return Option.some(yield* readSecretFile(file.value.value, file.value.source))
+    return Option.none()
   })
+
+/**
+ * Reads and checks the shared settings: each flag, else its environment variable.
+ *
+ * @since 0.1.0
+ * @category settings
+ */
+export const settings = (o: Shared): Effect.Effect<Settings, ExitCode.Failure, FileSystem.FileSystem> =>
+  Effect.gen(function*() {
+    const chain = yield* Flags.read(S.chain, o.chain, Flags.choice(["8217", "1001"], "8217 (mainnet) or 1001 (testnet)"))
+    const chainId = Number(Option.getOrElse(chain, () => "1001")) as 8217 | 1001
+    const url = Option.getOrElse(yield* Flags.read(S.url, o.url, parseUrl), () => WalletConfig.DefaultBaseUrl)
+    const pool = Option.getOrUndefined(yield* Flags.read(S.pool, o.pool, parsePool))
+    if (pool !== undefined && !pool.startsWith(`krn:${chainId}:`)) {
+      return yield* ExitCode.invalid(`--pool ${pool} is on chain ${pool.split(":")[1]}, but the chain is ${chainId} (--chain / KAS_CHAIN_ID)`)
+    }
+    const accessKeyId = yield* Flags.read(S.accessKeyId, o.accessKeyId, Flags.nonEmpty)
+    const secretAccessKey = yield* secretOf(o)
+    if (Option.isNone(accessKeyId) || Option.isNone(secretAccessKey)) return yield* ExitCode.invalid(NoKey)
+    return {
+      url,
+      chainId,
+      pool,
+      accessKeyId: accessKeyId.value,
+      secretAccessKey: secretAccessKey.value,
+      json: o.json,
+      verbose: o.verbose
+    }
+  })
+
+const base64 = (s: string) => Buffer.from(s, "utf8").toString("base64")
+
+/** What must never be printed: the secret and the Authorization value made from it. */
+const secretsOf = (s: Settings): ReadonlyArray<string> => {
+  const secret = Redacted.value(s.secretAccessKey)
+  return [base64(`${s.accessKeyId}:${secret}`), secret]
+}
 
 const encodeAccount = Schema.encodeSync(Account.Account)
 const encodePage = Schema.encodeSync(Account.AccountPage)
 const encodeError = Schema.encodeSync(WalletError.WalletError)
 
-/** Runs a handler with the client, turning every failure into one line and an exit code. */
+/**
+ * Runs a command's program with the client, every printed line scrubbed of the key, and every
+ * failure turned into one line and an exit code.
+ */
 const withClient = <A>(
-  options: Shared,
-  program: Effect.Effect<A, WalletError.WalletError, WalletClient.WalletClient>
-) =>
-  Effect.flatMap(clientLayer(options), (layer) => Effect.provide(program, layer)).pipe(
-    Effect.catchAll((error) => {
-      const { advice, code } = error._tag === "Failure"
-        ? { advice: "", code: error.code }
-        : ExitCode.classify(error)
-      const details = options.verbose && error._tag !== "Failure"
-        ? Console.error(JSON.stringify(encodeError(error), null, 2))
-        : Effect.void
-      return Console.error(`kas-wallet: ${error._tag === "Failure" ? "" : `${error._tag}: `}${error.message}${advice ? `\n  hint: ${advice}` : ""}`).pipe(
-        Effect.zipRight(details),
-        Effect.zipRight(Effect.sync(() => {
-          process.exitCode = code
-        }))
-      )
-    })
-  )
+  o: Shared,
+  context: Omit<Messages.Context, "chainId" | "pool" | "url">,
+  program: (print: (line: string) => Effect.Effect<void>, s: Settings) => Effect.Effect<A, WalletError.WalletError, WalletClient.WalletClient>
+): Effect.Effect<void, ExitCode.Failure, FileSystem.FileSystem> =>
+  Effect.gen(function*() {
+    const s = yield* settings(o)
+    const scrub = Output.scrub(secretsOf(s))
+    const print = (line: string) => Console.log(scrub(line))
+    const verbose = s.verbose ? Verbose.make({ baseUrl: s.url, log: (line) => Console.error(line), scrub }) : undefined
+    const layer = WalletClient.layer({
+      credentials: { accessKeyId: s.accessKeyId, secretAccessKey: s.secretAccessKey },
+      chainId: s.chainId,
+      baseUrl: s.url,
+      pool: s.pool,
+      transformClient: verbose?.transformClient
+    }).pipe(Layer.provide(FetchHttpClient.layer))
+    const run = Effect.provide(program(print, s), layer)
+    yield* (verbose !== undefined ? verbose.observe(run) : run).pipe(
+      Effect.catchAll((error) => {
+        const full: Messages.Context = { ...context, chainId: s.chainId, pool: s.pool, url: s.url }
+        const resume = context.operation === "list" && "cursor" in error ? Messages.resume(error.cursor) : ""
+        const details = s.verbose ? Console.error(scrub(JSON.stringify(encodeError(error)))) : Effect.void
+        return Effect.zipRight(
+          details,
+          Effect.fail(new ExitCode.Failure({ message: scrub(Messages.walletError(error, full) + resume), code: ExitCode.ofWalletError(error) }))
+        )
+      })
+    )
+  })
 
-const printAccount = (options: Shared, account: Account.Account) =>
-  options.json ? Console.log(JSON.stringify(encodeAccount(account))) : Console.log(Output.accountDetails(account))
+const printAccount = (print: (line: string) => Effect.Effect<void>, s: Settings, account: Account.Account) =>
+  print(s.json ? JSON.stringify(encodeAccount(account)) : Output.accountDetails(account))
+
+const create = Command.make("create", shared, (o) =>
+  withClient(o, { operation: "create" }, (print, s) => Effect.flatMap(WalletClient.createAccount(), (a) => printAccount(print, s, a))))
+
+const parseAddress: Flags.Parser<string> = (raw) =>
+  Option.isNone(Address.checksum(raw))
+    ? Either.left(`must be 0x followed by 40 hex digits (got ${Flags.show(raw)})`)
+    : Address.isValid(raw)
+    ? Either.right(raw)
+    : Either.left(`${raw} has a wrong EIP-55 checksum: give it all in lower case, or with its checksum`)
+
+const get = Command.make("get", { ...shared, address: Args.text({ name: "address" }) }, (o) =>
+  Either.match(parseAddress(o.address), {
+    onLeft: (problem) => Effect.fail(ExitCode.invalid(`<address> ${problem}`)),
+    onRight: (address) =>
+      withClient(o, { operation: "get", address }, (print, s) =>
+        Effect.flatMap(WalletClient.getAccount(address), (a) => printAccount(print, s, a)))
+  }))
 
 /**
- * Parses a time bound: Unix seconds, or an ISO-8601 date.
+ * Reads a time bound: Unix seconds (digits only), or an ISO-8601 date (`2024-05-01`) or date and
+ * time (`2024-05-01T12:00:00Z`, `2024-05-01T12:00+09:00`; UTC without an offset). Anything else is
+ * refused, as are impossible dates (`2024-02-30`).
  *
  * @since 0.1.0
  * @category parsing
  */
-export const parseTime = (s: string): Option.Option<number> => {
-  if (/^\d+$/.test(s)) return Option.some(Number(s))
-  const ms = Date.parse(s)
-  return Number.isNaN(ms) ? Option.none() : Option.some(Math.floor(ms / 1000))
+export const parseTime: Flags.Parser<number> = (raw) => {
+  const refuse = (why?: string) =>
+    Either.left(`${why ?? "must be Unix seconds or an ISO-8601 date such as 2024-05-01T00:00:00Z"} (got ${Flags.show(raw)})`)
+  if (/^\d+$/.test(raw)) {
+    const seconds = Number(raw)
+    if (seconds > Timestamp.Max) return refuse(raw.length >= 13 ? "must be in seconds, not milliseconds" : `must be Unix seconds up to ${Timestamp.Max}`)
+    return Either.right(seconds)
+  }
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/.exec(raw)
+  if (m === null) return refuse()
+  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4] ?? "0", m[5] ?? "0", m[6] ?? "0"].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number
+  ]
+  const utc = Date.UTC(year, month - 1, day, hour, minute, second)
+  const back = new Date(utc)
+  // Date.UTC rolls impossible values over (February 30th becomes March 1st): refuse them instead.
+  if (
+    back.getUTCFullYear() !== year || back.getUTCMonth() !== month - 1 || back.getUTCDate() !== day ||
+    back.getUTCHours() !== hour || back.getUTCMinutes() !== minute || back.getUTCSeconds() !== second
+  ) {
+    return refuse("must be a date and time that exist")
+  }
+  const zone = m[7]
+  let offset = 0
+  if (zone !== undefined && zone !== "Z") {
+    const z = /^([+-])(\d{2}):?(\d{2})$/.exec(zone)!
+    const [h, mm] = [Number(z[2]), Number(z[3])]
+    if (h > 23 || mm > 59) return refuse("must have a valid offset from UTC")
+    offset = (z[1] === "-" ? -1 : 1) * (h * 60 + mm) * 60_000
+  }
+  const seconds = Math.floor((utc - offset) / 1000)
+  if (seconds < 0) return refuse("must not be before 1970")
+  return Either.right(seconds)
 }
-
-const timeOption = (name: "from" | "to") =>
-  Options.text(name).pipe(
-    Options.mapEffect((s) =>
-      Option.match(parseTime(s), {
-        onNone: () =>
-          Effect.fail(ValidationError.invalidValue(HelpDoc.p(`--${name}: expected Unix seconds or an ISO-8601 date, got ${JSON.stringify(s)}`))),
-        onSome: Effect.succeed
-      })
-    ),
-    Options.optional,
-    Options.withDescription(`${name === "from" ? "Earliest" : "Latest"} creation time, inclusive: Unix seconds or ISO-8601 (e.g. 2024-05-01T00:00:00Z)`)
-  )
-
-const create = Command.make("create", shared, (options) =>
-  withClient(options, Effect.flatMap(WalletClient.createAccount(), (account) => printAccount(options, account)))
-).pipe(Command.withDescription([
-  "Create an account in the selected pool (POST /v2/account).",
-  "Examples:",
-  "  kas-wallet accounts create --chain 1001",
-  "  kas-wallet accounts create --pool krn:1001:wallet:<account-id>:account-pool:payroll --json"
-].join("\n")))
-
-const get = Command.make("get", { ...shared, address: Args.text({ name: "address" }) }, (options) =>
-  withClient(options, Effect.flatMap(WalletClient.getAccount(options.address), (account) => printAccount(options, account)))
-).pipe(Command.withDescription([
-  "Show one account (GET /v2/account/<address>). Any case is accepted; a mixed-case address must be EIP-55 checksummed.",
-  "Examples:",
-  "  kas-wallet accounts get 0xa809284C83b901eD106Aba4Ccda14628Af128e14",
-  "  kas-wallet accounts get 0xa809284c83b901ed106aba4ccda14628af128e14 --json"
-].join("\n")))
 
 const list = Command.make("list", {
   ...shared,
-  size: Options.integer("size").pipe(Options.optional, Options.withDescription("Accounts per page, 1..1000 (the service's default: 100)")),
-  cursor: Options.text("cursor").pipe(Options.optional, Options.withDescription("Continue from this cursor")),
-  from: timeOption("from"),
-  to: timeOption("to"),
-  all: Options.boolean("all").pipe(Options.withDescription("Stream every page (a table, or NDJSON with --json)"))
-}, (options) => {
-  const params: WalletClient.ListParams = {
-    pageSize: Option.getOrUndefined(options.size),
-    cursor: Option.getOrUndefined(options.cursor),
-    from: Option.getOrUndefined(options.from),
-    to: Option.getOrUndefined(options.to)
-  }
-  if (!options.all) {
-    return withClient(options, Effect.flatMap(WalletClient.listAccounts(params), (page) =>
-      options.json
-        ? Console.log(JSON.stringify(encodePage(page)))
-        : Console.log([
-          page.items.length === 0 ? "(no accounts)" : Output.table(Output.accountHeader, page.items.map((a) => Output.accountRow(a))),
-          page.cursor === "" ? "(last page)" : `next page: --cursor ${page.cursor}`
-        ].join("\n"))))
-  }
-  const progress = process.stderr.isTTY === true
-  let accounts = 0
-  let pages = 0
-  const stream = WalletClient.accountPages(params).pipe(
-    Stream.mapEffect((page) =>
-      Effect.gen(function*() {
-        if (options.json) {
-          if (page.items.length > 0) yield* Console.log(page.items.map((a) => JSON.stringify(encodeAccount(a))).join("\n"))
-        } else if (page.items.length > 0) {
-          const text = Output.table(Output.accountHeader, page.items.map((a) => Output.accountRow(a)))
-          yield* Console.log(accounts === 0 ? text : text.slice(text.indexOf("\n") + 1))
-        }
-        accounts += page.items.length
-        pages++
-        if (progress) process.stderr.write(`\r${accounts} accounts, ${pages} pages…`)
-      })
-    ),
-    Stream.runDrain,
-    Effect.ensuring(Effect.sync(() => {
-      if (progress) process.stderr.write(`\r${accounts} accounts, ${pages} pages.\n`)
-    }))
-  )
-  return withClient(options, stream)
-}).pipe(Command.withDescription([
-  "List accounts, newest first (GET /v2/account): one page, or every page with --all.",
-  "Examples:",
-  "  kas-wallet accounts list --size 20",
-  "  kas-wallet accounts list --size 20 --cursor <cursor from the previous page>",
-  "  kas-wallet accounts list --all --json --from 2024-01-01T00:00:00Z > accounts.ndjson"
-].join("\n")))
+  pageSize: Flags.text(S.pageSize),
+  cursor: Flags.text(S.cursor),
+  from: Flags.text(S.from),
+  to: Flags.text(S.to),
+  all: Flags.toggle(S.all)
+}, (o) =>
+  Effect.gen(function*() {
+    const pageSize = yield* Flags.read(S.pageSize, o.pageSize, Flags.integer(1, 1000))
+    const cursor = yield* Flags.read(S.cursor, o.cursor, Flags.nonEmpty)
+    const from = yield* Flags.read(S.from, o.from, parseTime)
+    const to = yield* Flags.read(S.to, o.to, parseTime)
+    if (Option.isSome(from) && Option.isSome(to) && from.value > to.value) {
+      return yield* ExitCode.invalid(`--from (${from.value}) is after --to (${to.value}): nothing can be listed`)
+    }
+    const params: WalletClient.ListParams = {
+      pageSize: Option.getOrUndefined(pageSize),
+      cursor: Option.getOrUndefined(cursor),
+      from: Option.getOrUndefined(from),
+      to: Option.getOrUndefined(to)
+    }
+    if (!o.all) {
+      return yield* withClient(o, { operation: "list" }, (print, s) =>
+        Effect.flatMap(WalletClient.listAccounts(params), (page) =>
+          print(
+            s.json
+              ? JSON.stringify(encodePage(page))
+              : [
+                page.items.length === 0 ? "(no accounts)" : Output.table(Output.accountHeader, page.items.map((a) => Output.accountRow(a))),
+                page.cursor === "" ? "(last page)" : `next page: --cursor ${page.cursor}`
+              ].join("\n")
+          )))
+    }
+    const terminal = yield* Output.Terminal
+    const progress = Output.showsProgress(terminal)
+    let accounts = 0
+    let pages = 0
+    return yield* withClient(o, { operation: "list" }, (print, s) =>
+      WalletClient.accountPages(params).pipe(
+        Stream.runForEach((page) =>
+          Effect.gen(function*() {
+            if (page.items.length > 0) {
+              if (s.json) {
+                yield* print(page.items.map((a) => JSON.stringify(encodeAccount(a))).join("\n"))
+              } else {
+                const text = Output.table(Output.accountHeader, page.items.map((a) => Output.accountRow(a)))
+                yield* print(accounts === 0 ? text : text.slice(text.indexOf("\n") + 1))
+              }
+            }
+            accounts += page.items.length
+            pages++
+            if (progress) terminal.writeProgress(`\r${Output.progress(accounts, pages, false)}`)
+          })
+        ),
+        // The progress line ends before anything else is written to stderr (an error, say).
+        Effect.ensuring(Effect.sync(() => {
+          if (progress && pages > 0) terminal.writeProgress(`\r${Output.progress(accounts, pages, true)}\n`)
+        }))
+      ))
+  }))
 
 /**
  * `kas-wallet accounts`.
@@ -217,11 +320,4 @@ const list = Command.make("list", {
  * @since 0.1.0
  * @category commands
  */
-export const command = Command.make("accounts").pipe(
-  Command.withDescription([
-    "Create, get and list accounts of the KAS wallet API (or of the emulator, with --url).",
-    `Credentials: ${env.accessKeyId} / ${env.secretAccessKey} or --access-key-id / --secret-access-key.`,
-    ExitCode.helpText
-  ].join("\n")),
-  Command.withSubcommands([create, get, list])
-)
+export const command = Command.make("accounts").pipe(Command.withSubcommands([create, get, list]))

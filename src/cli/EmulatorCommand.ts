@@ -1,67 +1,90 @@
 /**
- * `kas-wallet emulator`: serves the emulator (the default action) and manages its members, keys and
- * pools (`member`, `key`, `pool` subcommands) directly in its database.
+ * `kas-wallet emulator`: serves the emulator (the default action), prints its shell settings
+ * (`env`), and manages its members, keys and pools (`member`, `key`, `pool`) directly in its
+ * database.
+ *
+ * The emulator's own options come from `EmulatorConfig.fields`: each flag is read, with the
+ * environment, by `EmulatorConfig.values` itself. Unlike the library's layer (in memory, any free
+ * port), the command keeps its data in a data directory (`DataDir`) and listens on a fixed port.
+ *
+ * The emulator and its database are loaded only when a command runs, so that the rest of the
+ * command line starts fast.
  *
  * @since 0.1.0
  */
 import { Command, Options } from "@effect/cli"
+import { FileSystem } from "@effect/platform"
 import type { SqlError } from "@effect/sql"
-import { Config, Console, Effect, Option, Redacted } from "effect"
-import * as ChainId from "../ChainId.js"
-import * as EmulatorConsole from "../emulator/Console.js"
-import * as Database from "../emulator/Database.js"
-import * as Emulator from "../emulator/Emulator.js"
-import type * as EmulatorConfig from "../emulator/EmulatorConfig.js"
-import * as Faults from "../emulator/Faults.js"
-import * as EnvOption from "./EnvOption.js"
+import { Config, ConfigError, ConfigProvider, Console, Effect, Either, Option, Redacted } from "effect"
+import type * as ChainId from "../ChainId.js"
+import type * as EmulatorConsole from "../emulator/Console.js"
+import type * as Emulator from "../emulator/Emulator.js"
+import * as EmulatorConfig from "../emulator/EmulatorConfig.js"
+import type { EmulatorError } from "../emulator/EmulatorError.js"
+import * as DataDir from "./DataDir.js"
 import * as ExitCode from "./ExitCode.js"
+import * as Flags from "./Flags.js"
+import * as Spec from "./Spec.js"
 
-const db = Options.text("db").pipe(
-  Options.withFallbackConfig(Config.string("KAS_EMULATOR_DB")),
-  Options.withDefault(Database.DefaultFile),
-  Options.withDescription(
-    `Database: a file path, a file: URL, ":memory:", or a libsql:// / http(s):// URL of a libSQL server (env KAS_EMULATOR_DB; default ${Database.DefaultFile})`
-  )
-)
+const E = Spec.emulator
+const fields = EmulatorConfig.fields
+const names = Object.keys(fields) as ReadonlyArray<EmulatorConfig.Name>
 
-const accountIdRequired = Options.text("account-id").pipe(
-  Options.withDescription("Account id of the member (a UUID, as printed by `member create`)")
-)
-
-const chainId = Options.choice("chain-id", ["8217", "1001"]).pipe(
-  Options.map((s) => (s === "8217" ? ChainId.Mainnet : ChainId.Testnet)),
-  Options.withDescription("Chain: 8217 (mainnet) or 1001 (testnet)")
-)
-
-const optionalValue = <A>(o: Option.Option<A>): A | undefined => Option.getOrUndefined(o)
-
-// Expected failures end the command with one line on stderr and an exit code of `ExitCode`
-// (bad options, configuration, console refusals: 2); anything else (a storage failure, a bug) is 1.
-const reportFailure = <A, E extends { readonly _tag: string; readonly message: string }, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.catchAll(effect, (error) =>
-    Console.error(`kas-wallet emulator: ${error.message}`).pipe(
-      Effect.zipRight(Effect.sync(() => {
-        process.exitCode = exitCodeOf(error)
-      }))
-    ))
+const loadEmulator = Effect.promise(() => import("../emulator/Emulator.js"))
+const loadConsole = Effect.promise(() => import("../emulator/Console.js"))
 
 /**
- * The exit code of a failure of the emulator commands: 2 (invalid argument or configuration) for
- * invalid options, database locations, master keys, member keys, ports in use and console
- * refusals; 1 (unexpected) for storage failures and anything else.
+ * The line and exit code of a failure of the emulator or its console.
  *
  * @since 0.1.0
  * @category errors
  */
-export const exitCodeOf = (error: { readonly _tag: string }): number =>
-  error._tag === "EmulatorError" || error._tag === "ConsoleError" || error._tag === "InvalidOptions"
-    ? ExitCode.ExitCode.InvalidArgument
-    : ExitCode.ExitCode.Unexpected
+export const failureOf = (error: EmulatorError | EmulatorConsole.ConsoleError | SqlError.SqlError): ExitCode.Failure => {
+  const cause = "cause" in error && error.cause instanceof Error && error._tag === "EmulatorError" && error.reason === "Database"
+    ? ` (${error.cause.message.replace(/\s+/g, " ")})`
+    : ""
+  const hint = error._tag === "EmulatorError" && error.reason === "Listen"
+    ? `; is another emulator running? --port 0 picks a free port`
+    : ""
+  const message = error._tag === "SqlError" ? `storage failure: ${error.message}` : error.message
+  return new ExitCode.Failure({ message: `${message}${cause}${hint}`.replace(/\s*\n\s*/g, " "), code: ExitCode.ofEmulatorError(error) })
+}
+
+// ---------------------------------------------------------------------------------------------
+// the data directory and the database of the console commands
+// ---------------------------------------------------------------------------------------------
+
+const variable = (name: string) =>
+  Effect.orElseSucceed(Config.string(name).pipe(Config.option, Config.map(Option.getOrUndefined)), () => undefined)
+
+const dataDirectory = (given: Option.Option<string>) =>
+  Effect.flatMap(Flags.raw(E.dataDir, given), (found) =>
+    Option.match(found, {
+      onSome: (s) => Effect.succeed(s.value),
+      // Read through Config, like every other setting, so that a test can give its own.
+      onNone: () =>
+        Effect.zipWith(variable("XDG_DATA_HOME"), variable("HOME"), (xdg, home) =>
+          DataDir.defaultDirectory({ XDG_DATA_HOME: xdg }, home))
+    }))
+
+const consoleOptions = { dataDir: Flags.text(E.dataDir), db: Flags.text(E.consoleDb) }
+
+const consoleDatabase = (o: { readonly dataDir: Option.Option<string>; readonly db: Option.Option<string> }) =>
+  Effect.flatMap(Flags.raw(E.consoleDb, o.db), (db) =>
+    Option.match(db, {
+      onSome: (s) => Effect.succeed(s.value),
+      onNone: () => Effect.map(dataDirectory(o.dataDir), (dir) => DataDir.files(dir).database)
+    }))
 
 const withConsole = <A>(
-  database: string,
+  o: { readonly dataDir: Option.Option<string>; readonly db: Option.Option<string> },
   f: (console: EmulatorConsole.Service) => Effect.Effect<A, EmulatorConsole.ConsoleError | SqlError.SqlError>
-) => reportFailure(Effect.flatMap(EmulatorConsole.Console, f).pipe(Effect.provide(EmulatorConsole.layerDatabase({ database }))))
+): Effect.Effect<void, ExitCode.Failure> =>
+  Effect.gen(function*() {
+    const database = yield* consoleDatabase(o)
+    const C = yield* loadConsole
+    yield* Effect.flatMap(C.Console, f).pipe(Effect.provide(C.layerDatabase({ database })), Effect.mapError(failureOf))
+  })
 
 const printNewKey = (key: EmulatorConsole.NewApiKey) =>
   Console.log(
@@ -73,233 +96,341 @@ const printNewKey = (key: EmulatorConsole.NewApiKey) =>
     ].join("\n")
   )
 
+const chainOf = (flag: Spec.Flag, given: Option.Option<string>) =>
+  Effect.map(Flags.read(flag, given, Flags.choice(["8217", "1001"], "8217 (mainnet) or 1001 (testnet)")), Option.map((s) => Number(s) as ChainId.ChainId))
+
+const required = <A>(flag: Spec.Flag, value: Effect.Effect<Option.Option<A>, ExitCode.Failure>) =>
+  Effect.flatMap(value, Option.match({
+    onNone: () => Effect.fail(ExitCode.invalid(`--${flag.name} is required, e.g. ${flag.example}`)),
+    onSome: Effect.succeed
+  }))
+
+const text = (flag: Spec.Flag, given: Option.Option<string>) => Flags.read(flag, given, Flags.nonEmpty)
+
 // ---------------------------------------------------------------------------------------------
-// member
+// member, key, pool, env
 // ---------------------------------------------------------------------------------------------
 
 const memberCreate = Command.make(
   "create",
-  {
-    db,
-    accountId: Options.text("account-id").pipe(
-      Options.optional,
-      Options.withDescription("Account id to give the member (default: a fresh UUID)")
-    ),
-    withKey: Options.boolean("with-key").pipe(Options.withDescription("Also create an API key for it"))
-  },
-  ({ accountId, db, withKey }) =>
-    withConsole(db, (c) =>
-      Effect.gen(function*() {
-        const member = yield* c.createMember({ accountId: optionalValue(accountId) })
-        yield* Console.log(`account id: ${member.accountId}`)
-        if (withKey) yield* printNewKey(yield* c.createKey(member.accountId))
-      }))
-).pipe(Command.withDescription("Create a member, with a default account pool on each chain"))
+  { ...consoleOptions, accountId: Flags.text(E.newAccountId), withKey: Flags.toggle(E.withKey) },
+  (o) =>
+    Effect.flatMap(text(E.newAccountId, o.accountId), (accountId) =>
+      withConsole(o, (c) =>
+        Effect.gen(function*() {
+          const member = yield* c.createMember({ accountId: Option.getOrUndefined(accountId) })
+          yield* Console.log(`account id: ${member.accountId}`)
+          if (o.withKey) yield* printNewKey(yield* c.createKey(member.accountId))
+        })))
+)
 
-const memberList = Command.make("list", { db }, ({ db }) =>
-  withConsole(db, (c) =>
+const memberList = Command.make("list", consoleOptions, (o) =>
+  withConsole(o, (c) =>
     Effect.flatMap(c.listMembers, (members) =>
       Effect.forEach(members, (m) => Console.log(`${m.accountId}  created ${new Date(m.createdAt * 1000).toISOString()}`), {
         discard: true
-      })))).pipe(Command.withDescription("List the members"))
+      }))))
 
-const member = Command.make("member").pipe(
-  Command.withDescription("Members (service accounts) of the emulator"),
-  Command.withSubcommands([memberCreate, memberList])
-)
+const keyCreate = Command.make("create", { ...consoleOptions, accountId: Flags.text(E.accountId) }, (o) =>
+  Effect.flatMap(required(E.accountId, text(E.accountId, o.accountId)), (accountId) =>
+    withConsole(o, (c) => Effect.flatMap(c.createKey(accountId), printNewKey))))
 
-// ---------------------------------------------------------------------------------------------
-// key
-// ---------------------------------------------------------------------------------------------
-
-const keyCreate = Command.make("create", { db, accountId: accountIdRequired }, ({ accountId, db }) =>
-  withConsole(db, (c) => Effect.flatMap(c.createKey(accountId), printNewKey))).pipe(
-    Command.withDescription(`Create an API key for a member (at most ${EmulatorConsole.MaxKeysPerMember} per member); prints the secret once`)
-  )
-
-const keyList = Command.make("list", { db, accountId: accountIdRequired }, ({ accountId, db }) =>
-  withConsole(db, (c) =>
-    Effect.flatMap(c.listKeys(accountId), (keys) =>
-      Effect.forEach(keys, (k) => Console.log(`${k.accessKeyId}  created ${new Date(k.createdAt * 1000).toISOString()}`), {
-        discard: true
-      })))).pipe(Command.withDescription("List the API keys of a member (never their secrets)"))
+const keyList = Command.make("list", { ...consoleOptions, accountId: Flags.text(E.accountId) }, (o) =>
+  Effect.flatMap(required(E.accountId, text(E.accountId, o.accountId)), (accountId) =>
+    withConsole(o, (c) =>
+      Effect.flatMap(c.listKeys(accountId), (keys) =>
+        Effect.forEach(keys, (k) => Console.log(`${k.accessKeyId}  created ${new Date(k.createdAt * 1000).toISOString()}`), {
+          discard: true
+        })))))
 
 const keyDelete = Command.make(
   "delete",
-  { db, accountId: accountIdRequired, accessKeyId: Options.text("access-key-id") },
-  ({ accessKeyId, accountId, db }) =>
-    withConsole(db, (c) => Effect.zipRight(c.deleteKey(accountId, accessKeyId), Console.log(`deleted ${accessKeyId}`)))
-).pipe(Command.withDescription("Delete an API key of a member"))
-
-const key = Command.make("key").pipe(
-  Command.withDescription("API keys (AccessKey ID + Secret AccessKey) of members"),
-  Command.withSubcommands([keyCreate, keyList, keyDelete])
+  { ...consoleOptions, accountId: Flags.text(E.accountId), accessKeyId: Flags.text(E.keyId) },
+  (o) =>
+    Effect.gen(function*() {
+      const accountId = yield* required(E.accountId, text(E.accountId, o.accountId))
+      const accessKeyId = yield* required(E.keyId, text(E.keyId, o.accessKeyId))
+      yield* withConsole(o, (c) => Effect.zipRight(c.deleteKey(accountId, accessKeyId), Console.log(`deleted ${accessKeyId}`)))
+    })
 )
-
-// ---------------------------------------------------------------------------------------------
-// pool
-// ---------------------------------------------------------------------------------------------
 
 const poolCreate = Command.make(
   "create",
-  { db, accountId: accountIdRequired, chainId, name: Options.text("name").pipe(Options.withDescription("Pool name")) },
-  ({ accountId, chainId, db, name }) =>
-    withConsole(db, (c) => Effect.flatMap(c.createPool({ accountId, chainId, name }), (p) => Console.log(p.krn.toString())))
-).pipe(Command.withDescription("Create a named account pool of a member on a chain; prints its KRN"))
+  { ...consoleOptions, accountId: Flags.text(E.accountId), chainId: Flags.text(E.chainId), name: Flags.text(E.name) },
+  (o) =>
+    Effect.gen(function*() {
+      const accountId = yield* required(E.accountId, text(E.accountId, o.accountId))
+      const chainId = yield* required(E.chainId, chainOf(E.chainId, o.chainId))
+      const name = yield* required(E.name, text(E.name, o.name))
+      yield* withConsole(o, (c) => Effect.flatMap(c.createPool({ accountId, chainId, name }), (p) => Console.log(p.krn.toString())))
+    })
+)
 
 const poolList = Command.make(
   "list",
-  { db, accountId: accountIdRequired, chainId: chainId.pipe(Options.optional) },
-  ({ accountId, chainId, db }) =>
-    withConsole(db, (c) =>
-      Effect.flatMap(c.listPools(accountId, optionalValue(chainId)), (pools) =>
-        Effect.forEach(pools, (p) => Console.log(`${p.krn.toString()}${p.isDefault ? "  (default)" : ""}`), {
-          discard: true
-        })))
-).pipe(Command.withDescription("List the account pools of a member"))
-
-const pool = Command.make("pool").pipe(
-  Command.withDescription("Account pools of members"),
-  Command.withSubcommands([poolCreate, poolList])
+  { ...consoleOptions, accountId: Flags.text(E.accountId), chainId: Flags.text(E.optionalChainId) },
+  (o) =>
+    Effect.gen(function*() {
+      const accountId = yield* required(E.accountId, text(E.accountId, o.accountId))
+      const chainId = yield* chainOf(E.optionalChainId, o.chainId)
+      yield* withConsole(o, (c) =>
+        Effect.flatMap(c.listPools(accountId, Option.getOrUndefined(chainId)), (pools) =>
+          Effect.forEach(pools, (p) => Console.log(`${p.krn.toString()}${p.isDefault ? "  (default)" : ""}`), {
+            discard: true
+          })))
+    })
 )
 
+const env = Command.make("env", { dataDir: Flags.text(E.dataDir) }, (o) =>
+  Effect.gen(function*() {
+    const directory = yield* dataDirectory(o.dataDir)
+    yield* Console.log((yield* DataDir.readEnv(directory)).trimEnd())
+  }))
+
 // ---------------------------------------------------------------------------------------------
-// emulator (serve)
+// serve
 // ---------------------------------------------------------------------------------------------
+
+type TableOptions = { readonly [K in EmulatorConfig.Name]: Options.Options<Option.Option<string>> }
+
+const tableOptions = Object.fromEntries(
+  names.map((name) => [name, Options.optional(Options.text(fields[name].flag))])
+) as unknown as TableOptions
 
 const serveOptions = {
-  host: Options.text("host").pipe(
-    Options.withFallbackConfig(Config.string("KAS_EMULATOR_HOST")),
-    Options.withDefault("127.0.0.1"),
-    Options.withDescription("Interface to listen on (env KAS_EMULATOR_HOST)")
-  ),
-  port: Options.integer("port").pipe(
-    Options.withFallbackConfig(Config.integer("KAS_EMULATOR_PORT")),
-    Options.withDefault(0),
-    Options.withDescription("Port to listen on; 0 picks a free one (env KAS_EMULATOR_PORT; default 0)")
-  ),
-  db,
-  accessKeyId: EnvOption.accessKeyId("AccessKey ID to register at start if absent (env KAS_ACCESS_KEY_ID); with --secret-access-key"),
-  secretAccessKey: EnvOption.secretAccessKey("Its Secret AccessKey (env KAS_SECRET_ACCESS_KEY)"),
-  accountId: EnvOption.optional(
-    Options.text("account-id"),
-    Config.string("KAS_ACCOUNT_ID"),
-    "Member to register the key for, created if absent (env KAS_ACCOUNT_ID; default: a new member)"
-  ),
-  masterKey: EnvOption.optional(
-    Options.redacted("master-key"),
-    Config.redacted("KAS_EMULATOR_MASTER_KEY"),
-    "Master key encrypting private keys at rest (env KAS_EMULATOR_MASTER_KEY; default: the key file)"
-  ),
-  masterKeyFile: EnvOption.optional(
-    Options.text("master-key-file"),
-    Config.string("KAS_EMULATOR_MASTER_KEY_FILE"),
-    "Master key file, created with mode 0600 if absent (default: <db>.key)"
-  ),
-  faultRate: Options.float("fault-rate").pipe(
-    Options.withDefault(0),
-    Options.withDescription("Fraction of requests (0 to 1) that get an injected fault (default 0: off)")
-  ),
-  faultSeed: Options.integer("fault-seed").pipe(
-    Options.withDefault(0),
-    Options.withDescription("Seed of the fault sequence: same seed, same faults for the same request order")
-  ),
-  faultKinds: Options.text("fault-kinds").pipe(
-    Options.withDefault(Faults.Kinds.join(",")),
-    Options.withDescription(`Comma-separated fault kinds among ${Faults.Kinds.join(", ")}`)
-  ),
-  faultLatency: Options.integer("fault-latency-ms").pipe(
-    Options.withDefault(250),
-    Options.withDescription("Delay added by a latency fault, in milliseconds")
-  ),
-  faultRetryAfter: Options.integer("fault-retry-after").pipe(
-    Options.withDefault(1),
-    Options.withDescription("Retry-After seconds of an injected 429")
-  )
+  ...tableOptions,
+  dataDir: Flags.text(E.dataDir),
+  ephemeral: Flags.toggle(E.ephemeral),
+  secretAccessKeyFile: Flags.text(E.secretAccessKeyFile)
 }
 
-type ServeOptions = Command.Command.ParseConfig<typeof serveOptions>
-
 /**
- * The emulator options of the serve flags.
+ * The serve flags, as parsed: one text per option of the table, and the command's own.
  *
  * @since 0.1.0
  * @category options
  */
-export const toEmulatorOptions = (o: ServeOptions): Effect.Effect<EmulatorConfig.Options, string> => {
-  if (Option.isSome(o.accessKeyId) !== Option.isSome(o.secretAccessKey)) {
-    return Effect.fail("--access-key-id and --secret-access-key go together")
+export type ServeFlags = Command.Command.ParseConfig<typeof serveOptions>
+
+const kindProblem: Record<EmulatorConfig.Kind, string> = {
+  string: "must be text",
+  port: "must be a port number from 0 to 65535",
+  integer: "must be an integer",
+  number: "must be a number",
+  duration: "must be a duration such as 250 millis or 2 seconds",
+  list: "must be a comma-separated list",
+  redacted: "must be text"
+}
+
+/** The env variable a Config error is about, and its message. */
+const firstProblem = (error: ConfigError.ConfigError): { readonly path: ReadonlyArray<string>; readonly message: string } => {
+  switch (error._op) {
+    case "And":
+    case "Or":
+      return firstProblem(error.left)
+    default:
+      return { path: error.path, message: error.message }
   }
-  const kinds = o.faultKinds.split(",").map((k) => k.trim()).filter((k) => k !== "")
-  const unknown = kinds.filter((k) => !(Faults.Kinds as ReadonlyArray<string>).includes(k))
-  if (unknown.length > 0) return Effect.fail(`unknown fault kinds ${unknown.join(", ")} (known: ${Faults.Kinds.join(", ")})`)
-  return Effect.succeed({
-    host: o.host,
-    port: o.port,
-    database: o.db,
-    masterKey: optionalValue(o.masterKey),
-    masterKeyFile: optionalValue(o.masterKeyFile),
-    member: Option.isSome(o.accessKeyId) && Option.isSome(o.secretAccessKey)
-      ? { accessKeyId: o.accessKeyId.value, secretAccessKey: o.secretAccessKey.value, accountId: optionalValue(o.accountId) }
-      : undefined,
-    faults: {
-      rate: o.faultRate,
-      seed: o.faultSeed,
-      kinds: kinds as ReadonlyArray<Faults.Kind>,
-      latency: `${o.faultLatency} millis`,
-      retryAfter: o.faultRetryAfter
-    }
-  })
+}
+
+const readSecretFile = (file: string, source: string) =>
+  Effect.flatMap(FileSystem.FileSystem, (fs) => fs.readFileString(file)).pipe(
+    Effect.mapError(() => ExitCode.invalid(`${source}: cannot read ${file}`)),
+    Effect.map((s) => s.replace(/\r?\n$/, "")),
+    Effect.filterOrFail((s) => s !== "", () => ExitCode.invalid(`${source}: ${file} is empty`))
+  )
+
+/**
+ * What the serve flags and the environment ask for.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Plan {
+  /** The emulator's options, the command's defaults applied (port, database, stored member). */
+  readonly options: EmulatorConfig.Options
+  /** The data directory; `undefined` for an ephemeral run. */
+  readonly directory: string | undefined
+  /** Where the given key's secret came from, when a key was given. */
+  readonly given: DataDir.SecretSource | undefined
+  /** Whether `options.member` is the one stored in the data directory. */
+  readonly stored: boolean
 }
 
 /**
- * Serves until interrupted (SIGINT / SIGTERM stop it gracefully). Prints the created member and
- * key (the secret this once) when none was given, then `listening on <url>` once requests are
- * accepted.
+ * Reads the serve flags over the environment through `EmulatorConfig.values` (one parser for
+ * both), then applies the command's defaults: a fixed port, the data directory's database and
+ * stored member, unless `--ephemeral`.
+ *
+ * @since 0.1.0
+ * @category options
+ */
+export const plan = (o: ServeFlags): Effect.Effect<Plan, ExitCode.Failure, FileSystem.FileSystem> =>
+  Effect.gen(function*() {
+    const flagged = new Map<string, string>()
+    for (const name of names) {
+      const value = o[name]
+      if (Option.isSome(value)) flagged.set(fields[name].env, value.value)
+    }
+    const secretEnv = fields.secretAccessKey.env
+    let given: DataDir.SecretSource | undefined
+    if (Option.isSome(o.secretAccessKeyFile)) {
+      if (flagged.has(secretEnv)) {
+        return yield* ExitCode.invalid(`give --${fields.secretAccessKey.flag} or --${E.secretAccessKeyFile.name}, not both`)
+      }
+      flagged.set(secretEnv, yield* readSecretFile(o.secretAccessKeyFile.value, `--${E.secretAccessKeyFile.name}`))
+      given = { _tag: "File", path: o.secretAccessKeyFile.value }
+    } else if (flagged.has(secretEnv)) {
+      given = { _tag: "Given", how: `the secret given with --${fields.secretAccessKey.flag}` }
+    } else {
+      const fromEnv = yield* Flags.raw(Spec.emulatorFlag(fields.secretAccessKey), Option.none())
+      const file = yield* Flags.raw(E.secretAccessKeyFile, Option.none())
+      if (Option.isSome(fromEnv)) given = { _tag: "Given", how: `as set in ${secretEnv}` }
+      else if (Option.isSome(file)) {
+        flagged.set(secretEnv, yield* readSecretFile(file.value.value, file.value.source))
+        given = { _tag: "File", path: file.value.value }
+      }
+    }
+
+    const provider = yield* Effect.configProviderWith((current) =>
+      Effect.succeed(ConfigProvider.orElse(ConfigProvider.fromMap(flagged), () => current))
+    )
+    const values = yield* Effect.withConfigProvider(EmulatorConfig.values, provider).pipe(
+      Effect.catchAll((error) =>
+        Effect.gen(function*() {
+          const problem = firstProblem(error)
+          const name = names.find((n) => fields[n].env === problem.path[0])
+          if (name === undefined) return yield* ExitCode.invalid(problem.message)
+          const field = fields[name]
+          const raw = flagged.get(field.env)
+          const source = raw !== undefined ? `--${field.flag}` : field.env
+          const shown = field.secret ? "" : ` (got ${Flags.show(raw ?? (yield* Effect.orElseSucceed(Config.string(field.env), () => "")))})`
+          return yield* ExitCode.invalid(`${source} ${kindProblem[field.kind]}${shown}`)
+        })
+      )
+    )
+    const options = yield* Either.mapLeft(EmulatorConfig.fromValues(values), ExitCode.invalid)
+    if (values.accessKeyId === undefined) given = undefined
+
+    if (o.ephemeral) {
+      for (const [flag, set] of [[E.dataDir.name, Option.isSome(o.dataDir)], [fields.database.flag, Option.isSome(o.database)], [
+        fields.masterKeyFile.flag,
+        Option.isSome(o.masterKeyFile)
+      ]] as const) {
+        if (set) return yield* ExitCode.invalid(`--ephemeral keeps nothing: leave out --${flag}`)
+      }
+      return {
+        options: {
+          ...options,
+          port: options.port ?? Spec.DefaultEmulatorPort,
+          database: EmulatorConfig.DefaultDatabase,
+          masterKeyFile: undefined
+        },
+        directory: undefined,
+        given,
+        stored: false
+      }
+    }
+
+    const directory = yield* dataDirectory(o.dataDir)
+    yield* DataDir.ensure(directory)
+    const database = options.database ?? DataDir.files(directory).database
+    const remote = /^(libsql|https?|wss?):\/\//i.test(database.trim())
+    // A given key that is the stored one (the settings of `emulator env` are in this shell) is
+    // still the stored one.
+    const stored = Option.filter(
+      yield* DataDir.readMember(directory),
+      (m) =>
+        options.member === undefined ||
+        (options.member.accessKeyId === m.accessKeyId &&
+          Redacted.value(options.member.secretAccessKey) === Redacted.value(m.secretAccessKey))
+    )
+    return {
+      options: {
+        ...options,
+        port: options.port ?? Spec.DefaultEmulatorPort,
+        database,
+        // The library's default for a server database is a file in the working directory.
+        masterKeyFile: options.masterKeyFile ??
+          (remote && options.masterKey === undefined ? DataDir.files(directory).masterKey : undefined),
+        member: Option.match(stored, {
+          onNone: () => options.member,
+          onSome: (m) => ({ accessKeyId: m.accessKeyId, secretAccessKey: m.secretAccessKey, accountId: m.accountId })
+        })
+      },
+      directory,
+      given: Option.isSome(stored) ? undefined : given,
+      stored: Option.isSome(stored)
+    }
+  })
+
+const announce = (plan: Plan, emulator: Emulator.Service) =>
+  Effect.gen(function*() {
+    const m = emulator.member
+    const lines: Array<string> = []
+    if (plan.directory !== undefined) lines.push(`data directory ${plan.directory}`)
+    else lines.push("ephemeral run: nothing is kept after it stops")
+    lines.push(`database ${emulator.database}`)
+    let secret: DataDir.SecretSource
+    if (m.generated && plan.directory !== undefined) {
+      const file = DataDir.files(plan.directory).secret
+      yield* DataDir.writeMember(plan.directory, m)
+      lines.push(
+        `created member ${m.accountId} with access key id ${m.accessKeyId}`,
+        `secret access key: ${Redacted.value(m.secretAccessKey)}`,
+        `authorization: ${Redacted.value(m.authorization)}`,
+        `(shown this once; stored for reuse in ${file}, mode 0600)`
+      )
+      secret = { _tag: "File", path: file }
+    } else if (m.generated) {
+      lines.push(`created member ${m.accountId} with access key id ${m.accessKeyId} (the secret is in the settings below, shown this once)`)
+      secret = { _tag: "Value", secret: m.secretAccessKey }
+    } else if (plan.stored && plan.directory !== undefined) {
+      lines.push(`member ${m.accountId}, access key id ${m.accessKeyId} (stored in ${plan.directory})`)
+      secret = { _tag: "File", path: DataDir.files(plan.directory).secret }
+    } else {
+      lines.push(`member ${m.accountId}, access key id ${m.accessKeyId}`)
+      secret = plan.given ?? { _tag: "Given", how: "the secret you gave" }
+    }
+    const settings = DataDir.envLines({ url: emulator.url, accessKeyId: m.accessKeyId, secret })
+    if (plan.directory !== undefined && (m.generated || plan.stored)) yield* DataDir.writeEnv(plan.directory, `${settings}\n`)
+    lines.push(
+      `# shell settings for kas-wallet and your programs${
+        plan.directory !== undefined && (m.generated || plan.stored) ? " (later: eval \"$(kas-wallet emulator env)\")" : ""
+      }:`,
+      settings,
+      `listening on ${emulator.url}`
+    )
+    yield* Console.log(lines.join("\n"))
+  })
+
+/**
+ * Serves until interrupted (SIGINT / SIGTERM stop it gracefully): starts the emulator, prints what
+ * it runs on and the shell settings, then `listening on <url>` once requests are accepted.
  *
  * @since 0.1.0
  * @category handlers
  */
-export const serve = (options: EmulatorConfig.Options) =>
-  reportFailure(
-    Effect.gen(function*() {
-      const emulator = yield* Emulator.Emulator
-      const m = emulator.member
-      if (m.generated) {
-        yield* Console.log(
-          [
-            `created member ${m.accountId}`,
-            `access key id: ${m.accessKeyId}`,
-            `secret access key: ${Redacted.value(m.secretAccessKey)}`,
-            `authorization: ${Redacted.value(m.authorization)}`,
-            "(the secret is shown this once: only its hash is stored)"
-          ].join("\n")
-        )
-      } else {
-        yield* Console.log(`member ${m.accountId}, access key id ${m.accessKeyId}`)
-      }
-      yield* Console.log(`database ${emulator.database}`)
-      yield* Console.log(`listening on ${emulator.url}`)
-      return yield* Effect.never
-    }).pipe(Effect.provide(Emulator.layer(options)))
-  )
+export const serve = (plan: Plan): Effect.Effect<never, ExitCode.Failure, FileSystem.FileSystem> =>
+  Effect.scoped(Effect.gen(function*() {
+    const { make } = yield* loadEmulator
+    const emulator = yield* Effect.mapError(make(plan.options), failureOf)
+    yield* announce(plan, emulator)
+    return yield* Effect.never
+  }))
 
 /**
- * `kas-wallet emulator`: serves by default; `member`, `key` and `pool` manage the database.
+ * `kas-wallet emulator`: serves by default; `env` prints the settings; `member`, `key` and `pool`
+ * manage the database.
  *
  * @since 0.1.0
  * @category commands
  */
-export const command = Command.make("emulator", serveOptions, (o) =>
-  toEmulatorOptions(o).pipe(
-    Effect.mapError((message) => ({ _tag: "InvalidOptions", message })),
-    Effect.matchEffect({
-      onFailure: (error) => reportFailure(Effect.fail(error)),
-      onSuccess: serve
-    })
-  )).pipe(
-    Command.withDescription(
-      "Run the local KAS wallet emulator (prints `listening on http://HOST:PORT` when ready), or manage its members, keys and pools"
-    ),
-    Command.withSubcommands([member, key, pool])
-  )
+export const command = Command.make("emulator", serveOptions, (o) => Effect.flatMap(plan(o), serve)).pipe(
+  Command.withSubcommands([
+    env,
+    Command.make("member").pipe(Command.withSubcommands([memberCreate, memberList])),
+    Command.make("key").pipe(Command.withSubcommands([keyCreate, keyList, keyDelete])),
+    Command.make("pool").pipe(Command.withSubcommands([poolCreate, poolList]))
+  ])
+)

@@ -1,10 +1,11 @@
 /**
- * Exit codes of `kas-wallet`, one per class of failure, and the one-line advice printed for each.
+ * Exit codes of `kas-wallet`, one per class of failure, and the one place every failure gets its
+ * code.
  *
  * | code | class |
  * | ---: | --- |
  * | 0 | success |
- * | 1 | unexpected failure (a bug: please report it) |
+ * | 1 | unexpected failure (a bug, or a storage failure of the emulator) |
  * | 2 | invalid argument or configuration (checked locally, or rejected by the service: 4xx) |
  * | 3 | unauthorized (401: wrong or missing key) |
  * | 4 | not found (the account is not in the selected pool and chain) |
@@ -14,6 +15,7 @@
  *
  * @since 0.1.0
  */
+import { Data } from "effect"
 import type * as WalletError from "../WalletError.js"
 
 /**
@@ -34,44 +36,70 @@ export const ExitCode = {
 } as const
 
 /**
- * The table above, for `--help`.
+ * An exit code.
  *
  * @since 0.1.0
- * @category constants
+ * @category models
  */
-export const helpText = [
-  "Exit codes: 0 ok · 1 unexpected · 2 invalid argument (local or service 4xx) · 3 unauthorized ·",
-  "4 not found · 5 rate limited · 6 server error · 7 transport (connection, timeout)"
-].join("\n")
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode]
 
 /**
- * The exit code and the advice for an error of the client.
+ * A failure of a command, ready to report: its line (without the `kas-wallet:` prefix) and its
+ * exit code. Every other failure is turned into one of these by `ofError`.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class Failure extends Data.TaggedError("CliFailure")<{
+  readonly message: string
+  readonly code: ExitCode
+}> {}
+
+/**
+ * A usage or configuration failure: exit code 2.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const invalid = (message: string): Failure => new Failure({ message, code: ExitCode.InvalidArgument })
+
+/**
+ * The exit code of a client error.
  *
  * @since 0.1.0
  * @category mapping
  */
-export const classify = (error: WalletError.WalletError): { readonly code: number; readonly advice: string } => {
+export const ofWalletError = (error: WalletError.WalletError): ExitCode => {
   switch (error._tag) {
     case "InvalidArgument":
-      return { code: ExitCode.InvalidArgument, advice: "fix the argument (see --help)" }
     case "InvalidRequest":
-      return { code: ExitCode.InvalidArgument, advice: "the service rejected the request: check the values (see --help)" }
+      return ExitCode.InvalidArgument
     case "Unauthorized":
-      return { code: ExitCode.Unauthorized, advice: "check KAS_ACCESS_KEY_ID / KAS_SECRET_ACCESS_KEY (or --access-key-id / --secret-access-key)" }
+      return ExitCode.Unauthorized
     case "AccountNotFound":
-      return { code: ExitCode.NotFound, advice: "no such account in this pool and chain: check --chain and --pool" }
+      return ExitCode.NotFound
     case "RateLimited":
-      return { code: ExitCode.RateLimited, advice: "slow down and try again later" }
+      return ExitCode.RateLimited
     case "ServerError":
-      return { code: ExitCode.Server, advice: "the service failed: try again later" }
     case "ResponseDecodeError":
     case "RepeatedCursor":
     case "UnexpectedStatus":
     case "ResponseTooLarge":
-      return { code: ExitCode.Server, advice: "the service answered something unexpected: use --verbose and report it" }
+      return ExitCode.Server
     case "ReceiptTimeout":
-      return { code: ExitCode.Transport, advice: "the transaction may still be committed: check later with `kas-wallet tx receipt <hash>`" }
     case "TransportError":
-      return { code: ExitCode.Transport, advice: "check --url / KAS_WALLET_URL and the network (is the emulator running?)" }
+      return ExitCode.Transport
   }
 }
+
+/**
+ * The exit code of a failure of the emulator commands: 2 (invalid argument or configuration) when
+ * the emulator cannot start (`EmulatorError`: options, database location, master key, member key,
+ * port in use) and for console refusals (`ConsoleError`); 1 for anything else (a storage failure,
+ * a bug).
+ *
+ * @since 0.1.0
+ * @category mapping
+ */
+export const ofEmulatorError = (error: { readonly _tag: string }): ExitCode =>
+  error._tag === "EmulatorError" || error._tag === "ConsoleError" ? ExitCode.InvalidArgument : ExitCode.Unexpected

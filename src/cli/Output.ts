@@ -1,9 +1,70 @@
 /**
- * Terminal output of the CLI and the tour: aligned tables, shortened hex, account rows.
+ * Terminal output of the CLI and the tour: aligned tables, shortened hex, account rows, the
+ * progress line, and what the command knows of its terminal.
  *
  * @since 0.1.0
  */
+import { Context } from "effect"
 import type * as Account from "../Account.js"
+
+/**
+ * What a command knows of its terminal.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface TerminalInfo {
+  readonly stdoutIsTerminal: boolean
+  readonly stderrIsTerminal: boolean
+  /** Writes to stderr, without a newline. */
+  readonly writeProgress: (text: string) => void
+}
+
+/**
+ * The terminal as a command sees it: whether stdout and stderr are terminals, and how to write
+ * the progress line (stderr, without a newline). Tests provide their own.
+ *
+ * @since 0.1.0
+ * @category services
+ */
+export class Terminal extends Context.Reference<Terminal>()("effect-kas-wallet/cli/Output/Terminal", {
+  defaultValue: (): TerminalInfo => ({
+    stdoutIsTerminal: process.stdout.isTTY === true,
+    stderrIsTerminal: process.stderr.isTTY === true,
+    writeProgress: (text) => void process.stderr.write(text)
+  })
+}) {}
+
+/**
+ * Whether a listing shows its progress line: only when stderr is a terminal and stdout is not
+ * (the rows go to a file or a pipe). Rows printed on the terminal are progress enough, and a
+ * progress line between them would garble them.
+ *
+ * @since 0.1.0
+ * @category progress
+ */
+export const showsProgress = (terminal: TerminalInfo): boolean =>
+  terminal.stderrIsTerminal && !terminal.stdoutIsTerminal
+
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`
+
+/**
+ * The progress line of a listing: `1000 accounts, 1 page…`, then `.` when done.
+ *
+ * @since 0.1.0
+ * @category progress
+ */
+export const progress = (accounts: number, pages: number, done: boolean): string =>
+  `${count(accounts, "account")}, ${count(pages, "page")}${done ? "." : "…"}`
+
+/**
+ * Replaces every occurrence of the secrets in `s` with `<redacted>`.
+ *
+ * @since 0.1.0
+ * @category formatting
+ */
+export const scrub = (secrets: ReadonlyArray<string>) => (s: string): string =>
+  secrets.reduce((out, secret) => (secret !== "" && out.includes(secret) ? out.split(secret).join("<redacted>") : out), s)
 
 /**
  * `0xa809…8e14`: the head and tail of a long hex string (or any string), joined by an ellipsis.

@@ -5,7 +5,6 @@
  *
  * @since 0.1.0
  */
-import { Command } from "@effect/cli"
 import { FetchHttpClient } from "@effect/platform"
 import { Chunk, Console, Effect, Layer, Option, Stream } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
@@ -104,17 +103,3 @@ export const run = Effect.gen(function*() {
   ))
   yield* program.pipe(Effect.provide(client.pipe(Layer.provideMerge(emulator), Layer.provide(FetchHttpClient.layer))))
 }).pipe(Effect.scoped)
-
-/**
- * `kas-wallet tour`.
- *
- * @since 0.1.0
- * @category commands
- */
-export const command = Command.make("tour", {}, () => run).pipe(
-  Command.withDescription([
-    "A guided tour of the library against an in-process emulator: no credentials, no network.",
-    "Example:",
-    "  kas-wallet tour        (npm start in a clone)"
-  ].join("\n"))
-)

@@ -1,13 +1,32 @@
 /**
- * Runs `kas-wallet emulator` as a child process (through tsx, as in development) for the process
- * tests: start, wait for `listening on`, signal, collect output.
+ * Runs the built `kas-wallet` (`node dist/cli/bin.js`, built once by test/setup/dist.ts) as a child
+ * process for the process tests: start, wait for `listening on`, signal, collect output.
  */
 import { Deferred, Duration, Effect, type Scope } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
+
+/** The built executable. */
+export const bin = path.join(root, "dist/cli/bin.js")
+
+if (!fs.existsSync(bin)) throw new Error(`${bin} is missing: run the tests with vitest (its global setup builds dist/), or npm run build`)
+
+// Without --data-dir, the emulator would keep its data in the user's home: point the default at a
+// throwaway directory.
+const sandbox = fs.mkdtempSync(path.join(os.tmpdir(), "kas-cli-home-"))
+
+/** The environment of a child: this one's PATH, no KAS_* variable of the user, and `extra`. */
+export const childEnv = (extra: Record<string, string> = {}): Record<string, string> => ({
+  PATH: process.env.PATH ?? "",
+  HOME: sandbox,
+  XDG_DATA_HOME: path.join(sandbox, "data"),
+  ...extra
+})
 
 /** A running emulator process. */
 export interface Running {
@@ -22,12 +41,12 @@ export interface Running {
 
 /** Runs `kas-wallet <args>` to completion: its exit code and output. */
 export const runCli = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
+  runCommand(process.execPath, [bin, ...args], env)
+
+/** Runs a command to completion: its exit code and output. */
+export const runCommand = (command: string, args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
   Effect.async<{ readonly code: number | null; readonly stdout: string; readonly stderr: string }>((resume) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/bin.ts", ...args], {
-      cwd: root,
-      env: { ...process.env, ...env },
-      stdio: ["ignore", "pipe", "pipe"]
-    })
+    const child = spawn(command, args, { cwd: root, env: childEnv(env), stdio: ["ignore", "pipe", "pipe"] })
     let stdout = ""
     let stderr = ""
     child.stdout.on("data", (d) => (stdout += d))
@@ -46,13 +65,7 @@ export const start = (args: ReadonlyArray<string>, env: Record<string, string> =
     let stdout = ""
     let stderr = ""
     const child = yield* Effect.acquireRelease(
-      Effect.sync(() =>
-        spawn(process.execPath, ["--import", "tsx", "src/cli/bin.ts", "emulator", ...args], {
-          cwd: root,
-          env: { ...process.env, ...env },
-          stdio: ["ignore", "pipe", "pipe"]
-        })
-      ),
+      Effect.sync(() => spawn(process.execPath, [bin, "emulator", ...args], { cwd: root, env: childEnv(env), stdio: ["ignore", "pipe", "pipe"] })),
       (child) => Effect.sync(() => child.exitCode === null && child.signalCode === null && child.kill("SIGKILL"))
     )
     child.stdout!.on("data", (d) => {
@@ -65,8 +78,9 @@ export const start = (args: ReadonlyArray<string>, env: Record<string, string> =
       Deferred.unsafeDone(exit, Effect.succeed(code ?? signal ?? "unknown"))
       Deferred.unsafeDone(listening, Effect.fail(new Error(`emulator exited (${code ?? signal}) before listening:\n${stdout}\n${stderr}`)))
     })
+    // Only a bound against a hang: readiness is the `listening on` line.
     const url = yield* Deferred.await(listening).pipe(
-      Effect.timeoutFail({ duration: Duration.seconds(40), onTimeout: () => new Error(`emulator did not start:\n${stdout}\n${stderr}`) })
+      Effect.timeoutFail({ duration: Duration.seconds(60), onTimeout: () => new Error(`emulator did not start:\n${stdout}\n${stderr}`) })
     )
     return { child, url, stdout: () => stdout, stderr: () => stderr, exited: Deferred.await(exit) }
   })

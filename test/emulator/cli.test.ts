@@ -1,39 +1,18 @@
 /**
  * `kas-wallet emulator member|key|pool` run in process: their output and failures.
  */
-import { NodeContext } from "@effect/platform-node"
-import { afterEach, beforeEach, describe, expect, it, vi } from "@effect/vitest"
-import { Effect, Exit } from "effect"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
 import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
-import { run } from "../../src/cli/main.js"
+import { cli as run } from "../cli/_run.js"
 
-let lines: Array<string> = []
-let errors: Array<string> = []
-beforeEach(() => {
-  lines = []
-  errors = []
-  vi.spyOn(console, "log").mockImplementation((...args: Array<unknown>) => void lines.push(args.join(" ")))
-  vi.spyOn(console, "error").mockImplementation((...args: Array<unknown>) => void errors.push(args.join(" ")))
-})
-afterEach(() => {
-  vi.restoreAllMocks()
-  // The commands set the exit code of the process: do not let it become the test runner's.
-  process.exitCode = undefined
-})
-
-/** Runs `kas-wallet <args>`; the printed lines of this run, and its exit. */
+/** Runs `kas-wallet <args>`: its exit code and output, with an `exit` that says whether it succeeded. */
 const cli = (...args: Array<string>) =>
-  Effect.gen(function*() {
-    lines = []
-    errors = []
-    process.exitCode = undefined
-    const exit = yield* Effect.exit(run(["node", "kas-wallet", ...args]).pipe(Effect.provide(NodeContext.layer)))
-    const code = process.exitCode ?? 0
-    process.exitCode = undefined
-    return { exit, code, out: lines.join("\n"), err: errors.join("\n") }
-  })
+  Effect.map(run(args), (r) => ({ ...r, exit: { ok: r.code === 0 } }))
+
+const isSuccess = (exit: { readonly ok: boolean }) => exit.ok
 
 describe("kas-wallet emulator member|key|pool", () => {
   it.live("manage members, keys and pools of a database", () =>
@@ -41,7 +20,7 @@ describe("kas-wallet emulator member|key|pool", () => {
       const dir = yield* Effect.promise(() => fs.mkdtemp(path.join(os.tmpdir(), "kas-emu-cli-")))
       const db = path.join(dir, "e.db")
       const member = yield* cli("emulator", "member", "create", "--db", db, "--with-key")
-      expect(Exit.isSuccess(member.exit)).toBe(true)
+      expect(isSuccess(member.exit)).toBe(true)
       expect(member.code).toBe(0)
       const accountId = /^account id: (\S+)$/m.exec(member.out)?.[1]
       expect(accountId).toMatch(/^[0-9a-f-]{36}$/)
@@ -50,7 +29,7 @@ describe("kas-wallet emulator member|key|pool", () => {
       expect(member.out).toMatch(/^authorization: Basic [A-Za-z0-9+/=]+$/m)
 
       const second = yield* cli("emulator", "key", "create", "--db", db, "--account-id", accountId!)
-      expect(Exit.isSuccess(second.exit)).toBe(true)
+      expect(isSuccess(second.exit)).toBe(true)
       const third = yield* cli("emulator", "key", "create", "--db", db, "--account-id", accountId!)
       expect(third.code).toBe(2)
       expect(third.err).toContain("already has 2 API keys, the most it can hold; delete one first")
@@ -59,7 +38,7 @@ describe("kas-wallet emulator member|key|pool", () => {
       const ids = keys.out.split("\n").map((l) => l.split(" ")[0]!)
       expect(ids).toHaveLength(2)
       expect(keys.out).not.toMatch(/secret/i)
-      expect(Exit.isSuccess((yield* cli("emulator", "key", "delete", "--db", db, "--account-id", accountId!, "--access-key-id", ids[0]!)).exit)).toBe(true)
+      expect(isSuccess((yield* cli("emulator", "key", "delete", "--db", db, "--account-id", accountId!, "--access-key-id", ids[0]!)).exit)).toBe(true)
       expect((yield* cli("emulator", "key", "list", "--db", db, "--account-id", accountId!)).out.split("\n")).toHaveLength(1)
       const deleteAgain = yield* cli("emulator", "key", "delete", "--db", db, "--account-id", accountId!, "--access-key-id", ids[0]!)
       expect(deleteAgain.err).toContain(`has no key ${ids[0]}`)
@@ -86,12 +65,13 @@ describe("kas-wallet emulator member|key|pool", () => {
 
   it.live("serve refuses an access key id without its secret, and a bad database location", () =>
     Effect.gen(function*() {
-      const half = yield* cli("emulator", "--db", ":memory:", "--access-key-id", "KASKHALF")
+      const half = yield* cli("emulator", "--port", "0", "--db", ":memory:", "--access-key-id", "KASKHALF")
       expect(half.code).toBe(2)
-      expect(half.err).toContain("--access-key-id and --secret-access-key go together")
-      const kinds = yield* cli("emulator", "--db", ":memory:", "--fault-kinds", "latency,teapot")
-      expect(kinds.err).toContain("unknown fault kinds teapot")
-      const badDb = yield* cli("emulator", "--db", "ftp://example.com/x")
+      expect(half.err).toBe("kas-wallet: KAS_ACCESS_KEY_ID (--access-key-id) and KAS_SECRET_ACCESS_KEY (--secret-access-key) must be given together")
+      const kinds = yield* cli("emulator", "--port", "0", "--db", ":memory:", "--fault-kinds", "latency,teapot")
+      expect(kinds.err).toContain("unknown kinds teapot")
+      expect(kinds.code).toBe(2)
+      const badDb = yield* cli("emulator", "--port", "0", "--db", "ftp://example.com/x")
       expect(badDb.err).toContain("unsupported database URL scheme")
       expect(badDb.out).not.toContain("listening on")
       expect(badDb.code).toBe(2)

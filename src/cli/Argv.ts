@@ -1,0 +1,151 @@
+/**
+ * The first look at a command line, against the command table: which command it names, and
+ * whether it asks for help, the version or completions, or breaks a rule of the table (an unknown
+ * command or flag, a flag without its value, a missing or extra argument). Each problem is one
+ * message in the user's terms, naming the flag.
+ *
+ * No runtime dependency: `kas-wallet` answers `--help`, `--version` and usage errors before it
+ * loads effect.
+ *
+ * @since 0.1.0
+ */
+import * as Spec from "./Spec.js"
+
+/**
+ * What a command line asks for.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Request =
+  | { readonly _tag: "Help"; readonly command: Spec.Command }
+  | { readonly _tag: "Version" }
+  | { readonly _tag: "Completions" }
+  | { readonly _tag: "Usage"; readonly command: Spec.Command; readonly message: string }
+  | { readonly _tag: "Run"; readonly command: Spec.Command }
+
+const display = (command: Spec.Command) => ["kas-wallet", ...command.path].join(" ")
+
+const lastWord = (command: Spec.Command) => command.path[command.path.length - 1] ?? ""
+
+const list = (words: ReadonlyArray<string>) =>
+  words.length <= 1 ? words.join("") : `${words.slice(0, -1).join(", ")} or ${words[words.length - 1]}`
+
+// Edit distance, to suggest the flag a typo meant.
+const distance = (a: string, b: string): number => {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i)
+  for (let i = 1; i <= a.length; i++) {
+    let previous = row[0]!
+    row[0] = i
+    for (let j = 1; j <= b.length; j++) {
+      const current = row[j]!
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1))
+      previous = current
+    }
+  }
+  return row[b.length]!
+}
+
+const suggest = (name: string, flags: ReadonlyArray<Spec.Flag>): string => {
+  const close = flags.filter((f) => distance(name, f.name) <= 2 || f.name.endsWith(`-${name}`) || name.endsWith(f.name))
+  return close.length > 0 ? ` (did you mean ${list(close.map((f) => `--${f.name}`))}?)` : ""
+}
+
+/**
+ * Reads a command line (the arguments after the program's name) against the table.
+ *
+ * @since 0.1.0
+ * @category parsing
+ */
+export const read = (root: Spec.Command, args: ReadonlyArray<string>): Request => {
+  let command = root
+  let i = 0
+  for (; i < args.length; i++) {
+    const next = command.subcommands.find((c) => lastWord(c) === args[i])
+    if (next === undefined) break
+    command = next
+  }
+  const rest = args.slice(i)
+  const end = rest.indexOf("--")
+  const options = end === -1 ? rest : rest.slice(0, end)
+  if (options.includes("--help") || options.includes("-h")) return { _tag: "Help", command }
+  const usage = (message: string): Request => ({ _tag: "Usage", command, message })
+
+  if (command === root) {
+    if (rest.length === 0) return { _tag: "Help", command }
+    if (rest.length === 1 && rest[0] === "--version") return { _tag: "Version" }
+    if (rest[0] === "--completions" || rest[0]?.startsWith("--completions=")) {
+      const shell = rest[0] === "--completions" ? rest[1] : rest[0].slice("--completions=".length)
+      if (shell === "bash" && rest.length === (rest[0] === "--completions" ? 2 : 1)) return { _tag: "Completions" }
+      return usage(
+        shell === undefined
+          ? "--completions needs a shell: bash (zsh: run `autoload bashcompinit && bashcompinit` first)"
+          : `--completions: only bash completions exist (got ${JSON.stringify(shell)}); zsh can load them after \`autoload bashcompinit && bashcompinit\``
+      )
+    }
+  }
+  const commands = command.subcommands.map(lastWord)
+  if (!command.runs) {
+    if (rest.length === 0) return { _tag: "Help", command }
+    const first = rest[0]!
+    return first.startsWith("-")
+      ? usage(`unknown option ${first.split("=")[0]} for ${display(command)}: give a command first (${list(commands)})`)
+      : usage(`unknown command ${JSON.stringify(first)} for ${display(command)} (commands: ${list(commands)})`)
+  }
+
+  const flags = Spec.flags(command)
+  const seen = new Set<string>()
+  const positionals: Array<string> = []
+  for (let j = 0; j < rest.length; j++) {
+    const arg = rest[j]!
+    if (j === end) {
+      positionals.push(...rest.slice(j + 1))
+      break
+    }
+    if (arg.startsWith("--")) {
+      const eq = arg.indexOf("=")
+      // Only the name: what follows `=` may be a secret.
+      const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq)
+      const flag = flags.find((f) => f.name === name)
+      if (flag === undefined) return usage(`unknown option --${name} for ${display(command)}${suggest(name, flags)}`)
+      if (seen.has(name)) return usage(`--${name} is given twice`)
+      seen.add(name)
+      if (flag.value === undefined) {
+        if (eq !== -1) return usage(`--${name} takes no value`)
+        continue
+      }
+      if (eq !== -1) {
+        if (arg.length === eq + 1) return usage(`--${name} needs a value, e.g. ${flag.example}`)
+        continue
+      }
+      const value = rest[j + 1]
+      if (value === undefined || j + 1 === end || (value.startsWith("--") && flags.some((f) => value.split("=")[0] === `--${f.name}`))) {
+        return usage(`--${name} needs a value, e.g. ${flag.example}`)
+      }
+      j++
+      continue
+    }
+    if (arg.startsWith("-") && arg.length > 1) return usage(`unknown option ${arg} for ${display(command)}`)
+    positionals.push(arg)
+  }
+  if (positionals.length > command.positionals.length) {
+    const extra = positionals[command.positionals.length]!
+    return commands.length > 0 && command.positionals.length === 0
+      ? usage(`unknown command ${JSON.stringify(extra)} for ${display(command)} (commands: ${list(commands)})`)
+      : usage(`unexpected argument ${JSON.stringify(extra)} for ${display(command)}`)
+  }
+  if (positionals.length < command.positionals.length) {
+    const missing = command.positionals[positionals.length]!
+    return usage(`${display(command)} needs <${missing.name}>: ${missing.description}`)
+  }
+  return { _tag: "Run", command }
+}
+
+/**
+ * The usage error's line, with where to read more.
+ *
+ * @since 0.1.0
+ * @category rendering
+ */
+export const usageLine = (command: Spec.Command, message: string): string =>
+  `kas-wallet: ${message}; see '${display(command)} --help'`

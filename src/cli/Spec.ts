@@ -1,0 +1,633 @@
+/**
+ * The command table of `kas-wallet`: every command, its arguments and flags, with descriptions and
+ * examples. `--help`, the bash completions and the check of the command line are derived from it;
+ * the commands build their @effect/cli options from the same flags.
+ *
+ * Plain data with no runtime import, so that `--help` and `--version` answer without loading
+ * effect, the client or the emulator.
+ *
+ * @since 0.1.0
+ */
+import type * as EmulatorConfig from "../emulator/EmulatorConfig.js"
+
+/**
+ * A flag: `--name VALUE`, or `--name` alone when it has no `value`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Flag {
+  /** Without the leading `--`. */
+  readonly name: string
+  /** The placeholder of its value; absent for a switch. */
+  readonly value?: string
+  /** The environment variable read when the flag is absent. */
+  readonly env?: string
+  /** The default, in words. */
+  readonly default?: string
+  readonly description: string
+  /** A use of the flag, as typed. */
+  readonly example: string
+  /** A secret: never printed; on the command line it is visible in the process list. */
+  readonly secret?: boolean
+  /** For a secret: the flag that reads it from a file instead. */
+  readonly alternative?: string
+  /** The values the completion offers. */
+  readonly choices?: ReadonlyArray<string>
+  /** Whether the completion offers file names. */
+  readonly files?: boolean
+}
+
+/**
+ * A positional argument.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Positional {
+  readonly name: string
+  readonly description: string
+}
+
+/**
+ * Flags shown under one heading.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Group {
+  readonly title: string
+  readonly flags: ReadonlyArray<Flag>
+}
+
+/**
+ * A command of the table.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Command {
+  /** The words after `kas-wallet` (empty for the root). */
+  readonly path: ReadonlyArray<string>
+  /** One line, for the list of commands. */
+  readonly summary: string
+  /** A paragraph for its own help. */
+  readonly description: ReadonlyArray<string>
+  readonly positionals: ReadonlyArray<Positional>
+  readonly groups: ReadonlyArray<Group>
+  readonly subcommands: ReadonlyArray<Command>
+  /** Whether it does something itself; a command that does not shows its help. */
+  readonly runs: boolean
+  readonly examples: ReadonlyArray<string>
+}
+
+/**
+ * The program's name.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const program = "kas-wallet"
+
+/**
+ * The port `kas-wallet emulator` listens on by default (the library's layer picks a free one).
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const DefaultEmulatorPort = 8787
+
+/**
+ * The exit codes, one line, for help texts (the codes themselves live in `ExitCode`).
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const exitCodes =
+  "Exit codes: 0 ok, 1 unexpected, 2 invalid argument, 3 unauthorized, 4 not found, 5 rate limited, 6 server error, 7 transport."
+
+// ---------------------------------------------------------------------------------------------
+// accounts
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The flags of the `accounts` commands, by key.
+ *
+ * @since 0.1.0
+ * @category flags
+ */
+export const accounts = {
+  url: {
+    name: "url",
+    value: "URL",
+    env: "KAS_WALLET_URL",
+    description: "base URL of the service (the default) or of an emulator",
+    example: "--url http://127.0.0.1:8787"
+  },
+  chain: {
+    name: "chain",
+    value: "ID",
+    env: "KAS_CHAIN_ID",
+    default: "1001",
+    description: "chain: 8217 (mainnet) or 1001 (testnet)",
+    example: "--chain 8217",
+    choices: ["8217", "1001"]
+  },
+  pool: {
+    name: "pool",
+    value: "KRN",
+    env: "KAS_ACCOUNT_POOL",
+    default: "the member's default pool",
+    description: "account pool KRN, sent as x-krn",
+    example: "--pool krn:1001:wallet:<member>:account-pool:payroll"
+  },
+  accessKeyId: {
+    name: "access-key-id",
+    value: "ID",
+    env: "KAS_ACCESS_KEY_ID",
+    description: "AccessKey ID",
+    example: "--access-key-id KASK..."
+  },
+  secretAccessKeyFile: {
+    name: "secret-access-key-file",
+    value: "PATH",
+    env: "KAS_SECRET_ACCESS_KEY_FILE",
+    description: "file holding the Secret AccessKey",
+    example: "--secret-access-key-file ~/.kas-wallet/emulator/secret-access-key",
+    files: true
+  },
+  secretAccessKey: {
+    name: "secret-access-key",
+    value: "SECRET",
+    env: "KAS_SECRET_ACCESS_KEY",
+    description: "Secret AccessKey",
+    alternative: "secret-access-key-file",
+    example: "--secret-access-key \"$(pass kas/secret)\"",
+    secret: true
+  },
+  json: {
+    name: "json",
+    description: "JSON output: one document (with list --all, one account per line)",
+    example: "--json | jq .address"
+  },
+  verbose: {
+    name: "verbose",
+    description: "log requests (query strings; secrets redacted), statuses and retries on stderr",
+    example: "--verbose"
+  },
+  pageSize: {
+    name: "page-size",
+    value: "N",
+    default: "100",
+    description: "accounts per request, 1 to 1000, not a total",
+    example: "--page-size 50"
+  },
+  cursor: {
+    name: "cursor",
+    value: "CURSOR",
+    description: "continue where an earlier listing stopped",
+    example: "--cursor eyJhZGRyZXNzIjoi..."
+  },
+  from: {
+    name: "from",
+    value: "TIME",
+    description: "created at or after TIME: Unix seconds or ISO-8601 (UTC without an offset)",
+    example: "--from 2024-05-01T00:00:00Z"
+  },
+  to: {
+    name: "to",
+    value: "TIME",
+    description: "created at or before TIME, as --from",
+    example: "--to 1714521600"
+  },
+  all: {
+    name: "all",
+    description: "every page, streamed",
+    example: "--all --json > accounts.ndjson"
+  }
+} as const satisfies Record<string, Flag>
+
+const connection: Group = {
+  title: "Service and key",
+  flags: [accounts.url, accounts.chain, accounts.pool, accounts.accessKeyId, accounts.secretAccessKeyFile, accounts.secretAccessKey]
+}
+const output: Group = { title: "Output", flags: [accounts.json, accounts.verbose] }
+
+const accountsCreate: Command = {
+  path: ["accounts", "create"],
+  summary: "create an account in a pool",
+  description: ["Create an account in the selected pool (POST /v2/account) and print it."],
+  positionals: [],
+  groups: [output, connection],
+  subcommands: [],
+  runs: true,
+  examples: [
+    "kas-wallet accounts create",
+    "kas-wallet accounts create --pool krn:1001:wallet:<member>:account-pool:pay"
+  ]
+}
+
+const accountsGet: Command = {
+  path: ["accounts", "get"],
+  summary: "show one account by address",
+  description: [
+    "Show one account (GET /v2/account/<address>). Any case is accepted; a mixed-case address must",
+    "carry a valid EIP-55 checksum."
+  ],
+  positionals: [{ name: "address", description: "0x followed by 40 hex digits" }],
+  groups: [output, connection],
+  subcommands: [],
+  runs: true,
+  examples: [
+    "kas-wallet accounts get 0xa809284C83b901eD106Aba4Ccda14628Af128e14",
+    "kas-wallet accounts get 0xa809284c83b901ed106aba4ccda14628af128e14 --json"
+  ]
+}
+
+const accountsList: Command = {
+  path: ["accounts", "list"],
+  summary: "list accounts, newest first: one page, or all with --all",
+  description: [
+    "List the accounts of a pool, newest first (GET /v2/account): one page and the cursor of the",
+    "next, or every page with --all. A failed --all prints the --cursor that resumes it."
+  ],
+  positionals: [],
+  groups: [
+    { title: "Listing", flags: [accounts.pageSize, accounts.cursor, accounts.from, accounts.to, accounts.all] },
+    output,
+    connection
+  ],
+  subcommands: [],
+  runs: true,
+  examples: [
+    "kas-wallet accounts list --page-size 20",
+    "kas-wallet accounts list --page-size 20 --cursor eyJ2IjoxLCJ0Ijo...   # page 2",
+    "kas-wallet accounts list --all --json --from 2024-01-01 > accounts.ndjson"
+  ]
+}
+
+const accountsGroup: Command = {
+  path: ["accounts"],
+  summary: "create, get and list accounts",
+  description: [
+    "Create, get and list accounts of the KAS wallet API, or of the emulator (--url). The key comes",
+    "from KAS_ACCESS_KEY_ID and KAS_SECRET_ACCESS_KEY (or their flags, or a secret file)."
+  ],
+  positionals: [],
+  groups: [],
+  subcommands: [accountsCreate, accountsGet, accountsList],
+  runs: false,
+  examples: [
+    "eval \"$(kas-wallet emulator env)\"   # use the local emulator's key",
+    "kas-wallet accounts create && kas-wallet accounts list"
+  ]
+}
+
+// ---------------------------------------------------------------------------------------------
+// emulator
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The flags of `kas-wallet emulator` that are not options of the emulator itself, by key.
+ *
+ * @since 0.1.0
+ * @category flags
+ */
+export const emulator = {
+  dataDir: {
+    name: "data-dir",
+    value: "DIR",
+    env: "KAS_EMULATOR_DATA_DIR",
+    default: "$XDG_DATA_HOME/kas-wallet/emulator, else ~/.kas-wallet/emulator",
+    description: "keeps the database, master key and member key",
+    example: "--data-dir ./.emulator",
+    files: true
+  },
+  ephemeral: {
+    name: "ephemeral",
+    description: "a throwaway run: in memory, a new member and key, nothing kept",
+    example: "--ephemeral --port 0"
+  },
+  secretAccessKeyFile: {
+    name: "secret-access-key-file",
+    value: "PATH",
+    env: "KAS_SECRET_ACCESS_KEY_FILE",
+    description: "file holding that Secret AccessKey",
+    example: "--secret-access-key-file ./secret",
+    files: true
+  },
+  consoleDb: {
+    name: "db",
+    value: "PATH|URL",
+    env: "KAS_EMULATOR_DB",
+    default: "<data dir>/emulator.db",
+    description: "database of the emulator",
+    example: "--db ./emulator.db",
+    files: true
+  },
+  accountId: {
+    name: "account-id",
+    value: "ID",
+    description: "account id of the member (a UUID, as printed by member create)",
+    example: "--account-id 6c5f6a1e-0d3b-4f5e-9a0c-2f1e4d3c2b1a"
+  },
+  newAccountId: {
+    name: "account-id",
+    value: "ID",
+    default: "a fresh UUID",
+    description: "account id to give the member",
+    example: "--account-id team-a"
+  },
+  withKey: {
+    name: "with-key",
+    description: "also create an API key for it (its secret is printed once)",
+    example: "--with-key"
+  },
+  keyId: {
+    name: "access-key-id",
+    value: "ID",
+    description: "AccessKey ID of the key",
+    example: "--access-key-id KASK..."
+  },
+  chainId: {
+    name: "chain-id",
+    value: "ID",
+    description: "chain: 8217 (mainnet) or 1001 (testnet)",
+    example: "--chain-id 1001",
+    choices: ["8217", "1001"]
+  },
+  optionalChainId: {
+    name: "chain-id",
+    value: "ID",
+    default: "both",
+    description: "only the pools of this chain: 8217 or 1001",
+    example: "--chain-id 8217",
+    choices: ["8217", "1001"]
+  },
+  name: {
+    name: "name",
+    value: "NAME",
+    description: "name of the pool",
+    example: "--name payroll"
+  }
+} as const satisfies Record<string, Flag>
+
+/**
+ * The flag of an emulator option of `EmulatorConfig.fields`, with the defaults of
+ * `kas-wallet emulator` where they differ from the library's layer.
+ *
+ * @since 0.1.0
+ * @category flags
+ */
+export const emulatorFlag = (field: EmulatorConfig.Field): Flag => {
+  const defaults: Record<string, string> = {
+    port: String(DefaultEmulatorPort),
+    db: "<data dir>/emulator.db"
+  }
+  // Where a secret can be read from a file instead of the command line.
+  const alternatives: Record<string, string> = {
+    "master-key": "master-key-file",
+    "secret-access-key": "secret-access-key-file"
+  }
+  const fallback = defaults[field.flag] ?? field.default
+  return {
+    name: field.flag,
+    value: field.value,
+    env: field.env,
+    ...(fallback !== undefined ? { default: fallback } : {}),
+    description: field.description,
+    example: `--${field.flag} ${field.example}`,
+    ...(field.secret ? { secret: true } : {}),
+    ...(alternatives[field.flag] !== undefined ? { alternative: alternatives[field.flag] } : {}),
+    ...(field.kind === "string" && (field.flag === "db" || field.flag.endsWith("-file")) ? { files: true } : {})
+  }
+}
+
+const consoleCommand = (
+  path: ReadonlyArray<string>,
+  summary: string,
+  flags: ReadonlyArray<Flag>,
+  example: string
+): Command => ({
+  path,
+  summary,
+  description: [`${summary[0]!.toUpperCase()}${summary.slice(1)}, directly in the emulator's database.`],
+  positionals: [],
+  groups: [{ title: "Options", flags: [...flags, emulator.dataDir, emulator.consoleDb] }],
+  subcommands: [],
+  runs: true,
+  examples: [example]
+})
+
+const consoleGroup = (name: string, summary: string, subcommands: ReadonlyArray<Command>): Command => ({
+  path: ["emulator", name],
+  summary,
+  description: [`${summary[0]!.toUpperCase()}${summary.slice(1)}, directly in the emulator's database (running or not).`],
+  positionals: [],
+  groups: [],
+  subcommands,
+  runs: false,
+  examples: subcommands.flatMap((c) => c.examples.slice(0, 1))
+})
+
+const emulatorSubcommands: ReadonlyArray<Command> = [
+  {
+    path: ["emulator", "env"],
+    summary: "print the KAS_* shell settings of its stored member",
+    description: [
+      "Print export lines for KAS_WALLET_URL, KAS_CHAIN_ID, KAS_ACCESS_KEY_ID and KAS_SECRET_ACCESS_KEY",
+      "(read from its file, never printed), so that kas-wallet accounts and your programs use the emulator."
+    ],
+    positionals: [],
+    groups: [{ title: "Options", flags: [emulator.dataDir] }],
+    subcommands: [],
+    runs: true,
+    examples: ["eval \"$(kas-wallet emulator env)\""]
+  },
+  consoleGroup("member", "create and list members (service accounts)", [
+    consoleCommand(["emulator", "member", "create"], "create a member, with a default pool on each chain", [
+      emulator.newAccountId,
+      emulator.withKey
+    ], "kas-wallet emulator member create --with-key"),
+    consoleCommand(["emulator", "member", "list"], "list the members", [], "kas-wallet emulator member list")
+  ]),
+  consoleGroup("key", "create, list and delete API keys of members", [
+    consoleCommand(
+      ["emulator", "key", "create"],
+      "create an API key (at most 2 per member); prints its secret once",
+      [emulator.accountId],
+      "kas-wallet emulator key create --account-id <id>"
+    ),
+    consoleCommand(
+      ["emulator", "key", "list"],
+      "list the API keys of a member, never their secrets",
+      [emulator.accountId],
+      "kas-wallet emulator key list --account-id <id>"
+    ),
+    consoleCommand(
+      ["emulator", "key", "delete"],
+      "delete an API key of a member",
+      [emulator.accountId, emulator.keyId],
+      "kas-wallet emulator key delete --account-id <id> --access-key-id KASK..."
+    )
+  ]),
+  consoleGroup("pool", "create and list account pools of members", [
+    consoleCommand(
+      ["emulator", "pool", "create"],
+      "create a named account pool on a chain; prints its KRN",
+      [emulator.accountId, emulator.chainId, emulator.name],
+      "kas-wallet emulator pool create --account-id <id> --chain-id 1001 --name pay"
+    ),
+    consoleCommand(
+      ["emulator", "pool", "list"],
+      "list the account pools of a member",
+      [emulator.accountId, emulator.optionalChainId],
+      "kas-wallet emulator pool list --account-id <id>"
+    )
+  ])
+]
+
+const emulatorCommand = (fields: typeof EmulatorConfig.fields | undefined): Command => {
+  const f = (name: EmulatorConfig.Name): ReadonlyArray<Flag> => fields !== undefined ? [emulatorFlag(fields[name])] : []
+  return {
+    path: ["emulator"],
+    summary: "run a local emulator of the wallet API, which keeps its data",
+    description: [
+      "Serve a local KAS wallet API that keeps its data, member and key in a data directory. It prints",
+      "the KAS_* settings to eval, then `listening on URL`; Ctrl-C stops it."
+    ],
+    positionals: [],
+    groups: [
+      {
+        title: "Server and data",
+        flags: [
+          ...f("host"),
+          ...f("port"),
+          emulator.dataDir,
+          emulator.ephemeral,
+          ...f("database"),
+          ...f("authToken"),
+          ...f("masterKey"),
+          ...f("masterKeyFile")
+        ]
+      },
+      {
+        title: "Member key (default: the stored one)",
+        flags: [...f("accessKeyId"), emulator.secretAccessKeyFile, ...f("secretAccessKey"), ...f("accountId")]
+      },
+      {
+        title: "Faults",
+        flags: [...f("faultRate"), ...f("faultSeed"), ...f("faultKinds"), ...f("faultLatency"), ...f("faultRetryAfter")]
+      }
+    ],
+    subcommands: emulatorSubcommands,
+    runs: true,
+    examples: [
+      "kas-wallet emulator                   # keeps its data; in another shell:",
+      "eval \"$(kas-wallet emulator env)\"     # and kas-wallet accounts uses it",
+      "kas-wallet emulator --ephemeral --port 0 --fault-rate 0.2 --fault-kinds 503"
+    ]
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// root
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The root's own flags.
+ *
+ * @since 0.1.0
+ * @category flags
+ */
+export const root = {
+  help: { name: "help", description: "show help; after a command, its own help", example: "kas-wallet accounts list --help" },
+  version: { name: "version", description: "print the version", example: "kas-wallet --version" },
+  completions: {
+    name: "completions",
+    value: "bash",
+    description: "print a bash completion script",
+    example: "source <(kas-wallet --completions bash)",
+    choices: ["bash"]
+  }
+} as const satisfies Record<string, Flag>
+
+const tour: Command = {
+  path: ["tour"],
+  summary: "a guided tour of the library against an in-process emulator",
+  description: ["A walk through the library against an emulator started in-process: no key, no network."],
+  positionals: [],
+  groups: [],
+  subcommands: [],
+  runs: true,
+  examples: ["kas-wallet tour        # npm start, in a clone"]
+}
+
+/**
+ * The whole table. Without `emulatorFields` (`EmulatorConfig.fields`) the emulator's own flags are
+ * left out: only `kas-wallet emulator --help` and the completions need them, and loading them costs
+ * part of effect.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const tree = (emulatorFields?: typeof EmulatorConfig.fields): Command => ({
+  path: [],
+  summary: "the KAS wallet API from the command line",
+  description: [
+    "The KAS wallet API from the command line: accounts of the service or of a local emulator, the",
+    "emulator itself, and a tour of the effect-kas-wallet library."
+  ],
+  positionals: [],
+  groups: [{ title: "Options", flags: [root.help, root.version, root.completions] }],
+  subcommands: [accountsGroup, emulatorCommand(emulatorFields), tour],
+  runs: false,
+  examples: [
+    "kas-wallet emulator                  # a local emulator that keeps its data",
+    "eval \"$(kas-wallet emulator env)\"    # in another shell: use it",
+    "kas-wallet accounts create",
+    "kas-wallet accounts list --all --json > accounts.ndjson"
+  ]
+})
+
+/**
+ * Every command of a table, depth first.
+ *
+ * @since 0.1.0
+ * @category utils
+ */
+export const all = (command: Command): ReadonlyArray<Command> => [command, ...command.subcommands.flatMap(all)]
+
+/**
+ * Every flag of a command.
+ *
+ * @since 0.1.0
+ * @category utils
+ */
+export const flags = (command: Command): ReadonlyArray<Flag> => command.groups.flatMap((g) => g.flags)
+
+/**
+ * The command a path of words names, following subcommands as far as they match.
+ *
+ * @since 0.1.0
+ * @category utils
+ */
+export const find = (command: Command, words: ReadonlyArray<string>): Command => {
+  let current = command
+  for (const word of words) {
+    const next = current.subcommands.find((c) => c.path[c.path.length - 1] === word)
+    if (next === undefined) break
+    current = next
+  }
+  return current
+}
+
+/**
+ * Whether the emulator's option table is needed for this command line (help or completions of the
+ * `emulator` command itself).
+ *
+ * @since 0.1.0
+ * @category utils
+ */
+export const needsEmulatorFields = (args: ReadonlyArray<string>): boolean =>
+  args[0] === "emulator" || args.includes("--completions")
