@@ -5,11 +5,10 @@
  * message, JSON, util.inspect, Cause.pretty), a returned value, a span attribute or event, a log
  * line, or a request the client sends next.
  */
-import { NodeContext } from "@effect/platform-node"
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "@effect/vitest"
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, FastCheck as fc, Layer, ManagedRuntime, Stream } from "effect"
 import type * as http from "node:http"
-import { run as cli } from "../../src/cli/main.js"
+import { capturing, running } from "../cli/_run.js"
 import { WalletClient } from "../../src/index.js"
 import { accountJson } from "../support/fakeWallet.js"
 import { assertNoSecret, findSecret, observe } from "./observe.js"
@@ -186,24 +185,12 @@ describe("reflected credentials", () => {
 })
 
 describe("reflected credentials through the CLI", () => {
-  let out: Array<string> = []
-  let err: Array<string> = []
-  afterEach(() => {
-    vi.restoreAllMocks()
-    process.exitCode = undefined
-  })
-
   const kasWallet = (...args: Array<string>) =>
     Effect.gen(function*() {
-      out = []
-      err = []
-      vi.spyOn(console, "log").mockImplementation((...a: Array<unknown>) => void out.push(a.join(" ")))
-      vi.spyOn(console, "error").mockImplementation((...a: Array<unknown>) => void err.push(a.join(" ")))
-      const exit = yield* Effect.exit(cli(["node", "kas-wallet", ...args]).pipe(Effect.provide(NodeContext.layer)))
-      vi.restoreAllMocks()
-      const code = process.exitCode ?? 0
-      process.exitCode = undefined
-      return { exit, code, out: out.join("\n"), err: err.join("\n") }
+      const out: Array<string> = []
+      const err: Array<string> = []
+      const code = yield* running(args, {}, yield* capturing((l) => out.push(l), (l) => err.push(l)))
+      return { code, out: out.join("\n"), err: err.join("\n") }
     })
 
   it.live("stdout and stderr carry no echoed credential (--verbose included)", () =>
