@@ -12,7 +12,8 @@ const self = fileURLToPath(import.meta.url)
 const benches: Record<string, () => Promise<{ readonly run: () => Promise<ReadonlyArray<string>> }>> = {
   decode: () => import("./decode.js"),
   client: () => import("./client.js"),
-  memory: () => import("./memory.js")
+  memory: () => import("./memory.js"),
+  cli: () => import("./cli.js")
 }
 const [flag, name] = process.argv.slice(2)
 
