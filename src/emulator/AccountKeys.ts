@@ -2,7 +2,10 @@
  * Key pairs of emulated accounts: a fresh secp256k1 key per account, and the values the service
  * derives from it (public key, address, key identifier).
  *
+ * Internal to the emulator: not exported from `effect-kas-wallet/emulator`.
+ *
  * @since 0.1.0
+ * @internal
  */
 import { secp256k1 } from "@noble/curves/secp256k1.js"
 import { Option, Redacted } from "effect"

@@ -10,7 +10,10 @@
  *   client of the process that opens it sees the same data.
  * - a `libsql://`, `http(s)://` or `ws(s)://` URL: a libSQL server, shared by several emulators.
  *
+ * Internal to the emulator: not exported from `effect-kas-wallet/emulator`.
+ *
  * @since 0.1.0
+ * @internal
  */
 import * as Reactivity from "@effect/experimental/Reactivity"
 import { SqlClient } from "@effect/sql"

@@ -75,8 +75,16 @@ export interface Service extends Console.Service {
   /** The fault injection options in force. */
   readonly faults: Faults.Resolved
   /** The OpenAPI document served at `/openapi.json`. */
-  readonly openApi: OpenApi.Document
+  readonly openApi: OpenApiDocument
 }
+
+/**
+ * The OpenAPI 3.1 document of the emulated API, as plain JSON.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type OpenApiDocument = OpenApi.Document
 
 /**
  * The running emulator.

@@ -7,7 +7,10 @@
  * derived key: starting with another master key fails at once instead of storing keys that could
  * never be opened alongside ones that can.
  *
+ * Internal to the emulator: not exported from `effect-kas-wallet/emulator`.
+ *
  * @since 0.1.0
+ * @internal
  */
 import { Context, Effect, Layer, Option, Redacted } from "effect"
 import { createCipheriv, createDecipheriv, randomBytes, scrypt } from "node:crypto"

@@ -9,7 +9,10 @@
  * Order of checks on a wallet route, as a gateway does it: path and method, then authentication,
  * then `x-chain-id`, then `x-krn`, then the operation's own parameters.
  *
+ * Internal to the emulator: not exported from `effect-kas-wallet/emulator`.
+ *
  * @since 0.1.0
+ * @internal
  */
 import { type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { NodeHttpServerRequest } from "@effect/platform-node"

@@ -3,7 +3,10 @@
  * and committed (durable, for a file database) before the caller answers; no transaction is
  * needed, which also keeps the libSQL client on one connection.
  *
+ * Internal to the emulator: not exported from `effect-kas-wallet/emulator`.
+ *
  * @since 0.1.0
+ * @internal
  */
 import { SqlClient, type SqlError } from "@effect/sql"
 import { Context, Effect, Layer, Option } from "effect"

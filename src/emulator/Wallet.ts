@@ -3,7 +3,10 @@
  * account operations, with the rules of the real service. Inputs arrive parsed (Routes.ts reads
  * the wire); failures are `ApiError`s carrying the service's status and code.
  *
+ * Internal to the emulator: not exported from `effect-kas-wallet/emulator`.
+ *
  * @since 0.1.0
+ * @internal
  */
 import type { SqlError } from "@effect/sql"
 import { Clock, Context, Effect, Either, Layer, Option, Redacted } from "effect"
