@@ -1,0 +1,149 @@
+/**
+ * The emulator's own costs, measured in process: CPU time to serve one 1000-account page, and
+ * sequential creates per second over HTTP, against a file database and an in-memory one.
+ *
+ * The client side is a bare `node:http` keep-alive agent that only collects the body's bytes, so
+ * that process CPU is almost all the emulator's; the `/health` row is the floor of one request
+ * (HTTP parsing and writing on both sides), to read the page's own cost against.
+ *
+ * Run alone: `node --import tsx test/bench/emulator.ts`.
+ */
+import { Effect, Exit, Redacted, Scope } from "effect"
+import * as fs from "node:fs/promises"
+import * as http from "node:http"
+import * as os from "node:os"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+import * as Emulator from "../../src/emulator/Emulator.js"
+
+const PAGE_ACCOUNTS = 1000
+const PAGE_ROUNDS = 5
+const PAGES_PER_ROUND = 20
+const CREATE_ROUNDS = 5
+const CREATES_PER_ROUND = 200
+
+const median = (xs: ReadonlyArray<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+const spread = (xs: ReadonlyArray<number>, digits: number) => {
+  const sorted = [...xs].sort((a, b) => a - b)
+  return `${sorted[0]!.toFixed(digits)}–${sorted[sorted.length - 1]!.toFixed(digits)}`
+}
+
+interface Running {
+  readonly url: string
+  readonly authorization: string
+  readonly close: () => Promise<void>
+}
+
+const start = async (database: string): Promise<Running> => {
+  const scope = Effect.runSync(Scope.make())
+  const emulator = await Effect.runPromise(Scope.extend(Emulator.make({ port: 0, database }), scope))
+  return {
+    url: emulator.url,
+    authorization: Redacted.value(emulator.member.authorization),
+    close: () => Effect.runPromise(Scope.close(scope, Exit.void))
+  }
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
+
+/** One request; resolves with the status and the body's byte count (the body is not decoded). */
+const request = (method: string, url: string, headers: Readonly<Record<string, string>>) =>
+  new Promise<{ readonly status: number; readonly bytes: number }>((resolve, reject) => {
+    const req = http.request(url, { method, headers, agent }, (res) => {
+      let bytes = 0
+      res.on("data", (chunk: Buffer) => (bytes += chunk.length))
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, bytes }))
+      res.on("error", reject)
+    })
+    req.on("error", reject)
+    req.end()
+  })
+
+const cpuMs = () => {
+  const { system, user } = process.cpuUsage()
+  return (user + system) / 1000
+}
+
+/** Median CPU ms of one request, over rounds of `count` sequential requests. */
+const cpuPerRequest = async (count: number, send: () => Promise<unknown>) => {
+  const perRound: Array<number> = []
+  for (let round = 0; round < PAGE_ROUNDS + 1; round++) {
+    const before = cpuMs()
+    for (let i = 0; i < count; i++) await send()
+    const ms = (cpuMs() - before) / count
+    if (round > 0) perRound.push(ms) // the first round warms up
+  }
+  return perRound
+}
+
+const pageCost = async () => {
+  const emulator = await start(":memory:")
+  try {
+    const headers = { authorization: emulator.authorization, "x-chain-id": "1001" }
+    // Concurrent creates fill the pool faster than sequential ones.
+    for (let i = 0; i < PAGE_ACCOUNTS; i += 50) {
+      await Promise.all(Array.from({ length: 50 }, () => request("POST", `${emulator.url}/v2/account`, headers)))
+    }
+    const page = await request("GET", `${emulator.url}/v2/account?size=1000`, headers)
+    if (page.status !== 200) throw new Error(`page answered ${page.status}`)
+    const pageRounds = await cpuPerRequest(PAGES_PER_ROUND, () => request("GET", `${emulator.url}/v2/account?size=1000`, headers))
+    const healthRounds = await cpuPerRequest(PAGES_PER_ROUND * 5, () => request("GET", `${emulator.url}/health`, {}))
+    return { pageRounds, healthRounds, bytes: page.bytes }
+  } finally {
+    await emulator.close()
+  }
+}
+
+const createRate = async (database: string) => {
+  const emulator = await start(database)
+  try {
+    const headers = { authorization: emulator.authorization, "x-chain-id": "1001" }
+    const create = async () => {
+      const reply = await request("POST", `${emulator.url}/v2/account`, headers)
+      if (reply.status !== 200) throw new Error(`create answered ${reply.status}`)
+    }
+    for (let i = 0; i < 50; i++) await create()
+    const rates: Array<number> = []
+    for (let round = 0; round < CREATE_ROUNDS; round++) {
+      const begin = performance.now()
+      for (let i = 0; i < CREATES_PER_ROUND; i++) await create()
+      rates.push(CREATES_PER_ROUND / ((performance.now() - begin) / 1000))
+    }
+    return rates
+  } finally {
+    await emulator.close()
+  }
+}
+
+/**
+ * Runs the emulator benchmark; returns a markdown section.
+ */
+export const run = async (): Promise<Array<string>> => {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), "kas-emu-bench-"))
+  try {
+    const page = await pageCost()
+    const file = await createRate(path.join(dir, "bench.db"))
+    const memory = await createRate(":memory:")
+    return [
+      "## Emulator",
+      "",
+      `Emulator in process, a bare \`node:http\` keep-alive client that does not decode bodies. Medians`,
+      `of ${PAGE_ROUNDS} rounds (page: ${PAGES_PER_ROUND} requests each; creates: ${CREATES_PER_ROUND} sequential requests`,
+      "each), spread over the rounds in brackets.",
+      "",
+      "| measure | median | spread |",
+      "|---|---|---|",
+      `| process CPU per 1000-account page request (${Math.round(page.bytes / 1024)} KiB) | ${median(page.pageRounds).toFixed(2)} ms | ${spread(page.pageRounds, 2)} |`,
+      `| process CPU per \`/health\` request (the floor of any request) | ${median(page.healthRounds).toFixed(3)} ms | ${spread(page.healthRounds, 3)} |`,
+      `| sequential creates over HTTP, file database | ${median(file).toFixed(0)}/s | ${spread(file, 0)} |`,
+      `| sequential creates over HTTP, \`:memory:\` | ${median(memory).toFixed(0)}/s | ${spread(memory, 0)} |`
+    ]
+  } finally {
+    agent.destroy()
+    await fs.rm(dir, { recursive: true, force: true })
+  }
+}
+
+if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  console.log((await run()).join("\n"))
+}
