@@ -119,7 +119,10 @@ export const make = (deps: Dependencies): HttpApp.Default<never, HttpServerReque
 
   const authenticate = (request: HttpServerRequest.HttpServerRequest) => {
     const value = header(request, "authorization")
-    const credentials = value === undefined ? Option.none() : Credentials.parseBasic(value)
+    // Node keeps the first of repeated Authorization lines: two credentials are ambiguous, and
+    // must never be served as the first one's member.
+    const repeated = (NodeHttpServerRequest.toIncomingMessage(request).headersDistinct.authorization?.length ?? 0) > 1
+    const credentials = value === undefined || repeated ? Option.none() : Credentials.parseBasic(value)
     return Option.isNone(credentials)
       ? Effect.fail(ApiError.invalidAuthorization())
       : wallet.authenticate(credentials.value)

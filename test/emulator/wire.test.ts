@@ -8,7 +8,7 @@ import { Clock, Effect, Either, Layer, Option, Schema, TestClock } from "effect"
 import * as Account from "../../src/Account.js"
 import * as Address from "../../src/Address.js"
 import * as Emulator from "../../src/emulator/Emulator.js"
-import { basic, clientLayer, expectError, expectKasErrorBody, memberApi, newMemberApi, send } from "./_support.js"
+import { basic, clientLayer, expectError, expectKasErrorBody, memberApi, newMemberApi, rawExchange, send } from "./_support.js"
 
 const decodeAccount = Schema.decodeUnknownEither(Account.Account)
 const decodePage = Schema.decodeUnknownEither(Account.AccountPage)
@@ -140,6 +140,26 @@ layer(TestLayer)("emulator wire contract", (it) => {
           401,
           1010009
         )
+      }))
+
+    it.effect("two Authorization headers are 401 1010008, whichever keys they carry: nothing is created", () =>
+      Effect.gen(function*() {
+        const a = yield* memberApi
+        const b = yield* newMemberApi
+        const counts = Effect.all([a.listAll(1001), b.listAll(1001)]).pipe(Effect.map((ls) => ls.map((l) => l.items.length)))
+        const before = yield* counts
+        const pairs = [[b.authorization, a.authorization], [a.authorization, b.authorization], [a.authorization, a.authorization], [a.authorization, "Bearer x"]]
+        for (const [first, second] of pairs) {
+          for (const [method, path] of [["POST", "/v2/account"], ["GET", "/v2/account"]]) {
+            const reply = yield* rawExchange(
+              a.url,
+              `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${first}\r\nx-chain-id: 1001\r\n` +
+                `authorization: ${second}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`
+            )
+            expectError(reply, 401, 1010008)
+          }
+        }
+        expect(yield* counts).toEqual(before)
       }))
 
     it.effect("authentication comes before header validation", () =>
@@ -422,6 +442,18 @@ layer(TestLayer)("emulator wire contract", (it) => {
             const reply = yield* send(method, `${a.url}${path}`, headers)
             expectError(reply, status, 1010007)
           }
+        }
+      }))
+
+    it.effect("CONNECT is answered like any other method the routes do not know, then the connection closes", () =>
+      Effect.gen(function*() {
+        const a = yield* memberApi
+        for (const [target, status] of [["example.com:443", 404], [new URL(a.url).host, 404], ["/v2/account", 405]] as const) {
+          const reply = yield* rawExchange(
+            a.url,
+            `CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\nAuthorization: ${a.authorization}\r\nx-chain-id: 1001\r\n\r\n`
+          )
+          expectError(reply, status, 1010007)
         }
       }))
 
