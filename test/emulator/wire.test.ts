@@ -51,6 +51,35 @@ layer(TestLayer)("emulator wire contract", (it) => {
       }))
   })
 
+  describe("bodies", () => {
+    it.effect("accounts and pages are byte for byte the JSON of their schema encoding, also where a pool name needs escaping", () =>
+      Effect.gen(function*() {
+        const e = yield* Emulator.Emulator
+        const a = yield* newMemberApi
+        yield* Effect.orDie(e.createPool({ accountId: a.accountId, chainId: 8217 as any, name: `q"uo\\te` }))
+        const krn = a.krn(8217, `q"uo\\te`)
+        const encodedAccount = (text: string) => JSON.stringify(Schema.encodeSync(Account.Account)(Schema.decodeUnknownSync(Account.Account)(JSON.parse(text))))
+        const encodedPage = (text: string) =>
+          JSON.stringify(Schema.encodeSync(Account.AccountPage)(Schema.decodeUnknownSync(Account.AccountPage)(JSON.parse(text))))
+        const created = [yield* a.create(8217, krn), yield* a.create(8217, krn), yield* a.create(1001)]
+        const got = yield* a.get(8217, created[0]!.body.address.toLowerCase(), krn)
+        for (const reply of [...created, got]) {
+          expect(reply.status, reply.text).toBe(200)
+          expect(reply.text).toBe(encodedAccount(reply.text))
+        }
+        expect(created[0]!.body.krn).toBe(krn)
+        const first = yield* a.list(8217, { size: 1 }, krn)
+        const last = yield* a.list(8217, { size: 1, cursor: first.body.cursor }, krn)
+        for (const reply of [first, last, yield* a.list(8217, { size: 5 }, krn), yield* a.list(8217), yield* a.list(1001)]) {
+          expect(reply.status, reply.text).toBe(200)
+          expect(reply.text).toBe(encodedPage(reply.text))
+        }
+        expect(first.body.cursor).not.toBe("")
+        expect(last.body.items.length).toBe(1)
+        expect(last.body.cursor).toBe("")
+      }))
+  })
+
   describe("GET /v2/account/:address", () => {
     it.effect("answers the account for its address in any case", () =>
       Effect.gen(function*() {
