@@ -4,16 +4,20 @@
  *
  * The client side is a bare `node:http` keep-alive agent that only collects the body's bytes, so
  * that process CPU is almost all the emulator's; the `/health` row is the floor of one request
- * (HTTP parsing and writing on both sides), to read the page's own cost against.
+ * (HTTP parsing and writing on both sides), to read the page's own cost against. A create on a
+ * file database waits for its commit to reach the disk (`synchronous=FULL`): the commit row is that
+ * floor, on the same disk at the same time.
  *
  * Run alone: `node --import tsx test/bench/emulator.ts`.
  */
-import { Effect, Exit, Redacted, Scope } from "effect"
+import { SqlClient } from "@effect/sql"
+import { Context, Effect, Exit, Layer, Redacted, Scope } from "effect"
 import * as fs from "node:fs/promises"
 import * as http from "node:http"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
+import * as Database from "../../src/emulator/Database.js"
 import * as Emulator from "../../src/emulator/Emulator.js"
 
 const PAGE_ACCOUNTS = 1000
@@ -104,14 +108,36 @@ const createRate = async (database: string) => {
     }
     for (let i = 0; i < 50; i++) await create()
     const rates: Array<number> = []
+    const cpu: Array<number> = []
     for (let round = 0; round < CREATE_ROUNDS; round++) {
       const begin = performance.now()
+      const cpuBefore = cpuMs()
       for (let i = 0; i < CREATES_PER_ROUND; i++) await create()
+      cpu.push((cpuMs() - cpuBefore) / CREATES_PER_ROUND)
       rates.push(CREATES_PER_ROUND / ((performance.now() - begin) / 1000))
     }
-    return rates
+    return { rates, cpu }
   } finally {
     await emulator.close()
+  }
+}
+
+/** Wall ms of one committed single-row insert into a file database opened as the emulator opens it. */
+const commitLatency = async (file: string) => {
+  const scope = Effect.runSync(Scope.make())
+  try {
+    const context = await Effect.runPromise(Layer.buildWithScope(Database.layer({ database: file }), scope))
+    const sql = Context.get(context, SqlClient.SqlClient)
+    await Effect.runPromise(sql`CREATE TABLE bench_commit (x TEXT)`)
+    const rounds: Array<number> = []
+    for (let round = 0; round < CREATE_ROUNDS; round++) {
+      const begin = performance.now()
+      for (let i = 0; i < CREATES_PER_ROUND; i++) await Effect.runPromise(sql`INSERT INTO bench_commit (x) VALUES (${"x".repeat(400)})`)
+      rounds.push((performance.now() - begin) / CREATES_PER_ROUND)
+    }
+    return rounds
+  } finally {
+    await Effect.runPromise(Scope.close(scope, Exit.void))
   }
 }
 
@@ -124,6 +150,7 @@ export const run = async (): Promise<Array<string>> => {
     const page = await pageCost()
     const file = await createRate(path.join(dir, "bench.db"))
     const memory = await createRate(":memory:")
+    const commit = await commitLatency(path.join(dir, "commit.db"))
     return [
       "## Emulator",
       "",
@@ -135,8 +162,11 @@ export const run = async (): Promise<Array<string>> => {
       "|---|---|---|",
       `| process CPU per 1000-account page request (${Math.round(page.bytes / 1024)} KiB) | ${median(page.pageRounds).toFixed(2)} ms | ${spread(page.pageRounds, 2)} |`,
       `| process CPU per \`/health\` request (the floor of any request) | ${median(page.healthRounds).toFixed(3)} ms | ${spread(page.healthRounds, 3)} |`,
-      `| sequential creates over HTTP, file database | ${median(file).toFixed(0)}/s | ${spread(file, 0)} |`,
-      `| sequential creates over HTTP, \`:memory:\` | ${median(memory).toFixed(0)}/s | ${spread(memory, 0)} |`
+      `| sequential creates over HTTP, file database | ${median(file.rates).toFixed(0)}/s | ${spread(file.rates, 0)} |`,
+      `| process CPU per create, file database | ${median(file.cpu).toFixed(2)} ms | ${spread(file.cpu, 2)} |`,
+      `| sequential creates over HTTP, \`:memory:\` | ${median(memory.rates).toFixed(0)}/s | ${spread(memory.rates, 0)} |`,
+      `| process CPU per create, \`:memory:\` | ${median(memory.cpu).toFixed(2)} ms | ${spread(memory.cpu, 2)} |`,
+      `| one committed insert into a file database (the disk's part of a create there) | ${median(commit).toFixed(2)} ms | ${spread(commit, 2)} |`
     ]
   } finally {
     agent.destroy()
