@@ -130,7 +130,7 @@ export const make: Effect.Effect<Service, EmulatorError, Store.Store | KeyVault.
   )
 
   // Pools are never deleted or renamed: a pool found once stays the same, and each request saves
-  // a query (a third of a create's). Only found pools are kept (one may be created later), and
+  // a query (one of a create's three). Only found pools are kept (one may be created later), and
   // keys are never cached: a deleted key must fail at once, also when another process deleted it.
   const pools = new Map<string, SelectedPool>()
 
