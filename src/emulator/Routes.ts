@@ -51,18 +51,16 @@ const PAGE_START = Buffer.from("{\"items\":[")
 const COMMA = Buffer.from(",")
 
 /**
- * The body of a page: the encoded form of `Account.AccountPage`, written from the accounts' JSON.
- * Encoded to bytes piece by piece: encoding the whole page's text at once measured four times
- * slower (1.7 ms against 0.4 ms for 1000 accounts).
+ * The body of a page: the encoded form of `Account.AccountPage`, joined from the accounts' JSON.
  *
  * @since 0.1.0
  * @category rendering
  */
 export const pageBody = (page: Wallet.Page): Buffer => {
-  const parts = [PAGE_START]
+  const parts: Array<Uint8Array> = [PAGE_START]
   for (let i = 0; i < page.items.length; i++) {
     if (i > 0) parts.push(COMMA)
-    parts.push(Buffer.from(page.items[i]!, "utf8"))
+    parts.push(page.items[i]!)
   }
   parts.push(Buffer.from(`],"cursor":${JSON.stringify(page.cursor)}}`, "utf8"))
   return Buffer.concat(parts)

@@ -65,14 +65,16 @@ export interface PoolView {
 }
 
 /**
- * An account of a listing: its JSON, and its position.
+ * A page of a listing.
  *
  * @since 0.1.0
  * @category models
  */
-export interface ListedAccount extends Position {
-  /** The account's JSON, as answered (see `Service.insertAccount`). */
-  readonly json: string
+export interface Page {
+  /** Each account's JSON as answered (see `Service.insertAccount`), in UTF-8, newest first. */
+  readonly items: ReadonlyArray<Uint8Array>
+  /** The position of the last item when more accounts follow it; `undefined` on the last page. */
+  readonly next: Position | undefined
 }
 
 /**
@@ -100,7 +102,8 @@ export interface PageQuery {
   readonly snapshot: number
   readonly from: number | undefined
   readonly to: number | undefined
-  readonly limit: number
+  /** Items per page. */
+  readonly size: number
 }
 
 /**
@@ -167,8 +170,8 @@ export interface Service {
   readonly sealedPrivateKey: (addressLowerCase: string) => Effect.Effect<Option.Option<Uint8Array>, SqlError.SqlError>
   /** The largest account `seq` so far (0 when there is none). */
   readonly lastSeq: Effect.Effect<number, SqlError.SqlError>
-  /** Up to `limit` accounts, newest first. */
-  readonly page: (query: PageQuery, pool: PoolView) => Effect.Effect<ReadonlyArray<ListedAccount>, SqlError.SqlError>
+  /** Up to `size` accounts, newest first, and whether more follow. */
+  readonly page: (query: PageQuery, pool: PoolView) => Effect.Effect<Page, SqlError.SqlError>
 }
 
 /**
@@ -178,6 +181,8 @@ export interface Service {
  * @category tags
  */
 export class Store extends Context.Tag("effect-kas-wallet/emulator/Store")<Store, Service>() {}
+
+const OPEN_BRACE = 0x7b
 
 // libSQL returns BLOBs as ArrayBuffers.
 const bytes = (u: unknown): Uint8Array =>
@@ -305,8 +310,28 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient> = Effect.g
           ? [sql`created_at <= ${q.after.createdAt}`, sql`(created_at, seq) < (${q.after.createdAt}, ${q.after.seq})`]
           : [])
       ]
-      return sql<ListedAccount>`SELECT ${accountJson(pool)} AS json, created_at AS "createdAt", seq
-        FROM accounts WHERE ${sql.and(conditions)} ORDER BY created_at DESC, seq DESC LIMIT ${q.limit}`
+      // One row more than the page tells whether anything remains. Each row is one value, the
+      // bytes of "<createdAt>,<seq>,<json>": the libSQL client's cost per value read is most of a
+      // page's, only the last item's position is ever needed, and bytes stay out of the
+      // JavaScript heap (as strings, a page's accounts made the collector run every few pages).
+      return sql<{ readonly r: unknown }>`SELECT CAST(created_at || ',' || seq || ',' || ${accountJson(pool)} AS BLOB) AS r
+        FROM accounts WHERE ${sql.and(conditions)} ORDER BY created_at DESC, seq DESC LIMIT ${q.size + 1}`.pipe(
+        Effect.map((rows): Page => {
+          const count = Math.min(rows.length, q.size)
+          const items = new Array<Uint8Array>(count)
+          let position = ""
+          for (let i = 0; i < count; i++) {
+            const row = bytes(rows[i]!.r)
+            // The JSON object starts at the first "{": the position before it is digits and commas.
+            const start = row.indexOf(OPEN_BRACE)
+            items[i] = row.subarray(start)
+            if (i === count - 1) position = Buffer.from(row.buffer, row.byteOffset, start).toString("latin1")
+          }
+          if (rows.length <= q.size) return { items, next: undefined }
+          const [createdAt, seq] = position.split(",")
+          return { items, next: { createdAt: Number(createdAt), seq: Number(seq) } }
+        })
+      )
     }
   }
   return service

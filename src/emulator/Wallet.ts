@@ -90,13 +90,13 @@ export interface Service {
 }
 
 /**
- * A page of accounts, each as its JSON (see `Service.createAccount`).
+ * A page of accounts, each as its JSON in UTF-8 (see `Service.createAccount`).
  *
  * @since 0.1.0
  * @category models
  */
 export interface Page {
-  readonly items: ReadonlyArray<string>
+  readonly items: ReadonlyArray<Uint8Array>
   /** `""` on the last page. */
   readonly cursor: string
 }
@@ -196,18 +196,16 @@ export const make: Effect.Effect<Service, EmulatorError, Store.Store | KeyVault.
           if (Option.isNone(decoded)) return yield* ApiError.outOfRange("cursor")
           state = decoded.value
         }
-        // One row more than the page tells whether anything remains: the cursor is "" exactly
-        // when this page is the last, and no request ever gets an empty trailing page.
-        const rows = yield* store.page(
-          { poolId: pool.id, after: state.after, snapshot: state.snapshot, from, to, limit: size + 1 },
+        // The cursor is "" exactly when this page is the last (the store looks one account
+        // ahead), so no request ever gets an empty trailing page.
+        const page = yield* store.page(
+          { poolId: pool.id, after: state.after, snapshot: state.snapshot, from, to, size },
           viewOf(pool)
         )
-        const items = rows.length > size ? rows.slice(0, size) : rows
-        const last = items[items.length - 1]
-        const next = rows.length > size && last !== undefined
-          ? Cursor.encode(cursorKey, binding, { after: { createdAt: last.createdAt, seq: last.seq }, snapshot: state.snapshot })
-          : ""
-        return { items: items.map((row) => row.json), cursor: next }
+        const next = page.next === undefined
+          ? ""
+          : Cursor.encode(cursorKey, binding, { after: page.next, snapshot: state.snapshot })
+        return { items: page.items, cursor: next }
       })
   }
   return service
