@@ -21,8 +21,7 @@ import * as Database from "../../src/emulator/Database.js"
 import * as Emulator from "../../src/emulator/Emulator.js"
 
 const PAGE_ACCOUNTS = 1000
-const PAGE_ROUNDS = 5
-const PAGES_PER_ROUND = 20
+const PAGE_REQUESTS = 200
 const CREATE_ROUNDS = 5
 const CREATES_PER_ROUND = 200
 
@@ -68,17 +67,20 @@ const cpuMs = () => {
   return (user + system) / 1000
 }
 
-/** Median CPU ms of one request, over rounds of `count` sequential requests. */
+/** CPU ms of each of `count` sequential requests, after a tenth as many untimed. */
 const cpuPerRequest = async (count: number, send: () => Promise<unknown>) => {
-  const perRound: Array<number> = []
-  for (let round = 0; round < PAGE_ROUNDS + 1; round++) {
+  for (let i = 0; i < count / 10; i++) await send()
+  const each: Array<number> = []
+  for (let i = 0; i < count; i++) {
     const before = cpuMs()
-    for (let i = 0; i < count; i++) await send()
-    const ms = (cpuMs() - before) / count
-    if (round > 0) perRound.push(ms) // the first round warms up
+    await send()
+    each.push(cpuMs() - before)
   }
-  return perRound
+  return each
 }
+
+const percentile = (xs: ReadonlyArray<number>, p: number) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * p)]!
+const mean = (xs: ReadonlyArray<number>) => xs.reduce((a, b) => a + b, 0) / xs.length
 
 const pageCost = async () => {
   const emulator = await start(":memory:")
@@ -90,9 +92,9 @@ const pageCost = async () => {
     }
     const page = await request("GET", `${emulator.url}/v2/account?size=1000`, headers)
     if (page.status !== 200) throw new Error(`page answered ${page.status}`)
-    const pageRounds = await cpuPerRequest(PAGES_PER_ROUND, () => request("GET", `${emulator.url}/v2/account?size=1000`, headers))
-    const healthRounds = await cpuPerRequest(PAGES_PER_ROUND * 5, () => request("GET", `${emulator.url}/health`, {}))
-    return { pageRounds, healthRounds, bytes: page.bytes }
+    const pages = await cpuPerRequest(PAGE_REQUESTS, () => request("GET", `${emulator.url}/v2/account?size=1000`, headers))
+    const health = await cpuPerRequest(PAGE_REQUESTS * 5, () => request("GET", `${emulator.url}/health`, {}))
+    return { pages, health, bytes: page.bytes }
   } finally {
     await emulator.close()
   }
@@ -154,19 +156,20 @@ export const run = async (): Promise<Array<string>> => {
     return [
       "## Emulator",
       "",
-      `Emulator in process, a bare \`node:http\` keep-alive client that does not decode bodies. Medians`,
-      `of ${PAGE_ROUNDS} rounds (page: ${PAGES_PER_ROUND} requests each; creates: ${CREATES_PER_ROUND} sequential requests`,
-      "each), spread over the rounds in brackets.",
+      "Emulator in process, a bare `node:http` keep-alive client that does not decode bodies, one",
+      `request at a time. Page and \`/health\`: the process CPU of each of ${PAGE_REQUESTS} (\`/health\`: ${PAGE_REQUESTS * 5}) requests,`,
+      "median and 10th–90th percentiles; the mean includes the garbage collector's runs, which land on",
+      `some requests. Creates: ${CREATE_ROUNDS} rounds of ${CREATES_PER_ROUND}, median and spread over the rounds.`,
       "",
-      "| measure | median | spread |",
-      "|---|---|---|",
-      `| process CPU per 1000-account page request (${Math.round(page.bytes / 1024)} KiB) | ${median(page.pageRounds).toFixed(2)} ms | ${spread(page.pageRounds, 2)} |`,
-      `| process CPU per \`/health\` request (the floor of any request) | ${median(page.healthRounds).toFixed(3)} ms | ${spread(page.healthRounds, 3)} |`,
-      `| sequential creates over HTTP, file database | ${median(file.rates).toFixed(0)}/s | ${spread(file.rates, 0)} |`,
-      `| process CPU per create, file database | ${median(file.cpu).toFixed(2)} ms | ${spread(file.cpu, 2)} |`,
-      `| sequential creates over HTTP, \`:memory:\` | ${median(memory.rates).toFixed(0)}/s | ${spread(memory.rates, 0)} |`,
-      `| process CPU per create, \`:memory:\` | ${median(memory.cpu).toFixed(2)} ms | ${spread(memory.cpu, 2)} |`,
-      `| one committed insert into a file database (the disk's part of a create there) | ${median(commit).toFixed(2)} ms | ${spread(commit, 2)} |`
+      "| measure | median | spread | mean |",
+      "|---|---|---|---|",
+      `| process CPU per 1000-account page request (${Math.round(page.bytes / 1024)} KiB) | ${percentile(page.pages, 0.5).toFixed(2)} ms | ${percentile(page.pages, 0.1).toFixed(2)}–${percentile(page.pages, 0.9).toFixed(2)} | ${mean(page.pages).toFixed(2)} ms |`,
+      `| process CPU per \`/health\` request (the floor of any request) | ${percentile(page.health, 0.5).toFixed(3)} ms | ${percentile(page.health, 0.1).toFixed(3)}–${percentile(page.health, 0.9).toFixed(3)} | ${mean(page.health).toFixed(3)} ms |`,
+      `| sequential creates over HTTP, file database | ${median(file.rates).toFixed(0)}/s | ${spread(file.rates, 0)} | |`,
+      `| process CPU per create, file database | ${median(file.cpu).toFixed(2)} ms | ${spread(file.cpu, 2)} | |`,
+      `| sequential creates over HTTP, \`:memory:\` | ${median(memory.rates).toFixed(0)}/s | ${spread(memory.rates, 0)} | |`,
+      `| process CPU per create, \`:memory:\` | ${median(memory.cpu).toFixed(2)} ms | ${spread(memory.cpu, 2)} | |`,
+      `| one committed insert into a file database (the disk's part of a create there) | ${median(commit).toFixed(2)} ms | ${spread(commit, 2)} | |`
     ]
   } finally {
     agent.destroy()
