@@ -2,7 +2,10 @@
  * Key pairs of emulated accounts: a fresh secp256k1 key per account, and the values the service
  * derives from it (public key, address, key identifier).
  *
+ * Internal to the emulator: not exported from `effect-kas-wallet/emulator`.
+ *
  * @since 0.1.0
+ * @internal
  */
 import { secp256k1 } from "@noble/curves/secp256k1.js"
 import { keccak_256 } from "@noble/hashes/sha3.js"
@@ -62,4 +65,18 @@ export const fromPrivateKey = (privateKey: Redacted.Redacted<Uint8Array>): Accou
  * @since 0.1.0
  * @category constructors
  */
-export const generate = (): AccountKey => fromPrivateKey(Redacted.make(secp256k1.utils.randomSecretKey()))
+export const generate = (): AccountKey => {
+  precompute()
+  return fromPrivateKey(Redacted.make(secp256k1.utils.randomSecretKey()))
+}
+
+let precomputed = false
+
+// A wider table of base-point multiples than @noble/curves' default (8-bit windows instead of 6):
+// a key generation costs about a quarter less, for ~130 ms and ~3 MB once. Done on first use, not
+// at import: importing the module has no side effect.
+const precompute = () => {
+  if (precomputed) return
+  secp256k1.Point.BASE.precompute(8, false)
+  precomputed = true
+}

@@ -187,6 +187,7 @@ const checkAccountId = (accountId: string) =>
  *
  * @since 0.1.0
  * @category constructors
+ * @internal
  */
 export const make: Effect.Effect<Service, never, Store.Store> = Effect.gen(function*() {
   const store = yield* Store.Store
@@ -324,8 +325,18 @@ export const make: Effect.Effect<Service, never, Store.Store> = Effect.gen(funct
  *
  * @since 0.1.0
  * @category layers
+ * @internal
  */
 export const layer: Layer.Layer<Console, never, Store.Store> = Layer.effect(Console, make)
+
+/**
+ * Where `layerDatabase` finds its database: `database` as in `EmulatorConfig.Options`, and the
+ * token of a `libsql://` server.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface DatabaseOptions extends Database.Options {}
 
 /**
  * The console of a database, opened (and migrated) by the layer: for tools working on a database
@@ -334,7 +345,7 @@ export const layer: Layer.Layer<Console, never, Store.Store> = Layer.effect(Cons
  * @since 0.1.0
  * @category layers
  */
-export const layerDatabase = (options: Database.Options): Layer.Layer<Console, EmulatorError> =>
+export const layerDatabase = (options: DatabaseOptions): Layer.Layer<Console, EmulatorError> =>
   layer.pipe(Layer.provide(Store.layer), Layer.provide(Database.layer(options)))
 
 /**

@@ -6,7 +6,10 @@
  * is authenticated, and a deliberately slow hash would cap the emulator at a few dozen requests per
  * second. Generated secrets carry 238 bits of entropy, so a fast keyed hash is no weaker in practice.
  *
+ * Internal to the emulator: not exported from `effect-kas-wallet/emulator`.
+ *
  * @since 0.1.0
+ * @internal
  */
 import { Option, Redacted } from "effect"
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto"

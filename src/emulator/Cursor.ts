@@ -8,7 +8,10 @@
  * member, chain and pool of the listing: a cursor altered in any bit, forged without the secret,
  * or replayed by another member or on another chain or pool does not verify.
  *
+ * Internal to the emulator: not exported from `effect-kas-wallet/emulator`.
+ *
  * @since 0.1.0
+ * @internal
  */
 import { Option, Redacted, Schema } from "effect"
 import { createHmac, timingSafeEqual } from "node:crypto"

@@ -10,7 +10,10 @@
  *   client of the process that opens it sees the same data.
  * - a `libsql://`, `http(s)://` or `ws(s)://` URL: a libSQL server, shared by several emulators.
  *
+ * Internal to the emulator: not exported from `effect-kas-wallet/emulator`.
+ *
  * @since 0.1.0
+ * @internal
  */
 import * as Reactivity from "@effect/experimental/Reactivity"
 import { SqlClient } from "@effect/sql"
@@ -154,10 +157,44 @@ const ephemeralFile = Effect.acquireRelease(
   (dir) => Effect.promise(() => fs.rm(dir, { recursive: true, force: true }).catch(() => undefined))
 ).pipe(Effect.map((dir) => path.join(dir, "emulator.db")))
 
-const ensureDirectory = (file: string) =>
+/**
+ * Creates a directory and its missing parents (mode 0700), one level at a time.
+ *
+ * Not `fs.mkdir`'s `recursive` option: where mkdir fails with ENOENT under a parent that exists
+ * (`/proc/nope`), Node 20's recursive mkdir retries forever in its thread pool, burning a core, and
+ * the call never returns.
+ *
+ * @since 0.1.0
+ * @category utils
+ */
+export const makeDirectory = async (dir: string): Promise<void> => {
+  try {
+    await fs.mkdir(dir, { mode: 0o700 })
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code
+    if (code === "EEXIST") return
+    const parent = path.dirname(dir)
+    if (code !== "ENOENT" || parent === dir) throw e
+    await makeDirectory(parent)
+    // Once more, now that the parent exists; a second failure is the answer.
+    await fs.mkdir(dir, { mode: 0o700 }).catch((e2: NodeJS.ErrnoException) => {
+      if (e2.code !== "EEXIST") throw e2
+    })
+  }
+}
+
+const reason = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause))
+
+// The directory and the file itself, so that a failure names the path and the system's reason
+// (libSQL only says "Unable to open connection ...: 14").
+const prepareFile = (file: string) =>
   Effect.tryPromise({
-    try: () => fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 }),
-    catch: databaseError(`cannot create the directory of ${file}`)
+    try: async () => {
+      await makeDirectory(path.dirname(file))
+      await (await fs.open(file, "a", 0o600)).close()
+    },
+    catch: (cause) =>
+      new EmulatorError({ reason: "Database", message: `cannot open the database ${file}: ${reason(cause)}`, cause })
   })
 
 /**
@@ -176,7 +213,7 @@ export const layer = (
       : location._tag === "File"
       ? location.path
       : undefined
-    if (file !== undefined) yield* ensureDirectory(file)
+    if (file !== undefined) yield* prepareFile(file)
     const url = file !== undefined ? pathToFileURL(file).href : (location as { readonly url: string }).url
     // createClient throws on a bad URL: a defect here is a configuration problem, not a crash.
     const client = yield* LibsqlClient.make({
@@ -184,7 +221,7 @@ export const layer = (
       ...(options.authToken !== undefined ? { authToken: options.authToken } : {})
     }).pipe(
       Effect.catchAllDefect((cause) =>
-        Effect.fail(databaseError(`cannot open the database ${describe(location)}`)(cause))
+        Effect.fail(databaseError(`cannot open the database ${describe(location)}: ${reason(cause)}`)(cause))
       ),
       Effect.provideServiceEffect(Reactivity.Reactivity, Reactivity.make)
     )

@@ -19,11 +19,8 @@
  *
  * @since 0.1.0
  */
-import { HttpMiddleware } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
 import { Context, Effect, Layer, type Redacted, type Scope } from "effect"
 import type { ConfigError } from "effect/ConfigError"
-import * as http from "node:http"
 import * as Console from "./Console.js"
 import * as Credentials from "./Credentials.js"
 import * as Database from "./Database.js"
@@ -31,6 +28,7 @@ import * as EmulatorConfig from "./EmulatorConfig.js"
 import { EmulatorError } from "./EmulatorError.js"
 import * as Faults from "./Faults.js"
 import * as KeyVault from "./KeyVault.js"
+import * as Listener from "./Listener.js"
 import * as OpenApi from "./OpenApi.js"
 import * as Routes from "./Routes.js"
 import * as Store from "./Store.js"
@@ -75,8 +73,16 @@ export interface Service extends Console.Service {
   /** The fault injection options in force. */
   readonly faults: Faults.Resolved
   /** The OpenAPI document served at `/openapi.json`. */
-  readonly openApi: OpenApi.Document
+  readonly openApi: OpenApiDocument
 }
+
+/**
+ * The OpenAPI 3.1 document of the emulated API, as plain JSON.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type OpenApiDocument = OpenApi.Document
 
 /**
  * The running emulator.
@@ -92,8 +98,9 @@ const urlHost = (host: string) => (host.includes(":") ? `[${host}]` : host)
 
 /**
  * Starts an emulator in the current scope: opens and migrates the database, makes sure of the
- * member key, and listens. Closing the scope stops the server (after in-flight requests) and closes
- * the database.
+ * member key, and listens. Closing the scope stops accepting connections, lets the requests in
+ * flight finish (answers to requests arriving meanwhile on open connections close them), and only
+ * then closes the database.
  *
  * @since 0.1.0
  * @category constructors
@@ -128,33 +135,16 @@ export const make = (options: EmulatorConfig.Options = {}): Effect.Effect<Servic
       })
     )
 
-    const nodeServer = http.createServer()
-    const server = yield* NodeHttpServer.make(() => nodeServer, { host, port }).pipe(
-      Effect.mapError((e) =>
-        new EmulatorError({ reason: "Listen", message: `cannot listen on ${urlHost(host)}:${port}`, cause: e.cause })
-      )
-    )
-    const boundPort = server.address._tag === "TcpAddress" ? server.address.port : port
-    const url = `http://${urlHost(host)}:${boundPort}`
+    const listener = yield* Listener.listen({ host, port })
+    const url = `http://${urlHost(host)}:${listener.port}`
     const openApi = OpenApi.document(url)
-    const app = Routes.make({ wallet, faults: Faults.makeInjector(faults), openApi: JSON.stringify(openApi) })
-    // Runs before the server's own close, which waits for in-flight requests: keep-alive connections
-    // falling idle meanwhile would otherwise hold the shutdown for their whole timeout (5 s).
-    yield* Effect.addFinalizer(() =>
-      Effect.sync(() => {
-        nodeServer.closeIdleConnections()
-        const timer = setInterval(() => nodeServer.closeIdleConnections(), 25).unref()
-        nodeServer.once("close", () => clearInterval(timer))
-      })
-    )
-    // No tracing spans: nothing consumes them, and request spans would carry header attributes.
-    yield* server.serve(app).pipe(Effect.locally(HttpMiddleware.currentTracerDisabledWhen, () => true))
+    yield* listener.serve(Routes.make({ wallet, faults: Faults.makeInjector(faults), openApi: JSON.stringify(openApi) }))
 
     const service: Service = {
       ...console,
       url,
       host,
-      port: boundPort,
+      port: listener.port,
       database: Database.describe(db.location),
       masterKey: vault.source._tag === "Configured"
         ? { source: "configured" }

@@ -7,7 +7,10 @@
  * derived key: starting with another master key fails at once instead of storing keys that could
  * never be opened alongside ones that can.
  *
+ * Internal to the emulator: not exported from `effect-kas-wallet/emulator`.
+ *
  * @since 0.1.0
+ * @internal
  */
 import { Context, Effect, Layer, Option, Redacted } from "effect"
 import { createCipheriv, createDecipheriv, randomBytes, scrypt } from "node:crypto"
@@ -122,7 +125,7 @@ export const keyFileOf = (databaseFile: string): string => `${databaseFile}.key`
 export const readOrCreateKeyFile = (file: string): Effect.Effect<Redacted.Redacted<string>, EmulatorError> =>
   Effect.tryPromise({
     try: async () => {
-      await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 })
+      await Database.makeDirectory(path.dirname(file))
       try {
         // "wx": two processes starting together never overwrite each other's key.
         await fs.writeFile(file, `${randomBytes(32).toString("hex")}\n`, { flag: "wx", mode: 0o600 })
@@ -133,7 +136,10 @@ export const readOrCreateKeyFile = (file: string): Effect.Effect<Redacted.Redact
       if (text === "") throw new Error("the key file is empty")
       return Redacted.make(text)
     },
-    catch: masterKeyError(`cannot read or create the master key file ${file}`)
+    catch: (cause) =>
+      masterKeyError(
+        `cannot read or create the master key file ${file}: ${cause instanceof Error ? cause.message : String(cause)}`
+      )(cause)
   })
 
 const deriveKey = (material: Redacted.Redacted<string>, salt: Uint8Array) =>

@@ -3,7 +3,10 @@
  *
  * Append new migrations; never edit one that has shipped (a database records which ids it ran).
  *
+ * Internal to the emulator: not exported from `effect-kas-wallet/emulator`.
+ *
  * @since 0.1.0
+ * @internal
  */
 import { Migrator } from "@effect/sql"
 import { SqlClient } from "@effect/sql"

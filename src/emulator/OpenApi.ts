@@ -5,7 +5,10 @@
  * `ErrorBody.ErrorBody`, `Krn.AccountPoolKrn`, `ChainId.FromHeader`, `Address.Address`) with
  * `JSONSchema.fromAST`: the document cannot drift from the contract the client decodes.
  *
+ * Internal to the emulator: not exported from `effect-kas-wallet/emulator`.
+ *
  * @since 0.1.0
+ * @internal
  */
 import { JSONSchema, type Schema } from "effect"
 import * as Account from "../Account.js"

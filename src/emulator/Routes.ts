@@ -9,13 +9,15 @@
  * Order of checks on a wallet route, as a gateway does it: path and method, then authentication,
  * then `x-chain-id`, then `x-krn`, then the operation's own parameters.
  *
+ * Internal to the emulator: not exported from `effect-kas-wallet/emulator`.
+ *
  * @since 0.1.0
+ * @internal
  */
 import { type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { NodeHttpServerRequest } from "@effect/platform-node"
 import { Cause, Effect, Either, Option, Schema } from "effect"
 import { randomUUID } from "node:crypto"
-import * as Account from "../Account.js"
 import * as ChainId from "../ChainId.js"
 import * as Krn from "../Krn.js"
 import * as Pagination from "../Pagination.js"
@@ -34,18 +36,35 @@ export const RequestIdHeader = "x-request-id"
 
 const decodeChainId = Schema.decodeUnknownEither(ChainId.FromHeader)
 const decodeKrn = Schema.decodeUnknownEither(Krn.AccountPoolKrn)
-const encodeAccount = Schema.encode(Account.Account)
-const encodePage = Schema.encode(Account.AccountPage)
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/
 const DIGITS = /^-?[0-9]+$/
 
-const json = (status: number, body: string, requestId: string, headers?: Readonly<Record<string, string>>) =>
-  HttpServerResponse.text(body, {
+const json = (status: number, body: string | Uint8Array, requestId: string, headers?: Readonly<Record<string, string>>) =>
+  HttpServerResponse.uint8Array(typeof body === "string" ? Buffer.from(body, "utf8") : body, {
     status,
     contentType: "application/json",
     headers: { ...headers, [RequestIdHeader]: requestId }
   })
+
+const PAGE_START = Buffer.from("{\"items\":[")
+const COMMA = Buffer.from(",")
+
+/**
+ * The body of a page: the encoded form of `Account.AccountPage`, joined from the accounts' JSON.
+ *
+ * @since 0.1.0
+ * @category rendering
+ */
+export const pageBody = (page: Wallet.Page): Buffer => {
+  const parts: Array<Uint8Array> = [PAGE_START]
+  for (let i = 0; i < page.items.length; i++) {
+    if (i > 0) parts.push(COMMA)
+    parts.push(page.items[i]!)
+  }
+  parts.push(Buffer.from(`],"cursor":${JSON.stringify(page.cursor)}}`, "utf8"))
+  return Buffer.concat(parts)
+}
 
 const errorResponse = (error: ApiError.ApiError, requestId: string) =>
   json(error.status, JSON.stringify(ApiError.toBody(error, requestId)), requestId, error.headers)
@@ -116,7 +135,10 @@ export const make = (deps: Dependencies): HttpApp.Default<never, HttpServerReque
 
   const authenticate = (request: HttpServerRequest.HttpServerRequest) => {
     const value = header(request, "authorization")
-    const credentials = value === undefined ? Option.none() : Credentials.parseBasic(value)
+    // Node keeps the first of repeated Authorization lines: two credentials are ambiguous, and
+    // must never be served as the first one's member.
+    const repeated = (NodeHttpServerRequest.toIncomingMessage(request).headersDistinct.authorization?.length ?? 0) > 1
+    const credentials = value === undefined || repeated ? Option.none() : Credentials.parseBasic(value)
     return Option.isNone(credentials)
       ? Effect.fail(ApiError.invalidAuthorization())
       : wallet.authenticate(credentials.value)
@@ -146,8 +168,7 @@ export const make = (deps: Dependencies): HttpApp.Default<never, HttpServerReque
       return yield* wallet.selectPool(caller, chainId, krn)
     })
 
-  const createAccount = (request: HttpServerRequest.HttpServerRequest) =>
-    Effect.flatMap(selectPool(request), wallet.createAccount).pipe(Effect.flatMap(encodeAccount))
+  const createAccount = (request: HttpServerRequest.HttpServerRequest) => Effect.flatMap(selectPool(request), wallet.createAccount)
 
   const getAccount = (request: HttpServerRequest.HttpServerRequest, rawAddress: string) =>
     Effect.gen(function*() {
@@ -159,7 +180,7 @@ export const make = (deps: Dependencies): HttpApp.Default<never, HttpServerReque
         return yield* ApiError.notAddress("address")
       }
       if (!ADDRESS.test(address)) return yield* ApiError.notAddress("address")
-      return yield* Effect.flatMap(wallet.getAccount(pool, address), encodeAccount)
+      return yield* wallet.getAccount(pool, address)
     })
 
   const listAccounts = (request: HttpServerRequest.HttpServerRequest, query: string) =>
@@ -170,10 +191,10 @@ export const make = (deps: Dependencies): HttpApp.Default<never, HttpServerReque
       const from = yield* Either.flatMap(single(params, "from-timestamp"), (v) => parseTimestamp("from-timestamp", v))
       const to = yield* Either.flatMap(single(params, "to-timestamp"), (v) => parseTimestamp("to-timestamp", v))
       const cursor = (yield* single(params, "cursor")) ?? ""
-      return yield* Effect.flatMap(wallet.listAccounts(pool, { size, cursor, from, to }), encodePage)
+      return yield* wallet.listAccounts(pool, { size, cursor, from, to })
     })
 
-  const ok = (body: unknown, requestId: string) => json(200, JSON.stringify(body), requestId)
+  const ok = (body: string | Uint8Array, requestId: string) => json(200, body, requestId)
 
   const route = (
     request: HttpServerRequest.HttpServerRequest,
@@ -184,7 +205,7 @@ export const make = (deps: Dependencies): HttpApp.Default<never, HttpServerReque
     const method = request.method
     if (path === "/v2/account") {
       if (method === "POST") return Effect.map(createAccount(request), (body) => ok(body, requestId))
-      if (method === "GET") return Effect.map(listAccounts(request, query), (body) => ok(body, requestId))
+      if (method === "GET") return Effect.map(listAccounts(request, query), (page) => ok(pageBody(page), requestId))
       return Effect.fail(ApiError.methodNotAllowed("GET, POST"))
     }
     if (path.startsWith("/v2/account/")) {

@@ -3,7 +3,10 @@
  * and committed (durable, for a file database) before the caller answers; no transaction is
  * needed, which also keeps the libSQL client on one connection.
  *
+ * Internal to the emulator: not exported from `effect-kas-wallet/emulator`.
+ *
  * @since 0.1.0
+ * @internal
  */
 import { SqlClient, type SqlError } from "@effect/sql"
 import { Context, Effect, Layer, Option } from "effect"
@@ -50,19 +53,28 @@ export interface PoolRow {
 }
 
 /**
- * An account as stored, without its sealed private key.
+ * What an account's JSON says of its pool, which the account's row does not hold.
  *
  * @since 0.1.0
  * @category models
  */
-export interface AccountRow {
-  readonly seq: number
-  readonly poolId: number
-  readonly address: string
-  readonly publicKey: string
-  readonly keyHex: string
-  readonly createdAt: number
-  readonly updatedAt: number
+export interface PoolView {
+  readonly chainId: number
+  /** The pool's KRN, as text. */
+  readonly krn: string
+}
+
+/**
+ * A page of a listing.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Page {
+  /** Each account's JSON as answered (see `Service.insertAccount`), in UTF-8, newest first. */
+  readonly items: ReadonlyArray<Uint8Array>
+  /** The position of the last item when more accounts follow it; `undefined` on the last page. */
+  readonly next: Position | undefined
 }
 
 /**
@@ -90,7 +102,8 @@ export interface PageQuery {
   readonly snapshot: number
   readonly from: number | undefined
   readonly to: number | undefined
-  readonly limit: number
+  /** Items per page. */
+  readonly size: number
 }
 
 /**
@@ -142,15 +155,23 @@ export interface Service {
   ) => Effect.Effect<Option.Option<PoolRow>, SqlError.SqlError>
   readonly findPool: (memberId: number, chainId: number, name: string) => Effect.Effect<Option.Option<PoolRow>, SqlError.SqlError>
   readonly listPools: (memberId: number, chainId?: number) => Effect.Effect<ReadonlyArray<PoolRow>, SqlError.SqlError>
-  readonly insertAccount: (account: NewAccount) => Effect.Effect<AccountRow, SqlError.SqlError>
-  /** The account of that (lower-case) address in that pool. */
-  readonly findAccount: (poolId: number, addressLowerCase: string) => Effect.Effect<Option.Option<AccountRow>, SqlError.SqlError>
+  /**
+   * Stores an account; answers its JSON as the service sends it: the encoded form of
+   * `Account.Account`, fields in the same order, written by the database from the row.
+   */
+  readonly insertAccount: (account: NewAccount, pool: PoolView) => Effect.Effect<string, SqlError.SqlError>
+  /** The JSON of the account of that (lower-case) address in that pool. */
+  readonly findAccount: (
+    poolId: number,
+    addressLowerCase: string,
+    pool: PoolView
+  ) => Effect.Effect<Option.Option<string>, SqlError.SqlError>
   /** The sealed private key of an account (for the key vault's own checks and tests). */
   readonly sealedPrivateKey: (addressLowerCase: string) => Effect.Effect<Option.Option<Uint8Array>, SqlError.SqlError>
   /** The largest account `seq` so far (0 when there is none). */
   readonly lastSeq: Effect.Effect<number, SqlError.SqlError>
-  /** Up to `limit` accounts, newest first. */
-  readonly page: (query: PageQuery) => Effect.Effect<ReadonlyArray<AccountRow>, SqlError.SqlError>
+  /** Up to `size` accounts, newest first, and whether more follow. */
+  readonly page: (query: PageQuery, pool: PoolView) => Effect.Effect<Page, SqlError.SqlError>
 }
 
 /**
@@ -160,6 +181,8 @@ export interface Service {
  * @category tags
  */
 export class Store extends Context.Tag("effect-kas-wallet/emulator/Store")<Store, Service>() {}
+
+const OPEN_BRACE = 0x7b
 
 // libSQL returns BLOBs as ArrayBuffers.
 const bytes = (u: unknown): Uint8Array =>
@@ -187,8 +210,14 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient> = Effect.g
 
   const memberColumns = sql`id, account_id AS "accountId", created_at AS "createdAt"`
   const poolColumns = sql`id, member_id AS "memberId", chain_id AS "chainId", name, created_at AS "createdAt"`
-  const accountColumns = sql`seq, pool_id AS "poolId", address, public_key AS "publicKey", key_hex AS "keyHex",
-    created_at AS "createdAt", updated_at AS "updatedAt"`
+  // An account's JSON exactly as `JSON.stringify` of `Schema.encode(Account.Account)` writes it
+  // (test/emulator/wire.test.ts compares them byte for byte), written by SQLite: the libSQL client
+  // costs about a microsecond for every value it reads, so a 1000-account page read as one string
+  // per account costs a fraction of seven columns decoded and encoded again. chainId is cast: a
+  // bound JavaScript number reaches SQLite as a REAL, which json_object writes as 1001.0.
+  const accountJson = (pool: PoolView) =>
+    sql`json_object('address', address, 'chainId', CAST(${pool.chainId} AS INTEGER), 'createdAt', created_at,
+      'updatedAt', updated_at, 'keyId', ${`${pool.krn}:`} || key_hex, 'krn', ${pool.krn}, 'publicKey', public_key)`
   const keyColumns = sql`k.access_key_id AS "accessKeyId", k.member_id AS "memberId", m.account_id AS "accountId",
     k.salt, k.secret_hash AS "secretHash", k.created_at AS "createdAt"`
 
@@ -249,16 +278,16 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient> = Effect.g
         : sql<PoolRow>`SELECT ${poolColumns} FROM pools WHERE member_id = ${memberId} AND chain_id = ${chainId}
             ORDER BY id`,
 
-    insertAccount: (a) =>
-      sql<AccountRow>`INSERT INTO accounts
+    insertAccount: (a, pool) =>
+      sql<{ readonly json: string }>`INSERT INTO accounts
         (pool_id, address, address_lc, public_key, key_hex, private_key, created_at, updated_at)
         VALUES (${a.poolId}, ${a.address}, ${a.address.toLowerCase()}, ${a.publicKey}, ${a.keyHex},
           ${a.sealedPrivateKey}, ${a.createdAt}, ${a.createdAt})
-        RETURNING ${accountColumns}`.pipe(Effect.map((rows) => rows[0]!)),
+        RETURNING ${accountJson(pool)} AS json`.pipe(Effect.map((rows) => rows[0]!.json)),
 
-    findAccount: (poolId, addressLowerCase) =>
-      sql<AccountRow>`SELECT ${accountColumns} FROM accounts
-        WHERE address_lc = ${addressLowerCase} AND pool_id = ${poolId}`.pipe(Effect.map(first)),
+    findAccount: (poolId, addressLowerCase, pool) =>
+      sql<{ readonly json: string }>`SELECT ${accountJson(pool)} AS json FROM accounts
+        WHERE address_lc = ${addressLowerCase} AND pool_id = ${poolId}`.pipe(Effect.map((rows) => Option.map(first(rows), (r) => r.json))),
 
     sealedPrivateKey: (addressLowerCase) =>
       sql<{ readonly key: unknown }>`SELECT private_key AS key FROM accounts WHERE address_lc = ${addressLowerCase}`.pipe(
@@ -269,7 +298,7 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient> = Effect.g
       Effect.map((rows) => rows[0]?.seq ?? 0)
     ),
 
-    page: (q) => {
+    page: (q, pool) => {
       // Everything is an index range on (pool_id, created_at, seq): the start position bounds
       // created_at from above and the row-value comparison finishes the tie within one second.
       const conditions = [
@@ -281,8 +310,28 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient> = Effect.g
           ? [sql`created_at <= ${q.after.createdAt}`, sql`(created_at, seq) < (${q.after.createdAt}, ${q.after.seq})`]
           : [])
       ]
-      return sql<AccountRow>`SELECT ${accountColumns} FROM accounts WHERE ${sql.and(conditions)}
-        ORDER BY created_at DESC, seq DESC LIMIT ${q.limit}`
+      // One row more than the page tells whether anything remains. Each row is one value, the
+      // bytes of "<createdAt>,<seq>,<json>": the libSQL client's cost per value read is most of a
+      // page's, only the last item's position is ever needed, and bytes stay out of the
+      // JavaScript heap (as strings, a page's accounts made the collector run every few pages).
+      return sql<{ readonly r: unknown }>`SELECT CAST(created_at || ',' || seq || ',' || ${accountJson(pool)} AS BLOB) AS r
+        FROM accounts WHERE ${sql.and(conditions)} ORDER BY created_at DESC, seq DESC LIMIT ${q.size + 1}`.pipe(
+        Effect.map((rows): Page => {
+          const count = Math.min(rows.length, q.size)
+          const items = new Array<Uint8Array>(count)
+          let position = ""
+          for (let i = 0; i < count; i++) {
+            const row = bytes(rows[i]!.r)
+            // The JSON object starts at the first "{": the position before it is digits and commas.
+            const start = row.indexOf(OPEN_BRACE)
+            items[i] = row.subarray(start)
+            if (i === count - 1) position = Buffer.from(row.buffer, row.byteOffset, start).toString("latin1")
+          }
+          if (rows.length <= q.size) return { items, next: undefined }
+          const [createdAt, seq] = position.split(",")
+          return { items, next: { createdAt: Number(createdAt), seq: Number(seq) } }
+        })
+      )
     }
   }
   return service

@@ -3,19 +3,16 @@
  * account operations, with the rules of the real service. Inputs arrive parsed (Routes.ts reads
  * the wire); failures are `ApiError`s carrying the service's status and code.
  *
+ * Internal to the emulator: not exported from `effect-kas-wallet/emulator`.
+ *
  * @since 0.1.0
+ * @internal
  */
 import type { SqlError } from "@effect/sql"
 import { Clock, Context, Effect, Either, Layer, Option, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
-import type * as Account from "../Account.js"
-import type * as Address from "../Address.js"
 import type * as ChainId from "../ChainId.js"
-import * as KeyId from "../KeyId.js"
 import * as Krn from "../Krn.js"
-import type * as Pagination from "../Pagination.js"
-import type * as PublicKey from "../PublicKey.js"
-import type * as Timestamp from "../Timestamp.js"
 import * as AccountKeys from "./AccountKeys.js"
 import * as ApiError from "./ApiError.js"
 import * as Credentials from "./Credentials.js"
@@ -81,14 +78,27 @@ export interface Service {
     chainId: ChainId.ChainId,
     krn: Option.Option<Krn.AccountPoolKrn>
   ) => Effect.Effect<SelectedPool, ApiError.ApiError | SqlError.SqlError>
-  readonly createAccount: (pool: SelectedPool) => Effect.Effect<Account.Account, SqlError.SqlError>
-  /** The account of an address in the pool (any case), or 400 `1061010`. */
-  readonly getAccount: (pool: SelectedPool, address: string) => Effect.Effect<Account.Account, ApiError.ApiError | SqlError.SqlError>
+  /**
+   * A new account in the pool, as its JSON: the encoded form of `Account.Account`, written from
+   * the stored row (`Store.Service.insertAccount`).
+   */
+  readonly createAccount: (pool: SelectedPool) => Effect.Effect<string, SqlError.SqlError>
+  /** The JSON of the account of an address in the pool (any case), or 400 `1061010`. */
+  readonly getAccount: (pool: SelectedPool, address: string) => Effect.Effect<string, ApiError.ApiError | SqlError.SqlError>
   /** One page, newest first; a cursor that does not verify for this pool is 400 `1061615`. */
-  readonly listAccounts: (
-    pool: SelectedPool,
-    request: ListRequest
-  ) => Effect.Effect<Account.AccountPage, ApiError.ApiError | SqlError.SqlError>
+  readonly listAccounts: (pool: SelectedPool, request: ListRequest) => Effect.Effect<Page, ApiError.ApiError | SqlError.SqlError>
+}
+
+/**
+ * A page of accounts, each as its JSON in UTF-8 (see `Service.createAccount`).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Page {
+  readonly items: ReadonlyArray<Uint8Array>
+  /** `""` on the last page. */
+  readonly cursor: string
 }
 
 /**
@@ -99,15 +109,7 @@ export interface Service {
  */
 export class Wallet extends Context.Tag("effect-kas-wallet/emulator/Wallet")<Wallet, Service>() {}
 
-const toAccount = (pool: SelectedPool, row: Store.AccountRow): Account.Account => ({
-  address: row.address as Address.Address,
-  chainId: pool.chainId,
-  createdAt: row.createdAt as Timestamp.Timestamp,
-  updatedAt: row.updatedAt as Timestamp.Timestamp,
-  keyId: KeyId.unsafeMake(pool.krn, row.keyHex),
-  krn: pool.krn,
-  publicKey: row.publicKey as PublicKey.PublicKey
-})
+const viewOf = (pool: SelectedPool): Store.PoolView => ({ chainId: pool.chainId, krn: pool.krn.toString() })
 
 /**
  * Builds the wallet operations over the store and key vault of the context. The cursor signing key
@@ -127,6 +129,11 @@ export const make: Effect.Effect<Service, EmulatorError, Store.Store | KeyVault.
     )
   )
 
+  // Pools are never deleted or renamed: a pool found once stays the same, and each request saves
+  // a query (one of a create's three). Only found pools are kept (one may be created later), and
+  // keys are never cached: a deleted key must fail at once, also when another process deleted it.
+  const pools = new Map<string, SelectedPool>()
+
   const service: Service = {
     authenticate: ({ accessKeyId, secretAccessKey }) =>
       Effect.flatMap(store.findKey(accessKeyId), (found) => {
@@ -143,22 +150,27 @@ export const make: Effect.Effect<Service, EmulatorError, Store.Store | KeyVault.
         return Effect.fail(ApiError.dataNotExist("x-krn"))
       }
       const name = Option.match(krn, { onNone: () => Krn.DefaultPoolName, onSome: (k) => k.resourceId })
-      return Effect.flatMap(store.findPool(caller.memberId, chainId, name), (row) =>
-        Option.isNone(row)
-          ? Effect.fail(ApiError.dataNotExist("x-krn"))
-          : Effect.succeed({
-            id: row.value.id,
-            memberId: caller.memberId,
-            chainId,
-            krn: Option.getOrElse(krn, () => Either.getOrThrow(Krn.accountPool(chainId, caller.accountId)))
-          }))
+      const cacheKey = `${caller.memberId}:${chainId}:${name}`
+      const cached = pools.get(cacheKey)
+      if (cached !== undefined) return Effect.succeed(cached)
+      return Effect.flatMap(store.findPool(caller.memberId, chainId, name), (row) => {
+        if (Option.isNone(row)) return Effect.fail(ApiError.dataNotExist("x-krn"))
+        const pool: SelectedPool = {
+          id: row.value.id,
+          memberId: caller.memberId,
+          chainId,
+          krn: Option.getOrElse(krn, () => Either.getOrThrow(Krn.accountPool(chainId, caller.accountId)))
+        }
+        pools.set(cacheKey, pool)
+        return Effect.succeed(pool)
+      })
     },
 
     createAccount: (pool) =>
       Effect.gen(function*() {
         const key = AccountKeys.generate()
         const createdAt = Math.floor((yield* Clock.currentTimeMillis) / 1000)
-        const row = yield* store.insertAccount({
+        return yield* store.insertAccount({
           poolId: pool.id,
           address: key.address,
           publicKey: key.publicKey,
@@ -166,13 +178,12 @@ export const make: Effect.Effect<Service, EmulatorError, Store.Store | KeyVault.
           // Bound to the address: a sealed key copied onto another row does not open.
           sealedPrivateKey: vault.seal(key.privateKey, key.address.toLowerCase()),
           createdAt
-        })
-        return toAccount(pool, row)
+        }, viewOf(pool))
       }),
 
     getAccount: (pool, address) =>
-      Effect.flatMap(store.findAccount(pool.id, address.toLowerCase()), (row) =>
-        Option.isNone(row) ? Effect.fail(ApiError.dataNotExist()) : Effect.succeed(toAccount(pool, row.value))),
+      Effect.flatMap(store.findAccount(pool.id, address.toLowerCase(), viewOf(pool)), (json) =>
+        Option.isNone(json) ? Effect.fail(ApiError.dataNotExist()) : Effect.succeed(json.value)),
 
     listAccounts: (pool, { cursor, from, size, to }) =>
       Effect.gen(function*() {
@@ -185,15 +196,16 @@ export const make: Effect.Effect<Service, EmulatorError, Store.Store | KeyVault.
           if (Option.isNone(decoded)) return yield* ApiError.outOfRange("cursor")
           state = decoded.value
         }
-        // One row more than the page tells whether anything remains: the cursor is "" exactly
-        // when this page is the last, and no request ever gets an empty trailing page.
-        const rows = yield* store.page({ poolId: pool.id, after: state.after, snapshot: state.snapshot, from, to, limit: size + 1 })
-        const items = rows.length > size ? rows.slice(0, size) : rows
-        const last = items[items.length - 1]
-        const next = rows.length > size && last !== undefined
-          ? Cursor.encode(cursorKey, binding, { after: { createdAt: last.createdAt, seq: last.seq }, snapshot: state.snapshot })
-          : ""
-        return { items: items.map((row) => toAccount(pool, row)), cursor: next as Pagination.Cursor }
+        // The cursor is "" exactly when this page is the last (the store looks one account
+        // ahead), so no request ever gets an empty trailing page.
+        const page = yield* store.page(
+          { poolId: pool.id, after: state.after, snapshot: state.snapshot, from, to, size },
+          viewOf(pool)
+        )
+        const next = page.next === undefined
+          ? ""
+          : Cursor.encode(cursorKey, binding, { after: page.next, snapshot: state.snapshot })
+        return { items: page.items, cursor: next }
       })
   }
   return service

@@ -1,8 +1,10 @@
 /**
- * effect-kas-wallet/emulator: a local, stateful, persistent emulator of the KAS wallet account API.
+ * effect-kas-wallet/emulator: a local, stateful, persistent emulator of the KAS wallet account API,
+ * for the tests of applications using it.
  *
  * Every module is exported as a namespace, Effect style:
- * `import { Emulator, Faults } from "effect-kas-wallet/emulator"`.
+ * `import { Emulator, Faults } from "effect-kas-wallet/emulator"`. The emulator's machinery
+ * (routes, queries, storage, cursors, key sealing) is internal.
  *
  * @since 0.1.0
  */
@@ -15,39 +17,11 @@
 export * as ApiError from "./ApiError.js"
 
 /**
- * Key pairs of emulated accounts.
- *
- * @since 0.1.0
- */
-export * as AccountKeys from "./AccountKeys.js"
-
-/**
  * Members, API keys and account pools (the console's part).
  *
  * @since 0.1.0
  */
 export * as Console from "./Console.js"
-
-/**
- * API keys: generation, hashing, Basic credentials.
- *
- * @since 0.1.0
- */
-export * as Credentials from "./Credentials.js"
-
-/**
- * List cursors.
- *
- * @since 0.1.0
- */
-export * as Cursor from "./Cursor.js"
-
-/**
- * Database locations and opening.
- *
- * @since 0.1.0
- */
-export * as Database from "./Database.js"
 
 /**
  * The emulator service and its layers.
@@ -76,45 +50,3 @@ export * as EmulatorError from "./EmulatorError.js"
  * @since 0.1.0
  */
 export * as Faults from "./Faults.js"
-
-/**
- * Encryption at rest of private keys.
- *
- * @since 0.1.0
- */
-export * as KeyVault from "./KeyVault.js"
-
-/**
- * Database migrations.
- *
- * @since 0.1.0
- */
-export * as Migrations from "./Migrations.js"
-
-/**
- * The OpenAPI document.
- *
- * @since 0.1.0
- */
-export * as OpenApi from "./OpenApi.js"
-
-/**
- * The HTTP routes.
- *
- * @since 0.1.0
- */
-export * as Routes from "./Routes.js"
-
-/**
- * The queries.
- *
- * @since 0.1.0
- */
-export * as Store from "./Store.js"
-
-/**
- * The wallet operations behind the routes.
- *
- * @since 0.1.0
- */
-export * as Wallet from "./Wallet.js"

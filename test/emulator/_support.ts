@@ -6,6 +6,7 @@ import { FetchHttpClient, HttpClient, HttpClientRequest } from "@effect/platform
 import type { HttpMethod } from "@effect/platform/HttpMethod"
 import { expect } from "@effect/vitest"
 import { Effect, Redacted } from "effect"
+import * as net from "node:net"
 import * as Emulator from "../../src/emulator/Emulator.js"
 
 /** A response, read whole. */
@@ -139,3 +140,32 @@ export const newMemberApi = Effect.gen(function*() {
 
 /** `Basic base64(text)`. */
 export const basic = (text: string) => `Basic ${Buffer.from(text, "utf8").toString("base64")}`
+
+/**
+ * Writes raw request bytes on a fresh connection and reads until the server closes it: for what an
+ * HTTP client library will not send (repeated credentials, CONNECT). `status` is 0 when the
+ * connection closed without an answer.
+ */
+export const rawExchange = (url: string, request: string) =>
+  Effect.async<Reply>((resume) => {
+    const { hostname, port } = new URL(url)
+    const socket = net.connect({ host: hostname, port: Number(port) })
+    const chunks: Array<Buffer> = []
+    socket.on("data", (chunk) => chunks.push(chunk))
+    socket.on("error", () => socket.destroy())
+    socket.on("close", () => resume(Effect.succeed(parseRawReply(Buffer.concat(chunks).toString("utf8")))))
+    socket.write(request)
+  })
+
+const parseRawReply = (raw: string): Reply => {
+  const end = raw.indexOf("\r\n\r\n")
+  if (end < 0) return { status: 0, headers: {}, text: raw, body: undefined }
+  const [statusLine = "", ...lines] = raw.slice(0, end).split("\r\n")
+  const headers: Record<string, string> = {}
+  for (const line of lines) {
+    const colon = line.indexOf(":")
+    headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim()
+  }
+  const text = raw.slice(end + 4)
+  return { status: Number(statusLine.split(" ")[1]), headers, text, body: parse(text) }
+}

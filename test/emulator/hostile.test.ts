@@ -3,8 +3,14 @@
  * least one element that must be refused. Every answer is a 4xx with a KAS error body, never a 5xx,
  * and no stored data changes.
  */
-import { describe, expect, layer } from "@effect/vitest"
-import { Context, Effect, FastCheck as fc, Layer } from "effect"
+import { describe, expect, it, layer } from "@effect/vitest"
+import { SqlClient } from "@effect/sql"
+import { Cause, Clock, Context, Effect, Exit, FastCheck as fc, Fiber, Layer, Logger, Redacted, Scope } from "effect"
+import * as fs from "node:fs"
+import * as http from "node:http"
+import * as os from "node:os"
+import * as path from "node:path"
+import * as Database from "../../src/emulator/Database.js"
 import * as Emulator from "../../src/emulator/Emulator.js"
 import { type Api, basic, clientLayer, expectKasErrorBody, newMemberApi, sendEither } from "./_support.js"
 
@@ -250,4 +256,125 @@ layer(Layer.merge(Emulator.layer(), clientLayer))("emulator hostile input", (it)
         }))
     })
   })
+})
+
+describe("emulator shutdown with requests in flight", () => {
+  const errorLogger = (logged: Array<string>) =>
+    Logger.replace(
+      Logger.defaultLogger,
+      Logger.make(({ cause, logLevel, message }) => {
+        if (logLevel._tag === "Error" || logLevel._tag === "Fatal") logged.push(`${String(message)} ${Cause.pretty(cause)}`)
+      })
+    )
+
+  type Outcome = "answered" | "closed" | string
+
+  // One request outside Effect (it must outlive the emulator's scope): "answered" when a 200 came
+  // whole, "closed" when the connection was refused or closed before an answer began; anything
+  // else (another status, a truncated body) is described.
+  const request = (agent: http.Agent, url: string, method: string, headers: Record<string, string>, abort: boolean) =>
+    new Promise<Outcome>((resolve) => {
+      const req = http.request(url, { method, headers, agent }, (res) => {
+        const chunks: Array<Buffer> = []
+        res.on("data", (chunk: Buffer) => chunks.push(chunk))
+        res.on("error", () => resolve(`truncated ${res.statusCode}`))
+        res.on("end", () => {
+          const body = Buffer.concat(chunks)
+          const whole = res.complete && body.length === Number(res.headers["content-length"])
+          resolve(res.statusCode === 200 && whole ? "answered" : `${res.statusCode} ${whole ? "" : "truncated "}${body.toString("utf8").slice(0, 200)}`)
+        })
+      })
+      req.on("error", (e: NodeJS.ErrnoException) =>
+        resolve(e.code === "ECONNREFUSED" || e.code === "ECONNRESET" || abort ? "closed" : `error ${e.code} ${e.message}`))
+      // A client giving up: the emulator is left handling a request nobody waits for.
+      if (abort) req.on("finish", () => setImmediate(() => req.destroy()))
+      req.end()
+    })
+
+  it.live("closing the scope answers each request or closes its connection, before the database closes, and logs no error", () =>
+    Effect.gen(function*() {
+      const logged: Array<string> = []
+      const scope = yield* Scope.make()
+      // Every request sleeps a little first: requests are surely in flight when the scope closes,
+      // also those whose clients gave up.
+      const emulator = yield* Emulator.make({ port: 0, faults: { rate: 1, kinds: ["latency"], latency: "40 millis" } }).pipe(
+        Scope.extend(scope),
+        Effect.provide(errorLogger(logged))
+      )
+      const headers = { authorization: Redacted.value(emulator.member.authorization), "x-chain-id": "1001" }
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 16 })
+      let answered = 0
+      const outcomes = Array.from({ length: 240 }, (_, i) =>
+        request(agent, `${emulator.url}/v2/account${i % 3 === 0 ? "?size=50" : ""}`, i % 3 === 0 ? "GET" : "POST", headers, i % 4 === 1)
+          .then((outcome) => (outcome === "answered" && answered++, outcome)))
+      // Close once the traffic is under way: some answers came, most requests are still to come.
+      yield* Effect.promise(() => new Promise<void>((resolve) => {
+        const poll = setInterval(() => answered >= 16 && (clearInterval(poll), resolve()), 1)
+      }))
+      // Bounded, so that a shutdown that never ends fails here rather than at the test's timeout.
+      const closing = yield* Scope.close(scope, Exit.void).pipe(Effect.disconnect, Effect.timeoutOption("15 seconds"))
+      expect(closing._tag, "the shutdown ends").toBe("Some")
+      const results = yield* Effect.promise(() => Promise.all(outcomes)).pipe(Effect.timeout("15 seconds"))
+      agent.destroy()
+      const counts: Record<string, number> = {}
+      for (const outcome of results) counts[outcome] = (counts[outcome] ?? 0) + 1
+      expect(Object.keys(counts).filter((k) => k !== "answered" && k !== "closed"), JSON.stringify(counts)).toEqual([])
+      expect(counts.answered ?? 0).toBeGreaterThanOrEqual(16)
+      expect(logged).toEqual([])
+    }))
+
+  it.live("the database closes only after the requests in flight are done, also those whose clients gave up", () =>
+    Effect.gen(function*() {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "kas-emu-drain-"))
+      const database = path.join(dir, "e.db")
+      const logged: Array<string> = []
+      // Each request sleeps first (an injected latency) on this clock, which holds every sleeper
+      // until the gate opens: the test knows when the requests are in flight, and keeps them there.
+      const gate = yield* Effect.makeLatch(false)
+      let sleeping = 0
+      let onSleep = () => {}
+      const gated: Clock.Clock = {
+        [Clock.ClockTypeId]: Clock.ClockTypeId,
+        unsafeCurrentTimeMillis: () => Date.now(),
+        currentTimeMillis: Effect.sync(() => Date.now()),
+        unsafeCurrentTimeNanos: () => BigInt(Date.now()) * 1_000_000n,
+        currentTimeNanos: Effect.sync(() => BigInt(Date.now()) * 1_000_000n),
+        sleep: () => Effect.zipRight(Effect.sync(() => (sleeping++, onSleep())), gate.await)
+      }
+      const scope = yield* Scope.make()
+      const emulator = yield* Emulator.make({ port: 0, database, faults: { rate: 1, kinds: ["latency"] } }).pipe(
+        Scope.extend(scope),
+        Effect.withClock(gated),
+        Effect.provide(errorLogger(logged))
+      )
+      const abandoned = 8
+      for (let i = 0; i < abandoned; i++) {
+        const req = http.request(`${emulator.url}/v2/account`, {
+          method: "POST",
+          agent: false,
+          headers: { authorization: Redacted.value(emulator.member.authorization), "x-chain-id": "1001" }
+        })
+        req.on("error", () => {})
+        req.on("finish", () => setImmediate(() => req.destroy()))
+        req.end()
+      }
+      yield* Effect.async<void>((resume) => {
+        onSleep = () => sleeping === abandoned && resume(Effect.void)
+        onSleep()
+      })
+      // Every connection is gone now: only the requests themselves are left in flight.
+      const closing = yield* Effect.fork(Scope.close(scope, Exit.void))
+      // Were the database to close without waiting for them, it would have closed by now.
+      yield* Effect.sleep("100 millis")
+      yield* gate.open
+      const closed = yield* Fiber.join(closing).pipe(Effect.disconnect, Effect.timeoutOption("15 seconds"))
+      expect(closed._tag, "the shutdown ends").toBe("Some")
+      const stored = yield* Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ readonly n: number }>`SELECT count(*) AS n FROM accounts`).pipe(
+        Effect.provide(Database.layer({ database })),
+        Effect.orDie
+      )
+      fs.rmSync(dir, { recursive: true, force: true })
+      expect(stored[0]?.n).toBe(abandoned)
+      expect(logged).toEqual([])
+    }))
 })

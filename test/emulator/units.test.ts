@@ -4,11 +4,15 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { secp256k1 } from "@noble/curves/secp256k1.js"
-import { Either, FastCheck as fc, Option, Redacted } from "effect"
+import { Effect, Either, FastCheck as fc, Option, Redacted } from "effect"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
 import * as AccountKeys from "../../src/emulator/AccountKeys.js"
 import * as Credentials from "../../src/emulator/Credentials.js"
 import * as Cursor from "../../src/emulator/Cursor.js"
 import * as Database from "../../src/emulator/Database.js"
+import * as Emulator from "../../src/emulator/Emulator.js"
 import * as KeyVault from "../../src/emulator/KeyVault.js"
 import * as Routes from "../../src/emulator/Routes.js"
 
@@ -152,6 +156,57 @@ describe("Database.parse", () => {
   it("never shows credentials of a URL", () => {
     expect(Database.redactUrl("libsql://user:pw@db.example.com?authToken=secret")).toBe("libsql://<redacted>@db.example.com?<redacted>")
   })
+})
+
+describe("Database.layer", () => {
+  // The failure must come at once: the bound only turns a hang (the regression) into a failure.
+  const startFailure = (options: Parameters<typeof Emulator.make>[0]) =>
+    Emulator.make({ port: 0, ...options }).pipe(Effect.scoped, Effect.timeout("5 seconds"), Effect.flip)
+
+  it.live("a database whose directory or file cannot be made fails at once, naming the path and the system's reason", () =>
+    Effect.gen(function*() {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "kas-emu-units-"))
+      const aFile = path.join(dir, "plain")
+      fs.writeFileSync(aFile, "")
+      try {
+        const cases = [
+          // Under /proc, mkdir fails with ENOENT below a parent that exists: Node's recursive mkdir
+          // then loops forever.
+          ...(process.platform === "linux" ? [{ db: "/proc/nope/x.db", reason: "ENOENT" }] : []),
+          { db: path.join(aFile, "sub", "x.db"), reason: "ENOTDIR" },
+          { db: dir, reason: "EISDIR" }
+        ]
+        for (const { db, reason } of cases) {
+          const error = yield* startFailure({ database: db })
+          expect(error._tag, db).toBe("EmulatorError")
+          expect(error._tag === "EmulatorError" && error.reason, db).toBe("Database")
+          expect(error.message, db).toContain(db)
+          expect(error.message, db).toContain(reason)
+        }
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true })
+      }
+    }))
+
+  it.live("a master key file whose directory cannot be made fails at once, naming the path and the system's reason", () =>
+    Effect.gen(function*() {
+      const aFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "kas-emu-units-")), "plain")
+      fs.writeFileSync(aFile, "")
+      try {
+        const cases = [
+          ...(process.platform === "linux" ? [{ file: "/proc/nope/emulator.key", reason: "ENOENT" }] : []),
+          { file: path.join(aFile, "sub", "emulator.key"), reason: "ENOTDIR" }
+        ]
+        for (const { file, reason } of cases) {
+          const error = yield* startFailure({ masterKeyFile: file })
+          expect(error._tag === "EmulatorError" && error.reason, file).toBe("MasterKey")
+          expect(error.message, file).toContain(file)
+          expect(error.message, file).toContain(reason)
+        }
+      } finally {
+        fs.rmSync(path.dirname(aFile), { recursive: true, force: true })
+      }
+    }))
 })
 
 describe("KeyVault", () => {

@@ -8,7 +8,7 @@ import { Clock, Effect, Either, Layer, Option, Schema, TestClock } from "effect"
 import * as Account from "../../src/Account.js"
 import * as Address from "../../src/Address.js"
 import * as Emulator from "../../src/emulator/Emulator.js"
-import { basic, clientLayer, expectError, expectKasErrorBody, memberApi, newMemberApi, send } from "./_support.js"
+import { basic, clientLayer, expectError, expectKasErrorBody, memberApi, newMemberApi, rawExchange, send } from "./_support.js"
 
 const decodeAccount = Schema.decodeUnknownEither(Account.Account)
 const decodePage = Schema.decodeUnknownEither(Account.AccountPage)
@@ -48,6 +48,35 @@ layer(TestLayer)("emulator wire contract", (it) => {
         expect(new Set(replies.map((r) => r.body.publicKey)).size).toBe(5)
         expect(new Set(replies.map((r) => r.body.keyId)).size).toBe(5)
         for (const r of replies) expect(r.body.chainId).toBe(8217)
+      }))
+  })
+
+  describe("bodies", () => {
+    it.effect("accounts and pages are byte for byte the JSON of their schema encoding, also where a pool name needs escaping", () =>
+      Effect.gen(function*() {
+        const e = yield* Emulator.Emulator
+        const a = yield* newMemberApi
+        yield* Effect.orDie(e.createPool({ accountId: a.accountId, chainId: 8217 as any, name: `q"uo\\te` }))
+        const krn = a.krn(8217, `q"uo\\te`)
+        const encodedAccount = (text: string) => JSON.stringify(Schema.encodeSync(Account.Account)(Schema.decodeUnknownSync(Account.Account)(JSON.parse(text))))
+        const encodedPage = (text: string) =>
+          JSON.stringify(Schema.encodeSync(Account.AccountPage)(Schema.decodeUnknownSync(Account.AccountPage)(JSON.parse(text))))
+        const created = [yield* a.create(8217, krn), yield* a.create(8217, krn), yield* a.create(1001)]
+        const got = yield* a.get(8217, created[0]!.body.address.toLowerCase(), krn)
+        for (const reply of [...created, got]) {
+          expect(reply.status, reply.text).toBe(200)
+          expect(reply.text).toBe(encodedAccount(reply.text))
+        }
+        expect(created[0]!.body.krn).toBe(krn)
+        const first = yield* a.list(8217, { size: 1 }, krn)
+        const last = yield* a.list(8217, { size: 1, cursor: first.body.cursor }, krn)
+        for (const reply of [first, last, yield* a.list(8217, { size: 5 }, krn), yield* a.list(8217), yield* a.list(1001)]) {
+          expect(reply.status, reply.text).toBe(200)
+          expect(reply.text).toBe(encodedPage(reply.text))
+        }
+        expect(first.body.cursor).not.toBe("")
+        expect(last.body.items.length).toBe(1)
+        expect(last.body.cursor).toBe("")
       }))
   })
 
@@ -140,6 +169,26 @@ layer(TestLayer)("emulator wire contract", (it) => {
           401,
           1010009
         )
+      }))
+
+    it.effect("two Authorization headers are 401 1010008, whichever keys they carry: nothing is created", () =>
+      Effect.gen(function*() {
+        const a = yield* memberApi
+        const b = yield* newMemberApi
+        const counts = Effect.all([a.listAll(1001), b.listAll(1001)]).pipe(Effect.map((ls) => ls.map((l) => l.items.length)))
+        const before = yield* counts
+        const pairs = [[b.authorization, a.authorization], [a.authorization, b.authorization], [a.authorization, a.authorization], [a.authorization, "Bearer x"]]
+        for (const [first, second] of pairs) {
+          for (const [method, path] of [["POST", "/v2/account"], ["GET", "/v2/account"]]) {
+            const reply = yield* rawExchange(
+              a.url,
+              `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${first}\r\nx-chain-id: 1001\r\n` +
+                `authorization: ${second}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`
+            )
+            expectError(reply, 401, 1010008)
+          }
+        }
+        expect(yield* counts).toEqual(before)
       }))
 
     it.effect("authentication comes before header validation", () =>
@@ -422,6 +471,18 @@ layer(TestLayer)("emulator wire contract", (it) => {
             const reply = yield* send(method, `${a.url}${path}`, headers)
             expectError(reply, status, 1010007)
           }
+        }
+      }))
+
+    it.effect("CONNECT is answered like any other method the routes do not know, then the connection closes", () =>
+      Effect.gen(function*() {
+        const a = yield* memberApi
+        for (const [target, status] of [["example.com:443", 404], [new URL(a.url).host, 404], ["/v2/account", 405]] as const) {
+          const reply = yield* rawExchange(
+            a.url,
+            `CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\nAuthorization: ${a.authorization}\r\nx-chain-id: 1001\r\n\r\n`
+          )
+          expectError(reply, status, 1010007)
         }
       }))
 
