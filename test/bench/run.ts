@@ -13,6 +13,7 @@ const benches: Record<string, () => Promise<{ readonly run: () => Promise<Readon
   decode: () => import("./decode.js"),
   client: () => import("./client.js"),
   memory: () => import("./memory.js"),
+  emulator: () => import("./emulator.js"),
   cli: () => import("./cli.js")
 }
 const [flag, name] = process.argv.slice(2)
