@@ -4,12 +4,15 @@
  *
  * dist/ is built once per run by test/setup/dist.ts (`tsc -p src`, as `npm run build`).
  */
-import { describe, expect, it } from "@effect/vitest"
+import { beforeAll, describe, expect, it } from "@effect/vitest"
+import { awaitDist } from "./setup/dist.js"
 import { Effect, Redacted } from "effect"
 import { build } from "esbuild"
 import { execFile, execFileSync } from "node:child_process"
 import { builtinModules } from "node:module"
-import { existsSync, readFileSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import * as Emulator from "../src/emulator/Emulator.js"
 
@@ -52,9 +55,15 @@ describe("the root entry point runs outside Node", () => {
       // and the bundle evaluates without Node globals other than the web platform's
       const code = result.outputFiles[0]!.text
       expect(code).not.toMatch(/\brequire\(["']node:/)
-      const mod = yield* Effect.promise(() => import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`))
-      expect(typeof mod.WalletClient.layer).toBe("function")
-      expect(mod.Address.isValid("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed")).toBe(true)
+      // Evaluated in a process of its own: a second copy of effect loaded into this one would share
+      // effect's global registry with the test files that run after this one.
+      const dir = mkdtempSync(join(tmpdir(), "kas-bundle-"))
+      writeFileSync(join(dir, "bundle.mjs"), code)
+      const probe = `const mod = await import(${JSON.stringify(join(dir, "bundle.mjs"))});` +
+        `console.log(typeof mod.WalletClient.layer, mod.Address.isValid("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"))`
+      const out = execFileSync(process.execPath, ["--input-type=module", "-e", probe], { encoding: "utf8" })
+      rmSync(dir, { recursive: true, force: true })
+      expect(out.trim()).toBe("function true")
     }), 60_000)
 })
 
@@ -71,6 +80,9 @@ const pack = () => {
     })
   ) as Array<{ files: Array<{ path: string }> }>
 }
+
+// The global setup builds dist/ in the background: wait for it before this file's tests.
+beforeAll(() => awaitDist(), 180_000)
 
 describe("the published package", () => {
   it("npm pack ships the build, the sources, README and docs, and nothing else", () => {

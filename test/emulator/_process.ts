@@ -2,19 +2,22 @@
  * Runs the built `kas-wallet` (`node dist/cli/bin.js`, built once by test/setup/dist.ts) as a child
  * process for the process tests: start, wait for `listening on`, signal, collect output.
  */
+import { beforeAll } from "@effect/vitest"
 import { Deferred, Duration, Effect, type Scope } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
+import { awaitDist } from "../setup/dist.js"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 
 /** The built executable. */
 export const bin = path.join(root, "dist/cli/bin.js")
 
-if (!fs.existsSync(bin)) throw new Error(`${bin} is missing: run the tests with vitest (its global setup builds dist/), or npm run build`)
+// The global setup builds dist/ in the background: wait for it before this file's tests.
+beforeAll(() => awaitDist(), 180_000)
 
 // Without --data-dir, the emulator would keep its data in the user's home: point the default at a
 // throwaway directory.

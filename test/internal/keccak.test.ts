@@ -69,17 +69,19 @@ const addressInput = fc.oneof(
 describe("engine choice", () => {
   afterEach(() => {
     vi.restoreAllMocks()
-    vi.resetModules()
   })
+  // A fresh instance of the module alone (a query makes another module id): resetting the whole
+  // module registry would hand later test files a second copy of effect.
+  let instance = 0
+  const freshEngine = (): Promise<typeof import("../../src/internal/hexEngine.js")> =>
+    import(/* @vite-ignore */ `../../src/internal/hexEngine.js?fresh=${++instance}`)
 
   it("nothing is compiled at import; the first address check compiles the WebAssembly engine once", async () => {
-    vi.resetModules()
     const Original = WebAssembly.Module
     const compile = vi.spyOn(WebAssembly, "Module").mockImplementation(function(bytes: BufferSource) {
       return new Original(bytes)
     } as never)
-    const fresh = await import("../../src/internal/hexEngine.js")
-    await import("../../src/Account.js")
+    const fresh = await freshEngine()
     expect(compile).not.toHaveBeenCalled()
     expect(fresh.normalizeAddress("0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed")).toBe("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed")
     fresh.normalizeAddress("0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359")
@@ -88,11 +90,10 @@ describe("engine choice", () => {
   })
 
   it("where compiling is forbidden (as on Cloudflare Workers), @noble/hashes takes over", async () => {
-    vi.resetModules()
     vi.spyOn(WebAssembly, "Module").mockImplementation(() => {
       throw new WebAssembly.CompileError("WebAssembly.Module(): Wasm code generation disallowed by embedder")
     })
-    const fresh = await import("../../src/internal/hexEngine.js")
+    const fresh = await freshEngine()
     expect(fresh.normalizeAddress("0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed")).toBe("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed")
     expect(fresh.normalizeAddress("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD")).toBe(BadChecksum)
     expect(fresh.engine().engine).toBe("noble")

@@ -1,10 +1,11 @@
 /**
  * Vitest global setup: builds `dist/` (with `tsc -p src`, as `npm run build` does) once per run, for
  * the test files that run the built package: the published package's test and the CLI run as a
- * child process. The build is skipped when `dist/` was built from the same sources (a hash of
+ * child process. The build runs in the background while other files are tested; those two wait
+ * for it (`awaitDist`). It is skipped when `dist/` was built from the same sources (a hash of
  * `src/`, the tsconfigs and package.json), and when the run selects no such file.
  */
-import { execFileSync } from "node:child_process"
+import { type ChildProcess, spawn } from "node:child_process"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -37,22 +38,65 @@ const sourcesHash = (): string => {
   return hash.digest("hex")
 }
 
-/** Builds dist/ unless it is up to date. */
-export const ensureDist = (): void => {
+// Written when a build started by this run ends: "ok", or why it failed.
+const outcome = path.join(root, "node_modules/.cache/effect-kas-wallet/dist-outcome")
+
+/**
+ * Starts building dist/ unless it is up to date, without waiting: the build (one core, ~15 s)
+ * overlaps with the test files that do not need it. `awaitDist` waits for it.
+ */
+export const startDist = (): ChildProcess | undefined => {
   const hash = sourcesHash()
   const built = fs.existsSync(stamp) ? fs.readFileSync(stamp, "utf8") : ""
-  if (built === hash && fs.existsSync(path.join(root, "dist/cli/bin.js"))) return
+  fs.mkdirSync(path.dirname(stamp), { recursive: true })
+  if (built === hash && fs.existsSync(path.join(root, "dist/cli/bin.js"))) {
+    fs.writeFileSync(outcome, "ok")
+    return undefined
+  }
   // The stamp goes first: a build that fails half-way must not pass for the sources it had.
   fs.rmSync(stamp, { force: true })
+  fs.rmSync(outcome, { force: true })
   // A clean build: a file left from a deleted source would otherwise be packed and run.
   fs.rmSync(path.join(root, "dist"), { recursive: true, force: true })
-  execFileSync(process.execPath, [path.join(root, "node_modules/typescript/bin/tsc"), "-p", "src"], { cwd: root, stdio: "inherit" })
-  fs.mkdirSync(path.dirname(stamp), { recursive: true })
-  fs.writeFileSync(stamp, hash)
+  const child = spawn(process.execPath, [path.join(root, "node_modules/typescript/bin/tsc"), "-p", "src"], {
+    cwd: root,
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  let output = ""
+  child.stdout.on("data", (d: Buffer) => (output += String(d)))
+  child.stderr.on("data", (d: Buffer) => (output += String(d)))
+  child.on("exit", (code) => {
+    if (code === 0) fs.writeFileSync(stamp, hash)
+    fs.writeFileSync(outcome, code === 0 ? "ok" : `tsc -p src exited with ${code}:\n${output}`)
+  })
+  return child
 }
 
-export default async function setup(project: TestProject): Promise<void> {
+/**
+ * Waits until the build started by the global setup has ended (its outcome file appears), and
+ * fails with tsc's output if it failed. For the test files that run dist/.
+ */
+export const awaitDist = (): Promise<void> =>
+  new Promise((resolve, reject) => {
+    const check = () => {
+      if (!fs.existsSync(outcome)) return false
+      const text = fs.readFileSync(outcome, "utf8")
+      watcher.close()
+      if (text === "ok") resolve()
+      else reject(new Error(text))
+      return true
+    }
+    fs.mkdirSync(path.dirname(outcome), { recursive: true })
+    const watcher = fs.watch(path.dirname(outcome), () => void check())
+    check()
+  })
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const { filter } = parseCLI(["vitest", ...process.argv.slice(2)], { allowUnknownOptions: true })
   const { testFiles } = await project.globTestFiles(filter)
-  if (testFiles.some((file) => needsDist.test(file.split(path.sep).join("/")))) ensureDist()
+  const child = testFiles.some((file) => needsDist.test(file.split(path.sep).join("/"))) ? startDist() : undefined
+  // Teardown: never leave a build running after the run.
+  return async () => {
+    if (child !== undefined && child.exitCode === null) child.kill()
+  }
 }
