@@ -14,7 +14,8 @@ const benches: Record<string, () => Promise<{ readonly run: () => Promise<Readon
   client: () => import("./client.js"),
   memory: () => import("./memory.js"),
   emulator: () => import("./emulator.js"),
-  cli: () => import("./cli.js")
+  cli: () => import("./cli.js"),
+  caver: () => import("./caver.js")
 }
 const [flag, name] = process.argv.slice(2)
 
