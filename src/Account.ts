@@ -369,10 +369,11 @@ const fastDecoders = <K extends Krn.PoolKrn, A extends HeldAccount, P>(
     if (typeof createdAt !== "number" || !Timestamp.isTimestamp(createdAt)) return undefined
     if (typeof updatedAt !== "number" || !Timestamp.isTimestamp(updatedAt)) return undefined
     // KRN strings are canonical, so "<krn>:" as a prefix is exactly "the key id's pool is krn".
+    // (`slice` + `===` compares the bytes at once; `startsWith` took a third of a page's decoding.)
     const n = krn.length
     if (
       keyId.charCodeAt(n) !== 0x3a || keyId.charCodeAt(n + 1) !== 0x30 || keyId.charCodeAt(n + 2) !== 0x78 ||
-      !isHexRange(keyId, n + 3, keyId.length) || !keyId.startsWith(krn)
+      !isHexRange(keyId, n + 3, keyId.length) || keyId.slice(0, n) !== krn
     ) return undefined
     const keyHex = keyId.slice(n + 1)
     if (typeof publicKey !== "string" || !PublicKey.isPublicKey(publicKey)) return undefined

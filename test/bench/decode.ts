@@ -21,31 +21,45 @@ export const run = async (): Promise<ReadonlyArray<string>> => {
   const encoder = new TextEncoder()
   const wasm = makeWasmEngine(load()!)
   const noble = makeNobleEngine()
-  const candidates = [
+  // The target's pair is measured on its own: interleaving the schema path (13 ms of garbage a
+  // round) would put its collections into the other candidates' times.
+  const target = [
     { name: "JSON.parse", run: () => JSON.parse(text) },
-    { name: "JSON.parse + Account.decodePage (WebAssembly keccak, the default)", run: () => (useEngine(wasm), Account.decodePage(JSON.parse(text))) },
+    { name: "JSON.parse + Account.decodePage (WebAssembly keccak, the default)", run: () => Account.decodePage(JSON.parse(text)) }
+  ]
+  const others = [
+    { name: "JSON.parse", run: () => JSON.parse(text) },
     { name: "JSON.parse + Account.decodePage (@noble/hashes keccak, the fallback)", run: () => (useEngine(noble), Account.decodePage(JSON.parse(text))) },
     { name: "JSON.parse + Schema.decodeUnknown(AccountPage)", run: () => (useEngine(wasm), slow(JSON.parse(text))) },
     { name: "1000 EIP-55 checks, WebAssembly engine", run: () => addresses.forEach((a) => wasm.normalizeAddress(a)) },
     { name: "1000 EIP-55 checks, @noble/hashes engine", run: () => addresses.forEach((a) => noble.normalizeAddress(a)) },
     { name: "1000 keccak-256 of the lower-case hex, @noble/hashes", run: () => addresses.forEach((a) => keccak_256(encoder.encode(a.slice(2).toLowerCase()))) }
   ]
-  const perRun = [] as Array<ReadonlyArray<{ readonly medianMs: number }>>
-  for (let r = 0; r < RUNS; r++) perRun.push(await compare(candidates, { rounds: 60, warmup: r === 0 ? 30 : 5 }))
   useEngine(wasm)
-  const ratios = candidates.map((_, i) => perRun.map((results) => results[i]!.medianMs / results[0]!.medianMs))
-  const ms = candidates.map((_, i) => median(perRun.map((results) => results[i]!.medianMs)))
-  const decode = median(ratios[1]!)
+  const targetRuns = [] as Array<ReadonlyArray<{ readonly medianMs: number }>>
+  for (let r = 0; r < RUNS; r++) targetRuns.push(await compare(target, { rounds: 100, warmup: r === 0 ? 30 : 5 }))
+  const otherRuns = [] as Array<ReadonlyArray<{ readonly medianMs: number }>>
+  for (let r = 0; r < RUNS; r++) otherRuns.push(await compare(others, { rounds: 30, warmup: r === 0 ? 10 : 2 }))
+  useEngine(wasm)
+  const ratiosOf = (runs: typeof targetRuns, i: number) => runs.map((results) => results[i]!.medianMs / results[0]!.medianMs)
+  const msOf = (runs: typeof targetRuns, i: number) => median(runs.map((results) => results[i]!.medianMs))
+  const decode = median(ratiosOf(targetRuns, 1))
+  const rows = [
+    `| ${target[0]!.name} | ${fmt(msOf(targetRuns, 0))} | 1.00x |`,
+    `| ${target[1]!.name} | ${fmt(msOf(targetRuns, 1))} | ${spread(ratiosOf(targetRuns, 1))} |`,
+    ...others.slice(1).map((c, i) => `| ${c.name} | ${fmt(msOf(otherRuns, i + 1))} | ${spread(ratiosOf(otherRuns, i + 1))} |`)
+  ]
+  const nobleRatio = median(ratiosOf(otherRuns, 1))
   return [
     "### Decoding a 1000-account page (JSON text → AccountPage, full validation)",
     "",
-    `Page: ${(text.length / 1024).toFixed(0)} KiB, one pool, random checksummed addresses. ${RUNS} runs of 60 interleaved rounds; ratios to \`JSON.parse\` within each run.`,
+    `Page: ${(text.length / 1024).toFixed(0)} KiB, one pool, random checksummed addresses. ${RUNS} runs of interleaved rounds; ratios to \`JSON.parse\` within each run (the target pair alone, the other rows together).`,
     "",
     "| candidate | median ms | ratio to JSON.parse (spread) |",
     "| --- | ---: | ---: |",
-    ...candidates.map((c, i) => `| ${c.name} | ${fmt(ms[i]!)} | ${i === 0 ? "1.00x" : spread(ratios[i]!)} |`),
+    ...rows,
     "",
     `Target at most 3x \`JSON.parse\` (stretch 2x): ${verdict(decode <= 3)} (${decode.toFixed(2)}x; stretch ${decode <= 2 ? "met" : "not met"}). ` +
-    `The WebAssembly engine against the @noble/hashes fallback on the same decoding: ${(median(ratios[2]!) / decode).toFixed(2)}x faster.`
+    `The WebAssembly engine against the @noble/hashes fallback on the same decoding: ${(nobleRatio / decode).toFixed(2)}x faster, so it stays.`
   ]
 }
