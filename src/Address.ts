@@ -40,6 +40,32 @@ export const AddressFromSelf = Schema.String.pipe(
 export type Address = typeof AddressFromSelf.Type
 
 /**
+ * An address schema that decodes as `Address` does (any case; mixed case must be the EIP-55
+ * checksum) and writes `encode(address)` back on the wire: the service sends accounts'
+ * addresses checksummed and transactions' in lower case.
+ *
+ * @since 0.2.0
+ * @category schemas
+ */
+export const encodedAs = (encode: (address: Address) => string): Schema.Schema<Address, string> =>
+  Schema.transformOrFail(Schema.String, AddressFromSelf, {
+    strict: true,
+    decode: (s, _, ast) => {
+      const result = normalize(s)
+      return typeof result === "string"
+        ? ParseResult.succeed(result)
+        : ParseResult.fail(
+          new ParseResult.Type(
+            ast,
+            s,
+            result === BadShape ? `expected 0x followed by 40 hex digits, got ${show(s)}` : "invalid EIP-55 checksum"
+          )
+        )
+    },
+    encode: (address) => ParseResult.succeed(encode(address as Address))
+  })
+
+/**
  * Decodes an address string into its checksummed form; encodes it unchanged.
  *
  * Failures: `expected 0x followed by 40 hex digits` for a wrong shape, `invalid EIP-55 checksum`
@@ -48,22 +74,10 @@ export type Address = typeof AddressFromSelf.Type
  * @since 0.1.0
  * @category schemas
  */
-export const Address: Schema.Schema<Address, string> = Schema.transformOrFail(Schema.String, AddressFromSelf, {
-  strict: true,
-  decode: (s, _, ast) => {
-    const result = normalize(s)
-    return typeof result === "string"
-      ? ParseResult.succeed(result)
-      : ParseResult.fail(
-        new ParseResult.Type(
-          ast,
-          s,
-          result === BadShape ? `expected 0x followed by 40 hex digits, got ${show(s)}` : "invalid EIP-55 checksum"
-        )
-      )
-  },
-  encode: ParseResult.succeed
-}).annotations({ identifier: "Address", description: "an address, 0x followed by 40 hex digits (EIP-55)" })
+export const Address: Schema.Schema<Address, string> = encodedAs((address) => address).annotations({
+  identifier: "Address",
+  description: "an address, 0x followed by 40 hex digits (EIP-55)"
+})
 
 /**
  * The EIP-55 checksummed form of any-case `0x` + 40 hex digits, ignoring its current case; `None`

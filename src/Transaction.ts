@@ -22,7 +22,6 @@
 import { Arbitrary, Data, Either, type FastCheck, ParseResult, Schema } from "effect"
 import * as Address from "./Address.js"
 import * as FeeDelegation from "./FeeDelegation.js"
-import { BadShape, normalizeAddress } from "./internal/hexEngine.js"
 import { show } from "./internal/show.js"
 
 // ---------------------------------------------------------------------------------------------
@@ -366,26 +365,8 @@ export interface Signature extends Schema.Schema.Type<typeof Signature> {}
  * @since 0.1.0
  * @category schemas
  */
-export const LowerCaseAddress: Schema.Schema<Address.Address, string> = Schema.transformOrFail(
-  Schema.String,
-  Address.AddressFromSelf,
-  {
-    strict: true,
-    decode: (s, _, ast) => {
-      const result = normalizeAddress(s)
-      return typeof result === "string"
-        ? ParseResult.succeed(result)
-        : ParseResult.fail(
-          new ParseResult.Type(
-            ast,
-            s,
-            result === BadShape ? `expected 0x followed by 40 hex digits, got ${show(s)}` : "invalid EIP-55 checksum"
-          )
-        )
-    },
-    encode: (a) => ParseResult.succeed(a.toLowerCase())
-  }
-).annotations({ identifier: "LowerCaseAddress", description: "an address, 0x followed by 40 hex digits" })
+export const LowerCaseAddress: Schema.Schema<Address.Address, string> = Address.encodedAs((a) => a.toLowerCase())
+  .annotations({ identifier: "LowerCaseAddress", description: "an address, 0x followed by 40 hex digits" })
 
 const NonNegativeInt = Schema.NonNegativeInt.annotations({
   message: (issue) => `expected a non-negative integer, got ${show(issue.actual)}`
