@@ -256,8 +256,11 @@ export const FeePayerPoolKrn = PoolKrn.pipe(
 export type FeePayerPoolKrn = typeof FeePayerPoolKrn.Type
 
 // From the fields (validated one by one) to a pool KRN of either type.
-const decodeAccountPool = Schema.decodeUnknownEither(Schema.compose(KrnFromSelf, Schema.typeSchema(AccountPoolKrn)))
-const decodeFeePayerPool = Schema.decodeUnknownEither(Schema.compose(KrnFromSelf, Schema.typeSchema(FeePayerPoolKrn)))
+const poolBuilder = <K>(resourceType: string, schema: Schema.Schema<K, string>) => {
+  const decode = Schema.decodeUnknownEither(Schema.compose(KrnFromSelf, Schema.typeSchema(schema)))
+  return (chainId: ChainId.ChainId, accountId: string, poolName: string = DefaultPoolName): Either.Either<K, ParseResult.ParseError> =>
+    decode({ chainId, service: "wallet", accountId, resourceType, resourceId: poolName })
+}
 
 /**
  * Builds the KRN of a member's account pool from its parts, validating each. The pool name
@@ -277,12 +280,11 @@ const decodeFeePayerPool = Schema.decodeUnknownEither(Schema.compose(KrnFromSelf
  * @since 0.1.0
  * @category constructors
  */
-export const accountPool = (
+export const accountPool: (
   chainId: ChainId.ChainId,
   accountId: string,
-  poolName: string = DefaultPoolName
-): Either.Either<AccountPoolKrn, ParseResult.ParseError> =>
-  decodeAccountPool({ chainId, service: "wallet", accountId, resourceType: AccountPoolType, resourceId: poolName })
+  poolName?: string
+) => Either.Either<AccountPoolKrn, ParseResult.ParseError> = poolBuilder(AccountPoolType, AccountPoolKrn)
 
 /**
  * Builds the KRN of a member's fee-payer pool from its parts, validating each. The pool name
@@ -291,12 +293,11 @@ export const accountPool = (
  * @since 0.2.0
  * @category constructors
  */
-export const feePayerPool = (
+export const feePayerPool: (
   chainId: ChainId.ChainId,
   accountId: string,
-  poolName: string = DefaultPoolName
-): Either.Either<FeePayerPoolKrn, ParseResult.ParseError> =>
-  decodeFeePayerPool({ chainId, service: "wallet", accountId, resourceType: FeePayerPoolType, resourceId: poolName })
+  poolName?: string
+) => Either.Either<FeePayerPoolKrn, ParseResult.ParseError> = poolBuilder(FeePayerPoolType, FeePayerPoolKrn)
 
 /**
  * Decodes a KRN string, typed failure included.
