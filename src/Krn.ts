@@ -256,8 +256,8 @@ export const FeePayerPoolKrn = PoolKrn.pipe(
 export type FeePayerPoolKrn = typeof FeePayerPoolKrn.Type
 
 // From the fields (validated one by one) to a pool KRN of either type.
-const poolBuilder = <K>(resourceType: string, schema: Schema.Schema<K, string>) => {
-  const decode = Schema.decodeUnknownEither(Schema.compose(KrnFromSelf, Schema.typeSchema(schema)))
+const poolBuilder = <K extends KrnFromSelf>(resourceType: string, schema: Schema.Schema<K, string>) => {
+  const decode = Schema.decodeUnknownEither(Schema.compose(KrnFromSelf, Schema.typeSchema(schema) as unknown as Schema.Schema<K, KrnFromSelf>))
   return (chainId: ChainId.ChainId, accountId: string, poolName: string = DefaultPoolName): Either.Either<K, ParseResult.ParseError> =>
     decode({ chainId, service: "wallet", accountId, resourceType, resourceId: poolName })
 }
