@@ -275,6 +275,10 @@ export const make = (deps: Dependencies): HttpApp.Default<never, HttpServerReque
   const createFeePayer = (request: HttpServerRequest.HttpServerRequest) =>
     Effect.gen(function*() {
       const pool = yield* selectPool(request, "feePayer")
+      // A declared length over the limit is refused unread: Node then discards the body and the
+      // client reads the answer. An undeclared one is cut off at the limit (the connection with it).
+      const declared = Number(header(request, "content-length") ?? "0")
+      if (!(declared <= MaxBodyBytes)) return yield* ApiError.outOfRange("body")
       const text = yield* HttpIncomingMessage.withMaxBodySize(request.text, Option.some(MaxBodyBytes)).pipe(
         Effect.mapError(() => ApiError.outOfRange("body"))
       )
