@@ -7,6 +7,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { secp256k1 } from "@noble/curves/secp256k1.js"
 import { Effect, Redacted } from "effect"
+import * as fs from "node:fs"
+import * as http from "node:http"
 import * as Emulator from "../../src/emulator/Emulator.js"
 import { cli } from "./_run.js"
 
@@ -195,6 +197,31 @@ describe("kas-wallet fee-payers", () => {
         new RegExp(`^kas-wallet: no fee-payer account ${created.address} in the default fee-payer pool on chain 1001`),
         secret
       )
+    }).pipe(Effect.scoped), 60_000)
+
+  it.live("--without-account-update is sent as the body's withoutAccountUpdate", () =>
+    Effect.gen(function*() {
+      const { env, secret } = yield* emulator
+      const bodies: Array<string> = []
+      const example = fs.readFileSync(new URL("../fixtures/lifecycle/feepayer-create-200-success.json", import.meta.url), "utf8")
+      const url = yield* Effect.acquireRelease(
+        Effect.async<http.Server>((resume) => {
+          const server = http.createServer((request, response) => {
+            let body = ""
+            request.on("data", (chunk) => (body += chunk))
+            request.on("end", () => {
+              bodies.push(body)
+              response.writeHead(200, { "content-type": "application/json" })
+              response.end(example)
+            })
+          })
+          server.listen(0, "127.0.0.1", () => resume(Effect.succeed(server)))
+        }),
+        (server) => Effect.async<void>((resume) => void server.close(() => resume(Effect.void)))
+      ).pipe(Effect.map((server) => `http://127.0.0.1:${(server.address() as { port: number }).port}`))
+      ok(yield* cli(["fee-payers", "create", "--without-account-update"], { ...env, KAS_WALLET_URL: url }), secret)
+      ok(yield* cli(["fee-payers", "create"], { ...env, KAS_WALLET_URL: url }), secret)
+      expect(bodies.map((b) => JSON.parse(b))).toEqual([{ withoutAccountUpdate: true }, { withoutAccountUpdate: false }])
     }).pipe(Effect.scoped), 60_000)
 
   it.live("fee-payer pools are checked before any request, and an unknown one is named", () =>

@@ -3,6 +3,7 @@
  * by rule and code by code, over real loopback HTTP. Time is the TestClock (the emulator reads
  * Effect's Clock), so createdAt and updatedAt values are exact.
  */
+import { SqlClient } from "@effect/sql"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { secp256k1 } from "@noble/curves/secp256k1.js"
 import { Effect, Either, Layer, Option, Redacted, Schema, TestClock } from "effect"
@@ -481,22 +482,34 @@ describe("fee-payer keys and deleted keys at rest", () => {
       const a = api(e.url, e.member.accountId, Redacted.value(e.member.authorization))
       const payer = (yield* a.feePayers.create(1001)).body
       const gonePayer = (yield* a.feePayers.create(1001)).body
+      const withoutUpdate = (yield* a.feePayers.create(1001, undefined, "{\"withoutAccountUpdate\":true}")).body
       const account = (yield* a.create(1001)).body
       const goneAccount = (yield* a.create(1001)).body
       expect((yield* a.feePayers.remove(1001, gonePayer.address)).status).toBe(200)
       expect((yield* a.remove(1001, goneAccount.address)).status).toBe(200)
-      const opened = yield* Effect.gen(function*() {
+      const { flags, opened, sealed, stored } = yield* Effect.gen(function*() {
         const vault = yield* KeyVault.KeyVault
         const store = yield* Store.Store
-        return yield* Effect.forEach([payer, account, gonePayer, goneAccount], (x) =>
-          Effect.map(store.sealedPrivateKey(x.address.toLowerCase()), (sealed) =>
-            Option.flatMap(sealed, (s) => vault.open(s, x.address.toLowerCase()))))
+        const sql = yield* SqlClient.SqlClient
+        const sealed = yield* Effect.forEach([payer, account, gonePayer, goneAccount], (x) => store.sealedPrivateKey(x.address.toLowerCase()))
+        return {
+          sealed,
+          opened: sealed.map((s, i) => Option.flatMap(s, (bytes) => vault.open(bytes, [payer, account][i]?.address.toLowerCase() ?? ""))),
+          // What is left on disk of the deleted ones' keys.
+          stored: yield* sql<{ readonly n: number }>`SELECT length(private_key) AS n FROM accounts WHERE address_lc = ${goneAccount.address.toLowerCase()}
+            UNION ALL SELECT length(private_key) FROM feepayers WHERE address_lc = ${gonePayer.address.toLowerCase()}`,
+          // What the creates asked for, for the transactions to come.
+          flags: yield* sql<{ readonly address: string; readonly flag: number }>`SELECT address, without_account_update AS flag
+            FROM feepayers WHERE address IN (${payer.address}, ${withoutUpdate.address}) ORDER BY seq`
+        }
       }).pipe(Effect.provide(KeyVault.layer({}).pipe(Layer.provideMerge(Store.layer), Layer.provideMerge(Database.layer({ database })))))
       for (const [i, x] of [payer, account].entries()) {
         const key = Redacted.value(Option.getOrThrow(opened[i]!))
         expect(`0x${Buffer.from(secp256k1.getPublicKey(key, false)).toString("hex")}`).toBe(x.publicKey)
       }
-      expect(opened[2]).toEqual(Option.none())
-      expect(opened[3]).toEqual(Option.none())
+      expect(sealed[2]).toEqual(Option.none())
+      expect(sealed[3]).toEqual(Option.none())
+      expect(stored).toEqual([{ n: 0 }, { n: 0 }])
+      expect(flags).toEqual([{ address: payer.address, flag: 0 }, { address: withoutUpdate.address, flag: 1 }])
     }).pipe(Effect.scoped, Effect.provide(clientLayer)))
 })
