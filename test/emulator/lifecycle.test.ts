@@ -6,7 +6,7 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { secp256k1 } from "@noble/curves/secp256k1.js"
-import { Effect, Either, Layer, Option, Redacted, Schema, TestClock } from "effect"
+import { Effect, Either, FastCheck as fc, Layer, Option, Redacted, Schema, TestClock } from "effect"
 import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -15,7 +15,7 @@ import * as Database from "../../src/emulator/Database.js"
 import * as Emulator from "../../src/emulator/Emulator.js"
 import * as KeyVault from "../../src/emulator/KeyVault.js"
 import * as Store from "../../src/emulator/Store.js"
-import { type Api, api, clientLayer, expectError, memberApi, newMemberApi, send } from "./_support.js"
+import { type Api, api, clientLayer, expectError, expectKasErrorBody, memberApi, newMemberApi, send } from "./_support.js"
 
 const TestLayer = Layer.merge(Emulator.layer(), clientLayer)
 
@@ -445,6 +445,33 @@ layer(TestLayer)("emulator account lifecycle", (it) => {
           }
         }
       }))
+
+    it.effect.prop(
+      "random segments, queries, bodies and pools on the new routes: never a 5xx, always the service's error body",
+      [
+        fc.constantFrom("GET", "PUT", "POST", "DELETE"),
+        fc.constantFrom("/v2/account/{x}", "/v2/account/{x}/disable", "/v2/account/{x}/enable", "/v2/pubkey/{x}/account", "/v2/stat/count", "/v2/stat/count/krn", "/v2/feepayer", "/v2/feepayer/{x}", "/v2/account"),
+        fc.oneof(
+          fc.stringMatching(/^[A-Za-z0-9._~%!$&'()*+,;=:@-]{0,140}$/).filter((x) => !/%(?![0-9A-Fa-f]{2})/.test(x)),
+          fc.hexaString({ minLength: 0, maxLength: 140 }).map((h) => `0x${h}`)
+        ),
+        fc.option(fc.string({ maxLength: 20 }), { nil: undefined }),
+        fc.option(fc.oneof(fc.string({ maxLength: 40 }), fc.json({ maxDepth: 2 })), { nil: undefined }),
+        fc.constantFrom<"none" | "account" | "feePayer" | "junk">("none", "account", "feePayer", "junk")
+      ],
+      ([method, template, segment, status, body, krnKind]) =>
+        Effect.gen(function*() {
+          const a = yield* memberApi
+          const krn = krnKind === "account" ? a.krn(1001) : krnKind === "feePayer" ? a.feePayerKrn(1001) : krnKind === "junk" ? "krn:1001:x" : undefined
+          const query = status === undefined ? "" : `?status=${encodeURIComponent(status)}`
+          const target = `${a.url}${template.replace("{x}", segment === "" ? "0x" : segment)}${query}`
+          // fetch sends no body with a GET.
+          const reply = yield* send(method as any, target, a.headers(1001, krn), method === "GET" ? undefined : body)
+          expect(reply.status, `${method} ${target} -> ${reply.text}`).toBeLessThan(500)
+          if (reply.status >= 400) expectKasErrorBody(reply)
+        }),
+      { fastCheck: { numRuns: 150 } }
+    )
 
     it.effect("checks come in order: authorization, x-chain-id, x-krn, then the route's own values", () =>
       Effect.gen(function*() {
