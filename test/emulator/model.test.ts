@@ -174,11 +174,16 @@ class Get implements Command {
     readonly pool: PoolName,
     readonly explicit: boolean,
     readonly pick: number,
-    readonly form: "checksum" | "lower" | "upper" | "unknown"
+    readonly form: "checksum" | "lower" | "upper" | "unknown",
+    /** Sent to the kind, chain and pool of the picked account (so that it reaches it, state aside). */
+    readonly aimed: boolean
   ) {}
   check = () => true
-  async run(m: Model, r: Real) {
+  async run(m: Model, r: Real): Promise<void> {
     const target = pickOf(m, this.pick, this.form === "unknown")
+    if (this.aimed && target !== undefined) {
+      return new Get(target.kind, target.chain, target.pool, this.explicit, this.pick, this.form, false).run(m, r)
+    }
     const address: string = target === undefined
       ? unknownAddress(this.pick)
       : this.form === "lower"
@@ -196,7 +201,7 @@ class Get implements Command {
       expect(reply.body.message).toBe("data don't exist")
     }
   }
-  toString = () => `Get(${this.kind}, ${this.chain}, ${this.pool}, #${this.pick}, ${this.form})`
+  toString = () => `Get(${this.kind}, ${this.chain}, ${this.pool}, #${this.pick}, ${this.form}${this.aimed ? ", aimed" : ""})`
 }
 
 class List implements Command {
@@ -208,10 +213,17 @@ class List implements Command {
     readonly size: number | undefined,
     readonly from: number | undefined,
     readonly to: number | undefined,
-    readonly status: StatusFilter | undefined
+    readonly status: StatusFilter | undefined,
+    /** When set, lists the kind, chain and pool of the account it picks (one with accounts in it). */
+    readonly aim: number | undefined
   ) {}
   check = () => true
-  async run(m: Model, r: Real) {
+  async run(m: Model, r: Real): Promise<void> {
+    const aimed = this.aim === undefined ? undefined : pickOf(m, this.aim, false)
+    if (aimed !== undefined) {
+      const { explicit, from, size, status, to } = this
+      return new List(aimed.kind, aimed.chain, aimed.pool, explicit, size, from, to, status, undefined).run(m, r)
+    }
     const krn = krnFor(r, this.kind, this.chain, this.pool, this.explicit)
     // from/to are offsets back from now; 0 stays 0 (unbounded)
     const from = this.from === undefined || this.from === 0 ? this.from : Math.max(1, m.now - this.from)
@@ -241,7 +253,9 @@ class List implements Command {
     expect(pages.flatMap((p) => p.body.items)).toEqual(expected)
   }
   toString = () =>
-    `List(${this.kind}, ${this.chain}, ${this.pool}, size=${this.size}, from=-${this.from}, to=-${this.to}, status=${this.status})`
+    `List(${this.kind}, ${this.chain}, ${this.pool}, size=${this.size}, from=-${this.from}, to=-${this.to}, status=${this.status}${
+      this.aim !== undefined ? `, aimed #${this.aim}` : ""
+    })`
 }
 
 /** Disable, enable (account routes) or delete (either kind's route) the picked account. */
@@ -351,7 +365,8 @@ const kind = fc.constantFrom<Kind>("account", "feePayer")
 const chain = fc.constantFrom(...CHAINS)
 const pool = fc.constantFrom(...POOL_NAMES)
 const offset = fc.option(fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 12 })), { nil: undefined })
-const status = fc.option(fc.constantFrom<StatusFilter>("enabled", "disabled", "corrupted", "all"), { nil: undefined })
+// Half of the listings send no status: the default is where a wrong state would show.
+const status = fc.option(fc.constantFrom<StatusFilter>("enabled", "disabled", "corrupted", "all"), { nil: undefined, freq: 2 })
 const pick = fc.nat({ max: 1000 })
 const create = fc.tuple(kind, chain, pool, fc.boolean()).map(([k, c, p, e]) => new Create(k, c, p, e))
 // Changes mostly aim at the pool of the picked account, so that they mostly succeed.
@@ -386,8 +401,15 @@ const commands = [
   create,
   create,
   create,
-  fc.tuple(kind, chain, pool, fc.boolean(), pick, fc.constantFrom<"checksum" | "lower" | "upper" | "unknown">("checksum", "lower", "upper", "unknown"))
-    .map(([k, c, p, e, n, f]) => new Get(k, c, p, e, n, f)),
+  fc.tuple(
+    kind,
+    chain,
+    pool,
+    fc.boolean(),
+    pick,
+    fc.constantFrom<"checksum" | "lower" | "upper" | "unknown">("checksum", "lower", "upper", "unknown"),
+    fc.nat({ max: 9 })
+  ).map(([k, c, p, e, n, f, aim]) => new Get(k, c, p, e, n, f, aim < 6)),
   fc.tuple(
     kind,
     chain,
@@ -396,8 +418,9 @@ const commands = [
     fc.option(fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 6 }), fc.constantFrom(1000, 1001, 50_000)), { nil: undefined }),
     offset,
     offset,
-    status
-  ).map(([k, c, p, e, s, f, t, st]) => new List(k, c, p, e, s, f, t, st)),
+    status,
+    fc.option(pick, { nil: undefined, freq: 3 })
+  ).map(([k, c, p, e, s, f, t, st, aim]) => new List(k, c, p, e, s, f, t, st, aim)),
   change("disable", fc.constant<Kind>("account")),
   change("disable", fc.constant<Kind>("account")),
   change("enable", fc.constant<Kind>("account")),
