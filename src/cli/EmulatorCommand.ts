@@ -156,28 +156,42 @@ const keyDelete = Command.make(
 
 const poolCreate = Command.make(
   "create",
-  { ...consoleOptions, accountId: Flags.text(E.accountId), chainId: Flags.text(E.chainId), name: Flags.text(E.name) },
+  {
+    ...consoleOptions,
+    accountId: Flags.text(E.accountId),
+    chainId: Flags.text(E.chainId),
+    name: Flags.text(E.name),
+    feePayer: Flags.toggle(E.feePayer)
+  },
   (o) =>
     Effect.gen(function*() {
       const accountId = yield* required(E.accountId, text(E.accountId, o.accountId))
       const chainId = yield* required(E.chainId, chainOf(E.chainId, o.chainId))
       const name = yield* required(E.name, text(E.name, o.name))
-      yield* withConsole(o, (c) => Effect.flatMap(c.createPool({ accountId, chainId, name }), (p) => Console.log(p.krn.toString())))
+      yield* withConsole(o, (c) =>
+        Effect.flatMap(
+          o.feePayer
+            ? Effect.map(c.createFeePayerPool({ accountId, chainId, name }), (p) => p.krn.toString())
+            : Effect.map(c.createPool({ accountId, chainId, name }), (p) => p.krn.toString()),
+          (krn) => Console.log(krn)
+        ))
     })
 )
 
 const poolList = Command.make(
   "list",
-  { ...consoleOptions, accountId: Flags.text(E.accountId), chainId: Flags.text(E.optionalChainId) },
+  { ...consoleOptions, accountId: Flags.text(E.accountId), chainId: Flags.text(E.optionalChainId), feePayer: Flags.toggle(E.feePayer) },
   (o) =>
     Effect.gen(function*() {
       const accountId = yield* required(E.accountId, text(E.accountId, o.accountId))
-      const chainId = yield* chainOf(E.optionalChainId, o.chainId)
+      const chainId = Option.getOrUndefined(yield* chainOf(E.optionalChainId, o.chainId))
       yield* withConsole(o, (c) =>
-        Effect.flatMap(c.listPools(accountId, Option.getOrUndefined(chainId)), (pools) =>
-          Effect.forEach(pools, (p) => Console.log(`${p.krn.toString()}${p.isDefault ? "  (default)" : ""}`), {
-            discard: true
-          })))
+        Effect.flatMap(
+          o.feePayer
+            ? Effect.map(c.listFeePayerPools(accountId, chainId), (pools) => pools.map((p) => ({ krn: p.krn.toString(), isDefault: p.isDefault })))
+            : Effect.map(c.listPools(accountId, chainId), (pools) => pools.map((p) => ({ krn: p.krn.toString(), isDefault: p.isDefault }))),
+          (pools) => Effect.forEach(pools, (p) => Console.log(`${p.krn}${p.isDefault ? "  (default)" : ""}`), { discard: true })
+        ))
     })
 )
 

@@ -4,6 +4,7 @@
  *
  * @since 0.1.0
  */
+import * as ErrorBody from "../ErrorBody.js"
 import type * as WalletError from "../WalletError.js"
 
 /**
@@ -13,9 +14,11 @@ import type * as WalletError from "../WalletError.js"
  * @category models
  */
 export interface Context {
-  readonly operation: "create" | "get" | "list"
+  readonly operation: "create" | "get" | "list" | "delete" | "disable" | "enable" | "count" | "by-public-key"
+  /** What the command works on: accounts (the default) or fee-payer accounts. */
+  readonly kind?: "account" | "fee-payer" | undefined
   readonly chainId: number
-  /** The pool's KRN; `undefined` for the member's default pool. */
+  /** The pool's KRN (a fee-payer pool for fee-payer commands); `undefined` for the member's default pool. */
   readonly pool: string | undefined
   readonly url: string
   readonly address?: string | undefined
@@ -34,14 +37,23 @@ export const flagOf: Readonly<Record<string, string>> = {
   from: "--from",
   to: "--to",
   pool: "--pool",
+  feePayerPool: "--fee-payer-pool",
+  publicKey: "<public-key>",
+  status: "--status",
   chainId: "--chain",
   baseUrl: "--url",
   address: "<address>",
   credentials: "the key (--access-key-id / --secret-access-key)"
 }
 
+const poolWord = (context: Context) => (context.kind === "fee-payer" ? "fee-payer pool" : "pool")
+
+const poolFlag = (context: Context) => (context.kind === "fee-payer" ? "--fee-payer-pool" : "--pool")
+
 const where = (context: Context) =>
-  `${context.pool === undefined ? "the default pool" : `pool ${context.pool}`} on chain ${context.chainId}`
+  `${context.pool === undefined ? `the default ${poolWord(context)}` : `${poolWord(context)} ${context.pool}`} on chain ${context.chainId}`
+
+const subject = (context: Context) => (context.kind === "fee-payer" ? "fee-payer account" : "account")
 
 const service = (error: WalletError.ServiceError) =>
   `HTTP ${error.status}${error.code !== undefined ? `, code ${error.code}` : ""}: ${error.serviceMessage}` +
@@ -63,14 +75,20 @@ export const walletError = (error: WalletError.WalletError, context: Context): s
       return `${context.url} refused the key (${service(error)}); check KAS_ACCESS_KEY_ID and KAS_SECRET_ACCESS_KEY`
     case "AccountNotFound":
       // The service answers "data don't exist" both for an unknown account and for an unknown
-      // pool: a listing or a creation in a named pool can only mean the pool.
-      if (context.operation !== "get" && context.pool !== undefined) {
-        return `no such pool ${context.pool} on chain ${context.chainId} (${service(error)}); check --pool and --chain`
+      // pool: an operation on no address (a listing, a creation, a count) can only mean the pool.
+      if (context.address === undefined && context.pool !== undefined) {
+        return `no such ${poolWord(context)} ${context.pool} on chain ${context.chainId} (${service(error)}); check ${poolFlag(context)} and --chain`
       }
-      return `no account ${context.address ?? ""} in ${where(context)}${
-        context.pool !== undefined ? " (or no such pool)" : ""
-      } (${service(error)}); check --chain and --pool`
+      return `no ${subject(context)} ${context.address ?? ""} in ${where(context)}${
+        context.pool !== undefined ? ` (or no such ${poolWord(context)})` : ""
+      } (${service(error)}); check --chain and ${poolFlag(context)}`
     case "InvalidRequest":
+      if (error.code === ErrorBody.Code.AlreadyDisabled) {
+        return `account ${context.address ?? ""} is already disabled, or deleted (${service(error)})`
+      }
+      if (error.code === ErrorBody.Code.AlreadyEnabled) {
+        return `account ${context.address ?? ""} is already enabled (${service(error)})`
+      }
       return `the service rejected the request (${service(error)})`
     case "RateLimited":
       return `rate limited (${service(error)}); try again later`

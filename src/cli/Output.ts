@@ -106,12 +106,12 @@ export const time = (seconds: number): string => new Date(seconds * 1000).toISOS
 export const accountHeader = ["ADDRESS", "CREATED (UTC)", "CHAIN", "POOL", "KEY"] as const
 
 /**
- * One account as table cells; `compact` shortens the address too.
+ * One account (or fee-payer account) as table cells; `compact` shortens the address too.
  *
  * @since 0.1.0
  * @category formatting
  */
-export const accountRow = (account: Account.Account, compact = false): ReadonlyArray<string> => [
+export const accountRow = (account: Account.Account | Account.FeePayerAccount, compact = false): ReadonlyArray<string> => [
   compact ? short(account.address) : account.address,
   time(account.createdAt),
   String(account.chainId),
@@ -120,12 +120,12 @@ export const accountRow = (account: Account.Account, compact = false): ReadonlyA
 ]
 
 /**
- * One account as `field: value` lines.
+ * One account (or fee-payer account) as `field: value` lines.
  *
  * @since 0.1.0
  * @category formatting
  */
-export const accountDetails = (account: Account.Account, indent = ""): string =>
+export const accountDetails = (account: Account.Account | Account.FeePayerAccount, indent = ""): string =>
   table(["FIELD", "VALUE"], [
     ["address", account.address],
     ["chainId", String(account.chainId)],
@@ -135,3 +135,17 @@ export const accountDetails = (account: Account.Account, indent = ""): string =>
     ["keyId", `…:${short(account.keyId.keyHex, 10, 6)}`],
     ["publicKey", short(account.publicKey, 12, 6)]
   ], indent)
+
+/**
+ * What disabling or enabling an account answered, as `field: value` lines.
+ *
+ * @since 0.2.0
+ * @category formatting
+ */
+export const summaryDetails = (summary: Account.AccountSummary, state: "disabled" | "enabled"): string =>
+  table(["FIELD", "VALUE"], [
+    ["address", summary.address],
+    ["state", state],
+    ["krn", summary.krn.toString()],
+    ["updatedAt", `${summary.updatedAt} (${time(summary.updatedAt)} UTC)`]
+  ])

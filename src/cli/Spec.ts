@@ -204,6 +204,32 @@ export const accounts = {
     name: "all",
     description: "every page, streamed",
     example: "--all --json > accounts.ndjson"
+  },
+  status: {
+    name: "status",
+    value: "STATE",
+    default: "enabled",
+    description: "accounts in this state: enabled, disabled, corrupted, or all (deleted ones never)",
+    example: "--status disabled",
+    choices: ["enabled", "disabled", "corrupted", "all"]
+  },
+  allPools: {
+    name: "all-pools",
+    description: "count every pool of the member, even with --pool or KAS_ACCOUNT_POOL set",
+    example: "--all-pools"
+  },
+  feePayerPool: {
+    name: "fee-payer-pool",
+    value: "KRN",
+    env: "KAS_FEEPAYER_POOL",
+    default: "the member's default fee-payer pool",
+    description: "fee-payer pool KRN, sent as x-krn",
+    example: "--fee-payer-pool krn:1001:wallet:<member>:feepayer-pool:ops"
+  },
+  withoutAccountUpdate: {
+    name: "without-account-update",
+    description: "skip the on-chain account update that registers its key (withoutAccountUpdate)",
+    example: "--without-account-update"
   }
 } as const satisfies Record<string, Flag>
 
@@ -212,6 +238,18 @@ const connection: Group = {
   flags: [accounts.url, accounts.chain, accounts.pool, accounts.accessKeyId, accounts.secretAccessKeyFile, accounts.secretAccessKey]
 }
 const output: Group = { title: "Output", flags: [accounts.json, accounts.verbose] }
+const feePayerConnection: Group = {
+  title: "Service and key",
+  flags: [
+    accounts.url,
+    accounts.chain,
+    accounts.feePayerPool,
+    accounts.accessKeyId,
+    accounts.secretAccessKeyFile,
+    accounts.secretAccessKey
+  ]
+}
+const addressArgument: Positional = { name: "address", description: "0x followed by 40 hex digits" }
 
 const accountsCreate: Command = {
   path: ["accounts", "create"],
@@ -234,7 +272,7 @@ const accountsGet: Command = {
     "Show one account (GET /v2/account/<address>). Any case is accepted; a mixed-case address must",
     "carry a valid EIP-55 checksum."
   ],
-  positionals: [{ name: "address", description: "0x followed by 40 hex digits" }],
+  positionals: [addressArgument],
   groups: [output, connection],
   subcommands: [],
   runs: true,
@@ -253,7 +291,7 @@ const accountsList: Command = {
   ],
   positionals: [],
   groups: [
-    { title: "Listing", flags: [accounts.pageSize, accounts.cursor, accounts.from, accounts.to, accounts.all] },
+    { title: "Listing", flags: [accounts.status, accounts.pageSize, accounts.cursor, accounts.from, accounts.to, accounts.all] },
     output,
     connection
   ],
@@ -262,24 +300,157 @@ const accountsList: Command = {
   examples: [
     "kas-wallet accounts list --page-size 20",
     "kas-wallet accounts list --page-size 20 --cursor eyJ2IjoxLCJ0Ijo...   # page 2",
+    "kas-wallet accounts list --status disabled",
     "kas-wallet accounts list --all --json --from 2024-01-01 > accounts.ndjson"
+  ]
+}
+
+const onAddress = (verb: string, wire: string, lines: ReadonlyArray<string>, example: string): Command => ({
+  path: ["accounts", verb],
+  summary: lines[0]!,
+  description: [`${lines[0]![0]!.toUpperCase()}${lines[0]!.slice(1)} (${wire}).`, ...lines.slice(1)],
+  positionals: [addressArgument],
+  groups: [output, connection],
+  subcommands: [],
+  runs: true,
+  examples: [example, `${example} --json`]
+})
+
+const accountsDelete = onAddress("delete", "DELETE /v2/account/<address>", [
+  "delete an account of a pool",
+  "It is gone from get, list, counts and by-public-key; its key is destroyed. Enabled or disabled."
+], "kas-wallet accounts delete 0xa809284C83b901eD106Aba4Ccda14628Af128e14")
+
+const accountsDisable = onAddress("disable", "PUT /v2/account/<address>/disable", [
+  "disable an enabled account",
+  "It still answers get, is listed only with --status disabled or all, and cannot send."
+], "kas-wallet accounts disable 0xa809284C83b901eD106Aba4Ccda14628Af128e14")
+
+const accountsEnable = onAddress("enable", "PUT /v2/account/<address>/enable", [
+  "enable a disabled account"
+], "kas-wallet accounts enable 0xa809284C83b901eD106Aba4Ccda14628Af128e14")
+
+const accountsCount: Command = {
+  path: ["accounts", "count"],
+  summary: "count the member's accounts, or one pool's",
+  description: [
+    "Count the accounts of the member on the chain, in every pool (GET /v2/stat/count); with --pool",
+    "(or KAS_ACCOUNT_POOL), of that pool (GET /v2/stat/count/krn). Disabled ones count, deleted ones not."
+  ],
+  positionals: [],
+  groups: [{ title: "Counting", flags: [accounts.allPools] }, output, connection],
+  subcommands: [],
+  runs: true,
+  examples: [
+    "kas-wallet accounts count",
+    "kas-wallet accounts count --pool krn:1001:wallet:<member>:account-pool:pay"
+  ]
+}
+
+const accountsByPublicKey: Command = {
+  path: ["accounts", "by-public-key"],
+  summary: "find the member's accounts of a public key",
+  description: [
+    "List the member's accounts of a public key on the chain, in every pool (GET",
+    "/v2/pubkey/<public-key>/account): address and chain of each; deleted ones never."
+  ],
+  positionals: [{ name: "public-key", description: "0x04 + 128 hex digits, 0x02/0x03 + 64, or 0x + 128" }],
+  groups: [output, connection],
+  subcommands: [],
+  runs: true,
+  examples: [
+    "kas-wallet accounts by-public-key 0x04cdccfb99b2905561e3dd886687b429a0...",
+    "kas-wallet accounts by-public-key \"$(jq -r .publicKey account.json)\" --json"
   ]
 }
 
 const accountsGroup: Command = {
   path: ["accounts"],
-  summary: "create, get and list accounts",
+  summary: "create, get, list, count, disable, enable and delete accounts",
   description: [
-    "Create, get and list accounts of the KAS wallet API, or of the emulator (--url). The key comes",
-    "from KAS_ACCESS_KEY_ID and KAS_SECRET_ACCESS_KEY (or their flags, or a secret file)."
+    "Accounts of the KAS wallet API, or of the emulator (--url). The key comes from",
+    "KAS_ACCESS_KEY_ID and KAS_SECRET_ACCESS_KEY (or their flags, or a secret file)."
   ],
   positionals: [],
   groups: [],
-  subcommands: [accountsCreate, accountsGet, accountsList],
+  subcommands: [
+    accountsCreate,
+    accountsGet,
+    accountsList,
+    accountsCount,
+    accountsByPublicKey,
+    accountsDisable,
+    accountsEnable,
+    accountsDelete
+  ],
   runs: false,
   examples: [
     "eval \"$(kas-wallet emulator env)\"   # use the local emulator's key",
     "kas-wallet accounts create && kas-wallet accounts list"
+  ]
+}
+
+// ---------------------------------------------------------------------------------------------
+// fee-payers
+// ---------------------------------------------------------------------------------------------
+
+const feePayerCommand = (
+  verb: string,
+  summary: string,
+  description: ReadonlyArray<string>,
+  positionals: ReadonlyArray<Positional>,
+  groups: ReadonlyArray<Group>,
+  examples: ReadonlyArray<string>
+): Command => ({
+  path: ["fee-payers", verb],
+  summary,
+  description,
+  positionals,
+  groups: [...groups, output, feePayerConnection],
+  subcommands: [],
+  runs: true,
+  examples
+})
+
+const feePayersGroup: Command = {
+  path: ["fee-payers"],
+  summary: "create, get, list and delete fee-payer accounts",
+  description: [
+    "Fee-payer accounts pay the fees of the member's transfers (user fee delegation). They live in",
+    "fee-payer pools: --fee-payer-pool or KAS_FEEPAYER_POOL, else the member's default one."
+  ],
+  positionals: [],
+  groups: [],
+  subcommands: [
+    feePayerCommand("create", "create a fee-payer account in a fee-payer pool", [
+      "Create a fee-payer account in the selected fee-payer pool (POST /v2/feepayer) and print it."
+    ], [], [{ title: "Account", flags: [accounts.withoutAccountUpdate] }], [
+      "kas-wallet fee-payers create",
+      "kas-wallet fee-payers create --without-account-update --json"
+    ]),
+    feePayerCommand("get", "show one fee-payer account by address", [
+      "Show one fee-payer account (GET /v2/feepayer/<address>). Any case is accepted; a mixed-case",
+      "address must carry a valid EIP-55 checksum."
+    ], [addressArgument], [], [
+      "kas-wallet fee-payers get 0xDd3B08d269c5BA292E31050BA8608798D46FC712"
+    ]),
+    feePayerCommand("list", "list fee-payer accounts, newest first: one page, or all with --all", [
+      "List the fee-payer accounts of a fee-payer pool, newest first (GET /v2/feepayer): one page and",
+      "the cursor of the next, or every page with --all. A failed --all prints the --cursor to resume."
+    ], [], [{ title: "Listing", flags: [accounts.pageSize, accounts.cursor, accounts.from, accounts.to, accounts.all] }], [
+      "kas-wallet fee-payers list",
+      "kas-wallet fee-payers list --all --json > fee-payers.ndjson"
+    ]),
+    feePayerCommand("delete", "delete a fee-payer account", [
+      "Delete a fee-payer account of the selected fee-payer pool (DELETE /v2/feepayer/<address>)."
+    ], [addressArgument], [], [
+      "kas-wallet fee-payers delete 0xDd3B08d269c5BA292E31050BA8608798D46FC712"
+    ])
+  ],
+  runs: false,
+  examples: [
+    "kas-wallet fee-payers create",
+    "kas-wallet fee-payers list --all --json > fee-payers.ndjson"
   ]
 }
 
@@ -369,6 +540,11 @@ export const emulator = {
     value: "NAME",
     description: "name of the pool",
     example: "--name payroll"
+  },
+  feePayer: {
+    name: "fee-payer",
+    description: "fee-payer pools (feepayer-pool) rather than account pools",
+    example: "--fee-payer"
   }
 } as const satisfies Record<string, Flag>
 
@@ -471,17 +647,17 @@ const emulatorSubcommands: ReadonlyArray<Command> = [
       "kas-wallet emulator key delete --account-id <id> --access-key-id KASK..."
     )
   ]),
-  consoleGroup("pool", "create and list account pools of members", [
+  consoleGroup("pool", "create and list account pools and fee-payer pools of members", [
     consoleCommand(
       ["emulator", "pool", "create"],
-      "create a named account pool on a chain; prints its KRN",
-      [emulator.accountId, emulator.chainId, emulator.name],
+      "create a named account pool (or fee-payer pool) on a chain; prints its KRN",
+      [emulator.accountId, emulator.chainId, emulator.name, emulator.feePayer],
       "kas-wallet emulator pool create --account-id <id> --chain-id 1001 --name pay"
     ),
     consoleCommand(
       ["emulator", "pool", "list"],
-      "list the account pools of a member",
-      [emulator.accountId, emulator.optionalChainId],
+      "list the account pools (or fee-payer pools) of a member",
+      [emulator.accountId, emulator.optionalChainId, emulator.feePayer],
       "kas-wallet emulator pool list --account-id <id>"
     )
   ])
@@ -575,17 +751,16 @@ export const tree = (emulatorFields?: typeof EmulatorConfig.fields): Command => 
   path: [],
   summary: "the KAS wallet API from the command line",
   description: [
-    "The KAS wallet API from the command line: accounts of the service or of a local emulator, the",
-    "emulator itself, and a tour of the effect-kas-wallet library."
+    "The KAS wallet API from the command line: accounts and fee-payer accounts of the service or of a",
+    "local emulator, the emulator itself, and a tour of the effect-kas-wallet library."
   ],
   positionals: [],
   groups: [{ title: "Options", flags: [root.help, root.version, root.completions] }],
-  subcommands: [accountsGroup, emulatorCommand(emulatorFields), tour],
+  subcommands: [accountsGroup, feePayersGroup, emulatorCommand(emulatorFields), tour],
   runs: false,
   examples: [
     "kas-wallet emulator                  # a local emulator that keeps its data",
     "eval \"$(kas-wallet emulator env)\"    # in another shell: use it",
-    "kas-wallet accounts create",
     "kas-wallet accounts list --all --json > accounts.ndjson"
   ]
 })

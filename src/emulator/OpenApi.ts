@@ -2,8 +2,10 @@
  * The OpenAPI 3.1 document of the emulated API, served at `/openapi.json`.
  *
  * Its JSON schemas are derived from the domain schemas (`Account.Account`, `Account.AccountPage`,
- * `ErrorBody.ErrorBody`, `Krn.AccountPoolKrn`, `ChainId.FromHeader`, `Address.Address`) with
- * `JSONSchema.fromAST`: the document cannot drift from the contract the client decodes.
+ * the fee-payer, summary, status, count and public-key records of `Account`, `ErrorBody.ErrorBody`,
+ * `Krn.AccountPoolKrn`, `Krn.FeePayerPoolKrn`, `ChainId.FromHeader`, `Address.Address`,
+ * `PublicKey.PublicKey`) with `JSONSchema.fromAST`: the document cannot drift from the contract
+ * the client decodes.
  *
  * Internal to the emulator: not exported from `effect-kas-wallet/emulator`.
  *
@@ -17,6 +19,7 @@ import * as ChainId from "../ChainId.js"
 import * as ErrorBody from "../ErrorBody.js"
 import * as Krn from "../Krn.js"
 import * as Pagination from "../Pagination.js"
+import * as PublicKey from "../PublicKey.js"
 import * as ApiError from "./ApiError.js"
 
 /**
@@ -44,23 +47,95 @@ const commonErrors = {
   "503": error(`Injected fault only (${ApiError.Code.EmulatorFaultUnavailable}).`)
 }
 
+const chainHeader = {
+  name: "x-chain-id",
+  in: "header",
+  required: true,
+  description: `Chain of the call. Missing: 400 ${ApiError.Code.EmptyOrZero}; another value: 400 ${ApiError.Code.OutOfRange}.`,
+  schema: ref("ChainIdFromHeader")
+}
+
 const headerParameters = [
-  {
-    name: "x-chain-id",
-    in: "header",
-    required: true,
-    description: `Chain of the call. Missing: 400 ${ApiError.Code.EmptyOrZero}; another value: 400 ${ApiError.Code.OutOfRange}.`,
-    schema: ref("ChainIdFromHeader")
-  },
+  chainHeader,
   {
     name: "x-krn",
     in: "header",
     required: false,
     description:
-      `Account pool of the caller on the request's chain; the default pool when absent or empty. Any other value (malformed, another member's, another chain's, unknown): 400 ${ApiError.Code.DataNotExist}.`,
+      `Account pool of the caller on the request's chain; the default pool when absent or empty. Any other value (malformed, another member's, another chain's, a fee-payer pool, unknown): 400 ${ApiError.Code.DataNotExist}.`,
     schema: ref("AccountPoolKrn")
   }
 ]
+
+const memberWideHeaders = [
+  chainHeader,
+  {
+    name: "x-krn",
+    in: "header",
+    required: false,
+    description:
+      `Not used by this member-wide operation, but checked as on every account route: when present it must be an account pool of the caller on the request's chain, else 400 ${ApiError.Code.DataNotExist}.`,
+    schema: ref("AccountPoolKrn")
+  }
+]
+
+const feePayerHeaders = [
+  chainHeader,
+  {
+    name: "x-krn",
+    in: "header",
+    required: false,
+    description:
+      `Fee-payer pool of the caller on the request's chain; the default fee-payer pool when absent or empty. Any other value (an account pool, malformed, another member's, another chain's, unknown): 400 ${ApiError.Code.DataNotExist}.`,
+    schema: ref("FeePayerPoolKrn")
+  }
+]
+
+const addressParameter = {
+  name: "address",
+  in: "path",
+  required: true,
+  description: `The address, in any case. Malformed: 400 ${ApiError.Code.NotKlaytnAddress}.`,
+  schema: ref("Address")
+}
+
+const listParameters = [
+  {
+    name: "size",
+    in: "query",
+    required: false,
+    description:
+      `Items per page: absent or 0 means ${Pagination.DefaultPageSize}, above ${Pagination.MaxPageSize} means ${Pagination.MaxPageSize}; negative or not an integer: 400 ${ApiError.Code.OutOfRange}.`,
+    schema: { type: "integer" }
+  },
+  {
+    name: "cursor",
+    in: "query",
+    required: false,
+    description:
+      `The cursor of the previous page; absent or empty for the first page. A cursor not issued for this member, chain and pool: 400 ${ApiError.Code.OutOfRange}.`,
+    schema: { type: "string" }
+  },
+  {
+    name: "from-timestamp",
+    in: "query",
+    required: false,
+    description: "Only accounts created at or after this Unix second; 0 or empty: unbounded.",
+    schema: { type: "integer", minimum: 0 }
+  },
+  {
+    name: "to-timestamp",
+    in: "query",
+    required: false,
+    description: "Only accounts created at or before this Unix second; 0 or empty: unbounded.",
+    schema: { type: "integer", minimum: 0 }
+  }
+]
+
+const notFoundOr = (what: string) =>
+  error(
+    `${what}: ${ApiError.Code.DataNotExist} "data don't exist"; bad header or address: ${ApiError.Code.EmptyOrZero}, ${ApiError.Code.OutOfRange}, ${ApiError.Code.NotKlaytnAddress}.`
+  )
 
 const success = (schema: string, description: string) => ({
   description,
@@ -87,10 +162,20 @@ export const document = (serverUrl?: string): Document => {
   }
   add("Account", Account.Account)
   add("AccountPage", Account.AccountPage)
+  add("FeePayerAccount", Account.FeePayerAccount)
+  add("FeePayerAccountPage", Account.FeePayerAccountPage)
+  add("AccountSummary", Account.AccountSummary)
+  add("AccountStatus", Account.AccountStatus)
+  add("StatusFilter", Account.StatusFilter)
+  add("PublicKeyAccounts", Account.PublicKeyAccounts)
+  add("AccountCount", Account.AccountCount)
+  add("PoolAccountCount", Account.PoolAccountCount)
   add("ErrorBody", ErrorBody.ErrorBody)
   add("AccountPoolKrn", Krn.AccountPoolKrn)
+  add("FeePayerPoolKrn", Krn.FeePayerPoolKrn)
   add("ChainIdFromHeader", ChainId.FromHeader)
   add("Address", Address.Address)
+  add("PublicKey", PublicKey.PublicKey)
 
   return {
     openapi: "3.1.0",
@@ -98,7 +183,7 @@ export const document = (serverUrl?: string): Document => {
       title: "KAS Wallet API v2 — local emulator (effect-kas-wallet)",
       version: "0.1.0",
       description:
-        "The account operations of the KAS wallet interface as the effect-kas-wallet emulator serves them. Every error body is {code, message, requestId}; every response carries x-request-id. Unknown paths: 404, unknown methods: 405, both with code 1010007. See docs/emulator.md."
+        "The account and fee-payer account operations of the KAS wallet interface as the effect-kas-wallet emulator serves them. Every error body is {code, message, requestId}; every response carries x-request-id. Unknown paths: 404, unknown methods: 405, both with code 1010007. See docs/emulator.md."
     },
     ...(serverUrl !== undefined ? { servers: [{ url: serverUrl }] } : {}),
     security: [{ basic: [] }],
@@ -119,35 +204,14 @@ export const document = (serverUrl?: string): Document => {
           summary: "List the accounts of the selected pool, newest first",
           parameters: [
             ...headerParameters,
+            ...listParameters,
             {
-              name: "size",
+              name: "status",
               in: "query",
               required: false,
               description:
-                `Items per page: absent or 0 means ${Pagination.DefaultPageSize}, above ${Pagination.MaxPageSize} means ${Pagination.MaxPageSize}; negative or not an integer: 400 ${ApiError.Code.OutOfRange}.`,
-              schema: { type: "integer" }
-            },
-            {
-              name: "cursor",
-              in: "query",
-              required: false,
-              description:
-                `The cursor of the previous page; absent or empty for the first page. A cursor not issued for this member, chain and pool: 400 ${ApiError.Code.OutOfRange}.`,
-              schema: { type: "string" }
-            },
-            {
-              name: "from-timestamp",
-              in: "query",
-              required: false,
-              description: "Only accounts created at or after this Unix second; 0 or empty: unbounded.",
-              schema: { type: "integer", minimum: 0 }
-            },
-            {
-              name: "to-timestamp",
-              in: "query",
-              required: false,
-              description: "Only accounts created at or before this Unix second; 0 or empty: unbounded.",
-              schema: { type: "integer", minimum: 0 }
+                `Which accounts, by state: enabled (absent or empty), disabled, corrupted (never any in the emulator) or all (every state but deleted). Another value: 400 ${ApiError.Code.OutOfRange}.`,
+              schema: ref("StatusFilter")
             }
           ],
           responses: {
@@ -160,22 +224,149 @@ export const document = (serverUrl?: string): Document => {
       "/v2/account/{address}": {
         get: {
           operationId: "getAccount",
-          summary: "Get an account of the selected pool",
+          summary: "Get an account of the selected pool (enabled or disabled)",
+          parameters: [...headerParameters, addressParameter],
+          responses: {
+            "200": success("Account", "The account."),
+            "400": notFoundOr("Not in the selected pool, not the caller's, or deleted"),
+            ...commonErrors
+          }
+        },
+        delete: {
+          operationId: "deleteAccount",
+          summary: "Delete an account of the selected pool (enabled or disabled): it is gone from every read",
+          parameters: [...headerParameters, addressParameter],
+          responses: {
+            "200": success("AccountStatus", "{\"status\":\"deleted\"}."),
+            "400": notFoundOr("Not in the selected pool, not the caller's, or already deleted"),
+            ...commonErrors
+          }
+        }
+      },
+      "/v2/account/{address}/disable": {
+        put: {
+          operationId: "disableAccount",
+          summary: "Disable an enabled account: it still answers GET, is listed only with status disabled or all",
+          parameters: [...headerParameters, addressParameter],
+          responses: {
+            "200": success("AccountSummary", "The account, its pool and its new updatedAt."),
+            "400": notFoundOr(
+              `Not enabled (already disabled, or deleted): ${ApiError.Code.AlreadyDisabled}; not in the selected pool or not the caller's`
+            ),
+            ...commonErrors
+          }
+        }
+      },
+      "/v2/account/{address}/enable": {
+        put: {
+          operationId: "enableAccount",
+          summary: "Enable a disabled account",
+          parameters: [...headerParameters, addressParameter],
+          responses: {
+            "200": success("AccountSummary", "The account, its pool and its new updatedAt."),
+            "400": notFoundOr(
+              `Already enabled: ${ApiError.Code.AlreadyEnabled}; not in the selected pool, not the caller's, or deleted`
+            ),
+            ...commonErrors
+          }
+        }
+      },
+      "/v2/pubkey/{public-key}/account": {
+        get: {
+          operationId: "getAccountsByPublicKey",
+          summary: "The caller's accounts of a public key on the request's chain, in every account pool (enabled or disabled)",
           parameters: [
-            ...headerParameters,
+            ...memberWideHeaders,
             {
-              name: "address",
+              name: "public-key",
               in: "path",
               required: true,
-              description: `The address, in any case. Malformed: 400 ${ApiError.Code.NotKlaytnAddress}.`,
-              schema: ref("Address")
+              description:
+                `Uncompressed (0x04 + 128 hex digits), compressed (0x02/0x03 + 64) or raw (0x + 128), any case. Not 0x and hex: 400 ${ApiError.Code.NotHex}; another length: 400 ${ApiError.Code.OutOfRange}.`,
+              schema: ref("PublicKey")
             }
           ],
           responses: {
-            "200": success("Account", "The account."),
-            "400": error(
-              `Not in the selected pool (or not the caller's): ${ApiError.Code.DataNotExist} "data don't exist"; bad header or address: ${ApiError.Code.EmptyOrZero}, ${ApiError.Code.OutOfRange}, ${ApiError.Code.NotKlaytnAddress}.`
-            ),
+            "200": success("PublicKeyAccounts", "The accounts, oldest first; empty items when none."),
+            "400": error(`Bad header or public key: ${ApiError.Code.EmptyOrZero}, ${ApiError.Code.OutOfRange}, ${ApiError.Code.NotHex}, ${ApiError.Code.DataNotExist}.`),
+            ...commonErrors
+          }
+        }
+      },
+      "/v2/stat/count": {
+        get: {
+          operationId: "getAccountCount",
+          summary: "How many accounts the caller holds on the request's chain, in every account pool (enabled and disabled; not deleted, not fee-payer accounts)",
+          parameters: memberWideHeaders,
+          responses: {
+            "200": success("AccountCount", "The caller's account id and the count."),
+            "400": error(`Bad header: ${ApiError.Code.EmptyOrZero}, ${ApiError.Code.OutOfRange}, ${ApiError.Code.DataNotExist}.`),
+            ...commonErrors
+          }
+        }
+      },
+      "/v2/stat/count/krn": {
+        get: {
+          operationId: "getAccountCountByKRN",
+          summary: "How many accounts the selected pool holds (enabled and disabled; not deleted)",
+          parameters: headerParameters,
+          responses: {
+            "200": success("PoolAccountCount", "The caller's account id, the count and the pool."),
+            "400": error(`Bad header: ${ApiError.Code.EmptyOrZero}, ${ApiError.Code.OutOfRange}, ${ApiError.Code.DataNotExist}.`),
+            ...commonErrors
+          }
+        }
+      },
+      "/v2/feepayer": {
+        post: {
+          operationId: "createFeePayer",
+          summary: "Create a fee-payer account in the selected fee-payer pool",
+          parameters: feePayerHeaders,
+          requestBody: {
+            required: false,
+            description:
+              `Optional; empty or a JSON object. withoutAccountUpdate (boolean, default false) is recorded: the emulator has no chain to update the account on. Not a JSON object, or withoutAccountUpdate not a boolean: 400 ${ApiError.Code.OutOfRange}.`,
+            content: {
+              "application/json": {
+                schema: { type: "object", properties: { withoutAccountUpdate: { type: "boolean" } } }
+              }
+            }
+          },
+          responses: {
+            "200": success("FeePayerAccount", "The new fee-payer account (fresh secp256k1 key; createdAt = updatedAt = now)."),
+            "400": error(`Bad header or body: ${ApiError.Code.EmptyOrZero}, ${ApiError.Code.OutOfRange}, ${ApiError.Code.DataNotExist}.`),
+            ...commonErrors
+          }
+        },
+        get: {
+          operationId: "listFeePayers",
+          summary: "List the fee-payer accounts of the selected fee-payer pool, newest first",
+          parameters: [...feePayerHeaders, ...listParameters],
+          responses: {
+            "200": success("FeePayerAccountPage", "A page; cursor is \"\" exactly when no account remains after it."),
+            "400": error(`Bad header or query value: ${ApiError.Code.EmptyOrZero}, ${ApiError.Code.OutOfRange}, ${ApiError.Code.DataNotExist}.`),
+            ...commonErrors
+          }
+        }
+      },
+      "/v2/feepayer/{address}": {
+        get: {
+          operationId: "getFeePayer",
+          summary: "Get a fee-payer account of the selected fee-payer pool",
+          parameters: [...feePayerHeaders, addressParameter],
+          responses: {
+            "200": success("FeePayerAccount", "The fee-payer account."),
+            "400": notFoundOr("Not in the selected fee-payer pool, not the caller's, or deleted"),
+            ...commonErrors
+          }
+        },
+        delete: {
+          operationId: "deleteFeePayer",
+          summary: "Delete a fee-payer account of the selected fee-payer pool",
+          parameters: [...feePayerHeaders, addressParameter],
+          responses: {
+            "200": success("AccountStatus", "{\"status\":\"deleted\"}."),
+            "400": notFoundOr("Not in the selected fee-payer pool, not the caller's, or already deleted"),
             ...commonErrors
           }
         }

@@ -154,7 +154,13 @@ describe("reading a command line against the table", () => {
     expect(usage("accounts list --json=yes")).toContain("--json takes no value")
     expect(usage("accounts get")).toContain("kas-wallet accounts get needs <address>: 0x followed by 40 hex digits")
     expect(usage("accounts get 0x1 0x2")).toContain("unexpected argument \"0x2\" for kas-wallet accounts get")
-    expect(usage("accounts lst")).toContain("unknown command \"lst\" for kas-wallet accounts (commands: create, get or list)")
+    expect(usage("accounts lst")).toContain(
+      "unknown command \"lst\" for kas-wallet accounts (commands: create, get, list, count, by-public-key, disable, enable or delete)"
+    )
+    expect(usage("fee-payers lst")).toContain("unknown command \"lst\" for kas-wallet fee-payers (commands: create, get, list or delete)")
+    expect(usage("fee-payers get")).toContain("kas-wallet fee-payers get needs <address>: 0x followed by 40 hex digits")
+    expect(usage("accounts by-public-key")).toContain("kas-wallet accounts by-public-key needs <public-key>")
+    expect(usage("fee-payers list --pool x")).toContain("unknown option --pool for kas-wallet fee-payers list (did you mean --fee-payer-pool?)")
     expect(usage("accounts --json")).toContain("unknown option --json for kas-wallet accounts: give a command first")
     expect(usage("emulator serve")).toContain("unknown command \"serve\" for kas-wallet emulator (commands: env, member, key or pool)")
     expect(usage("accounts list --version")).toContain("unknown option --version")
@@ -168,7 +174,7 @@ describe("the @effect/cli options are the table's", () => {
   it.effect("every flag of the table, with its example's value, parses as the command's own option", () =>
     Effect.gen(function*() {
       for (const command of commands.filter((c) => c.runs && c.path.length > 0)) {
-        const parser = yield* rootFor(command.path[0] as "accounts" | "emulator" | "tour")
+        const parser = yield* rootFor(command.path[0] as "accounts" | "fee-payers" | "emulator" | "tour")
         const positionals = command.positionals.map(() => "0xa809284c83b901ed106aba4ccda14628af128e14")
         for (const flag of [undefined, ...Spec.flags(command)]) {
           const args = ["kas-wallet", ...command.path, ...positionals, ...(flag === undefined ? [] : words(flag.example))]
@@ -200,9 +206,11 @@ describe("bash completions", () => {
   }
 
   it.runIf(bash)("complete commands where a command comes, then the flags of the command typed, and flag values", () => {
-    expect(complete("kas-wallet ")).toEqual(["accounts", "emulator", "tour"])
+    expect(complete("kas-wallet ")).toEqual(["accounts", "emulator", "fee-payers", "tour"])
     expect(complete("kas-wallet --")).toEqual(["--completions", "--help", "--version"])
-    expect(complete("kas-wallet accounts ")).toEqual(["create", "get", "list"])
+    expect(complete("kas-wallet accounts ")).toEqual(["by-public-key", "count", "create", "delete", "disable", "enable", "get", "list"])
+    expect(complete("kas-wallet fee-payers ")).toEqual(["create", "delete", "get", "list"])
+    expect(complete("kas-wallet accounts list --status ")).toEqual(["all", "corrupted", "disabled", "enabled"])
     expect(complete("kas-wallet accounts l")).toEqual(["list"])
     const list = complete("kas-wallet accounts list --")
     expect(list).toEqual([...Spec.flags(Spec.find(root, ["accounts", "list"])).map((f) => `--${f.name}`), "--help"].sort())

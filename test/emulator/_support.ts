@@ -33,19 +33,23 @@ export const clientLayer = FetchHttpClient.layer
 export const sendEither = (
   method: HttpMethod,
   url: string,
-  headers: Readonly<Record<string, string>> = {}
+  headers: Readonly<Record<string, string>> = {},
+  body?: string
 ) =>
   Effect.gen(function*() {
     const client = yield* HttpClient.HttpClient
-    const response = yield* client.execute(HttpClientRequest.make(method)(url).pipe(HttpClientRequest.setHeaders(headers)))
+    const request = HttpClientRequest.make(method)(url).pipe(HttpClientRequest.setHeaders(headers))
+    const response = yield* client.execute(
+      body === undefined ? request : HttpClientRequest.bodyText(request, body, "application/json")
+    )
     const text = yield* response.text
     const reply: Reply = { status: response.status, headers: response.headers, text, body: parse(text) }
     return reply
   })
 
 /** Sends one request; a transport failure is a defect (the test fails). */
-export const send = (method: HttpMethod, url: string, headers: Readonly<Record<string, string>> = {}) =>
-  Effect.orDie(sendEither(method, url, headers))
+export const send = (method: HttpMethod, url: string, headers: Readonly<Record<string, string>> = {}, body?: string) =>
+  Effect.orDie(sendEither(method, url, headers, body))
 
 /** Whether a reply is an error of the service's shape with this status and code. */
 export const expectError = (reply: Reply, status: number, code: number) => {
@@ -90,7 +94,42 @@ export interface Api {
   ) => Effect.Effect<{ readonly items: ReadonlyArray<any>; readonly pages: ReadonlyArray<any> }, never, HttpClient.HttpClient>
   /** The KRN of one of this member's pools. */
   readonly krn: (chainId: number, pool?: string) => string
+  /** The KRN of one of this member's fee-payer pools. */
+  readonly feePayerKrn: (chainId: number, pool?: string) => string
+  readonly remove: (chainId: number, address: string, krn?: string) => Effect.Effect<Reply, never, HttpClient.HttpClient>
+  readonly disable: (chainId: number, address: string, krn?: string) => Effect.Effect<Reply, never, HttpClient.HttpClient>
+  readonly enable: (chainId: number, address: string, krn?: string) => Effect.Effect<Reply, never, HttpClient.HttpClient>
+  readonly byPublicKey: (chainId: number, publicKey: string, krn?: string) => Effect.Effect<Reply, never, HttpClient.HttpClient>
+  readonly count: (chainId: number, krn?: string) => Effect.Effect<Reply, never, HttpClient.HttpClient>
+  readonly countPool: (chainId: number, krn?: string) => Effect.Effect<Reply, never, HttpClient.HttpClient>
+  /** The fee-payer routes; `create` sends `body` when given. */
+  readonly feePayers: {
+    readonly create: (chainId: number, krn?: string, body?: string) => Effect.Effect<Reply, never, HttpClient.HttpClient>
+    readonly get: (chainId: number, address: string, krn?: string) => Effect.Effect<Reply, never, HttpClient.HttpClient>
+    readonly remove: (chainId: number, address: string, krn?: string) => Effect.Effect<Reply, never, HttpClient.HttpClient>
+    readonly list: (chainId: number, query?: Query, krn?: string) => Effect.Effect<Reply, never, HttpClient.HttpClient>
+    readonly listAll: (
+      chainId: number,
+      query?: Query,
+      krn?: string
+    ) => Effect.Effect<{ readonly items: ReadonlyArray<any>; readonly pages: ReadonlyArray<any> }, never, HttpClient.HttpClient>
+  }
 }
+
+/** Follows cursors to the end; every page must be 200. */
+const following = (list: (query: Query) => Effect.Effect<Reply, never, HttpClient.HttpClient>, query: Query) =>
+  Effect.gen(function*() {
+    const pages: Array<any> = []
+    let cursor = ""
+    do {
+      const reply = yield* list({ ...query, cursor: cursor === "" ? undefined : cursor })
+      expect(reply.status, reply.text).toBe(200)
+      pages.push(reply.body)
+      cursor = reply.body.cursor
+      if (pages.length > 10_000) throw new Error("listing does not end")
+    } while (cursor !== "")
+    return { items: pages.flatMap((p) => p.items), pages }
+  })
 
 /** The raw API of a member with the given credentials. */
 export const api = (url: string, accountId: string, authorization: string): Api => {
@@ -101,6 +140,8 @@ export const api = (url: string, accountId: string, authorization: string): Api 
   })
   const list = (chainId: number, query: Query = {}, krn?: string) =>
     send("GET", `${url}/v2/account${queryString(query)}`, headers(chainId, krn))
+  const feePayerList = (chainId: number, query: Query = {}, krn?: string) =>
+    send("GET", `${url}/v2/feepayer${queryString(query)}`, headers(chainId, krn))
   return {
     url,
     accountId,
@@ -109,20 +150,22 @@ export const api = (url: string, accountId: string, authorization: string): Api 
     create: (chainId, krn) => send("POST", `${url}/v2/account`, headers(chainId, krn)),
     get: (chainId, address, krn) => send("GET", `${url}/v2/account/${address}`, headers(chainId, krn)),
     list,
-    listAll: (chainId, query = {}, krn) =>
-      Effect.gen(function*() {
-        const pages: Array<any> = []
-        let cursor = ""
-        do {
-          const reply = yield* list(chainId, { ...query, cursor: cursor === "" ? undefined : cursor }, krn)
-          expect(reply.status, reply.text).toBe(200)
-          pages.push(reply.body)
-          cursor = reply.body.cursor
-          if (pages.length > 10_000) throw new Error("listing does not end")
-        } while (cursor !== "")
-        return { items: pages.flatMap((p) => p.items), pages }
-      }),
-    krn: (chainId, pool = "default") => `krn:${chainId}:wallet:${accountId}:account-pool:${pool}`
+    listAll: (chainId, query = {}, krn) => following((q) => list(chainId, q, krn), query),
+    krn: (chainId, pool = "default") => `krn:${chainId}:wallet:${accountId}:account-pool:${pool}`,
+    feePayerKrn: (chainId, pool = "default") => `krn:${chainId}:wallet:${accountId}:feepayer-pool:${pool}`,
+    remove: (chainId, address, krn) => send("DELETE", `${url}/v2/account/${address}`, headers(chainId, krn)),
+    disable: (chainId, address, krn) => send("PUT", `${url}/v2/account/${address}/disable`, headers(chainId, krn)),
+    enable: (chainId, address, krn) => send("PUT", `${url}/v2/account/${address}/enable`, headers(chainId, krn)),
+    byPublicKey: (chainId, publicKey, krn) => send("GET", `${url}/v2/pubkey/${publicKey}/account`, headers(chainId, krn)),
+    count: (chainId, krn) => send("GET", `${url}/v2/stat/count`, headers(chainId, krn)),
+    countPool: (chainId, krn) => send("GET", `${url}/v2/stat/count/krn`, headers(chainId, krn)),
+    feePayers: {
+      create: (chainId, krn, body) => send("POST", `${url}/v2/feepayer`, headers(chainId, krn), body),
+      get: (chainId, address, krn) => send("GET", `${url}/v2/feepayer/${address}`, headers(chainId, krn)),
+      remove: (chainId, address, krn) => send("DELETE", `${url}/v2/feepayer/${address}`, headers(chainId, krn)),
+      list: feePayerList,
+      listAll: (chainId, query = {}, krn) => following((q) => feePayerList(chainId, q, krn), query)
+    }
   }
 }
 

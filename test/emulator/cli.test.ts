@@ -56,6 +56,19 @@ describe("kas-wallet emulator member|key|pool", () => {
       ])
       const mainnetOnly = yield* cli("emulator", "pool", "list", "--db", db, "--account-id", accountId!, "--chain-id", "8217")
       expect(mainnetOnly.out.split("\n")).toHaveLength(2)
+      // Fee-payer pools, apart from the account pools (the same name is another pool).
+      const feePayerPool = yield* cli("emulator", "pool", "create", "--fee-payer", "--db", db, "--account-id", accountId!, "--chain-id", "8217", "--name", "payroll")
+      expect(feePayerPool.out).toBe(`krn:8217:wallet:${accountId}:feepayer-pool:payroll`)
+      const feePayerDup = yield* cli("emulator", "pool", "create", "--fee-payer", "--db", db, "--account-id", accountId!, "--chain-id", "8217", "--name", "payroll")
+      expect(feePayerDup.code).toBe(2)
+      expect(feePayerDup.err).toBe(`kas-wallet: the pool krn:8217:wallet:${accountId}:feepayer-pool:payroll exists already`)
+      const feePayerPools = yield* cli("emulator", "pool", "list", "--fee-payer", "--db", db, "--account-id", accountId!)
+      expect(feePayerPools.out.split("\n")).toEqual([
+        `krn:1001:wallet:${accountId}:feepayer-pool:default  (default)`,
+        `krn:8217:wallet:${accountId}:feepayer-pool:default  (default)`,
+        `krn:8217:wallet:${accountId}:feepayer-pool:payroll`
+      ])
+      expect((yield* cli("emulator", "pool", "list", "--db", db, "--account-id", accountId!)).out.split("\n")).toHaveLength(3)
       const members = yield* cli("emulator", "member", "list", "--db", db)
       expect(members.out).toContain(accountId!)
       const unknown = yield* cli("emulator", "key", "create", "--db", db, "--account-id", "nobody")

@@ -139,6 +139,37 @@ layer(Layer.merge(Emulator.layer(), clientLayer))("emulator console", (it) => {
         expect((yield* e.listPools(m.accountId)).length).toBe(4)
       }))
 
+    it.effect("fee-payer pools: a default one per chain from the start, named ones per chain, apart from account pools of the same name", () =>
+      Effect.gen(function*() {
+        const e = yield* Emulator.Emulator
+        const m = yield* e.createMember()
+        expect((yield* e.listFeePayerPools(m.accountId)).map((p) => [p.krn.toString(), p.isDefault])).toEqual([
+          [`krn:1001:wallet:${m.accountId}:feepayer-pool:default`, true],
+          [`krn:8217:wallet:${m.accountId}:feepayer-pool:default`, true]
+        ])
+        // The same name as an account pool is another pool.
+        yield* e.createPool({ accountId: m.accountId, chainId: 1001 as any, name: "ops" })
+        const p = yield* e.createFeePayerPool({ accountId: m.accountId, chainId: 1001 as any, name: "ops" })
+        expect(p).toMatchObject({ accountId: m.accountId, chainId: 1001, name: "ops", isDefault: false })
+        expect(p.krn.toString()).toBe(`krn:1001:wallet:${m.accountId}:feepayer-pool:ops`)
+        for (const name of ["ops", "default"]) {
+          expect(yield* Effect.either(e.createFeePayerPool({ accountId: m.accountId, chainId: 1001 as any, name }))).toMatchObject(
+            Either.left({ reason: "PoolExists" })
+          )
+        }
+        for (const name of ["", "a:b", "a,b", "x".repeat(129)]) {
+          expect(yield* Effect.either(e.createFeePayerPool({ accountId: m.accountId, chainId: 1001 as any, name }))).toMatchObject(
+            Either.left({ reason: "InvalidInput" })
+          )
+        }
+        expect(yield* Effect.either(e.createFeePayerPool({ accountId: "nobody", chainId: 1001 as any, name: "x" }))).toMatchObject(
+          Either.left({ reason: "MemberNotFound" })
+        )
+        expect((yield* e.listFeePayerPools(m.accountId, 1001 as any)).map((x) => x.name)).toEqual(["default", "ops"])
+        expect((yield* e.listPools(m.accountId, 1001 as any)).map((x) => x.name)).toEqual(["default", "ops"])
+        expect((yield* Console.listFeePayerPools(m.accountId, 8217 as any).pipe(Effect.provideService(Console.Console, e))).length).toBe(1)
+      }))
+
     it.effect("the console functions work over the Console service too", () =>
       Effect.gen(function*() {
         const m = yield* Console.createMember()

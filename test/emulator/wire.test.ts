@@ -516,8 +516,33 @@ layer(TestLayer)("emulator wire contract", (it) => {
         expect(reply.status).toBe(200)
         const doc = reply.body
         expect(doc.openapi).toBe("3.1.0")
-        expect(Object.keys(doc.paths).sort()).toEqual(["/health", "/openapi.json", "/v2/account", "/v2/account/{address}"])
+        expect(Object.keys(doc.paths).sort()).toEqual([
+          "/health",
+          "/openapi.json",
+          "/v2/account",
+          "/v2/account/{address}",
+          "/v2/account/{address}/disable",
+          "/v2/account/{address}/enable",
+          "/v2/feepayer",
+          "/v2/feepayer/{address}",
+          "/v2/pubkey/{public-key}/account",
+          "/v2/stat/count",
+          "/v2/stat/count/krn"
+        ])
         expect(Object.keys(doc.paths["/v2/account"]).sort()).toEqual(["get", "post"])
+        expect(Object.keys(doc.paths["/v2/account/{address}"]).sort()).toEqual(["delete", "get"])
+        expect(Object.keys(doc.paths["/v2/feepayer"]).sort()).toEqual(["get", "post"])
+        expect(Object.keys(doc.paths["/v2/feepayer/{address}"]).sort()).toEqual(["delete", "get"])
+        expect(doc.paths["/v2/account"].get.parameters.map((p: any) => p.name)).toContain("status")
+        // Every answer of every operation is described by a schema of the domain.
+        const refs = JSON.stringify(doc.paths).match(/#\/components\/schemas\/[A-Za-z]+/g) ?? []
+        for (const ref of new Set(refs)) expect(doc.components.schemas[ref.split("/").pop()!], ref).toBeDefined()
+        for (const name of ["FeePayerAccount", "FeePayerAccountPage", "AccountSummary", "AccountStatus", "PublicKeyAccounts", "AccountCount", "PoolAccountCount", "FeePayerPoolKrn", "StatusFilter"]) {
+          expect(doc.components.schemas[name], name).toBeDefined()
+        }
+        expect(doc.paths["/v2/account/{address}/disable"].put.responses["200"].content["application/json"].schema).toEqual({
+          $ref: "#/components/schemas/AccountSummary"
+        })
         expect(doc.components.schemas.Account.required).toEqual(
           expect.arrayContaining(["address", "chainId", "createdAt", "updatedAt", "keyId", "krn", "publicKey"])
         )
