@@ -139,6 +139,35 @@ export const dataNotExist = (detail?: string): ApiError =>
   })
 
 /**
+ * 400, 1061607: `must start with 0x and be hex; <field>` (the reference's message form).
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const notHex = (field: string): ApiError =>
+  new ApiError({ status: 400, code: Code.NotHex, message: `must start with 0x and be hex; ${field}` })
+
+/**
+ * 400, 1061510: disabling an account that is not enabled (already disabled, or deleted). The code
+ * is the service's; the message is the emulator's (the reference does not give it).
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const alreadyDisabled = (): ApiError =>
+  new ApiError({ status: 400, code: Code.AlreadyDisabled, message: "the account is already disabled" })
+
+/**
+ * 400, 1061511: enabling an account that is already enabled. The code is the service's; the
+ * message is the emulator's.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const alreadyEnabled = (): ApiError =>
+  new ApiError({ status: 400, code: Code.AlreadyEnabled, message: "the account is already enabled" })
+
+/**
  * 500, 1099000: the emulator itself failed (its storage, typically). Never caused by input.
  *
  * @since 0.1.0

@@ -1,5 +1,6 @@
 /**
- * The console's part of the service: members, their API keys and their account pools.
+ * The console's part of the service: members, their API keys, their account pools and their
+ * fee-payer pools.
  *
  * On the real service these are managed in a web console; the emulator offers them as library
  * operations (this module, and on the `Emulator` service) and as `kas-wallet emulator member|key|pool`
@@ -7,8 +8,8 @@
  *
  * Rules kept from the service: a member has at most 2 keys at a time (a third is refused until one
  * is deleted); a secret is returned once, at creation, and only its salted hash is stored; every
- * member has a `default` account pool on each chain from the start (its first pool, hence its
- * default one); named pools are created per chain.
+ * member has a `default` account pool and a `default` fee-payer pool on each chain from the start
+ * (its first pools, hence its default ones); named pools are created per chain.
  *
  * @since 0.1.0
  */
@@ -85,6 +86,24 @@ export interface Pool {
 }
 
 /**
+ * A fee-payer pool: it holds the member's fee-payer accounts (`POST /v2/feepayer`). Every member
+ * has a `default` one on each chain, used when a fee-payer request sends no `x-krn`.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface FeePayerPool {
+  readonly krn: Krn.FeePayerPoolKrn
+  readonly accountId: string
+  readonly chainId: ChainId.ChainId
+  readonly name: string
+  /** Whether this is the member's default fee-payer pool on its chain (used when no `x-krn` is sent). */
+  readonly isDefault: boolean
+  /** Unix seconds. */
+  readonly createdAt: number
+}
+
+/**
  * Why a console operation was refused, with a closed set of reasons:
  *
  * - `MemberNotFound`: no member has that account id.
@@ -119,7 +138,7 @@ export class ConsoleError extends Data.TaggedError("ConsoleError")<{
  * @category models
  */
 export interface Service {
-  /** A new member, with its default pools. `accountId` defaults to a fresh UUID. */
+  /** A new member, with its default pools of both kinds. `accountId` defaults to a fresh UUID. */
   readonly createMember: (options?: { readonly accountId?: string | undefined }) => Effect.Effect<Member, ConsoleError | SqlError.SqlError>
   readonly listMembers: Effect.Effect<ReadonlyArray<Member>, SqlError.SqlError>
   /** A new key with a generated id and secret (the secret is returned this once). */
@@ -143,6 +162,17 @@ export interface Service {
     accountId: string,
     chainId?: ChainId.ChainId
   ) => Effect.Effect<ReadonlyArray<Pool>, ConsoleError | SqlError.SqlError>
+  /** A new named fee-payer pool of a member on a chain (names as for account pools). */
+  readonly createFeePayerPool: (pool: {
+    readonly accountId: string
+    readonly chainId: ChainId.ChainId
+    readonly name: string
+  }) => Effect.Effect<FeePayerPool, ConsoleError | SqlError.SqlError>
+  /** The member's fee-payer pools, on one chain or on both. */
+  readonly listFeePayerPools: (
+    accountId: string,
+    chainId?: ChainId.ChainId
+  ) => Effect.Effect<ReadonlyArray<FeePayerPool>, ConsoleError | SqlError.SqlError>
   /**
    * Makes sure a key exists: when its id is unknown, registers it for the member `accountId`
    * (created if needed; a new member when absent); when it exists with the same secret, does
@@ -170,6 +200,15 @@ const now = Effect.map(Clock.currentTimeMillis, (ms) => Math.floor(ms / 1000))
 const toPool = (accountId: string, row: Store.PoolRow): Pool => ({
   // Names and account ids were validated as KRN segments on the way in.
   krn: Either.getOrThrow(Krn.accountPool(row.chainId as ChainId.ChainId, accountId, row.name)),
+  accountId,
+  chainId: row.chainId as ChainId.ChainId,
+  name: row.name,
+  isDefault: row.name === Krn.DefaultPoolName,
+  createdAt: row.createdAt
+})
+
+const toFeePayerPool = (accountId: string, row: Store.PoolRow): FeePayerPool => ({
+  krn: Either.getOrThrow(Krn.feePayerPool(row.chainId as ChainId.ChainId, accountId, row.name)),
   accountId,
   chainId: row.chainId as ChainId.ChainId,
   name: row.name,
@@ -278,7 +317,7 @@ export const make: Effect.Effect<Service, never, Store.Store> = Effect.gen(funct
         if (Either.isLeft(krn) || name.length > 128) {
           return yield* invalid(`a pool name must be 1 to 128 visible ASCII characters without ':' or ',', got ${JSON.stringify(name)}`)
         }
-        const row = yield* store.insertPool(m.id, chainId, name, yield* now)
+        const row = yield* store.insertPool("account", m.id, chainId, name, yield* now)
         if (Option.isNone(row)) {
           return yield* new ConsoleError({ reason: "PoolExists", message: `the pool ${krn.right.toString()} exists already` })
         }
@@ -287,7 +326,25 @@ export const make: Effect.Effect<Service, never, Store.Store> = Effect.gen(funct
 
     listPools: (accountId, chainId) =>
       Effect.flatMap(member(accountId), (m) =>
-        Effect.map(store.listPools(m.id, chainId), (rows) => rows.map((row) => toPool(accountId, row)))),
+        Effect.map(store.listPools("account", m.id, chainId), (rows) => rows.map((row) => toPool(accountId, row)))),
+
+    createFeePayerPool: ({ accountId, chainId, name }) =>
+      Effect.gen(function*() {
+        const m = yield* member(accountId)
+        const krn = Krn.feePayerPool(chainId, accountId, name)
+        if (Either.isLeft(krn) || name.length > 128) {
+          return yield* invalid(`a pool name must be 1 to 128 visible ASCII characters without ':' or ',', got ${JSON.stringify(name)}`)
+        }
+        const row = yield* store.insertPool("feePayer", m.id, chainId, name, yield* now)
+        if (Option.isNone(row)) {
+          return yield* new ConsoleError({ reason: "PoolExists", message: `the pool ${krn.right.toString()} exists already` })
+        }
+        return toFeePayerPool(accountId, row.value)
+      }),
+
+    listFeePayerPools: (accountId, chainId) =>
+      Effect.flatMap(member(accountId), (m) =>
+        Effect.map(store.listPools("feePayer", m.id, chainId), (rows) => rows.map((row) => toFeePayerPool(accountId, row)))),
 
     ensureKey: ({ accessKeyId, accountId, secretAccessKey }) =>
       Effect.gen(function*() {
@@ -414,3 +471,21 @@ export const createPool = (pool: Parameters<Service["createPool"]>[0]) => Effect
  */
 export const listPools = (accountId: string, chainId?: ChainId.ChainId) =>
   Effect.flatMap(Console, (c) => c.listPools(accountId, chainId))
+
+/**
+ * Creates a named fee-payer pool of a member on a chain.
+ *
+ * @since 0.2.0
+ * @category operations
+ */
+export const createFeePayerPool = (pool: Parameters<Service["createFeePayerPool"]>[0]) =>
+  Effect.flatMap(Console, (c) => c.createFeePayerPool(pool))
+
+/**
+ * Lists a member's fee-payer pools, on one chain or both.
+ *
+ * @since 0.2.0
+ * @category operations
+ */
+export const listFeePayerPools = (accountId: string, chainId?: ChainId.ChainId) =>
+  Effect.flatMap(Console, (c) => c.listFeePayerPools(accountId, chainId))

@@ -5,8 +5,9 @@
  * account of the page (its `createdAt` and storage sequence number) and the snapshot bound of the
  * listing (the last sequence number when its first page was served). The MAC is HMAC-SHA256,
  * truncated to 16 bytes, under a server secret kept in the database, over the payload AND the
- * member, chain and pool of the listing: a cursor altered in any bit, forged without the secret,
- * or replayed by another member or on another chain or pool does not verify.
+ * member, chain and pool (account pool or fee-payer pool) of the listing: a cursor altered in any
+ * bit, forged without the secret, or replayed by another member or on another chain or pool does
+ * not verify.
  *
  * Internal to the emulator: not exported from `effect-kas-wallet/emulator`.
  *
@@ -27,6 +28,8 @@ export interface Binding {
   readonly memberId: number
   readonly chainId: number
   readonly poolId: number
+  /** Account pools and fee-payer pools number their ids apart: the kind is part of the binding. */
+  readonly kind: Store.Kind
 }
 
 /**
@@ -52,9 +55,12 @@ const Payload = Schema.parseJson(Schema.Struct({
 }))
 const decodePayload = Schema.decodeUnknownOption(Payload)
 
+// Account listings keep the text of the first version, so that their cursors survive the upgrade.
+const domain = { account: "kas-emulator-cursor/v1", feePayer: "kas-emulator-feepayer-cursor/v1" } as const
+
 const mac = (secret: Redacted.Redacted<Uint8Array>, binding: Binding, payload: string): Buffer =>
   createHmac("sha256", Redacted.value(secret))
-    .update(`kas-emulator-cursor/v1|${binding.memberId}|${binding.chainId}|${binding.poolId}|${payload}`)
+    .update(`${domain[binding.kind]}|${binding.memberId}|${binding.chainId}|${binding.poolId}|${payload}`)
     .digest()
     .subarray(0, MAC_BYTES)
 

@@ -66,6 +66,55 @@ const initial = Effect.gen(function*() {
   yield* sql`CREATE INDEX accounts_listing ON accounts(pool_id, created_at, seq)`
 })
 
+// Issue 12: account states, fee-payer pools and fee-payer accounts.
+const lifecycle = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  // enabled | disabled | corrupted | deleted. A deleted account keeps its row (its seq must never
+  // be reused: listings' snapshots rely on seq growing) but loses its sealed key. 'corrupted' is a
+  // state of the real service the emulator never enters; the listing filter accepts it.
+  yield* sql`ALTER TABLE accounts ADD COLUMN status TEXT NOT NULL DEFAULT 'enabled'`
+  // The listing index gains the status: a page filtered by state skips the accounts of other
+  // states in the index, without reading their rows.
+  yield* sql`DROP INDEX accounts_listing`
+  yield* sql`CREATE INDEX accounts_listing ON accounts(pool_id, created_at, seq, status)`
+  yield* sql`CREATE INDEX accounts_public_key ON accounts(public_key)`
+  // Fee-payer pools and their accounts live in tables of their own: the names of fee-payer pools
+  // repeat those of account pools ("default"), which pools' unique key forbids, and rebuilding
+  // pools is out of reach (libSQL enforces foreign keys, and the migrations run in a transaction,
+  // where they cannot be turned off).
+  yield* sql`CREATE TABLE feepayer_pools (
+    id INTEGER PRIMARY KEY,
+    member_id INTEGER NOT NULL REFERENCES members(id),
+    chain_id INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    UNIQUE (member_id, chain_id, name)
+  )`
+  yield* sql`INSERT INTO feepayer_pools (member_id, chain_id, name, created_at)
+    SELECT id, 8217, 'default', created_at FROM members
+    UNION ALL SELECT id, 1001, 'default', created_at FROM members`
+  yield* sql`CREATE TRIGGER members_default_feepayer_pools AFTER INSERT ON members BEGIN
+    INSERT INTO feepayer_pools (member_id, chain_id, name, created_at)
+      VALUES (NEW.id, 8217, 'default', NEW.created_at), (NEW.id, 1001, 'default', NEW.created_at);
+  END`
+  // The same columns as accounts; without_account_update is what the create asked for (the
+  // emulator has no chain to update the account on, but the transactions may want to know).
+  yield* sql`CREATE TABLE feepayers (
+    seq INTEGER PRIMARY KEY,
+    pool_id INTEGER NOT NULL REFERENCES feepayer_pools(id),
+    address TEXT NOT NULL,
+    address_lc TEXT NOT NULL UNIQUE,
+    public_key TEXT NOT NULL,
+    key_hex TEXT NOT NULL,
+    private_key BLOB NOT NULL,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    status TEXT NOT NULL DEFAULT 'enabled',
+    without_account_update INTEGER NOT NULL DEFAULT 0
+  )`
+  yield* sql`CREATE INDEX feepayers_listing ON feepayers(pool_id, created_at, seq, status)`
+})
+
 /**
  * The migrations, by id.
  *
@@ -73,7 +122,8 @@ const initial = Effect.gen(function*() {
  * @category migrations
  */
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
-  "0001_initial": initial
+  "0001_initial": initial,
+  "0002_lifecycle": lifecycle
 }
 
 /**

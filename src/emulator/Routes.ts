@@ -14,8 +14,10 @@
  * @since 0.1.0
  * @internal
  */
-import { type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { type HttpApp, HttpIncomingMessage, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import type { SqlError } from "@effect/sql"
 import { NodeHttpServerRequest } from "@effect/platform-node"
+import { secp256k1 } from "@noble/curves/secp256k1.js"
 import { Cause, Effect, Either, Option, Schema } from "effect"
 import { randomUUID } from "node:crypto"
 import * as ChainId from "../ChainId.js"
@@ -24,6 +26,7 @@ import * as Pagination from "../Pagination.js"
 import * as ApiError from "./ApiError.js"
 import * as Credentials from "./Credentials.js"
 import type * as Faults from "./Faults.js"
+import type * as Store from "./Store.js"
 import type * as Wallet from "./Wallet.js"
 
 /**
@@ -35,10 +38,21 @@ import type * as Wallet from "./Wallet.js"
 export const RequestIdHeader = "x-request-id"
 
 const decodeChainId = Schema.decodeUnknownEither(ChainId.FromHeader)
-const decodeKrn = Schema.decodeUnknownEither(Krn.AccountPoolKrn)
+const decodeKrn: Record<Store.Kind, (u: unknown) => Either.Either<Krn.PoolKrn, unknown>> = {
+  account: Schema.decodeUnknownEither(Krn.AccountPoolKrn),
+  feePayer: Schema.decodeUnknownEither(Krn.FeePayerPoolKrn)
+}
+const notAPool: Record<Store.Kind, string> = {
+  account: "x-krn is not an account pool KRN",
+  feePayer: "x-krn is not a fee-payer pool KRN"
+}
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/
 const DIGITS = /^-?[0-9]+$/
+const HEX = /^0x[0-9a-fA-F]*$/
+
+/** The largest body read (of `POST /v2/feepayer`, the one route with a body): it holds one boolean. */
+const MaxBodyBytes = 64 * 1024
 
 const json = (status: number, body: string | Uint8Array, requestId: string, headers?: Readonly<Record<string, string>>) =>
   HttpServerResponse.uint8Array(typeof body === "string" ? Buffer.from(body, "utf8") : body, {
@@ -105,6 +119,92 @@ export const parseTimestamp = (name: string, value: string | undefined): Either.
   return Either.right(n === 0 ? undefined : Math.min(n, Number.MAX_SAFE_INTEGER))
 }
 
+/**
+ * Reads `status`: absent or empty → `enabled` (the service's default); `enabled`, `disabled`,
+ * `corrupted` or `all`; anything else → 400 `1061615`.
+ *
+ * @since 0.2.0
+ * @category parsing
+ */
+export const parseStatus = (value: string | undefined): Either.Either<Store.StatusFilter, ApiError.ApiError> => {
+  if (value === undefined || value === "") return Either.right("enabled")
+  return value === "enabled" || value === "disabled" || value === "corrupted" || value === "all"
+    ? Either.right(value)
+    : Either.left(ApiError.outOfRange("status"))
+}
+
+/**
+ * Reads an address path segment (percent-decoded): `0x` + 40 hex digits in any case, else 400
+ * `1061609`.
+ *
+ * @since 0.2.0
+ * @category parsing
+ */
+export const parseAddress = (raw: string): Either.Either<string, ApiError.ApiError> => {
+  let address: string
+  try {
+    address = decodeURIComponent(raw)
+  } catch {
+    return Either.left(ApiError.notAddress("address"))
+  }
+  return ADDRESS.test(address) ? Either.right(address) : Either.left(ApiError.notAddress("address"))
+}
+
+/**
+ * Reads a public key path segment (percent-decoded) in any of the forms the client accepts —
+ * uncompressed (`0x04` + 128 hex digits), compressed (`0x02`/`0x03` + 64) or raw coordinates
+ * (`0x` + 128) — as the uncompressed lower-case form the accounts store. `None` for a compressed
+ * key that is no point of the curve: no account can have it. Not `0x` and hex: 400 `1061607`; hex
+ * of another length or prefix: 400 `1061615`.
+ *
+ * @since 0.2.0
+ * @category parsing
+ */
+export const parsePublicKey = (raw: string): Either.Either<Option.Option<string>, ApiError.ApiError> => {
+  let key: string
+  try {
+    key = decodeURIComponent(raw)
+  } catch {
+    return Either.left(ApiError.notHex("public-key"))
+  }
+  if (!HEX.test(key)) return Either.left(ApiError.notHex("public-key"))
+  const digits = key.slice(2).toLowerCase()
+  if (digits.length === 130 && digits.startsWith("04")) return Either.right(Option.some(`0x${digits}`))
+  if (digits.length === 128) return Either.right(Option.some(`0x04${digits}`))
+  if (digits.length === 66 && (digits.startsWith("02") || digits.startsWith("03"))) {
+    try {
+      return Either.right(Option.some(`0x${secp256k1.Point.fromHex(digits).toHex(false)}`))
+    } catch {
+      return Either.right(Option.none())
+    }
+  }
+  return Either.left(ApiError.outOfRange("public-key"))
+}
+
+/**
+ * Reads the body of `POST /v2/feepayer`: empty (or only white space), or a JSON object whose
+ * `withoutAccountUpdate`, when present and not `null`, is a boolean. Anything else → 400
+ * `1061615` naming `body` or the field.
+ *
+ * @since 0.2.0
+ * @category parsing
+ */
+export const parseFeePayerBody = (text: string): Either.Either<{ readonly withoutAccountUpdate: boolean }, ApiError.ApiError> => {
+  if (text.trim() === "") return Either.right({ withoutAccountUpdate: false })
+  let body: unknown
+  try {
+    body = JSON.parse(text)
+  } catch {
+    return Either.left(ApiError.outOfRange("body"))
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return Either.left(ApiError.outOfRange("body"))
+  const value: unknown = (body as Record<string, unknown>).withoutAccountUpdate
+  if (value === undefined || value === null) return Either.right({ withoutAccountUpdate: false })
+  return typeof value === "boolean"
+    ? Either.right({ withoutAccountUpdate: value })
+    : Either.left(ApiError.outOfRange("withoutAccountUpdate"))
+}
+
 const header = (request: HttpServerRequest.HttpServerRequest, name: string): string | undefined => {
   const value: unknown = request.headers[name]
   return typeof value === "string" ? value : undefined
@@ -150,48 +250,72 @@ export const make = (deps: Dependencies): HttpApp.Default<never, HttpServerReque
     return Either.mapLeft(decodeChainId(value), () => ApiError.outOfRange("x-chain-id"))
   }
 
-  const krnOf = (request: HttpServerRequest.HttpServerRequest) => {
+  const krnOf = (request: HttpServerRequest.HttpServerRequest, kind: Store.Kind) => {
     const value = header(request, "x-krn")?.trim()
-    if (value === undefined || value === "") return Either.right(Option.none<Krn.AccountPoolKrn>())
-    return Either.match(decodeKrn(value), {
-      onLeft: () => Either.left(ApiError.dataNotExist("x-krn is not an account pool KRN")),
+    if (value === undefined || value === "") return Either.right(Option.none<Krn.PoolKrn>())
+    return Either.match(decodeKrn[kind](value), {
+      onLeft: () => Either.left(ApiError.dataNotExist(notAPool[kind])),
       onRight: (krn) => Either.right(Option.some(krn))
     })
   }
 
-  // Authentication, chain and pool: the common prefix of every wallet operation.
-  const selectPool = (request: HttpServerRequest.HttpServerRequest) =>
+  // Authentication, chain and pool: the common prefix of every wallet operation. Member-wide
+  // operations (counts, accounts of a public key) check x-krn too, as every route does.
+  const selectPool = (request: HttpServerRequest.HttpServerRequest, kind: Store.Kind) =>
     Effect.gen(function*() {
       const caller = yield* authenticate(request)
       const chainId = yield* chainOf(request)
-      const krn = yield* krnOf(request)
-      return yield* wallet.selectPool(caller, chainId, krn)
+      const krn = yield* krnOf(request, kind)
+      return yield* wallet.selectPool(caller, chainId, krn, kind)
     })
 
-  const createAccount = (request: HttpServerRequest.HttpServerRequest) => Effect.flatMap(selectPool(request), wallet.createAccount)
+  const createAccount = (request: HttpServerRequest.HttpServerRequest) =>
+    Effect.flatMap(selectPool(request, "account"), (pool) => wallet.createAccount(pool))
 
-  const getAccount = (request: HttpServerRequest.HttpServerRequest, rawAddress: string) =>
+  const createFeePayer = (request: HttpServerRequest.HttpServerRequest) =>
     Effect.gen(function*() {
-      const pool = yield* selectPool(request)
-      let address: string
-      try {
-        address = decodeURIComponent(rawAddress)
-      } catch {
-        return yield* ApiError.notAddress("address")
-      }
-      if (!ADDRESS.test(address)) return yield* ApiError.notAddress("address")
-      return yield* wallet.getAccount(pool, address)
+      const pool = yield* selectPool(request, "feePayer")
+      const text = yield* HttpIncomingMessage.withMaxBodySize(request.text, Option.some(MaxBodyBytes)).pipe(
+        Effect.mapError(() => ApiError.outOfRange("body"))
+      )
+      const { withoutAccountUpdate } = yield* parseFeePayerBody(text)
+      return yield* wallet.createAccount(pool, { withoutAccountUpdate })
     })
 
-  const listAccounts = (request: HttpServerRequest.HttpServerRequest, query: string) =>
+  /** An operation on one address of the selected pool. */
+  const onAddress = <A>(
+    request: HttpServerRequest.HttpServerRequest,
+    kind: Store.Kind,
+    rawAddress: string,
+    operation: (pool: Wallet.SelectedPool, address: string) => Effect.Effect<A, ApiError.ApiError | SqlError.SqlError>
+  ) =>
     Effect.gen(function*() {
-      const pool = yield* selectPool(request)
+      const pool = yield* selectPool(request, kind)
+      const address = yield* parseAddress(rawAddress)
+      return yield* operation(pool, address)
+    })
+
+  const listAccounts = (request: HttpServerRequest.HttpServerRequest, query: string, kind: Store.Kind) =>
+    Effect.gen(function*() {
+      const pool = yield* selectPool(request, kind)
       const params = new URLSearchParams(query)
       const size = yield* Either.flatMap(single(params, "size"), parseSize)
       const from = yield* Either.flatMap(single(params, "from-timestamp"), (v) => parseTimestamp("from-timestamp", v))
       const to = yield* Either.flatMap(single(params, "to-timestamp"), (v) => parseTimestamp("to-timestamp", v))
       const cursor = (yield* single(params, "cursor")) ?? ""
-      return yield* wallet.listAccounts(pool, { size, cursor, from, to })
+      // Fee-payer accounts are never disabled; their listing has no status.
+      const status = kind === "account" ? yield* Either.flatMap(single(params, "status"), parseStatus) : "all"
+      return yield* wallet.listAccounts(pool, { size, cursor, from, to, status })
+    })
+
+  const accountsByPublicKey = (request: HttpServerRequest.HttpServerRequest, rawKey: string) =>
+    Effect.gen(function*() {
+      const pool = yield* selectPool(request, "account")
+      const key = yield* parsePublicKey(rawKey)
+      const caller = { memberId: pool.memberId, accountId: pool.accountId }
+      return Option.isNone(key)
+        ? "{\"items\":[]}"
+        : yield* wallet.accountsByPublicKey(caller, pool.chainId, key.value)
     })
 
   const ok = (body: string | Uint8Array, requestId: string) => json(200, body, requestId)
@@ -201,18 +325,43 @@ export const make = (deps: Dependencies): HttpApp.Default<never, HttpServerReque
     path: string,
     query: string,
     requestId: string
-  ) => {
+  ): Effect.Effect<HttpServerResponse.HttpServerResponse, ApiError.ApiError | SqlError.SqlError> => {
     const method = request.method
-    if (path === "/v2/account") {
-      if (method === "POST") return Effect.map(createAccount(request), (body) => ok(body, requestId))
-      if (method === "GET") return Effect.map(listAccounts(request, query), (page) => ok(pageBody(page), requestId))
+    const answer = (body: Effect.Effect<string | Uint8Array, ApiError.ApiError | SqlError.SqlError>) =>
+      Effect.map(body, (b) => ok(b, requestId))
+    if (path === "/v2/account" || path === "/v2/feepayer") {
+      const kind: Store.Kind = path === "/v2/account" ? "account" : "feePayer"
+      if (method === "POST") return answer(kind === "account" ? createAccount(request) : createFeePayer(request))
+      if (method === "GET") return answer(Effect.map(listAccounts(request, query, kind), pageBody))
       return Effect.fail(ApiError.methodNotAllowed("GET, POST"))
     }
-    if (path.startsWith("/v2/account/")) {
-      const address = path.slice("/v2/account/".length)
-      if (address === "" || address.includes("/")) return Effect.fail(ApiError.notFound())
-      if (method === "GET") return Effect.map(getAccount(request, address), (body) => ok(body, requestId))
-      return Effect.fail(ApiError.methodNotAllowed("GET"))
+    if (path.startsWith("/v2/account/") || path.startsWith("/v2/feepayer/")) {
+      const kind: Store.Kind = path.startsWith("/v2/account/") ? "account" : "feePayer"
+      const [address = "", action, ...rest] = path.slice(kind === "account" ? 12 : 13).split("/")
+      if (address === "" || rest.length > 0) return Effect.fail(ApiError.notFound())
+      if (action === undefined) {
+        if (method === "GET") return answer(onAddress(request, kind, address, wallet.getAccount))
+        if (method === "DELETE") return answer(onAddress(request, kind, address, wallet.deleteAccount))
+        return Effect.fail(ApiError.methodNotAllowed("GET, DELETE"))
+      }
+      if (kind === "account" && (action === "disable" || action === "enable")) {
+        if (method !== "PUT") return Effect.fail(ApiError.methodNotAllowed("PUT"))
+        return answer(onAddress(request, kind, address, (pool, a) => wallet.setEnabled(pool, a, action === "enable")))
+      }
+      return Effect.fail(ApiError.notFound())
+    }
+    if (path.startsWith("/v2/pubkey/")) {
+      const [key = "", account, ...rest] = path.slice(11).split("/")
+      if (key === "" || account !== "account" || rest.length > 0) return Effect.fail(ApiError.notFound())
+      if (method !== "GET") return Effect.fail(ApiError.methodNotAllowed("GET"))
+      return answer(accountsByPublicKey(request, key))
+    }
+    if (path === "/v2/stat/count" || path === "/v2/stat/count/krn") {
+      if (method !== "GET") return Effect.fail(ApiError.methodNotAllowed("GET"))
+      return answer(Effect.flatMap(selectPool(request, "account"), (pool) =>
+        path === "/v2/stat/count"
+          ? wallet.accountCount({ memberId: pool.memberId, accountId: pool.accountId }, pool.chainId)
+          : wallet.poolAccountCount(pool)))
     }
     return Effect.fail(ApiError.notFound())
   }

@@ -39,7 +39,55 @@ export interface KeyRow {
 }
 
 /**
- * An account pool of a member on one chain.
+ * What a pool holds: accounts (`account-pool`) or fee-payer accounts (`feepayer-pool`). Each kind
+ * has its own tables with the same columns, so every account query serves both.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type Kind = "account" | "feePayer"
+
+/**
+ * The state of an account. `corrupted` is a state of the real service the emulator never enters;
+ * a deleted account keeps its row (without its key) so that storage sequence numbers never repeat.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type Status = "enabled" | "disabled" | "corrupted" | "deleted"
+
+/**
+ * Which accounts a listing returns: one state, or `all` (every state but `deleted`).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type StatusFilter = "enabled" | "disabled" | "corrupted" | "all"
+
+/**
+ * A change of an account's state.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type Change = "disable" | "enable" | "delete"
+
+/**
+ * What a change did: the account's checksummed address and its new `updatedAt`, or why nothing
+ * changed (`NotFound`: no such account in the pool, or deleted; `AlreadyDisabled`: disabling an
+ * account that is not enabled; `AlreadyEnabled`: enabling an account that is not disabled).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type ChangeOutcome =
+  | { readonly _tag: "Changed"; readonly address: string; readonly updatedAt: number }
+  | { readonly _tag: "NotFound" }
+  | { readonly _tag: "AlreadyDisabled" }
+  | { readonly _tag: "AlreadyEnabled" }
+
+/**
+ * A pool (of accounts or of fee-payer accounts) of a member on one chain.
  *
  * @since 0.1.0
  * @category models
@@ -59,6 +107,8 @@ export interface PoolRow {
  * @category models
  */
 export interface PoolView {
+  /** Which tables the pool's accounts live in. */
+  readonly kind: Kind
   readonly chainId: number
   /** The pool's KRN, as text. */
   readonly krn: string
@@ -104,6 +154,8 @@ export interface PageQuery {
   readonly to: number | undefined
   /** Items per page. */
   readonly size: number
+  /** Which states are listed; deleted accounts never are. */
+  readonly status: StatusFilter
 }
 
 /**
@@ -119,6 +171,8 @@ export interface NewAccount {
   readonly keyHex: string
   readonly sealedPrivateKey: Uint8Array
   readonly createdAt: number
+  /** Fee-payer accounts only: the create's `withoutAccountUpdate`. */
+  readonly withoutAccountUpdate?: boolean | undefined
 }
 
 /**
@@ -146,32 +200,67 @@ export interface Service {
   readonly listKeys: (memberId: number) => Effect.Effect<ReadonlyArray<KeyRow>, SqlError.SqlError>
   /** Whether a key of that member was deleted. */
   readonly deleteKey: (memberId: number, accessKeyId: string) => Effect.Effect<boolean, SqlError.SqlError>
-  /** A new pool; `None` when the member has one of that name on that chain. */
+  /** A new pool of a kind; `None` when the member has one of that kind and name on that chain. */
   readonly insertPool: (
+    kind: Kind,
     memberId: number,
     chainId: number,
     name: string,
     createdAt: number
   ) => Effect.Effect<Option.Option<PoolRow>, SqlError.SqlError>
-  readonly findPool: (memberId: number, chainId: number, name: string) => Effect.Effect<Option.Option<PoolRow>, SqlError.SqlError>
-  readonly listPools: (memberId: number, chainId?: number) => Effect.Effect<ReadonlyArray<PoolRow>, SqlError.SqlError>
+  readonly findPool: (
+    kind: Kind,
+    memberId: number,
+    chainId: number,
+    name: string
+  ) => Effect.Effect<Option.Option<PoolRow>, SqlError.SqlError>
+  readonly listPools: (kind: Kind, memberId: number, chainId?: number) => Effect.Effect<ReadonlyArray<PoolRow>, SqlError.SqlError>
   /**
-   * Stores an account; answers its JSON as the service sends it: the encoded form of
-   * `Account.Account`, fields in the same order, written by the database from the row.
+   * Stores an account in the pool's tables; answers its JSON as the service sends it: the encoded
+   * form of `Account.Account` (or `Account.FeePayerAccount`), fields in the same order, written by
+   * the database from the row.
    */
   readonly insertAccount: (account: NewAccount, pool: PoolView) => Effect.Effect<string, SqlError.SqlError>
-  /** The JSON of the account of that (lower-case) address in that pool. */
+  /** The JSON of the account of that (lower-case) address in that pool, unless deleted. */
   readonly findAccount: (
     poolId: number,
     addressLowerCase: string,
     pool: PoolView
   ) => Effect.Effect<Option.Option<string>, SqlError.SqlError>
-  /** The sealed private key of an account (for the key vault's own checks and tests). */
+  /**
+   * The sealed private key of an account or fee-payer account that is not deleted, by address
+   * (sealed with the lower-case address as context): for signing, the key vault's checks and tests.
+   */
   readonly sealedPrivateKey: (addressLowerCase: string) => Effect.Effect<Option.Option<Uint8Array>, SqlError.SqlError>
-  /** The largest account `seq` so far (0 when there is none). */
-  readonly lastSeq: Effect.Effect<number, SqlError.SqlError>
+  /** The largest `seq` so far of a kind of account (0 when there is none). */
+  readonly lastSeq: (kind: Kind) => Effect.Effect<number, SqlError.SqlError>
   /** Up to `size` accounts, newest first, and whether more follow. */
   readonly page: (query: PageQuery, pool: PoolView) => Effect.Effect<Page, SqlError.SqlError>
+  /**
+   * Disables, enables or deletes the account of that (lower-case) address in that pool, moving
+   * its `updatedAt` to `now` — never backwards. One statement: the state is checked and changed
+   * at once. A deleted account loses its sealed key.
+   */
+  readonly changeStatus: (
+    poolId: number,
+    addressLowerCase: string,
+    change: Change,
+    now: number,
+    kind: Kind
+  ) => Effect.Effect<ChangeOutcome, SqlError.SqlError>
+  /** The number of accounts of a pool that are not deleted. */
+  readonly countPool: (poolId: number, kind: Kind) => Effect.Effect<number, SqlError.SqlError>
+  /** The number of accounts (not fee-payer accounts) a member holds on a chain, deleted ones aside. */
+  readonly countMember: (memberId: number, chainId: number) => Effect.Effect<number, SqlError.SqlError>
+  /**
+   * The checksummed addresses of a member's accounts (not fee-payer accounts) on a chain whose
+   * public key is this one (uncompressed, lower case), deleted ones aside, oldest first.
+   */
+  readonly addressesOfPublicKey: (
+    memberId: number,
+    chainId: number,
+    publicKey: string
+  ) => Effect.Effect<ReadonlyArray<string>, SqlError.SqlError>
 }
 
 /**
@@ -183,6 +272,17 @@ export interface Service {
 export class Store extends Context.Tag("effect-kas-wallet/emulator/Store")<Store, Service>() {}
 
 const OPEN_BRACE = 0x7b
+
+// The tables of each kind. Identifiers, never input.
+const tables: Record<Kind, { readonly pools: string; readonly accounts: string }> = {
+  account: { pools: "pools", accounts: "accounts" },
+  feePayer: { pools: "feepayer_pools", accounts: "feepayers" }
+}
+
+interface Changed {
+  readonly address: string
+  readonly updatedAt: number
+}
 
 // libSQL returns BLOBs as ArrayBuffers.
 const bytes = (u: unknown): Uint8Array =>
@@ -263,47 +363,111 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient> = Effect.g
       sql`DELETE FROM api_keys WHERE member_id = ${memberId} AND access_key_id = ${accessKeyId}
         RETURNING access_key_id`.pipe(Effect.map((rows) => rows.length > 0)),
 
-    insertPool: (memberId, chainId, name, createdAt) =>
-      sql<PoolRow>`INSERT INTO pools (member_id, chain_id, name, created_at)
+    insertPool: (kind, memberId, chainId, name, createdAt) =>
+      sql<PoolRow>`INSERT INTO ${sql(tables[kind].pools)} (member_id, chain_id, name, created_at)
         VALUES (${memberId}, ${chainId}, ${name}, ${createdAt})
         ON CONFLICT (member_id, chain_id, name) DO NOTHING RETURNING ${poolColumns}`.pipe(Effect.map(first)),
 
-    findPool: (memberId, chainId, name) =>
-      sql<PoolRow>`SELECT ${poolColumns} FROM pools
+    findPool: (kind, memberId, chainId, name) =>
+      sql<PoolRow>`SELECT ${poolColumns} FROM ${sql(tables[kind].pools)}
         WHERE member_id = ${memberId} AND chain_id = ${chainId} AND name = ${name}`.pipe(Effect.map(first)),
 
-    listPools: (memberId, chainId) =>
+    listPools: (kind, memberId, chainId) =>
       chainId === undefined
-        ? sql<PoolRow>`SELECT ${poolColumns} FROM pools WHERE member_id = ${memberId} ORDER BY chain_id, id`
-        : sql<PoolRow>`SELECT ${poolColumns} FROM pools WHERE member_id = ${memberId} AND chain_id = ${chainId}
-            ORDER BY id`,
+        ? sql<PoolRow>`SELECT ${poolColumns} FROM ${sql(tables[kind].pools)} WHERE member_id = ${memberId}
+            ORDER BY chain_id, id`
+        : sql<PoolRow>`SELECT ${poolColumns} FROM ${sql(tables[kind].pools)}
+            WHERE member_id = ${memberId} AND chain_id = ${chainId} ORDER BY id`,
 
     insertAccount: (a, pool) =>
-      sql<{ readonly json: string }>`INSERT INTO accounts
-        (pool_id, address, address_lc, public_key, key_hex, private_key, created_at, updated_at)
-        VALUES (${a.poolId}, ${a.address}, ${a.address.toLowerCase()}, ${a.publicKey}, ${a.keyHex},
-          ${a.sealedPrivateKey}, ${a.createdAt}, ${a.createdAt})
-        RETURNING ${accountJson(pool)} AS json`.pipe(Effect.map((rows) => rows[0]!.json)),
+      (pool.kind === "account"
+        ? sql<{ readonly json: string }>`INSERT INTO accounts
+            (pool_id, address, address_lc, public_key, key_hex, private_key, created_at, updated_at)
+            VALUES (${a.poolId}, ${a.address}, ${a.address.toLowerCase()}, ${a.publicKey}, ${a.keyHex},
+              ${a.sealedPrivateKey}, ${a.createdAt}, ${a.createdAt})
+            RETURNING ${accountJson(pool)} AS json`
+        : sql<{ readonly json: string }>`INSERT INTO feepayers
+            (pool_id, address, address_lc, public_key, key_hex, private_key, created_at, updated_at, without_account_update)
+            VALUES (${a.poolId}, ${a.address}, ${a.address.toLowerCase()}, ${a.publicKey}, ${a.keyHex},
+              ${a.sealedPrivateKey}, ${a.createdAt}, ${a.createdAt}, ${a.withoutAccountUpdate === true ? 1 : 0})
+            RETURNING ${accountJson(pool)} AS json`).pipe(Effect.map((rows) => rows[0]!.json)),
 
     findAccount: (poolId, addressLowerCase, pool) =>
-      sql<{ readonly json: string }>`SELECT ${accountJson(pool)} AS json FROM accounts
-        WHERE address_lc = ${addressLowerCase} AND pool_id = ${poolId}`.pipe(Effect.map((rows) => Option.map(first(rows), (r) => r.json))),
+      sql<{ readonly json: string }>`SELECT ${accountJson(pool)} AS json FROM ${sql(tables[pool.kind].accounts)}
+        WHERE address_lc = ${addressLowerCase} AND pool_id = ${poolId} AND status != 'deleted'`.pipe(
+        Effect.map((rows) => Option.map(first(rows), (r) => r.json))
+      ),
 
     sealedPrivateKey: (addressLowerCase) =>
-      sql<{ readonly key: unknown }>`SELECT private_key AS key FROM accounts WHERE address_lc = ${addressLowerCase}`.pipe(
+      sql<{ readonly key: unknown }>`SELECT private_key AS key FROM accounts
+          WHERE address_lc = ${addressLowerCase} AND status != 'deleted'
+        UNION ALL SELECT private_key FROM feepayers WHERE address_lc = ${addressLowerCase} AND status != 'deleted'`.pipe(
         Effect.map((rows) => Option.map(first(rows), (r) => bytes(r.key)))
       ),
 
-    lastSeq: sql<{ readonly seq: number | null }>`SELECT max(seq) AS seq FROM accounts`.pipe(
-      Effect.map((rows) => rows[0]?.seq ?? 0)
-    ),
+    lastSeq: (kind) =>
+      sql<{ readonly seq: number | null }>`SELECT max(seq) AS seq FROM ${sql(tables[kind].accounts)}`.pipe(
+        Effect.map((rows) => rows[0]?.seq ?? 0)
+      ),
+
+    changeStatus: (poolId, addressLowerCase, change, now, kind) => {
+      const table = sql(tables[kind].accounts)
+      const where = sql`pool_id = ${poolId} AND address_lc = ${addressLowerCase}`
+      // The state is checked in the UPDATE itself: of two concurrent disables, one wins. max()
+      // keeps updatedAt from going backwards when the clock does.
+      const update = change === "delete"
+        ? sql<Changed>`UPDATE ${table} SET status = 'deleted', private_key = X'', updated_at = max(updated_at, ${now})
+            WHERE ${where} AND status != 'deleted' RETURNING address, updated_at AS "updatedAt"`
+        : change === "disable"
+        ? sql<Changed>`UPDATE ${table} SET status = 'disabled', updated_at = max(updated_at, ${now})
+            WHERE ${where} AND status = 'enabled' RETURNING address, updated_at AS "updatedAt"`
+        : sql<Changed>`UPDATE ${table} SET status = 'enabled', updated_at = max(updated_at, ${now})
+            WHERE ${where} AND status = 'disabled' RETURNING address, updated_at AS "updatedAt"`
+      return Effect.flatMap(update, (rows): Effect.Effect<ChangeOutcome, SqlError.SqlError> => {
+        const changed = rows[0]
+        if (changed !== undefined) return Effect.succeed({ _tag: "Changed", address: changed.address, updatedAt: changed.updatedAt })
+        // Nothing changed: the state says why.
+        return Effect.map(
+          sql<{ readonly status: Status }>`SELECT status FROM ${table} WHERE ${where}`,
+          (found): ChangeOutcome => {
+            const status = found[0]?.status
+            if (status === undefined) return { _tag: "NotFound" }
+            // As the service: disabling anything but an enabled account (a deleted one too) is
+            // "already disabled"; a deleted account cannot be enabled or deleted, it is gone.
+            if (change === "disable") return { _tag: "AlreadyDisabled" }
+            if (status === "deleted") return { _tag: "NotFound" }
+            return change === "enable" ? { _tag: "AlreadyEnabled" } : { _tag: "NotFound" }
+          }
+        )
+      })
+    },
+
+    countPool: (poolId, kind) =>
+      sql<{ readonly n: number }>`SELECT count(*) AS n FROM ${sql(tables[kind].accounts)}
+        WHERE pool_id = ${poolId} AND status != 'deleted'`.pipe(Effect.map((rows) => rows[0]?.n ?? 0)),
+
+    // Both walk the listing index of each of the member's pools (the status is in it).
+    countMember: (memberId, chainId) =>
+      sql<{ readonly n: number }>`SELECT count(*) AS n FROM accounts
+        WHERE pool_id IN (SELECT id FROM pools WHERE member_id = ${memberId} AND chain_id = ${chainId})
+          AND status != 'deleted'`.pipe(Effect.map((rows) => rows[0]?.n ?? 0)),
+
+    addressesOfPublicKey: (memberId, chainId, publicKey) =>
+      sql<{ readonly address: string }>`SELECT a.address FROM accounts a JOIN pools p ON p.id = a.pool_id
+        WHERE a.public_key = ${publicKey} AND p.member_id = ${memberId} AND p.chain_id = ${chainId}
+          AND a.status != 'deleted'
+        ORDER BY a.seq`.pipe(Effect.map((rows) => rows.map((r) => r.address))),
 
     page: (q, pool) => {
-      // Everything is an index range on (pool_id, created_at, seq): the start position bounds
-      // created_at from above and the row-value comparison finishes the tie within one second.
+      // Everything is an index range on (pool_id, created_at, seq, status): the start position
+      // bounds created_at from above and the row-value comparison finishes the tie within one
+      // second; the status is checked in the index, so accounts of other states cost no row read.
+      // Keyset pagination over the filtered set: an account changing state during a listing is
+      // listed or not by its state when its page is read, and nothing else moves.
       const conditions = [
         sql`pool_id = ${q.poolId}`,
         sql`seq <= ${q.snapshot}`,
+        q.status === "all" ? sql`status != 'deleted'` : sql`status = ${q.status}`,
         ...(q.from !== undefined ? [sql`created_at >= ${q.from}`] : []),
         ...(q.to !== undefined ? [sql`created_at <= ${q.to}`] : []),
         ...(q.after !== undefined
@@ -315,7 +479,8 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient> = Effect.g
       // page's, only the last item's position is ever needed, and bytes stay out of the
       // JavaScript heap (as strings, a page's accounts made the collector run every few pages).
       return sql<{ readonly r: unknown }>`SELECT CAST(created_at || ',' || seq || ',' || ${accountJson(pool)} AS BLOB) AS r
-        FROM accounts WHERE ${sql.and(conditions)} ORDER BY created_at DESC, seq DESC LIMIT ${q.size + 1}`.pipe(
+        FROM ${sql(tables[pool.kind].accounts)} WHERE ${sql.and(conditions)}
+        ORDER BY created_at DESC, seq DESC LIMIT ${q.size + 1}`.pipe(
         Effect.map((rows): Page => {
           const count = Math.min(rows.length, q.size)
           const items = new Array<Uint8Array>(count)

@@ -137,7 +137,8 @@ const elements: Record<Element, fc.Arbitrary<Choice>> = {
   )
 }
 
-const KNOWN = /^\/(health|openapi\.json|v2\/account(\/[^/]+)?)$/
+const KNOWN =
+  /^\/(health|openapi\.json|v2\/(account|feepayer)(\/[^/]+(\/(disable|enable))?)?|v2\/pubkey\/[^/]+\/account|v2\/stat\/count(\/krn)?)$/
 const junkPath = fc.tuple(
   fc.constantFrom("/", "/v1/", "/v2/", "/v2/accounts", "/v2/account/", "/V2/ACCOUNT", "//", "/v2/account/0x1/", "/health/", "/api/"),
   fc.stringMatching(/^[A-Za-z0-9._~%!$&'()*+,;=:@/-]{0,30}$/)
@@ -197,7 +198,8 @@ const build = (r: typeof request extends fc.Arbitrary<infer A> ? A : never, f: F
     case "list":
       return { method: "GET", path: `/v2/account${qs}`, headers }
     case "get":
-      return { method: r.badMethod ? "DELETE" : "GET", path: `/v2/account/${choose("address").pick(f, chainForValues)}`, headers }
+      // PATCH: DELETE is a route of its own, and could change the stored data.
+      return { method: r.badMethod ? "PATCH" : "GET", path: `/v2/account/${choose("address").pick(f, chainForValues)}`, headers }
     case "other":
       return { method: r.otherMethod, path: r.path + qs, headers }
   }

@@ -91,7 +91,12 @@ describe("query values", () => {
 
 describe("Cursor", () => {
   const secret = Redacted.make(new Uint8Array(32).fill(7))
-  const binding = fc.record({ memberId: fc.nat(), chainId: fc.constantFrom(8217, 1001), poolId: fc.nat() })
+  const binding = fc.record({
+    memberId: fc.nat(),
+    chainId: fc.constantFrom(8217, 1001),
+    poolId: fc.nat(),
+    kind: fc.constantFrom<"account" | "feePayer">("account", "feePayer")
+  })
   const state = fc.record({ createdAt: fc.nat(), seq: fc.nat() }).chain(({ createdAt, seq }) =>
     fc.nat().map((extra) => ({ after: { createdAt, seq }, snapshot: seq + extra }))
   )
@@ -100,8 +105,12 @@ describe("Cursor", () => {
     const cursor = Cursor.encode(secret, b, s)
     expect(cursor).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{22}$/)
     expect(Cursor.decode(secret, b, cursor)).toEqual(Option.some(s))
-    const same = other.memberId === b.memberId && other.chainId === b.chainId && other.poolId === b.poolId
+    const same = other.memberId === b.memberId && other.chainId === b.chainId && other.poolId === b.poolId &&
+      other.kind === b.kind
     expect(Option.isSome(Cursor.decode(secret, other, cursor))).toBe(same)
+    // Account pools and fee-payer pools number their ids apart: the same id of the other kind is another pool.
+    const otherKind = b.kind === "account" ? "feePayer" : "account"
+    expect(Cursor.decode(secret, { ...b, kind: otherKind }, cursor)).toEqual(Option.none())
     expect(Cursor.decode(Redacted.make(new Uint8Array(32).fill(8)), b, cursor)).toEqual(Option.none())
   })
 
@@ -113,7 +122,7 @@ describe("Cursor", () => {
   })
 
   it.prop("random strings never decode", [fc.string({ maxLength: 600 })], ([s]) => {
-    expect(Cursor.decode(secret, { memberId: 1, chainId: 1001, poolId: 1 }, s)).toEqual(Option.none())
+    expect(Cursor.decode(secret, { memberId: 1, chainId: 1001, poolId: 1, kind: "account" }, s)).toEqual(Option.none())
   })
 })
 
