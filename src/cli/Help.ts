@@ -169,7 +169,9 @@ export const render = (command: Spec.Command, style: Style = plain): string => {
   heading("Examples")
   for (const example of command.examples) out.push(`  ${example}`)
   if (command.path.length === 0) out.push("", `Run '${name(command)} <command> --help' for a command's options.`)
-  if (command.path.length === 0 || command.path[0] === "accounts") out.push("", ...wrap(Spec.exitCodes, 0, 0, style.width))
+  if (command.path.length === 0 || command.path[0] === "accounts" || command.path[0] === "tx") {
+    out.push("", ...wrap(Spec.exitCodes, 0, 0, style.width))
+  }
   return `${out.join("\n")}\n`
 }
 
