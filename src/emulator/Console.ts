@@ -223,13 +223,13 @@ export interface Service {
    * The address need not be an account of the wallet. A balance above 2^256 - 1 peb is refused.
    */
   readonly fund: (
-    chainId: ChainId.ChainId,
+    chainId: 8217 | 1001,
     address: Address.Address | string,
     amount: Transaction.Peb | bigint
   ) => Effect.Effect<LedgerBalance, ConsoleError | SqlError.SqlError>
   /** The balance and next nonce of any address on a chain (0 and 0 for one never seen). */
   readonly balance: (
-    chainId: ChainId.ChainId,
+    chainId: 8217 | 1001,
     address: Address.Address | string
   ) => Effect.Effect<LedgerBalance, ConsoleError | SqlError.SqlError>
   /**
@@ -238,7 +238,7 @@ export interface Service {
    */
   readonly feeBills: (filter?: {
     readonly accountId?: string | undefined
-    readonly chainId?: ChainId.ChainId | undefined
+    readonly chainId?: 8217 | 1001 | undefined
   }) => Effect.Effect<ReadonlyArray<FeeBill>, ConsoleError | SqlError.SqlError>
 }
 
@@ -466,7 +466,7 @@ export const make: Effect.Effect<Service, never, Store.Store | LedgerStore.Ledge
         })
         const written = yield* ledger.serialize(Effect.repeat(attempt, { until: Option.isSome }))
         const { balance, nonce } = Option.getOrThrow(written)
-        return { chainId, address: checked, balance: balance as Transaction.Peb, nonce }
+        return { chainId: chainId as ChainId.ChainId, address: checked, balance: balance as Transaction.Peb, nonce }
       }),
 
     balance: (chainId, address) =>
@@ -474,7 +474,7 @@ export const make: Effect.Effect<Service, never, Store.Store | LedgerStore.Ledge
         yield* checkChain(chainId)
         const checked = yield* checkAddress(address)
         const { balance, nonce } = (yield* ledger.balances(chainId, [checked.toLowerCase()])).get(checked.toLowerCase())!
-        return { chainId, address: checked, balance: balance as Transaction.Peb, nonce }
+        return { chainId: chainId as ChainId.ChainId, address: checked, balance: balance as Transaction.Peb, nonce }
       }),
 
     feeBills: (filter) =>
@@ -614,7 +614,7 @@ export const listFeePayerPools = (accountId: string, chainId?: ChainId.ChainId) 
  * @since 0.2.0
  * @category operations
  */
-export const fund = (chainId: ChainId.ChainId, address: Address.Address | string, amount: Transaction.Peb | bigint) =>
+export const fund = (chainId: 8217 | 1001, address: Address.Address | string, amount: Transaction.Peb | bigint) =>
   Effect.flatMap(Console, (c) => c.fund(chainId, address, amount))
 
 /**
@@ -623,7 +623,7 @@ export const fund = (chainId: ChainId.ChainId, address: Address.Address | string
  * @since 0.2.0
  * @category operations
  */
-export const balance = (chainId: ChainId.ChainId, address: Address.Address | string) =>
+export const balance = (chainId: 8217 | 1001, address: Address.Address | string) =>
   Effect.flatMap(Console, (c) => c.balance(chainId, address))
 
 /**

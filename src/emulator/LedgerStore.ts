@@ -221,6 +221,9 @@ const bytes = (u: unknown): Uint8Array =>
 
 const GUARD = "INSERT OR REPLACE INTO ledger_guard (id, ok) VALUES (1, changes())"
 
+// The failures of a batch that mean another writer came first (libSQL's extended result codes).
+const Conflicts: ReadonlySet<string> = new Set(["SQLITE_CONSTRAINT_CHECK", "SQLITE_CONSTRAINT_UNIQUE", "SQLITE_CONSTRAINT_PRIMARYKEY"])
+
 interface RawTransaction {
   readonly chainId: number
   readonly hash: string
@@ -383,8 +386,9 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient | Database.
         catch: (cause) => cause
       }).pipe(
         Effect.catchAll((cause) =>
-          // A compare-and-set that found something else, or a unique key another writer took.
-          typeof (cause as { code?: unknown }).code === "string" && (cause as { code: string }).code.startsWith("SQLITE_CONSTRAINT")
+          // A compare-and-set that found something else (the guard's CHECK), or a unique key
+          // another writer took: a conflict. Anything else is a failure.
+          Conflicts.has(String((cause as { code?: unknown }).code))
             ? Effect.succeed(false)
             : Effect.fail(new SqlError.SqlError({ cause, message: "Failed to write to the ledger" }))
         )

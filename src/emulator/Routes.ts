@@ -235,8 +235,8 @@ const ZERO_ADDRESS = /^0x0{40}$/i
  * The service's error for a transfer body its schema refused, by the first field the failure
  * names: an address (`from`, `to`, `feePayer`) missing, empty or (for `to`) zero → 1061608, else
  * 1061609; `value` missing → 1061608, not `0x` hex → 1061607, too large → 1061615; `feeRatio` →
- * 1061616; anything else (`nonce`, `gas`, `memo`, `submit` of the wrong type, an unknown field) →
- * 1061615 naming it.
+ * 1061616; a field the endpoint does not take, or anything else (`nonce`, `gas`, `memo`, `submit`
+ * of the wrong type) → 1061615 naming it.
  *
  * @since 0.2.0
  * @category parsing
@@ -244,6 +244,8 @@ const ZERO_ADDRESS = /^0x0{40}$/i
 export const transferBodyError = (body: Readonly<Record<string, unknown>>, error: ParseResult.ParseError): ApiError.ApiError => {
   const issue = ParseResult.ArrayFormatter.formatErrorSync(error)[0]
   const field = issue !== undefined && issue.path.length > 0 ? String(issue.path[0]) : "body"
+  // A field the endpoint does not take (`feeRatio` on /v2/tx/value, a misspelt `fee_payer`).
+  if (issue?._tag === "Unexpected") return ApiError.outOfRange(field)
   const raw = body[field]
   const absent = raw === undefined || raw === null || raw === ""
   switch (field) {

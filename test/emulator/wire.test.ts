@@ -516,7 +516,16 @@ layer(TestLayer)("emulator wire contract", (it) => {
         expect(reply.status).toBe(200)
         const doc = reply.body
         expect(doc.openapi).toBe("3.1.0")
-        expect(Object.keys(doc.paths).sort()).toEqual(["/health", "/openapi.json", "/v2/account", "/v2/account/{address}"])
+        expect(Object.keys(doc.paths).sort()).toEqual([
+          "/health",
+          "/openapi.json",
+          "/v2/account",
+          "/v2/account/{address}",
+          "/v2/tx/fd-user/value",
+          "/v2/tx/fd/value",
+          "/v2/tx/value",
+          "/v2/tx/{transaction-hash}"
+        ])
         expect(Object.keys(doc.paths["/v2/account"]).sort()).toEqual(["get", "post"])
         expect(doc.components.schemas.Account.required).toEqual(
           expect.arrayContaining(["address", "chainId", "createdAt", "updatedAt", "keyId", "krn", "publicKey"])
