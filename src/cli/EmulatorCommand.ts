@@ -12,11 +12,13 @@
  *
  * @since 0.1.0
  */
-import { Command, Options } from "@effect/cli"
+import { Args, Command, Options } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
 import type { SqlError } from "@effect/sql"
 import { Config, ConfigError, ConfigProvider, Console, Effect, Either, Option, Redacted } from "effect"
+import * as Address from "../Address.js"
 import type * as ChainId from "../ChainId.js"
+import * as Transaction from "../Transaction.js"
 import type * as EmulatorConsole from "../emulator/Console.js"
 import type * as Emulator from "../emulator/Emulator.js"
 import * as EmulatorConfig from "../emulator/EmulatorConfig.js"
@@ -199,6 +201,83 @@ const env = Command.make("env", { dataDir: Flags.text(E.dataDir) }, (o) =>
   Effect.gen(function*() {
     const directory = yield* dataDirectory(o.dataDir)
     yield* Console.log((yield* DataDir.readEnv(directory)).trimEnd())
+  }))
+
+// ---------------------------------------------------------------------------------------------
+// fund, balance, bill: the ledger
+// ---------------------------------------------------------------------------------------------
+
+const L = Spec.ledger
+
+const klay = (peb: bigint) => `${Transaction.formatKlay(peb as Transaction.Peb)} KLAY (${peb} peb)`
+
+const addressArgument = (raw: string) =>
+  Option.isNone(Address.checksum(raw))
+    ? Effect.fail(ExitCode.invalid(`<address> must be 0x followed by 40 hex digits (got ${Flags.show(raw)})`))
+    : Address.isValid(raw)
+    ? Effect.succeed(raw)
+    : Effect.fail(ExitCode.invalid(`<address> ${raw} has a wrong EIP-55 checksum: give it all in lower case, or with its checksum`))
+
+/** The chain of `fund` and `balance`: --chain, else KAS_CHAIN_ID, else 1001 (as the accounts commands). */
+const ledgerChain = (given: Option.Option<string>) =>
+  Effect.map(chainOf(Spec.accounts.chain, given), Option.getOrElse(() => 1001 as ChainId.ChainId))
+
+const balanceJson = (b: EmulatorConsole.LedgerBalance) =>
+  JSON.stringify({ chainId: b.chainId, address: b.address, balance: b.balance.toString(), nonce: b.nonce })
+
+const fund = Command.make("fund", {
+  ...consoleOptions,
+  chain: Flags.text(Spec.accounts.chain),
+  json: Flags.toggle(L.json),
+  address: Args.text({ name: "address" }),
+  amount: Args.text({ name: "amount" })
+}, (o) =>
+  Effect.gen(function*() {
+    const address = yield* addressArgument(o.address)
+    const amount = yield* Either.match(Transaction.parseAmount(o.amount), {
+      onLeft: (e) => Effect.fail(ExitCode.invalid(`<amount> ${e.reason} (got ${Flags.show(o.amount)})`)),
+      onRight: Effect.succeed
+    })
+    const chainId = yield* ledgerChain(o.chain)
+    yield* withConsole(o, (c) =>
+      Effect.flatMap(c.fund(chainId, address, amount), (b) =>
+        Console.log(o.json ? balanceJson(b) : `funded ${b.address} on chain ${b.chainId} with ${klay(amount)}: it holds ${klay(b.balance)}`)))
+  }))
+
+const balance = Command.make("balance", {
+  ...consoleOptions,
+  chain: Flags.text(Spec.accounts.chain),
+  json: Flags.toggle(L.json),
+  address: Args.text({ name: "address" })
+}, (o) =>
+  Effect.gen(function*() {
+    const address = yield* addressArgument(o.address)
+    const chainId = yield* ledgerChain(o.chain)
+    yield* withConsole(o, (c) =>
+      Effect.flatMap(c.balance(chainId, address), (b) =>
+        Console.log(o.json ? balanceJson(b) : `${b.address} on chain ${b.chainId}: ${klay(b.balance)}, next nonce ${b.nonce}`)))
+  }))
+
+const bill = Command.make("bill", {
+  ...consoleOptions,
+  chain: Flags.text(L.billChain),
+  accountId: Flags.text(L.accountId),
+  json: Flags.toggle(L.json)
+}, (o) =>
+  Effect.gen(function*() {
+    const chainId = Option.getOrUndefined(yield* chainOf(L.billChain, o.chain))
+    const accountId = Option.getOrUndefined(yield* text(L.accountId, o.accountId))
+    yield* withConsole(o, (c) =>
+      Effect.flatMap(c.feeBills({ accountId, chainId }), (bills) =>
+        Console.log(
+          o.json
+            ? JSON.stringify(bills.map((b) => ({ ...b, fees: b.fees.toString() })))
+            : bills.length === 0
+            ? "no bills: the global fee payer has paid no fee"
+            : bills.map((b) =>
+              `${b.accountId}  chain ${b.chainId}  ${b.transactions} transaction${b.transactions === 1 ? "" : "s"}  ${klay(b.fees)}  paid by ${b.feePayer}`
+            ).join("\n")
+        )))
   }))
 
 // ---------------------------------------------------------------------------------------------
@@ -435,7 +514,7 @@ export const serve = (plan: Plan): Effect.Effect<never, ExitCode.Failure, FileSy
 
 /**
  * `kas-wallet emulator`: serves by default; `env` prints the settings; `member`, `key` and `pool`
- * manage the database.
+ * manage the database; `fund`, `balance` and `bill` work on its ledger.
  *
  * @since 0.1.0
  * @category commands
@@ -445,6 +524,9 @@ export const command = Command.make("emulator", serveOptions, (o) => Effect.flat
     env,
     Command.make("member").pipe(Command.withSubcommands([memberCreate, memberList])),
     Command.make("key").pipe(Command.withSubcommands([keyCreate, keyList, keyDelete])),
-    Command.make("pool").pipe(Command.withSubcommands([poolCreate, poolList]))
+    Command.make("pool").pipe(Command.withSubcommands([poolCreate, poolList])),
+    fund,
+    balance,
+    bill
   ])
 )

@@ -126,11 +126,18 @@ const usage = (command: Spec.Command): string => {
   return `${name(command)}${positionals} [options]`
 }
 
-/** The commands a help lists: its subcommands; the root's list goes one level further down. */
-const listed = (command: Spec.Command): ReadonlyArray<Spec.Command> =>
-  command.path.length === 0
-    ? command.subcommands.flatMap((s) => [...(s.runs ? [s] : []), ...s.subcommands])
-    : command.subcommands
+const last = (command: Spec.Command) => command.path[command.path.length - 1]!
+
+/**
+ * The rows of a help's command list: each subcommand and its summary. The root lists each group
+ * by the names of its commands instead, so that every command shows on a screen of help.
+ */
+const listed = (command: Spec.Command): ReadonlyArray<readonly [string, string]> =>
+  command.subcommands.map((c) =>
+    command.path.length === 0 && c.subcommands.length > 0
+      ? [last(c), `${c.runs ? `${c.summary}; or ` : ""}${c.subcommands.map(last).join(" | ")}`] as const
+      : [c.path.slice(command.path.length).join(" "), c.summary] as const
+  )
 
 /**
  * The help of a command.
@@ -143,7 +150,7 @@ export const render = (command: Spec.Command, style: Style = plain): string => {
   const heading = (title: string) => out.push("", bold(style, `${title}:`))
   const labels = [
     ...command.positionals.map((p) => `<${p.name}>`),
-    ...listed(command).map((c) => c.path.slice(command.path.length).join(" ")),
+    ...listed(command).map(([label]) => label),
     ...Spec.flags(command).map(flagLabel)
   ]
   const column = Math.min(Math.max(0, ...labels.map((l) => l.length)), MaxColumn)
@@ -154,9 +161,8 @@ export const render = (command: Spec.Command, style: Style = plain): string => {
     out.push(...columns(style, command.positionals.map((p) => [`<${p.name}>`, p.description] as const), column))
   }
   if (command.subcommands.length > 0) {
-    heading(`Commands${command.path.length === 0 ? "" : ` (${name(command)} <command> --help for theirs)`}`)
-    const depth = command.path.length
-    out.push(...columns(style, listed(command).map((c) => [c.path.slice(depth).join(" "), c.summary] as const), column))
+    heading(`Commands (${name(command)} <command> --help for theirs)`)
+    out.push(...columns(style, listed(command), column))
   }
   for (const group of command.groups) {
     if (group.flags.length === 0) continue
@@ -168,8 +174,9 @@ export const render = (command: Spec.Command, style: Style = plain): string => {
   if (secrets !== undefined) out.push(...wrap(secrets, 0, 0, style.width))
   heading("Examples")
   for (const example of command.examples) out.push(`  ${example}`)
-  if (command.path.length === 0) out.push("", `Run '${name(command)} <command> --help' for a command's options.`)
-  if (command.path.length === 0 || command.path[0] === "accounts") out.push("", ...wrap(Spec.exitCodes, 0, 0, style.width))
+  if (command.path.length === 0 || command.path[0] === "accounts" || command.path[0] === "tx") {
+    out.push("", ...wrap(Spec.exitCodes, 0, 0, style.width))
+  }
   return `${out.join("\n")}\n`
 }
 

@@ -366,7 +366,7 @@ const accountsByPublicKey: Command = {
 
 const accountsGroup: Command = {
   path: ["accounts"],
-  summary: "create, get, list, count, disable, enable and delete accounts",
+  summary: "create, get, list, count, find, disable, enable and delete accounts",
   description: [
     "Accounts of the KAS wallet API, or of the emulator (--url). The key comes from",
     "KAS_ACCESS_KEY_ID and KAS_SECRET_ACCESS_KEY (or their flags, or a secret file)."
@@ -451,6 +451,153 @@ const feePayersGroup: Command = {
   examples: [
     "kas-wallet fee-payers create",
     "kas-wallet fee-payers list --all --json > fee-payers.ndjson"
+  ]
+}
+
+// ---------------------------------------------------------------------------------------------
+// tx
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The flags of the `tx` commands, by key (with the connection flags of `accounts`).
+ *
+ * @since 0.2.0
+ * @category flags
+ */
+export const tx = {
+  from: {
+    name: "from",
+    value: "ADDRESS",
+    description: "the sender: an account of the pool (--pool, else the default one)",
+    example: "--from 0xa809284C83b901eD106Aba4Ccda14628Af128e14"
+  },
+  to: {
+    name: "to",
+    value: "ADDRESS",
+    description: "the recipient: any address but the zero address",
+    example: "--to 0x5053e2f0dde795c423a2b7f551c873f6ef6f4daa"
+  },
+  value: {
+    name: "value",
+    value: "AMOUNT",
+    description: "amount: 1.5KLAY, 25ston, 1000peb, 0x hex or plain digits (peb)",
+    example: "--value 1.5KLAY"
+  },
+  memo: {
+    name: "memo",
+    value: "TEXT",
+    description: "free text recorded in the transaction (a memo type)",
+    example: "--memo \"invoice 42\""
+  },
+  feePayer: {
+    name: "fee-payer",
+    value: "global|ADDRESS",
+    default: "the sender",
+    description: "who pays the fee: global (the service, billed later) or your fee-payer account",
+    example: "--fee-payer global"
+  },
+  feeRatio: {
+    name: "fee-ratio",
+    value: "N",
+    default: "all of it",
+    description: "with --fee-payer: the fee payer's share of the fee in percent, 1 to 99",
+    example: "--fee-ratio 30"
+  },
+  feePayerPool: {
+    name: "fee-payer-pool",
+    value: "KRN",
+    env: "KAS_FEEPAYER_POOL",
+    default: "the member's default fee-payer pool",
+    description: "fee-payer pool of --fee-payer ADDRESS (x-krn's second KRN)",
+    example: "--fee-payer-pool krn:1001:wallet:<member>:feepayer-pool:ops"
+  },
+  nonce: {
+    name: "nonce",
+    value: "N",
+    default: "the sender's next",
+    description: "the sender's nonce; another than the next is refused",
+    example: "--nonce 7"
+  },
+  gas: {
+    name: "gas",
+    value: "N",
+    default: "100000",
+    description: "gas limit; it must cover the transfer's intrinsic gas",
+    example: "--gas 50000"
+  },
+  noSubmit: {
+    name: "no-submit",
+    description: "sign only: print the signed transaction, send nothing",
+    example: "--no-submit --json | jq -r .rlp"
+  },
+  wait: {
+    name: "wait",
+    description: "wait until the transaction is committed and print its receipt",
+    example: "--wait"
+  },
+  json: {
+    name: "json",
+    description: "JSON output: the result, then with --wait the receipt, one document per line",
+    example: "--json | jq -r .transactionHash"
+  }
+} as const satisfies Record<string, Flag>
+
+const txSend: Command = {
+  path: ["tx", "send"],
+  summary: "transfer KLAY from an account of a pool",
+  description: [
+    "Transfer value from an account of the pool (POST /v2/tx/value; with --fee-payer, /v2/tx/fd/value",
+    "or /v2/tx/fd-user/value) and print the signed transaction. Never retried once sent."
+  ],
+  positionals: [],
+  groups: [
+    {
+      title: "Transfer",
+      flags: [tx.from, tx.to, tx.value, tx.memo, tx.feePayer, tx.feeRatio, tx.feePayerPool, tx.nonce, tx.gas, tx.noSubmit, tx.wait]
+    },
+    { title: "Output", flags: [tx.json, accounts.verbose] },
+    connection
+  ],
+  subcommands: [],
+  runs: true,
+  examples: [
+    "kas-wallet tx send --from \"$FROM\" --to \"$TO\" --value 1.5KLAY --wait",
+    "kas-wallet tx send --from \"$FROM\" --to \"$TO\" --value 1000 --memo \"invoice 42\"",
+    "kas-wallet tx send --from \"$FROM\" --to \"$TO\" --value 1 --fee-payer \"$FP\""
+  ]
+}
+
+const txReceipt: Command = {
+  path: ["tx", "receipt"],
+  summary: "show the receipt of a transaction",
+  description: [
+    "Show the receipt of a transaction (GET /v2/tx/<hash>): Pending until its block, then Committed",
+    "with the block, the gas used and the fee. With --wait, poll until it is committed."
+  ],
+  positionals: [{ name: "hash", description: "0x followed by 64 hex digits" }],
+  groups: [{ title: "Output", flags: [tx.wait, tx.json, accounts.verbose] }, connection],
+  subcommands: [],
+  runs: true,
+  examples: [
+    "kas-wallet tx receipt \"$HASH\"",
+    "kas-wallet tx receipt \"$HASH\" --wait --json | jq -r .status"
+  ]
+}
+
+const txGroup: Command = {
+  path: ["tx"],
+  summary: "send value transfers and read their receipts",
+  description: [
+    "Value transfers from the accounts of a pool, their fee paid by the sender, the service (global",
+    "fee payer) or your fee-payer account, and their receipts. Connection flags as for accounts."
+  ],
+  positionals: [],
+  groups: [],
+  subcommands: [txSend, txReceipt],
+  runs: false,
+  examples: [
+    "kas-wallet emulator fund 0xa809284C83b901eD106Aba4Ccda14628Af128e14 10KLAY",
+    "kas-wallet tx send --from \"$FROM\" --to \"$TO\" --value 1KLAY --fee-payer global"
   ]
 }
 
@@ -545,6 +692,35 @@ export const emulator = {
     name: "fee-payer",
     description: "fee-payer pools (feepayer-pool) rather than account pools",
     example: "--fee-payer"
+  }
+} as const satisfies Record<string, Flag>
+
+/**
+ * The flags of `kas-wallet emulator fund | balance | bill`, by key.
+ *
+ * @since 0.2.0
+ * @category flags
+ */
+export const ledger = {
+  billChain: {
+    name: "chain",
+    value: "ID",
+    default: "both",
+    description: "only the bills of this chain: 8217 or 1001",
+    example: "--chain 1001",
+    choices: ["8217", "1001"]
+  },
+  accountId: {
+    name: "account-id",
+    value: "ID",
+    default: "every member",
+    description: "only the bill of this member",
+    example: "--account-id 6c5f6a1e-0d3b-4f5e-9a0c-2f1e4d3c2b1a"
+  },
+  json: {
+    name: "json",
+    description: "JSON output, amounts in peb as decimal strings",
+    example: "--json | jq -r .balance"
   }
 } as const satisfies Record<string, Flag>
 
@@ -660,7 +836,46 @@ const emulatorSubcommands: ReadonlyArray<Command> = [
       [emulator.accountId, emulator.optionalChainId, emulator.feePayer],
       "kas-wallet emulator pool list --account-id <id>"
     )
-  ])
+  ]),
+  {
+    path: ["emulator", "fund"],
+    summary: "credit test value to any address (the emulator's faucet)",
+    description: [
+      "Credit test value to any address on a chain, directly in the emulator's database (running or",
+      "not): the wire API has no faucet. A plain number is peb; write 10KLAY for KLAY."
+    ],
+    positionals: [
+      { name: "address", description: "0x followed by 40 hex digits: any address, not only the member's" },
+      { name: "amount", description: "1.5KLAY, 25ston, 1000peb, 0x hex or plain digits (peb)" }
+    ],
+    groups: [{ title: "Options", flags: [accounts.chain, ledger.json, emulator.dataDir, emulator.consoleDb] }],
+    subcommands: [],
+    runs: true,
+    examples: ["kas-wallet emulator fund 0xa809284C83b901eD106Aba4Ccda14628Af128e14 10KLAY"]
+  },
+  {
+    path: ["emulator", "balance"],
+    summary: "show the balance and nonce of any address",
+    description: ["Show the balance (KLAY and peb) and next nonce of any address on a chain, from the emulator's database."],
+    positionals: [{ name: "address", description: "0x followed by 40 hex digits" }],
+    groups: [{ title: "Options", flags: [accounts.chain, ledger.json, emulator.dataDir, emulator.consoleDb] }],
+    subcommands: [],
+    runs: true,
+    examples: ["kas-wallet emulator balance 0xa809284C83b901eD106Aba4Ccda14628Af128e14"]
+  },
+  {
+    path: ["emulator", "bill"],
+    summary: "show what the global fee payer paid for each member",
+    description: [
+      "Show the global fee payer's bills: the fees it paid for each member's fee-delegated transfers",
+      "(POST /v2/tx/fd/value) on each chain, which the service charges the member later."
+    ],
+    positionals: [],
+    groups: [{ title: "Options", flags: [ledger.billChain, ledger.accountId, ledger.json, emulator.dataDir, emulator.consoleDb] }],
+    subcommands: [],
+    runs: true,
+    examples: ["kas-wallet emulator bill --chain 1001"]
+  }
 ]
 
 const emulatorCommand = (fields: typeof EmulatorConfig.fields | undefined): Command => {
@@ -675,7 +890,7 @@ const emulatorCommand = (fields: typeof EmulatorConfig.fields | undefined): Comm
     positionals: [],
     groups: [
       {
-        title: "Server and data",
+        title: "Server, data, blocks and faults",
         flags: [
           ...f("host"),
           ...f("port"),
@@ -684,24 +899,25 @@ const emulatorCommand = (fields: typeof EmulatorConfig.fields | undefined): Comm
           ...f("database"),
           ...f("authToken"),
           ...f("masterKey"),
-          ...f("masterKeyFile")
+          ...f("masterKeyFile"),
+          ...f("blockInterval"),
+          ...f("faultRate"),
+          ...f("faultSeed"),
+          ...f("faultKinds"),
+          ...f("faultLatency"),
+          ...f("faultRetryAfter")
         ]
       },
       {
         title: "Member key (default: the stored one)",
         flags: [...f("accessKeyId"), emulator.secretAccessKeyFile, ...f("secretAccessKey"), ...f("accountId")]
-      },
-      {
-        title: "Faults",
-        flags: [...f("faultRate"), ...f("faultSeed"), ...f("faultKinds"), ...f("faultLatency"), ...f("faultRetryAfter")]
       }
     ],
     subcommands: emulatorSubcommands,
     runs: true,
     examples: [
-      "kas-wallet emulator                   # keeps its data; in another shell:",
-      "eval \"$(kas-wallet emulator env)\"     # and kas-wallet accounts uses it",
-      "kas-wallet emulator --ephemeral --port 0 --fault-rate 0.2 --fault-kinds 503"
+      "kas-wallet emulator   # then elsewhere: eval \"$(kas-wallet emulator env)\"",
+      "kas-wallet emulator --ephemeral --block-interval \"200 millis\" --fault-rate 0.2"
     ]
   }
 }
@@ -751,12 +967,12 @@ export const tree = (emulatorFields?: typeof EmulatorConfig.fields): Command => 
   path: [],
   summary: "the KAS wallet API from the command line",
   description: [
-    "The KAS wallet API from the command line: accounts and fee-payer accounts of the service or of a",
-    "local emulator, the emulator itself, and a tour of the effect-kas-wallet library."
+    "The KAS wallet API from the command line: accounts, fee-payer accounts and transfers of the",
+    "service or of a local emulator, the emulator itself, and a tour of the effect-kas-wallet library."
   ],
   positionals: [],
   groups: [{ title: "Options", flags: [root.help, root.version, root.completions] }],
-  subcommands: [accountsGroup, feePayersGroup, emulatorCommand(emulatorFields), tour],
+  subcommands: [accountsGroup, feePayersGroup, txGroup, emulatorCommand(emulatorFields), tour],
   runs: false,
   examples: [
     "kas-wallet emulator                  # a local emulator that keeps its data",

@@ -29,12 +29,13 @@ import * as Spec from "./Spec.js"
  * @category commands
  */
 export const commands: Record<
-  "accounts" | "fee-payers" | "emulator" | "tour",
+  "accounts" | "fee-payers" | "tx" | "emulator" | "tour",
   // Each command has its own name and parses into its own shape.
   () => Effect.Effect<Command.Command<any, FileSystem.FileSystem, ExitCode.Failure, any>>
 > = {
   accounts: () => Effect.promise(() => import("./AccountsCommand.js")).pipe(Effect.map((m) => m.command)),
   "fee-payers": () => Effect.promise(() => import("./FeePayersCommand.js")).pipe(Effect.map((m) => m.command)),
+  tx: () => Effect.promise(() => import("./TxCommand.js")).pipe(Effect.map((m) => m.command)),
   emulator: () => Effect.promise(() => import("./EmulatorCommand.js")).pipe(Effect.map((m) => m.command)),
   tour: () =>
     Effect.succeed(

@@ -28,7 +28,12 @@ export const Code = {
   /** Emulator only: an injected fault answered 503. */
   EmulatorFaultUnavailable: 1099503,
   /** Emulator only: a genuine failure of the emulator itself (storage unavailable, ...), HTTP 500. */
-  EmulatorInternal: 1099000
+  EmulatorInternal: 1099000,
+  /**
+   * The service's code for an account that cannot sign (in its public error table, "account is
+   * invalid to sign the transaction"); the emulator answers it for a disabled sender.
+   */
+  AccountCannotSign: 1061512
 } as const
 
 /**
@@ -166,6 +171,46 @@ export const alreadyDisabled = (): ApiError =>
  */
 export const alreadyEnabled = (): ApiError =>
   new ApiError({ status: 400, code: Code.AlreadyEnabled, message: "the account is already enabled" })
+
+/**
+ * 400, 1061616: a fee ratio that is not an integer from 0 to 99 (the message of the service's
+ * public error table).
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const feeRatioOutOfRange = (): ApiError =>
+  new ApiError({ status: 400, code: Code.FeeRatioOutOfRange, message: "fee ratio must be between 1 and 99; feeRatio" })
+
+/**
+ * 400, 1061512: the sender cannot sign — it is disabled. Code and message form are the service's
+ * (its public error table); that a disabled sender gets this code is the emulator's choice.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const cannotSign = (address: string): ApiError =>
+  new ApiError({ status: 400, code: Code.AccountCannotSign, message: `account is invalid to sign the transaction; ${address}` })
+
+/**
+ * 400, 1065001: the node refused the transaction, with Klaytn's reason: `failed to send a raw
+ * transaction to klaytn node; -32000::<reason>` (the service's example for insufficient funds of
+ * the sender; the same form for the others).
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const sendFailed = (reason: string): ApiError =>
+  new ApiError({ status: 400, code: Code.SendFailed, message: `failed to send a raw transaction to klaytn node; -32000::${reason}` })
+
+/**
+ * 400, 1065000: no transaction of that hash on the chain.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const transactionNotFound = (): ApiError =>
+  new ApiError({ status: 400, code: Code.TransactionNotFound, message: "failed to retrieve a transaction from klaytn node" })
 
 /**
  * 500, 1099000: the emulator itself failed (its storage, typically). Never caused by input.

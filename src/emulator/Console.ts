@@ -14,13 +14,16 @@
  * @since 0.1.0
  */
 import type { SqlError } from "@effect/sql"
-import { Clock, Context, Data, Effect, Either, Layer, Option, Redacted } from "effect"
+import { Clock, Context, Data, Effect, Either, Layer, Option, Redacted, Schema } from "effect"
 import { randomUUID } from "node:crypto"
+import * as Address from "../Address.js"
 import type * as ChainId from "../ChainId.js"
 import * as Krn from "../Krn.js"
+import * as Transaction from "../Transaction.js"
 import * as Credentials from "./Credentials.js"
 import * as Database from "./Database.js"
 import type { EmulatorError } from "./EmulatorError.js"
+import * as LedgerStore from "./LedgerStore.js"
 import * as Store from "./Store.js"
 
 /**
@@ -104,6 +107,38 @@ export interface FeePayerPool {
 }
 
 /**
+ * What the ledger of a chain holds for an address: its balance in peb and its next nonce (the
+ * number of transactions it sent).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface LedgerBalance {
+  readonly chainId: ChainId.ChainId
+  readonly address: Address.Address
+  readonly balance: Transaction.Peb
+  readonly nonce: number
+}
+
+/**
+ * What the global fee payer paid for a member's transactions on a chain (`/v2/tx/fd/value`): the
+ * service pays first and bills the member later.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface FeeBill {
+  readonly accountId: string
+  readonly chainId: ChainId.ChainId
+  /** The chain's global fee payer, which signed and paid. */
+  readonly feePayer: Address.Address
+  /** The fees paid, in peb. */
+  readonly fees: Transaction.Peb
+  /** How many transactions they were for. */
+  readonly transactions: number
+}
+
+/**
  * Why a console operation was refused, with a closed set of reasons:
  *
  * - `MemberNotFound`: no member has that account id.
@@ -183,6 +218,28 @@ export interface Service {
     readonly secretAccessKey: Redacted.Redacted<string>
     readonly accountId?: string | undefined
   }) => Effect.Effect<ApiKey, ConsoleError | SqlError.SqlError>
+  /**
+   * Credits test value to any address on a chain (the wire API has no faucet): its new balance.
+   * The address need not be an account of the wallet. A balance above 2^256 - 1 peb is refused.
+   */
+  readonly fund: (
+    chainId: 8217 | 1001,
+    address: Address.Address | string,
+    amount: Transaction.Peb | bigint
+  ) => Effect.Effect<LedgerBalance, ConsoleError | SqlError.SqlError>
+  /** The balance and next nonce of any address on a chain (0 and 0 for one never seen). */
+  readonly balance: (
+    chainId: 8217 | 1001,
+    address: Address.Address | string
+  ) => Effect.Effect<LedgerBalance, ConsoleError | SqlError.SqlError>
+  /**
+   * The global fee payer's bills: what it paid for each member on each chain, oldest member first;
+   * one member's (`accountId`) or one chain's when asked. Members it never paid for are absent.
+   */
+  readonly feeBills: (filter?: {
+    readonly accountId?: string | undefined
+    readonly chainId?: 8217 | 1001 | undefined
+  }) => Effect.Effect<ReadonlyArray<FeeBill>, ConsoleError | SqlError.SqlError>
 }
 
 /**
@@ -221,15 +278,28 @@ const checkAccountId = (accountId: string) =>
     ? Effect.void
     : Effect.fail(invalid(`account id must be 1 to 128 visible ASCII characters without ':' or ',', got ${JSON.stringify(accountId)}`))
 
+const decodeAddress = Schema.decodeUnknownEither(Address.Address)
+
+const checkAddress = (address: unknown) =>
+  Either.match(decodeAddress(address), {
+    onLeft: () =>
+      Effect.fail(invalid(`an address is 0x followed by 40 hex digits, in one case or with its EIP-55 checksum, got ${JSON.stringify(address)}`)),
+    onRight: Effect.succeed
+  })
+
+const checkChain = (chainId: number) =>
+  chainId === 8217 || chainId === 1001 ? Effect.void : Effect.fail(invalid(`the chain is 8217 or 1001, got ${chainId}`))
+
 /**
- * Builds the console over the `Store` of the context.
+ * Builds the console over the `Store` and `LedgerStore` of the context.
  *
  * @since 0.1.0
  * @category constructors
  * @internal
  */
-export const make: Effect.Effect<Service, never, Store.Store> = Effect.gen(function*() {
+export const make: Effect.Effect<Service, never, Store.Store | LedgerStore.LedgerStore> = Effect.gen(function*() {
   const store = yield* Store.Store
+  const ledger = yield* LedgerStore.LedgerStore
 
   const member = (accountId: string) =>
     Effect.flatMap(store.findMember(accountId), Option.match({
@@ -372,6 +442,54 @@ export const make: Effect.Effect<Service, never, Store.Store> = Effect.gen(funct
             () => createMember({ accountId })
           )
         return yield* registerKey({ accountId: owner.accountId, accessKeyId, secretAccessKey })
+      }),
+
+    fund: (chainId, address, amount) =>
+      Effect.gen(function*() {
+        yield* checkChain(chainId)
+        const checked = yield* checkAddress(address)
+        if (typeof amount !== "bigint" || amount < 0n || amount > Transaction.MaxPeb) {
+          return yield* invalid(`an amount is a whole number of peb from 0 to 2^256 - 1, got ${String(amount)}`)
+        }
+        const key = checked.toLowerCase()
+        // Read, add, write only if unchanged: the emulator may be sending from this address in
+        // another process (LedgerStore.ts). A conflict means it did: read again.
+        const attempt = Effect.gen(function*() {
+          const read = (yield* ledger.balances(chainId, [key])).get(key)!
+          const balance = read.balance + amount
+          if (balance > Transaction.MaxPeb) {
+            return yield* invalid(`${checked} would hold more than 2^256 - 1 peb on chain ${chainId}`)
+          }
+          const write = { balance, nonce: read.nonce }
+          const applied = yield* ledger.write({ chainId, balances: [{ address: key, read, write }] })
+          return applied ? Option.some(write) : Option.none()
+        })
+        const written = yield* ledger.serialize(Effect.repeat(attempt, { until: Option.isSome }))
+        const { balance, nonce } = Option.getOrThrow(written)
+        return { chainId: chainId as ChainId.ChainId, address: checked, balance: balance as Transaction.Peb, nonce }
+      }),
+
+    balance: (chainId, address) =>
+      Effect.gen(function*() {
+        yield* checkChain(chainId)
+        const checked = yield* checkAddress(address)
+        const { balance, nonce } = (yield* ledger.balances(chainId, [checked.toLowerCase()])).get(checked.toLowerCase())!
+        return { chainId: chainId as ChainId.ChainId, address: checked, balance: balance as Transaction.Peb, nonce }
+      }),
+
+    feeBills: (filter) =>
+      Effect.gen(function*() {
+        if (filter?.chainId !== undefined) yield* checkChain(filter.chainId)
+        const memberId = filter?.accountId !== undefined ? (yield* member(filter.accountId)).id : undefined
+        const rows = yield* ledger.bills({ memberId, chainId: filter?.chainId })
+        return rows.map((row): FeeBill => ({
+          accountId: row.accountId,
+          chainId: row.chainId as ChainId.ChainId,
+          // A bill exists only once the global fee payer paid, so after it was made.
+          feePayer: Either.getOrThrow(decodeAddress(row.feePayer)),
+          fees: row.fees as Transaction.Peb,
+          transactions: row.transactions
+        }))
       })
   }
   return service
@@ -384,7 +502,7 @@ export const make: Effect.Effect<Service, never, Store.Store> = Effect.gen(funct
  * @category layers
  * @internal
  */
-export const layer: Layer.Layer<Console, never, Store.Store> = Layer.effect(Console, make)
+export const layer: Layer.Layer<Console, never, Store.Store | LedgerStore.LedgerStore> = Layer.effect(Console, make)
 
 /**
  * Where `layerDatabase` finds its database: `database` as in `EmulatorConfig.Options`, and the
@@ -403,7 +521,7 @@ export interface DatabaseOptions extends Database.Options {}
  * @category layers
  */
 export const layerDatabase = (options: DatabaseOptions): Layer.Layer<Console, EmulatorError> =>
-  layer.pipe(Layer.provide(Store.layer), Layer.provide(Database.layer(options)))
+  layer.pipe(Layer.provide(Layer.merge(Store.layer, LedgerStore.layer)), Layer.provide(Database.layer(options)))
 
 /**
  * Creates a member. See `Service.createMember`.
@@ -489,3 +607,29 @@ export const createFeePayerPool = (pool: Parameters<Service["createFeePayerPool"
  */
 export const listFeePayerPools = (accountId: string, chainId?: ChainId.ChainId) =>
   Effect.flatMap(Console, (c) => c.listFeePayerPools(accountId, chainId))
+
+/**
+ * Credits test value to any address on a chain. See `Service.fund`.
+ *
+ * @since 0.2.0
+ * @category operations
+ */
+export const fund = (chainId: 8217 | 1001, address: Address.Address | string, amount: Transaction.Peb | bigint) =>
+  Effect.flatMap(Console, (c) => c.fund(chainId, address, amount))
+
+/**
+ * The balance and next nonce of any address on a chain. See `Service.balance`.
+ *
+ * @since 0.2.0
+ * @category operations
+ */
+export const balance = (chainId: 8217 | 1001, address: Address.Address | string) =>
+  Effect.flatMap(Console, (c) => c.balance(chainId, address))
+
+/**
+ * The global fee payer's bills, by member and chain. See `Service.feeBills`.
+ *
+ * @since 0.2.0
+ * @category operations
+ */
+export const feeBills = (filter?: Parameters<Service["feeBills"]>[0]) => Effect.flatMap(Console, (c) => c.feeBills(filter))

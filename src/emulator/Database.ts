@@ -18,7 +18,8 @@
 import * as Reactivity from "@effect/experimental/Reactivity"
 import { SqlClient } from "@effect/sql"
 import { LibsqlClient } from "@effect/sql-libsql"
-import { Context, Effect, Either, Layer, type Redacted } from "effect"
+import * as Libsql from "@libsql/client"
+import { Context, Effect, Either, Layer, Redacted } from "effect"
 import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -134,6 +135,18 @@ export interface Service {
 export class Database extends Context.Tag("effect-kas-wallet/emulator/Database")<Database, Service>() {}
 
 /**
+ * The libSQL client under the `SqlClient`, for what @effect/sql does not offer: `batch`, a list of
+ * statements run as one transaction on the client's own connection (the ledger's writes,
+ * LedgerStore.ts). Not `withTransaction`: libSQL hands a transaction the client's connection and
+ * opens a new one for the client, which loses the connection's settings (busy timeout,
+ * synchronous) and keeps the old one open until the garbage collector finds it.
+ *
+ * @since 0.2.0
+ * @category tags
+ */
+export class RawClient extends Context.Tag("effect-kas-wallet/emulator/Database/RawClient")<RawClient, Libsql.Client>() {}
+
+/**
  * Options of `layer`.
  *
  * @since 0.1.0
@@ -205,7 +218,7 @@ const prepareFile = (file: string) =>
  */
 export const layer = (
   options: Options
-): Layer.Layer<Database | SqlClient.SqlClient | LibsqlClient.LibsqlClient, EmulatorError> =>
+): Layer.Layer<Database | SqlClient.SqlClient | LibsqlClient.LibsqlClient | RawClient, EmulatorError> =>
   Layer.scopedContext(Effect.gen(function*() {
     const location = yield* parse(options.database)
     const file = location._tag === "Ephemeral"
@@ -215,14 +228,20 @@ export const layer = (
       : undefined
     if (file !== undefined) yield* prepareFile(file)
     const url = file !== undefined ? pathToFileURL(file).href : (location as { readonly url: string }).url
-    // createClient throws on a bad URL: a defect here is a configuration problem, not a crash.
-    const client = yield* LibsqlClient.make({
-      url,
-      ...(options.authToken !== undefined ? { authToken: options.authToken } : {})
-    }).pipe(
-      Effect.catchAllDefect((cause) =>
-        Effect.fail(databaseError(`cannot open the database ${describe(location)}: ${reason(cause)}`)(cause))
-      ),
+    // createClient throws on a bad URL: a configuration problem, not a crash. The client is made
+    // here rather than by LibsqlClient so that the ledger can reach its `batch` (RawClient).
+    const raw = yield* Effect.acquireRelease(
+      Effect.try({
+        try: () =>
+          Libsql.createClient({
+            url,
+            ...(options.authToken !== undefined ? { authToken: Redacted.value(options.authToken) } : {})
+          }),
+        catch: (cause) => databaseError(`cannot open the database ${describe(location)}: ${reason(cause)}`)(cause)
+      }),
+      (c) => Effect.sync(() => c.close())
+    )
+    const client = yield* LibsqlClient.make({ liveClient: raw }).pipe(
       Effect.provideServiceEffect(Reactivity.Reactivity, Reactivity.make)
     )
     const provideSql = Effect.provideService(SqlClient.SqlClient, client)
@@ -237,7 +256,8 @@ export const layer = (
     )
     // Again after the migrations: the libSQL client opens a fresh connection after each
     // transaction, and connection settings must land on the one that serves requests (the
-    // emulator runs no transaction afterwards).
+    // emulator runs no `withTransaction` afterwards; the ledger's atomic writes are batches, which
+    // keep the connection: RawClient).
     if (local) {
       yield* provideSql(Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
@@ -251,6 +271,7 @@ export const layer = (
     }
     return Context.make(Database, { location, file }).pipe(
       Context.add(SqlClient.SqlClient, client),
-      Context.add(LibsqlClient.LibsqlClient, client)
+      Context.add(LibsqlClient.LibsqlClient, client),
+      Context.add(RawClient, raw)
     )
   }))

@@ -19,8 +19,9 @@
  *
  * @since 0.1.0
  */
-import { Context, Effect, Layer, type Redacted, type Scope } from "effect"
+import { Context, type Duration, Effect, Layer, type Redacted, type Scope } from "effect"
 import type { ConfigError } from "effect/ConfigError"
+import type * as Address from "../Address.js"
 import * as Console from "./Console.js"
 import * as Credentials from "./Credentials.js"
 import * as Database from "./Database.js"
@@ -28,6 +29,8 @@ import * as EmulatorConfig from "./EmulatorConfig.js"
 import { EmulatorError } from "./EmulatorError.js"
 import * as Faults from "./Faults.js"
 import * as KeyVault from "./KeyVault.js"
+import * as Ledger from "./Ledger.js"
+import * as LedgerStore from "./LedgerStore.js"
 import * as Listener from "./Listener.js"
 import * as OpenApi from "./OpenApi.js"
 import * as Routes from "./Routes.js"
@@ -74,6 +77,10 @@ export interface Service extends Console.Service {
   readonly faults: Faults.Resolved
   /** The OpenAPI document served at `/openapi.json`. */
   readonly openApi: OpenApiDocument
+  /** The time between two blocks: a transaction is committed in the next block. */
+  readonly blockInterval: Duration.Duration
+  /** The global fee payer of a chain: it signs and pays `/v2/tx/fd/value` transfers and bills the member. */
+  readonly globalFeePayer: (chainId: 8217 | 1001) => Address.Address
 }
 
 /**
@@ -116,14 +123,15 @@ export const make = (options: EmulatorConfig.Options = {}): Effect.Effect<Servic
     const database = options.database ?? EmulatorConfig.DefaultDatabase
 
     const services = yield* Layer.build(
-      Layer.mergeAll(Console.layer, Wallet.layer).pipe(
+      Layer.mergeAll(Console.layer, Wallet.layer, Ledger.layer({ blockInterval: options.blockInterval })).pipe(
         Layer.provideMerge(KeyVault.layer(options)),
-        Layer.provideMerge(Store.layer),
+        Layer.provideMerge(Layer.merge(Store.layer, LedgerStore.layer)),
         Layer.provideMerge(Database.layer({ database, authToken: options.authToken }))
       )
     )
     const console = Context.get(services, Console.Console)
     const wallet = Context.get(services, Wallet.Wallet)
+    const ledger = Context.get(services, Ledger.Ledger)
     const vault = Context.get(services, KeyVault.KeyVault)
     const db = Context.get(services, Database.Database)
 
@@ -138,7 +146,7 @@ export const make = (options: EmulatorConfig.Options = {}): Effect.Effect<Servic
     const listener = yield* Listener.listen({ host, port })
     const url = `http://${urlHost(host)}:${listener.port}`
     const openApi = OpenApi.document(url)
-    yield* listener.serve(Routes.make({ wallet, faults: Faults.makeInjector(faults), openApi: JSON.stringify(openApi) }))
+    yield* listener.serve(Routes.make({ wallet, ledger, faults: Faults.makeInjector(faults), openApi: JSON.stringify(openApi) }))
 
     const service: Service = {
       ...console,
@@ -153,7 +161,9 @@ export const make = (options: EmulatorConfig.Options = {}): Effect.Effect<Servic
         : { source: "ephemeral" },
       member,
       faults,
-      openApi
+      openApi,
+      blockInterval: ledger.blockInterval,
+      globalFeePayer: ledger.globalFeePayer
     }
     return service
   })

@@ -67,6 +67,11 @@ export interface Options {
   readonly member?: MemberKey | undefined
   /** Fault injection. Default: off. */
   readonly faults?: Faults.Options | undefined
+  /**
+   * Time between two blocks of the ledger: a transaction is committed (its receipt leaves
+   * `Pending`) when the next block is made. At least 1 millisecond. Default 1 second.
+   */
+  readonly blockInterval?: Duration.DurationInput | undefined
 }
 
 /**
@@ -273,6 +278,16 @@ export const fields = {
     description: "Retry-After of an injected 429, in seconds",
     example: "2",
     secret: false
+  },
+  blockInterval: {
+    env: "KAS_EMULATOR_BLOCK_INTERVAL",
+    flag: "block-interval",
+    kind: "duration",
+    value: "DURATION",
+    default: "1 second",
+    description: "time between blocks: a transaction commits in the next one",
+    example: "\"200 millis\"",
+    secret: false
   }
 } as const satisfies Record<string, Field>
 
@@ -371,7 +386,8 @@ export const fromValues = (v: Values): Either.Either<Options, string> => {
         latency: v.faultLatency,
         retryAfter: v.faultRetryAfter
       }
-      : undefined
+      : undefined,
+    blockInterval: v.blockInterval
   })
 }
 
@@ -385,6 +401,7 @@ export const fromValues = (v: Values): Either.Either<Options, string> => {
  * | `KAS_EMULATOR_MASTER_KEY`, `KAS_EMULATOR_MASTER_KEY_FILE` | `masterKey`, `masterKeyFile` |
  * | `KAS_ACCESS_KEY_ID` + `KAS_SECRET_ACCESS_KEY` (+ `KAS_ACCOUNT_ID`) | `member` |
  * | `KAS_EMULATOR_FAULT_RATE`, `_SEED`, `_KINDS` (comma-separated), `_LATENCY` (e.g. `200 millis`), `_RETRY_AFTER` | `faults` |
+ * | `KAS_EMULATOR_BLOCK_INTERVAL` (e.g. `200 millis`) | `blockInterval` |
  *
  * The access key id and secret go together: one without the other is a configuration error.
  *

@@ -115,6 +115,72 @@ const lifecycle = Effect.gen(function*() {
   yield* sql`CREATE INDEX feepayers_listing ON feepayers(pool_id, created_at, seq, status)`
 })
 
+// Issue 13: the ledger of each chain — balances, nonces, transactions, the block clock, the global
+// fee payer and its bills. Amounts are peb as decimal TEXT: they reach 2^256 - 1, far beyond
+// SQLite's 64-bit integers, so every sum is made in JavaScript with bigint (LedgerStore.ts).
+const ledger = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  // One row per chain. genesis_ms is set by the first transaction (block n ends at genesis_ms +
+  // n × the block interval); the global fee payer's key is made when the emulator first starts on
+  // this database, sealed like every private key, its address kept beside it in clear.
+  yield* sql`CREATE TABLE chains (
+    chain_id INTEGER PRIMARY KEY,
+    gas_price TEXT NOT NULL,
+    genesis_ms INTEGER,
+    fee_payer_address TEXT,
+    fee_payer_key BLOB
+  )`
+  // 25 ston: the gas price inside the signed RLP of the service's examples.
+  yield* sql`INSERT INTO chains (chain_id, gas_price) VALUES (8217, '25000000000'), (1001, '25000000000')`
+  // Any address, the member's or not: funding and receiving need no account of the wallet.
+  // address is lower case.
+  yield* sql`CREATE TABLE ledger_accounts (
+    chain_id INTEGER NOT NULL,
+    address TEXT NOT NULL,
+    balance TEXT NOT NULL,
+    nonce INTEGER NOT NULL,
+    PRIMARY KEY (chain_id, address)
+  ) WITHOUT ROWID`
+  // Every transaction sent (never those signed with submit: false). raw is the signed transaction;
+  // everything a receipt shows is decoded from it, the block fields aside. The unique keys are the
+  // last line of defence against two writers: one nonce per sender, one position per block.
+  yield* sql`CREATE TABLE transactions (
+    seq INTEGER PRIMARY KEY,
+    chain_id INTEGER NOT NULL,
+    hash TEXT NOT NULL,
+    sender TEXT NOT NULL,
+    nonce INTEGER NOT NULL,
+    member_id INTEGER NOT NULL REFERENCES members(id),
+    raw BLOB NOT NULL,
+    block_number INTEGER NOT NULL,
+    block_time_ms INTEGER NOT NULL,
+    tx_index INTEGER NOT NULL,
+    gas_used INTEGER NOT NULL,
+    fee_payer TEXT,
+    payer_kind TEXT NOT NULL,
+    sender_fee TEXT NOT NULL,
+    fee_payer_fee TEXT NOT NULL,
+    accepted_ms INTEGER NOT NULL,
+    UNIQUE (chain_id, hash),
+    UNIQUE (chain_id, sender, nonce),
+    UNIQUE (chain_id, block_number, tx_index)
+  )`
+  // What the global fee payer paid for each member on each chain: the service's bill.
+  yield* sql`CREATE TABLE fee_bills (
+    member_id INTEGER NOT NULL REFERENCES members(id),
+    chain_id INTEGER NOT NULL,
+    fees TEXT NOT NULL,
+    transactions INTEGER NOT NULL,
+    PRIMARY KEY (member_id, chain_id)
+  ) WITHOUT ROWID`
+  // The assertion of a ledger write: `INSERT OR REPLACE INTO ledger_guard VALUES (1, changes())`
+  // after each compare-and-set fails the whole batch when that statement changed no row.
+  yield* sql`CREATE TABLE ledger_guard (
+    id INTEGER PRIMARY KEY,
+    ok INTEGER NOT NULL CHECK (ok = 1)
+  )`
+})
+
 /**
  * The migrations, by id.
  *
@@ -123,7 +189,8 @@ const lifecycle = Effect.gen(function*() {
  */
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
   "0001_initial": initial,
-  "0002_lifecycle": lifecycle
+  "0002_lifecycle": lifecycle,
+  "0003_ledger": ledger
 }
 
 /**

@@ -20,6 +20,7 @@ import * as ErrorBody from "../ErrorBody.js"
 import * as Krn from "../Krn.js"
 import * as Pagination from "../Pagination.js"
 import * as PublicKey from "../PublicKey.js"
+import * as Transaction from "../Transaction.js"
 import * as ApiError from "./ApiError.js"
 
 /**
@@ -137,6 +138,49 @@ const notFoundOr = (what: string) =>
     `${what}: ${ApiError.Code.DataNotExist} "data don't exist"; bad header or address: ${ApiError.Code.EmptyOrZero}, ${ApiError.Code.OutOfRange}, ${ApiError.Code.NotKlaytnAddress}.`
   )
 
+// The transaction routes take `x-krn` as an account pool KRN, optionally followed (fd-user) by a
+// fee-payer pool KRN, comma-separated.
+const transactionHeaders = (feePayerPool: boolean) => [
+  headerParameters[0],
+  {
+    name: "x-krn",
+    in: "header",
+    required: false,
+    description: feePayerPool
+      ? `Account pool of the sender, optionally followed by a comma and the fee-payer pool the fee payer must be in (the member's default pools when absent). Anything else: 400 ${ApiError.Code.DataNotExist}.`
+      : `Account pool of the sender; the default pool when absent or empty. Anything else: 400 ${ApiError.Code.DataNotExist}.`,
+    schema: { type: "string" }
+  }
+]
+
+const transferErrors = (feeDelegated: boolean) =>
+  error(
+    [
+      `${ApiError.Code.EmptyOrZero} (from, to, value${feeDelegated ? ", feePayer" : ""} missing; to zero), ${ApiError.Code.NotKlaytnAddress} (not an address), ${ApiError.Code.NotHex} (value not hex), ${ApiError.Code.OutOfRange} (other fields, unknown fields, body not JSON)`,
+      ...(feeDelegated ? [`${ApiError.Code.FeeRatioOutOfRange} (feeRatio not 0..99)`] : []),
+      `${ApiError.Code.DataNotExist} (the sender is not in the selected pool${feeDelegated ? "; the fee payer is not the member's, or not in the selected fee-payer pool" : ""})`,
+      `${ApiError.Code.AccountCannotSign} (the sender is disabled)`,
+      `${ApiError.Code.SendFailed} (insufficient funds of the sender${feeDelegated ? " or of the fee payer" : ""}, nonce too low or too high, intrinsic gas too low; nothing changes)`
+    ].join("; ") + "."
+  )
+
+const transfer = (operationId: string, summary: string, body: string, feeDelegated: boolean, feePayerPool: boolean) => ({
+  post: {
+    operationId,
+    summary,
+    parameters: transactionHeaders(feePayerPool),
+    requestBody: { required: true, content: { "application/json": { schema: ref(body) } } },
+    responses: {
+      "200": success(
+        "TransactionResult",
+        "The signed transaction: status Submitted (sent: committed in the next block), or Pending with submit: false (signed only, nothing changes)."
+      ),
+      "400": transferErrors(feeDelegated),
+      ...commonErrors
+    }
+  }
+})
+
 const success = (schema: string, description: string) => ({
   description,
   headers: { "x-request-id": { $ref: "#/components/headers/RequestId" } },
@@ -176,6 +220,11 @@ export const document = (serverUrl?: string): Document => {
   add("ChainIdFromHeader", ChainId.FromHeader)
   add("Address", Address.Address)
   add("PublicKey", PublicKey.PublicKey)
+  add("ValueTransferBody", Transaction.ValueTransferBody)
+  add("FeeDelegatedTransferBody", Transaction.FeeDelegatedTransferBody)
+  add("UserFeeDelegatedTransferBody", Transaction.UserFeeDelegatedTransferBody)
+  add("TransactionResult", Transaction.TransactionResult)
+  add("TransactionReceipt", Transaction.TransactionReceipt)
 
   return {
     openapi: "3.1.0",
@@ -183,7 +232,7 @@ export const document = (serverUrl?: string): Document => {
       title: "KAS Wallet API v2 — local emulator (effect-kas-wallet)",
       version: "0.1.0",
       description:
-        "The account and fee-payer account operations of the KAS wallet interface as the effect-kas-wallet emulator serves them. Every error body is {code, message, requestId}; every response carries x-request-id. Unknown paths: 404, unknown methods: 405, both with code 1010007. See docs/emulator.md."
+        "The account, fee-payer account and value-transfer operations of the KAS wallet interface as the effect-kas-wallet emulator serves them. Every error body is {code, message, requestId}; every response carries x-request-id. Unknown paths: 404, unknown methods: 405, both with code 1010007. See docs/emulator.md."
     },
     ...(serverUrl !== undefined ? { servers: [{ url: serverUrl }] } : {}),
     security: [{ basic: [] }],
@@ -367,6 +416,48 @@ export const document = (serverUrl?: string): Document => {
           responses: {
             "200": success("AccountStatus", "{\"status\":\"deleted\"}."),
             "400": notFoundOr("Not in the selected fee-payer pool, not the caller's, or already deleted"),
+            ...commonErrors
+          }
+        }
+      },
+      "/v2/tx/value": transfer(
+        "valueTransfer",
+        "Transfer value from an account of the selected pool; the sender pays the fee",
+        "ValueTransferBody",
+        false,
+        false
+      ),
+      "/v2/tx/fd/value": transfer(
+        "feeDelegatedValueTransfer",
+        "Transfer value; the global fee payer pays the fee (or its feeRatio share) and bills the member",
+        "FeeDelegatedTransferBody",
+        true,
+        false
+      ),
+      "/v2/tx/fd-user/value": transfer(
+        "userFeeDelegatedValueTransfer",
+        "Transfer value; the member's fee-payer account feePayer pays the fee (or its feeRatio share)",
+        "UserFeeDelegatedTransferBody",
+        true,
+        true
+      ),
+      "/v2/tx/{transaction-hash}": {
+        get: {
+          operationId: "transactionReceipt",
+          summary: "The receipt of a transaction: Pending until its block, then Committed",
+          parameters: [
+            ...transactionHeaders(true),
+            {
+              name: "transaction-hash",
+              in: "path",
+              required: true,
+              description: `0x and 64 hex digits, any case. Not hex: 400 ${ApiError.Code.NotHex}.`,
+              schema: { type: "string" }
+            }
+          ],
+          responses: {
+            "200": success("TransactionReceipt", "The receipt; the block fields appear once the transaction is committed."),
+            "400": error(`No such transaction on the chain: ${ApiError.Code.TransactionNotFound}; bad header: ${ApiError.Code.EmptyOrZero}, ${ApiError.Code.OutOfRange}, ${ApiError.Code.DataNotExist}.`),
             ...commonErrors
           }
         }

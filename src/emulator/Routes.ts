@@ -21,14 +21,16 @@ import { type HttpApp, HttpIncomingMessage, HttpServerRequest, HttpServerRespons
 import type { SqlError } from "@effect/sql"
 import { NodeHttpServerRequest } from "@effect/platform-node"
 import { secp256k1 } from "@noble/curves/secp256k1.js"
-import { Cause, Effect, Either, Option, Schema } from "effect"
+import { Cause, Effect, Either, Option, ParseResult, Schema } from "effect"
 import { randomUUID } from "node:crypto"
 import * as ChainId from "../ChainId.js"
 import * as Krn from "../Krn.js"
 import * as Pagination from "../Pagination.js"
+import * as Transaction from "../Transaction.js"
 import * as ApiError from "./ApiError.js"
 import * as Credentials from "./Credentials.js"
 import type * as Faults from "./Faults.js"
+import type * as Ledger from "./Ledger.js"
 import type * as Store from "./Store.js"
 import type * as Wallet from "./Wallet.js"
 
@@ -54,7 +56,7 @@ const ADDRESS = /^0x[0-9a-fA-F]{40}$/
 const DIGITS = /^-?[0-9]+$/
 const HEX = /^0x[0-9a-fA-F]*$/
 
-/** The largest body read (of `POST /v2/feepayer`, the one route with a body): it holds one boolean. */
+/** The largest body read (`POST /v2/feepayer` holds one boolean; a transfer, a memo of some kilobytes). */
 const MaxBodyBytes = 64 * 1024
 
 const json = (status: number, body: string | Uint8Array, requestId: string, headers?: Readonly<Record<string, string>>) =>
@@ -208,6 +210,85 @@ export const parseFeePayerBody = (text: string): Either.Either<{ readonly withou
     : Either.left(ApiError.outOfRange("withoutAccountUpdate"))
 }
 
+/**
+ * Which transfer endpoint: `/v2/tx/value` (the sender pays), `/v2/tx/fd/value` (the global fee
+ * payer) or `/v2/tx/fd-user/value` (the member's fee-payer account).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type TransferKind = "value" | "fd" | "fd-user"
+
+const transferPaths: Readonly<Record<string, TransferKind>> = {
+  "/v2/tx/value": "value",
+  "/v2/tx/fd/value": "fd",
+  "/v2/tx/fd-user/value": "fd-user"
+}
+
+const transferSchemas = {
+  value: Schema.decodeUnknownEither(Transaction.ValueTransferBody),
+  fd: Schema.decodeUnknownEither(Transaction.FeeDelegatedTransferBody),
+  "fd-user": Schema.decodeUnknownEither(Transaction.UserFeeDelegatedTransferBody)
+}
+
+const HEX_QUANTITY = /^0x[0-9a-fA-F]+$/
+const ZERO_ADDRESS = /^0x0{40}$/i
+
+/**
+ * The service's error for a transfer body its schema refused, by the first field the failure
+ * names: an address (`from`, `to`, `feePayer`) missing, empty or (for `to`) zero → 1061608, else
+ * 1061609; `value` missing → 1061608, not `0x` hex → 1061607, too large → 1061615; `feeRatio` →
+ * 1061616; a field the endpoint does not take, or anything else (`nonce`, `gas`, `memo`, `submit`
+ * of the wrong type) → 1061615 naming it.
+ *
+ * @since 0.2.0
+ * @category parsing
+ */
+export const transferBodyError = (body: Readonly<Record<string, unknown>>, error: ParseResult.ParseError): ApiError.ApiError => {
+  const issue = ParseResult.ArrayFormatter.formatErrorSync(error)[0]
+  const field = issue !== undefined && issue.path.length > 0 ? String(issue.path[0]) : "body"
+  // A field the endpoint does not take (`feeRatio` on /v2/tx/value, a misspelt `fee_payer`).
+  if (issue?._tag === "Unexpected") return ApiError.outOfRange(field)
+  const raw = body[field]
+  const absent = raw === undefined || raw === null || raw === ""
+  switch (field) {
+    case "from":
+    case "to":
+    case "feePayer":
+      return absent || (typeof raw === "string" && ZERO_ADDRESS.test(raw)) ? ApiError.missing(field) : ApiError.notAddress(field)
+    case "value":
+      if (absent) return ApiError.missing(field)
+      return typeof raw === "string" && HEX_QUANTITY.test(raw) ? ApiError.outOfRange(field) : ApiError.notHex(field)
+    case "feeRatio":
+      return ApiError.feeRatioOutOfRange()
+    default:
+      return ApiError.outOfRange(field)
+  }
+}
+
+/**
+ * Reads a transfer body: a JSON object decoded by the endpoint's schema (`ValueTransferBody`,
+ * `FeeDelegatedTransferBody`, `UserFeeDelegatedTransferBody`). Not JSON, or not an object → 400
+ * 1061615 naming `body`; a field the schema refuses → see `transferBodyError`.
+ *
+ * @since 0.2.0
+ * @category parsing
+ */
+export const parseTransferBody = (
+  kind: TransferKind,
+  text: string
+): Either.Either<Transaction.TransferBody, ApiError.ApiError> => {
+  let body: unknown
+  try {
+    body = JSON.parse(text)
+  } catch {
+    return Either.left(ApiError.outOfRange("body"))
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return Either.left(ApiError.outOfRange("body"))
+  const object = body as Record<string, unknown>
+  return Either.mapLeft(transferSchemas[kind](object), (error) => transferBodyError(object, error))
+}
+
 const header = (request: HttpServerRequest.HttpServerRequest, name: string): string | undefined => {
   const value: unknown = request.headers[name]
   return typeof value === "string" ? value : undefined
@@ -221,6 +302,8 @@ const header = (request: HttpServerRequest.HttpServerRequest, name: string): str
  */
 export interface Dependencies {
   readonly wallet: Wallet.Service
+  /** The chain of the transaction routes. */
+  readonly ledger: Ledger.Service
   readonly faults: Faults.Injector
   /** The OpenAPI document, serialized. */
   readonly openApi: string
@@ -234,7 +317,7 @@ export interface Dependencies {
  * @category constructors
  */
 export const make = (deps: Dependencies): HttpApp.Default<never, HttpServerRequest.HttpServerRequest> => {
-  const { faults, wallet } = deps
+  const { faults, ledger, wallet } = deps
 
   const authenticate = (request: HttpServerRequest.HttpServerRequest) => {
     const value = header(request, "authorization")
@@ -325,6 +408,87 @@ export const make = (deps: Dependencies): HttpApp.Default<never, HttpServerReque
         : yield* wallet.accountsByPublicKey(caller, pool.chainId, key.value)
     })
 
+  // `x-krn` of the transaction routes: an account pool KRN, and for `fd-user` (and receipts) a
+  // fee-payer pool KRN too, comma-separated in either order, each at most once.
+  const transactionKrns = (request: HttpServerRequest.HttpServerRequest, feePayerPool: boolean) => {
+    const value = header(request, "x-krn")?.trim()
+    let account = Option.none<Krn.PoolKrn>()
+    let feePayer = Option.none<Krn.PoolKrn>()
+    if (value === undefined || value === "") return Either.right({ account, feePayer })
+    for (const part of value.split(",").map((p) => p.trim())) {
+      const asAccount = decodeKrn.account(part)
+      if (Either.isRight(asAccount) && Option.isNone(account)) {
+        account = Option.some(asAccount.right)
+        continue
+      }
+      const asFeePayer = feePayerPool ? decodeKrn.feePayer(part) : Either.left(undefined)
+      if (Either.isRight(asFeePayer) && Option.isNone(feePayer)) {
+        feePayer = Option.some(asFeePayer.right)
+        continue
+      }
+      return Either.left(ApiError.dataNotExist(
+        feePayerPool ? "x-krn is not an account pool KRN and a fee-payer pool KRN" : notAPool.account
+      ))
+    }
+    return Either.right({ account, feePayer })
+  }
+
+  /** Authentication, chain and the pools of a transaction route. */
+  const transactionPools = (request: HttpServerRequest.HttpServerRequest, feePayerPool: boolean) =>
+    Effect.gen(function*() {
+      const caller = yield* authenticate(request)
+      const chainId = yield* chainOf(request)
+      const krns = yield* transactionKrns(request, feePayerPool)
+      const pool = yield* wallet.selectPool(caller, chainId, krns.account, "account")
+      const feePayers = Option.isSome(krns.feePayer)
+        ? yield* wallet.selectPool(caller, chainId, krns.feePayer, "feePayer")
+        : undefined
+      return { pool, feePayers }
+    })
+
+  const transfer = (request: HttpServerRequest.HttpServerRequest, kind: TransferKind) =>
+    Effect.gen(function*() {
+      const { feePayers, pool } = yield* transactionPools(request, kind === "fd-user")
+      // A declared length over the limit is refused unread; an undeclared one is cut at the limit.
+      if (!(Number(header(request, "content-length") ?? "0") <= MaxBodyBytes)) return yield* ApiError.outOfRange("body")
+      const text = yield* HttpIncomingMessage.withMaxBodySize(request.text, Option.some(MaxBodyBytes)).pipe(
+        Effect.mapError(() => ApiError.outOfRange("body"))
+      )
+      const body = yield* parseTransferBody(kind, text)
+      const feeRatio = body.feeRatio ?? 0
+      return yield* ledger.transfer({
+        pool,
+        from: body.from,
+        to: body.to,
+        value: body.value,
+        memo: body.memo,
+        nonce: body.nonce,
+        gas: body.gas,
+        submit: body.submit ?? true,
+        payer: kind === "value"
+          ? { _tag: "Sender" }
+          : kind === "fd"
+          ? { _tag: "Global", feeRatio }
+          // The fd-user schema requires feePayer.
+          : { _tag: "User", address: body.feePayer!, feeRatio, pool: feePayers }
+      })
+    })
+
+  const receipt = (request: HttpServerRequest.HttpServerRequest, rawHash: string) =>
+    Effect.gen(function*() {
+      const { pool } = yield* transactionPools(request, true)
+      let hash: string
+      try {
+        hash = decodeURIComponent(rawHash)
+      } catch {
+        return yield* ApiError.notHex("transaction-hash")
+      }
+      if (!HEX.test(hash)) return yield* ApiError.notHex("transaction-hash")
+      // Hex of another length is no hash any transaction has.
+      if (hash.length !== 66) return yield* ApiError.transactionNotFound()
+      return yield* ledger.receipt(pool.chainId, hash.toLowerCase())
+    })
+
   const ok = (body: string | Uint8Array, requestId: string) => json(200, body, requestId)
 
   const route = (
@@ -369,6 +533,17 @@ export const make = (deps: Dependencies): HttpApp.Default<never, HttpServerReque
         path === "/v2/stat/count"
           ? wallet.accountCount({ memberId: pool.memberId, accountId: pool.accountId }, pool.chainId)
           : wallet.poolAccountCount(pool)))
+    }
+    const transferKind = transferPaths[path]
+    if (transferKind !== undefined) {
+      if (method !== "POST") return Effect.fail(ApiError.methodNotAllowed("POST"))
+      return answer(transfer(request, transferKind))
+    }
+    if (path.startsWith("/v2/tx/")) {
+      const [hash = "", ...rest] = path.slice(7).split("/")
+      if (hash === "" || rest.length > 0) return Effect.fail(ApiError.notFound())
+      if (method !== "GET") return Effect.fail(ApiError.methodNotAllowed("GET"))
+      return answer(receipt(request, hash))
     }
     return Effect.fail(ApiError.notFound())
   }

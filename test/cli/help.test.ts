@@ -52,7 +52,11 @@ describe("--help", () => {
   it("the top level lists the commands, not the emulator's options", () => {
     const text = helpOf(root)
     expect(text.startsWith(`kas-wallet ${version}: `)).toBe(true)
-    for (const line of ["accounts list", "emulator env", "emulator member", "tour"]) expect(text).toMatch(new RegExp(`^  ${line} `, "m"))
+    // Each group on one line, by the names of its commands.
+    expect(text).toMatch(/^  accounts +create \| get \| list \| count \| by-public-key \| disable \| enable \| delete$/m)
+    expect(text).toMatch(/^  tx +send \| receipt$/m)
+    expect(text).toMatch(/^  emulator +run a local emulator.*; or env \| member \| key \| pool \| fund \| balance \| bill$/m)
+    expect(text).toMatch(/^  tour +a guided tour/m)
     expect(text).not.toContain("--fault-rate")
     expect(text).not.toContain("--db")
     expect(text).toContain("-h, --help")
@@ -162,7 +166,7 @@ describe("reading a command line against the table", () => {
     expect(usage("accounts by-public-key")).toContain("kas-wallet accounts by-public-key needs <public-key>")
     expect(usage("fee-payers list --pool x")).toContain("unknown option --pool for kas-wallet fee-payers list (did you mean --fee-payer-pool?)")
     expect(usage("accounts --json")).toContain("unknown option --json for kas-wallet accounts: give a command first")
-    expect(usage("emulator serve")).toContain("unknown command \"serve\" for kas-wallet emulator (commands: env, member, key or pool)")
+    expect(usage("emulator serve")).toContain("unknown command \"serve\" for kas-wallet emulator (commands: env, member, key, pool, fund, balance or bill)")
     expect(usage("accounts list --version")).toContain("unknown option --version")
     expect(usage("accounts list -x")).toContain("unknown option -x")
     expect(usage("--completions zsh")).toContain("only bash completions exist")
@@ -206,7 +210,7 @@ describe("bash completions", () => {
   }
 
   it.runIf(bash)("complete commands where a command comes, then the flags of the command typed, and flag values", () => {
-    expect(complete("kas-wallet ")).toEqual(["accounts", "emulator", "fee-payers", "tour"])
+    expect(complete("kas-wallet ")).toEqual(["accounts", "emulator", "fee-payers", "tour", "tx"])
     expect(complete("kas-wallet --")).toEqual(["--completions", "--help", "--version"])
     expect(complete("kas-wallet accounts ")).toEqual(["by-public-key", "count", "create", "delete", "disable", "enable", "get", "list"])
     expect(complete("kas-wallet fee-payers ")).toEqual(["create", "delete", "get", "list"])
@@ -217,7 +221,8 @@ describe("bash completions", () => {
     expect(complete("kas-wallet accounts list --pa")).toEqual(["--page-size"])
     expect(complete("kas-wallet accounts list --chain ")).toEqual(["1001", "8217"])
     expect(complete("kas-wallet accounts list --page-size ")).toEqual([])
-    expect(complete("kas-wallet emulator ")).toEqual(["env", "key", "member", "pool"])
+    expect(complete("kas-wallet emulator ")).toEqual(["balance", "bill", "env", "fund", "key", "member", "pool"])
+    expect(complete("kas-wallet tx ")).toEqual(["receipt", "send"])
     expect(complete("kas-wallet emulator --fault-r")).toEqual(["--fault-rate", "--fault-retry-after"])
     // After a flag, the command is settled: its flags, never its subcommands.
     const afterFlag = complete("kas-wallet emulator --port 0 ")

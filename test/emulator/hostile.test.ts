@@ -138,7 +138,7 @@ const elements: Record<Element, fc.Arbitrary<Choice>> = {
 }
 
 const KNOWN =
-  /^\/(health|openapi\.json|v2\/(account|feepayer)(\/[^/]+(\/(disable|enable))?)?|v2\/pubkey\/[^/]+\/account|v2\/stat\/count(\/krn)?)$/
+  /^\/(health|openapi\.json|v2\/(account|feepayer)(\/[^/]+(\/(disable|enable))?)?|v2\/pubkey\/[^/]+\/account|v2\/stat\/count(\/krn)?|v2\/tx\/([^/]+|fd\/value|fd-user\/value))$/
 const junkPath = fc.tuple(
   fc.constantFrom("/", "/v1/", "/v2/", "/v2/accounts", "/v2/account/", "/V2/ACCOUNT", "//", "/v2/account/0x1/", "/health/", "/api/"),
   fc.stringMatching(/^[A-Za-z0-9._~%!$&'()*+,;=:@/-]{0,30}$/)

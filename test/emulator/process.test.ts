@@ -19,8 +19,10 @@ import * as os from "node:os"
 import * as path from "node:path"
 import * as Database from "../../src/emulator/Database.js"
 import * as KeyVault from "../../src/emulator/KeyVault.js"
+import * as LedgerStore from "../../src/emulator/LedgerStore.js"
 import * as Store from "../../src/emulator/Store.js"
-import { start } from "./_process.js"
+import { txApi } from "./_ledger.js"
+import { runCli, start } from "./_process.js"
 import { api, clientLayer, sendEither } from "./_support.js"
 
 const tempDir = Effect.acquireRelease(
@@ -168,5 +170,56 @@ describe("emulator process", () => {
       expect(Object.keys(columns[0]!).sort()).toEqual(
         ["address", "address_lc", "created_at", "key_hex", "pool_id", "private_key", "public_key", "seq", "status", "updated_at"]
       )
+    }).pipe(Effect.scoped, Effect.provide(clientLayer)), { timeout: 120_000 })
+
+  it.live("transfers: funded by the console while it serves; SIGKILL loses no acknowledged transfer and leaves none half applied", () =>
+    Effect.gen(function*() {
+      const dir = yield* tempDir
+      const running = yield* start(["--port", "0", "--data-dir", dir])
+      const out = running.stdout()
+      const accountId = /^created member (\S+) with access key id/m.exec(out)![1]!
+      const authorization = /^authorization: (Basic \S+)$/m.exec(out)![1]!
+      const tx = txApi(running.url, accountId, authorization)
+      const from = yield* tx.account()
+      const to = yield* tx.account()
+      // The console command writes to the database the running emulator serves.
+      const funded = yield* runCli(["emulator", "fund", from, "100KLAY", "--data-dir", dir, "--json"])
+      expect(funded.code, funded.stderr).toBe(0)
+      expect(JSON.parse(funded.stdout).balance).toBe("100000000000000000000")
+
+      const acknowledged = yield* Ref.make<ReadonlyArray<{ readonly hash: string; readonly nonce: number }>>([])
+      const enough = yield* Deferred.make<void>()
+      // 4 writers send without pause from one account; the process is killed while they are in flight.
+      const writers = yield* Effect.fork(
+        Effect.forEach(Array.from({ length: 4 }), () =>
+          Effect.forever(
+            Effect.flatMap(Effect.either(tx.transfer("value", { from, to, value: "0x1" })), (reply) =>
+              Either.isRight(reply) && reply.right.status === 200
+                ? Ref.updateAndGet(acknowledged, (xs) => [...xs, { hash: reply.right.body.transactionHash, nonce: reply.right.body.nonce }]).pipe(
+                  Effect.flatMap((xs) => (xs.length >= 60 ? Deferred.succeed(enough, undefined) : Effect.void))
+                )
+                : Effect.void)
+          ), { concurrency: 4, discard: true })
+      )
+      yield* Deferred.await(enough)
+      running.child.kill("SIGKILL")
+      expect(yield* running.exited).toBe("SIGKILL")
+      yield* Fiber.interrupt(writers)
+      const acked = yield* Ref.get(acknowledged)
+
+      // Every acknowledged transfer is stored; the ledger agrees with the stored transfers exactly
+      // (also those sent but not yet answered when the process died): none is half applied.
+      const { receiver, sender, stored } = yield* Effect.gen(function*() {
+        const store = yield* LedgerStore.LedgerStore
+        const stored = yield* Effect.forEach(acked, (a) => store.transaction(1001, a.hash))
+        const balances = yield* store.balances(1001, [from.toLowerCase(), to.toLowerCase()])
+        return { stored, sender: balances.get(from.toLowerCase())!, receiver: balances.get(to.toLowerCase())! }
+      }).pipe(Effect.provide(LedgerStore.layer.pipe(Layer.provide(Database.layer({ database: path.join(dir, "emulator.db") })))))
+      stored.forEach((t, i) => expect(Option.map(t, (row) => row.nonce), acked[i]!.hash).toEqual(Option.some(acked[i]!.nonce)))
+      const sent = sender.nonce
+      expect(sent).toBeGreaterThanOrEqual(acked.length)
+      expect(new Set(acked.map((a) => a.nonce)).size).toBe(acked.length)
+      expect(receiver.balance).toBe(BigInt(sent))
+      expect(sender.balance).toBe(100n * 10n ** 18n - BigInt(sent) * (1n + 21_000n * 25_000_000_000n))
     }).pipe(Effect.scoped, Effect.provide(clientLayer)), { timeout: 120_000 })
 })

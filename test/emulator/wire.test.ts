@@ -527,7 +527,11 @@ layer(TestLayer)("emulator wire contract", (it) => {
           "/v2/feepayer/{address}",
           "/v2/pubkey/{public-key}/account",
           "/v2/stat/count",
-          "/v2/stat/count/krn"
+          "/v2/stat/count/krn",
+          "/v2/tx/fd-user/value",
+          "/v2/tx/fd/value",
+          "/v2/tx/value",
+          "/v2/tx/{transaction-hash}"
         ])
         expect(Object.keys(doc.paths["/v2/account"]).sort()).toEqual(["get", "post"])
         expect(Object.keys(doc.paths["/v2/account/{address}"]).sort()).toEqual(["delete", "get"])
