@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url"
 import { defineConfig } from "vitest/config"
+import { DistApart } from "./test/setup/dist.js"
 
 const src = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url))
 
@@ -16,6 +17,7 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     // Builds dist/ once, for the tests that run the built package and CLI.
     globalSetup: ["test/setup/dist.ts"],
+    sequence: { sequencer: DistApart },
     // Property tests and loopback servers are CPU-bound on a 2-core machine:
     // two workers keep the suite fast without starving the emulator.
     pool: "forks",

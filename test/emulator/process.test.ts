@@ -1,6 +1,6 @@
 /**
  * The emulator as a process (`node dist/cli/bin.js emulator`): its data directory keeps every
- * acknowledged account across SIGKILL; secrets are shown once and never stored in clear; private
+ * acknowledged account and transfer across SIGKILL (none half applied); secrets are shown once and never stored in clear; private
  * keys are sealed; a key from the environment is registered at start; SIGTERM answers the request
  * in flight, then exits 0. One scenario with two starts, since each start loads the whole program.
  * (The restart with the stored key, the settings to eval and the refusal of another master key are
@@ -65,7 +65,7 @@ const inFlightRequest = (url: string, head: ReadonlyArray<string>) =>
   })
 
 describe("emulator process", () => {
-  it.live("the data directory keeps every account answered 200 across SIGKILL; secrets stay out of it; SIGTERM answers the request in flight", () =>
+  it.live("the data directory keeps every account and transfer answered 200 across SIGKILL, none half applied; secrets stay out of it; SIGTERM answers the request in flight", () =>
     Effect.gen(function*() {
       const dir = yield* tempDir
       const first = yield* start(["--port", "0", "--data-dir", dir])
@@ -79,25 +79,44 @@ describe("emulator process", () => {
       expect(out).toContain(`export KAS_SECRET_ACCESS_KEY="$(cat ${path.join(dir, "secret-access-key")})"`)
 
       const a = api(first.url, accountId!, authorization!)
-      const acknowledged = yield* Ref.make<ReadonlyArray<any>>([])
-      const enough = yield* Deferred.make<void>()
-      // 8 writers create without pause; the process is killed while they are in flight.
-      const writers = yield* Effect.fork(
-        Effect.forEach(Array.from({ length: 8 }), () =>
-          Effect.forever(
-            Effect.flatMap(Effect.either(sendEither("POST", `${first.url}/v2/account`, a.headers(1001))), (reply) =>
-              Either.isRight(reply) && reply.right.status === 200
-                ? Ref.updateAndGet(acknowledged, (xs) => [...xs, reply.right.body]).pipe(
-                  Effect.flatMap((xs) => (xs.length >= 150 ? Deferred.succeed(enough, undefined) : Effect.void))
+      const tx = txApi(first.url, accountId!, authorization!)
+      const from = yield* tx.account()
+      const to = yield* tx.account()
+      // The console command writes to the database the running emulator serves.
+      const funded = yield* runCli(["emulator", "fund", from, "100KLAY", "--data-dir", dir, "--json"])
+      expect(funded.code, funded.stderr).toBe(0)
+      expect(JSON.parse(funded.stdout).balance).toBe("100000000000000000000")
+
+      // Writers that repeat a request without pause and keep what was answered 200, until `count`.
+      const writers = <A, R>(n: number, count: number, send: Effect.Effect<Either.Either<A, unknown>, never, R>) =>
+        Effect.gen(function*() {
+          const acknowledged = yield* Ref.make<ReadonlyArray<A>>([])
+          const enough = yield* Deferred.make<void>()
+          const fiber = yield* Effect.fork(Effect.forEach(Array.from({ length: n }), () =>
+            Effect.forever(Effect.flatMap(send, (reply) =>
+              Either.isRight(reply)
+                ? Ref.updateAndGet(acknowledged, (xs) => [...xs, reply.right]).pipe(
+                  Effect.flatMap((xs) => (xs.length >= count ? Deferred.succeed(enough, undefined) : Effect.void))
                 )
-                : Effect.void)
-          ), { concurrency: 8, discard: true })
-      )
-      yield* Deferred.await(enough)
+                : Effect.void)), { concurrency: n, discard: true }))
+          return { enough: Deferred.await(enough), fiber, acknowledged: Ref.get(acknowledged) }
+        })
+      // 8 writers create accounts and 4 send transfers from one account, all at once; the process
+      // is killed while they are in flight.
+      const creates = yield* writers(8, 100, Effect.map(Effect.either(sendEither("POST", `${first.url}/v2/account`, a.headers(1001))), (r) =>
+        Either.isRight(r) && r.right.status === 200 ? Either.right(r.right.body) : Either.left(r)))
+      const transfers = yield* writers(4, 40, Effect.map(Effect.either(tx.transfer("value", { from, to, value: "0x1" })), (r) =>
+        Either.isRight(r) && r.right.status === 200
+          ? Either.right({ hash: r.right.body.transactionHash as string, nonce: r.right.body.nonce as number })
+          : Either.left(r)))
+      yield* creates.enough
+      yield* transfers.enough
       first.child.kill("SIGKILL")
       expect(yield* first.exited).toBe("SIGKILL")
-      yield* Fiber.interrupt(writers)
-      const acked = yield* Ref.get(acknowledged)
+      yield* Fiber.interrupt(creates.fiber)
+      yield* Fiber.interrupt(transfers.fiber)
+      const acked = yield* creates.acknowledged
+      const sentAcked = yield* transfers.acknowledged
 
       // The secret and the Authorization value are nowhere in the database; the files are private.
       const bytes = yield* databaseBytes(dir)
@@ -170,55 +189,19 @@ describe("emulator process", () => {
       expect(Object.keys(columns[0]!).sort()).toEqual(
         ["address", "address_lc", "created_at", "key_hex", "pool_id", "private_key", "public_key", "seq", "status", "updated_at"]
       )
-    }).pipe(Effect.scoped, Effect.provide(clientLayer)), { timeout: 120_000 })
-
-  it.live("transfers: funded by the console while it serves; SIGKILL loses no acknowledged transfer and leaves none half applied", () =>
-    Effect.gen(function*() {
-      const dir = yield* tempDir
-      const running = yield* start(["--port", "0", "--data-dir", dir])
-      const out = running.stdout()
-      const accountId = /^created member (\S+) with access key id/m.exec(out)![1]!
-      const authorization = /^authorization: (Basic \S+)$/m.exec(out)![1]!
-      const tx = txApi(running.url, accountId, authorization)
-      const from = yield* tx.account()
-      const to = yield* tx.account()
-      // The console command writes to the database the running emulator serves.
-      const funded = yield* runCli(["emulator", "fund", from, "100KLAY", "--data-dir", dir, "--json"])
-      expect(funded.code, funded.stderr).toBe(0)
-      expect(JSON.parse(funded.stdout).balance).toBe("100000000000000000000")
-
-      const acknowledged = yield* Ref.make<ReadonlyArray<{ readonly hash: string; readonly nonce: number }>>([])
-      const enough = yield* Deferred.make<void>()
-      // 4 writers send without pause from one account; the process is killed while they are in flight.
-      const writers = yield* Effect.fork(
-        Effect.forEach(Array.from({ length: 4 }), () =>
-          Effect.forever(
-            Effect.flatMap(Effect.either(tx.transfer("value", { from, to, value: "0x1" })), (reply) =>
-              Either.isRight(reply) && reply.right.status === 200
-                ? Ref.updateAndGet(acknowledged, (xs) => [...xs, { hash: reply.right.body.transactionHash, nonce: reply.right.body.nonce }]).pipe(
-                  Effect.flatMap((xs) => (xs.length >= 60 ? Deferred.succeed(enough, undefined) : Effect.void))
-                )
-                : Effect.void)
-          ), { concurrency: 4, discard: true })
-      )
-      yield* Deferred.await(enough)
-      running.child.kill("SIGKILL")
-      expect(yield* running.exited).toBe("SIGKILL")
-      yield* Fiber.interrupt(writers)
-      const acked = yield* Ref.get(acknowledged)
 
       // Every acknowledged transfer is stored; the ledger agrees with the stored transfers exactly
       // (also those sent but not yet answered when the process died): none is half applied.
-      const { receiver, sender, stored } = yield* Effect.gen(function*() {
+      const { receiver, sender, storedTxs } = yield* Effect.gen(function*() {
         const store = yield* LedgerStore.LedgerStore
-        const stored = yield* Effect.forEach(acked, (a) => store.transaction(1001, a.hash))
+        const storedTxs = yield* Effect.forEach(sentAcked, (t) => store.transaction(1001, t.hash))
         const balances = yield* store.balances(1001, [from.toLowerCase(), to.toLowerCase()])
-        return { stored, sender: balances.get(from.toLowerCase())!, receiver: balances.get(to.toLowerCase())! }
+        return { storedTxs, sender: balances.get(from.toLowerCase())!, receiver: balances.get(to.toLowerCase())! }
       }).pipe(Effect.provide(LedgerStore.layer.pipe(Layer.provide(Database.layer({ database: path.join(dir, "emulator.db") })))))
-      stored.forEach((t, i) => expect(Option.map(t, (row) => row.nonce), acked[i]!.hash).toEqual(Option.some(acked[i]!.nonce)))
+      storedTxs.forEach((t, i) => expect(Option.map(t, (row) => row.nonce), sentAcked[i]!.hash).toEqual(Option.some(sentAcked[i]!.nonce)))
       const sent = sender.nonce
-      expect(sent).toBeGreaterThanOrEqual(acked.length)
-      expect(new Set(acked.map((a) => a.nonce)).size).toBe(acked.length)
+      expect(sent).toBeGreaterThanOrEqual(sentAcked.length)
+      expect(new Set(sentAcked.map((t) => t.nonce)).size).toBe(sentAcked.length)
       expect(receiver.balance).toBe(BigInt(sent))
       expect(sender.balance).toBe(100n * 10n ** 18n - BigInt(sent) * (1n + 21_000n * 25_000_000_000n))
     }).pipe(Effect.scoped, Effect.provide(clientLayer)), { timeout: 120_000 })
