@@ -6,19 +6,24 @@
  * @since 0.1.0
  */
 import { FetchHttpClient } from "@effect/platform"
-import { Chunk, Console, Effect, Layer, Option, Stream } from "effect"
+import { Chunk, Console, Effect, Layer, Option, Schedule, Stream } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import * as Address from "../Address.js"
 import * as ChainId from "../ChainId.js"
 import * as Emulator from "../emulator/Emulator.js"
+import * as FeeDelegation from "../FeeDelegation.js"
+import * as Transaction from "../Transaction.js"
 import * as WalletClient from "../WalletClient.js"
 import * as Output from "./Output.js"
 
 const step = (n: number, title: string, wire?: string) =>
   Console.log(`\n${n}. ${title}${wire !== undefined ? `  (${wire})` : ""}`)
 const say = (text: string) => Console.log(text.split("\n").map((line) => `   ${line}`).join("\n"))
+const klay = (peb: bigint) => `${Transaction.formatKlay(peb as Transaction.Peb)} KLAY`
+const typeName = (typeInt: number) =>
+  Object.entries(Transaction.TxType).find(([, n]) => n === typeInt)?.[0] ?? "transaction"
 const rows = (accounts: ReadonlyArray<Parameters<typeof Output.accountRow>[0]>) =>
   say(Output.table(Output.accountHeader, accounts.map((a) => Output.accountRow(a, true))))
 
@@ -79,6 +84,34 @@ export const program = Effect.gen(function*() {
     Effect.catchTag("AccountNotFound", (e) => Effect.succeed(`caught AccountNotFound: HTTP ${e.status}, code ${e.code}, "${e.serviceMessage}"`))
   )
   yield* say(caught)
+
+  yield* step(8, "Move value: fund an account, send 1.5 KLAY with global fee delegation, await the receipt", "POST /v2/tx/fd/value")
+  const sender = created[0]!
+  const receiver = created[1]!
+  const funded = yield* emulator.fund(ChainId.Testnet, sender.address, 10n * Transaction.PebPerKlay)
+  yield* say(`the emulator's console credits ${klay(funded.balance)} to ${Output.short(sender.address)} (the wire API has no faucet)`)
+  const sent = yield* WalletClient.transferValue({
+    from: sender.address,
+    to: receiver.address,
+    value: Transaction.PebPerKlay * 3n / 2n,
+    feePayer: FeeDelegation.global,
+    feeRatio: 30
+  })
+  yield* say(`submitted ${Output.short(sent.transactionHash, 10, 6)}: a signed Klaytn ${typeName(sent.typeInt)} (type ${sent.typeInt}), nonce ${sent.nonce}`)
+  const receipt = yield* WalletClient.awaitReceipt(sent.transactionHash, { schedule: Schedule.spaced("250 millis") })
+  const fee = BigInt(receipt.gasUsed) * sent.gasPrice
+  const globalShare = fee * 30n / 100n
+  const bill = (yield* emulator.feeBills({ accountId: emulator.member.accountId, chainId: ChainId.Testnet }))[0]
+  const [after, received] = yield* Effect.all([
+    emulator.balance(ChainId.Testnet, sender.address),
+    emulator.balance(ChainId.Testnet, receiver.address)
+  ])
+  yield* say([
+    `${receipt.status} in block ${receipt.blockNumber}: ${receipt.gasUsed} gas at ${sent.gasPrice / Transaction.PebPerSton} ston, a fee of ${klay(fee)}`,
+    `the global fee payer paid 30%: ${klay(globalShare)}, billed to the member (${klay(bill?.fees ?? 0n)} so far)`,
+    `the sender paid 1.5 KLAY and the other 70%: ${klay(funded.balance)} → ${klay(after.balance)}`,
+    `the recipient holds ${klay(received.balance)}`
+  ].join("\n"))
   yield* Console.log("\nDone. Next: README.md (the Effect example), docs/client.md, and `kas-wallet --help`.")
 })
 

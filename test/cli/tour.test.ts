@@ -1,0 +1,31 @@
+/**
+ * `kas-wallet tour` (`npm start`, the README's first command): every step runs against its
+ * in-process emulator and says what happened, the transfer's fee split to the peb.
+ *
+ * Live clock: the tour stamps its time range with the wall clock, and its transfer waits for the
+ * emulator's next block (a second).
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { cli } from "./_run.js"
+
+describe("kas-wallet tour", () => {
+  it.live("walks through accounts, pools, pages, streams, a typed error and a fee-delegated transfer", () =>
+    Effect.gen(function*() {
+      const ran = yield* cli(["tour"])
+      expect(ran.err).toBe("")
+      expect(ran.code).toBe(0)
+      const steps = [...ran.out.matchAll(/^(\d)\. /gm)].map((m) => Number(m[1]))
+      expect(steps).toEqual([1, 2, 3, 4, 5, 6, 7, 8])
+      expect(ran.out).toMatch(/^ {3}5 accounts streamed from /m)
+      expect(ran.out).toContain("caught AccountNotFound: HTTP 400, code 1061010, \"data don't exist\"")
+      // 36,000 gas at 25 ston is 0.0009 KLAY: 30% to the global fee payer, 70% and the value to the sender.
+      expect(ran.out).toMatch(/^ {3}submitted 0x[0-9a-f]{8}…[0-9a-f]{6}: a signed Klaytn FeeDelegatedValueTransferWithRatio \(type 10\), nonce 0$/m)
+      expect(ran.out).toMatch(/^ {3}Committed in block \d+: 36000 gas at 25 ston, a fee of 0\.0009 KLAY$/m)
+      expect(ran.out).toContain("the global fee payer paid 30%: 0.00027 KLAY, billed to the member (0.00027 KLAY so far)")
+      expect(ran.out).toContain("the sender paid 1.5 KLAY and the other 70%: 10 KLAY → 8.49937 KLAY")
+      expect(ran.out).toContain("the recipient holds 1.5 KLAY")
+      // The member's secret stays in memory.
+      expect(ran.out).not.toMatch(/secret access key:|Basic [A-Za-z0-9+/=]{8,}/i)
+    }), { timeout: 60_000 })
+})
