@@ -16,6 +16,7 @@
  * @since 0.1.0
  */
 import { Data } from "effect"
+import * as ErrorBody from "../ErrorBody.js"
 import type * as WalletError from "../WalletError.js"
 
 /**
@@ -72,8 +73,10 @@ export const invalid = (message: string): Failure => new Failure({ message, code
 export const ofWalletError = (error: WalletError.WalletError): ExitCode => {
   switch (error._tag) {
     case "InvalidArgument":
-    case "InvalidRequest":
       return ExitCode.InvalidArgument
+    case "InvalidRequest":
+      // An unknown transaction hash is the service's "not found" for transactions.
+      return error.code === ErrorBody.Code.TransactionNotFound ? ExitCode.NotFound : ExitCode.InvalidArgument
     case "Unauthorized":
       return ExitCode.Unauthorized
     case "AccountNotFound":

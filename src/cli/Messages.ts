@@ -14,7 +14,7 @@ import type * as WalletError from "../WalletError.js"
  * @category models
  */
 export interface Context {
-  readonly operation: "create" | "get" | "list" | "delete" | "disable" | "enable" | "count" | "by-public-key"
+  readonly operation: "create" | "get" | "list" | "delete" | "disable" | "enable" | "count" | "by-public-key" | "send" | "receipt"
   /** What the command works on: accounts (the default) or fee-payer accounts. */
   readonly kind?: "account" | "fee-payer" | undefined
   readonly chainId: number
@@ -22,6 +22,10 @@ export interface Context {
   readonly pool: string | undefined
   readonly url: string
   readonly address?: string | undefined
+  /** A transfer's fee payer of the member (`--fee-payer ADDRESS`), for `send`. */
+  readonly feePayer?: string | undefined
+  /** The transaction's hash, for `receipt`. */
+  readonly hash?: string | undefined
 }
 
 /**
@@ -55,8 +59,9 @@ const where = (context: Context) =>
 
 const subject = (context: Context) => (context.kind === "fee-payer" ? "fee-payer account" : "account")
 
+// Trimmed: some of the service's messages end in a space ("insufficient funds of the sender for value ").
 const service = (error: WalletError.ServiceError) =>
-  `HTTP ${error.status}${error.code !== undefined ? `, code ${error.code}` : ""}: ${error.serviceMessage}` +
+  `HTTP ${error.status}${error.code !== undefined ? `, code ${error.code}` : ""}: ${error.serviceMessage.trim()}` +
   (error.requestId !== undefined ? ` [request ${error.requestId}]` : "")
 
 const oneLine = (s: string) => s.replace(/\s*\n\s*/g, " ").trim()
@@ -74,6 +79,13 @@ export const walletError = (error: WalletError.WalletError, context: Context): s
     case "Unauthorized":
       return `${context.url} refused the key (${service(error)}); check KAS_ACCESS_KEY_ID and KAS_SECRET_ACCESS_KEY`
     case "AccountNotFound":
+      if (context.operation === "send") {
+        const feePayer = context.feePayer
+        return `no account ${context.address ?? ""} in ${where(context)}${
+          feePayer !== undefined ? `, or ${feePayer} is not one of the member's fee-payer accounts` : ""
+        } (${service(error)}); check --from, --pool, --chain${feePayer !== undefined ? " and --fee-payer" : ""}`
+      }
+      if (context.operation === "receipt") return `the service refused the receipt's pools (${service(error)}); check --pool and --chain`
       // The service answers "data don't exist" both for an unknown account and for an unknown
       // pool: an operation on no address (a listing, a creation, a count) can only mean the pool.
       if (context.address === undefined && context.pool !== undefined) {
@@ -89,6 +101,10 @@ export const walletError = (error: WalletError.WalletError, context: Context): s
       if (error.code === ErrorBody.Code.AlreadyEnabled) {
         return `account ${context.address ?? ""} is already enabled (${service(error)})`
       }
+      if (error.code === ErrorBody.Code.TransactionNotFound) {
+        return `no transaction ${context.hash ?? ""} on chain ${context.chainId} (${service(error)}); check --chain, or wait with --wait`
+      }
+      if (error.code === ErrorBody.Code.SendFailed) return `the chain refused the transfer (${service(error)})`
       return `the service rejected the request (${service(error)})`
     case "RateLimited":
       return `rate limited (${service(error)}); try again later`

@@ -22,8 +22,6 @@ const step = (n: number, title: string, wire?: string) =>
   Console.log(`\n${n}. ${title}${wire !== undefined ? `  (${wire})` : ""}`)
 const say = (text: string) => Console.log(text.split("\n").map((line) => `   ${line}`).join("\n"))
 const klay = (peb: bigint) => `${Transaction.formatKlay(peb as Transaction.Peb)} KLAY`
-const typeName = (typeInt: number) =>
-  Object.entries(Transaction.TxType).find(([, n]) => n === typeInt)?.[0] ?? "transaction"
 const rows = (accounts: ReadonlyArray<Parameters<typeof Output.accountRow>[0]>) =>
   say(Output.table(Output.accountHeader, accounts.map((a) => Output.accountRow(a, true))))
 
@@ -97,7 +95,7 @@ export const program = Effect.gen(function*() {
     feePayer: FeeDelegation.global,
     feeRatio: 30
   })
-  yield* say(`submitted ${Output.short(sent.transactionHash, 10, 6)}: a signed Klaytn ${typeName(sent.typeInt)} (type ${sent.typeInt}), nonce ${sent.nonce}`)
+  yield* say(`submitted ${Output.short(sent.transactionHash, 10, 6)}: a signed Klaytn ${Transaction.typeName(sent.typeInt)} (type ${sent.typeInt}), nonce ${sent.nonce}`)
   const receipt = yield* WalletClient.awaitReceipt(sent.transactionHash, { schedule: Schedule.spaced("250 millis") })
   const fee = BigInt(receipt.gasUsed) * sent.gasPrice
   const globalShare = fee * 30n / 100n

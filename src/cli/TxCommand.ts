@@ -7,114 +7,28 @@
  * @since 0.2.0
  */
 import { Args, Command } from "@effect/cli"
-import { FetchHttpClient, type FileSystem } from "@effect/platform"
-import { Console, Effect, Either, Layer, Option, Redacted, Schedule, Schema } from "effect"
+import { Effect, Either, Option, Schedule, Schema } from "effect"
 import * as Address from "../Address.js"
-import * as ErrorBody from "../ErrorBody.js"
 import * as FeeDelegation from "../FeeDelegation.js"
-import * as Krn from "../Krn.js"
 import * as Transaction from "../Transaction.js"
 import * as WalletClient from "../WalletClient.js"
-import * as WalletError from "../WalletError.js"
-import * as Accounts from "./AccountsCommand.js"
+import * as Client from "./ClientCommand.js"
 import * as ExitCode from "./ExitCode.js"
 import * as Flags from "./Flags.js"
-import * as Messages from "./Messages.js"
 import * as Output from "./Output.js"
 import * as Spec from "./Spec.js"
-import * as Verbose from "./Verbose.js"
 
-const S = Spec.accounts
 const T = Spec.tx
 
-const connection = {
-  url: Flags.text(S.url),
-  chain: Flags.text(S.chain),
-  pool: Flags.text(S.pool),
-  accessKeyId: Flags.text(S.accessKeyId),
-  secretAccessKey: Flags.text(S.secretAccessKey),
-  secretAccessKeyFile: Flags.text(S.secretAccessKeyFile),
-  json: Flags.toggle(T.json),
-  verbose: Flags.toggle(S.verbose)
-}
-
-type Connection = Command.Command.ParseConfig<typeof connection>
+// The connection of `accounts` (the sender's pool in --pool) and the fee-payer pool of
+// `fee-payers` (the second KRN of x-krn for --fee-payer ADDRESS).
+const connection = { ...Client.accountOptions, feePayerPool: Client.feePayerOptions.feePayerPool, json: Flags.toggle(T.json) }
 
 const encodeResult = Schema.encodeSync(Transaction.TransactionResult)
 const encodeReceipt = Schema.encodeSync(Transaction.TransactionReceipt)
-const encodeError = Schema.encodeSync(WalletError.WalletError)
-
-/** What the command was doing, for its messages. */
-type Doing =
-  | { readonly _tag: "Send"; readonly from: string; readonly feePayer: string | undefined }
-  | { readonly _tag: "Receipt"; readonly hash: string }
-
-const where = (s: Accounts.Settings) => `${s.pool === undefined ? "the default pool" : `pool ${s.pool}`} on chain ${s.chainId}`
-
-const serviceText = (e: WalletError.ServiceError) =>
-  `HTTP ${e.status}${e.code !== undefined ? `, code ${e.code}` : ""}: ${e.serviceMessage.trim()}` +
-  (e.requestId !== undefined ? ` [request ${e.requestId}]` : "")
-
-/** The line and exit code of a client error, in the terms of the transfer. */
-const failureOf = (error: WalletError.WalletError, doing: Doing, s: Accounts.Settings): ExitCode.Failure => {
-  if (error._tag === "AccountNotFound") {
-    const message = doing._tag === "Send"
-      ? `no account ${doing.from} in ${where(s)}${doing.feePayer !== undefined ? `, or ${doing.feePayer} is not one of the member's fee-payer accounts` : ""} (${serviceText(error)}); check --from, --pool, --chain${doing.feePayer !== undefined ? " and --fee-payer" : ""}`
-      : `the service refused the receipt's pools (${serviceText(error)}); check --pool and --chain`
-    return new ExitCode.Failure({ message, code: ExitCode.ExitCode.NotFound })
-  }
-  if (error._tag === "InvalidRequest" && error.code === ErrorBody.Code.TransactionNotFound && doing._tag === "Receipt") {
-    return new ExitCode.Failure({
-      message: `no transaction ${doing.hash} on chain ${s.chainId} (${serviceText(error)}); check --chain, or wait with --wait`,
-      code: ExitCode.ExitCode.NotFound
-    })
-  }
-  if (error._tag === "InvalidRequest" && error.code === ErrorBody.Code.SendFailed) {
-    return new ExitCode.Failure({ message: `the chain refused the transfer (${serviceText(error)})`, code: ExitCode.ExitCode.InvalidArgument })
-  }
-  const context: Messages.Context = { operation: "create", chainId: s.chainId, pool: s.pool, url: s.url }
-  return new ExitCode.Failure({ message: Messages.walletError(error, context), code: ExitCode.ofWalletError(error) })
-}
-
-/**
- * Runs a program with the client: every printed line scrubbed of the key, `--verbose` observed,
- * every failure one line and an exit code.
- */
-const withClient = (
-  o: Connection,
-  doing: Doing,
-  program: (print: (line: string) => Effect.Effect<void>, s: Accounts.Settings) => Effect.Effect<void, WalletError.WalletError, WalletClient.WalletClient>
-): Effect.Effect<void, ExitCode.Failure, FileSystem.FileSystem> =>
-  Effect.gen(function*() {
-    const s = yield* Accounts.settings(o)
-    const secret = Redacted.value(s.secretAccessKey)
-    const scrub = Output.scrub([Buffer.from(`${s.accessKeyId}:${secret}`, "utf8").toString("base64"), secret])
-    const print = (line: string) => Console.log(scrub(line))
-    const verbose = s.verbose ? Verbose.make({ baseUrl: s.url, log: (line) => Console.error(line), scrub }) : undefined
-    const layer = WalletClient.layer({
-      credentials: { accessKeyId: s.accessKeyId, secretAccessKey: s.secretAccessKey },
-      chainId: s.chainId,
-      baseUrl: s.url,
-      pool: s.pool,
-      transformClient: verbose?.transformClient
-    }).pipe(Layer.provide(FetchHttpClient.layer))
-    const run = Effect.provide(program(print, s), layer)
-    yield* (verbose !== undefined ? verbose.observe(run) : run).pipe(
-      Effect.catchAll((error) =>
-        Effect.zipRight(
-          s.verbose ? Console.error(scrub(JSON.stringify(encodeError(error)))) : Effect.void,
-          Effect.fail(new ExitCode.Failure({ ...failureOf(error, doing, s), message: scrub(failureOf(error, doing, s).message) }))
-        )
-      )
-    )
-  })
 
 const parseAddress: Flags.Parser<Address.Address> = (raw) =>
-  Option.isNone(Address.checksum(raw))
-    ? Either.left(`must be 0x followed by 40 hex digits (got ${Flags.show(raw)})`)
-    : Address.isValid(raw)
-    ? Either.right(Option.getOrThrow(Address.checksum(raw)))
-    : Either.left(`${raw} has a wrong EIP-55 checksum: give it all in lower case, or with its checksum`)
+  Either.map(Client.parseAddress(raw), (checked) => Option.getOrThrow(Address.checksum(checked)))
 
 const parseValue: Flags.Parser<Transaction.Peb> = (raw) =>
   Either.mapLeft(Transaction.parseAmount(raw), (e) => `${e.reason} (got ${Flags.show(raw)})`)
@@ -126,11 +40,6 @@ const parseFeePayer: Flags.Parser<FeeDelegation.FeePayer> = (raw) =>
       onLeft: (problem) => `must be global or a fee-payer account's address: ${problem}`,
       onRight: FeeDelegation.user
     })
-
-const parseFeePayerPool: Flags.Parser<string> = (raw) =>
-  Either.isRight(Schema.decodeUnknownEither(Krn.FeePayerPoolKrn)(raw))
-    ? Either.right(raw)
-    : Either.left(`must be a fee-payer pool KRN, krn:<chain>:wallet:<account-id>:feepayer-pool:<name> (got ${Flags.show(raw)})`)
 
 const parseHash: Flags.Parser<Transaction.TxHash> = (raw) =>
   Either.mapLeft(Schema.decodeUnknownEither(Transaction.TxHash)(raw), () => `must be 0x followed by 64 hex digits (got ${Flags.show(raw)})`)
@@ -226,23 +135,15 @@ const send = Command.make("send", {
     const memo = Option.getOrUndefined(yield* Flags.read(T.memo, o.memo, Flags.nonEmpty))
     const feePayer = Option.getOrUndefined(yield* Flags.read(T.feePayer, o.feePayer, parseFeePayer))
     const feeRatio = Option.getOrUndefined(yield* Flags.read(T.feeRatio, o.feeRatio, Flags.integer(1, 99)))
-    const feePayerPool = Option.getOrUndefined(yield* Flags.read(T.feePayerPool, o.feePayerPool, parseFeePayerPool))
     const nonce = Option.getOrUndefined(yield* Flags.read(T.nonce, o.nonce, Flags.integer(0, Number.MAX_SAFE_INTEGER)))
     const gas = Option.getOrUndefined(yield* Flags.read(T.gas, o.gas, Flags.integer(0, Number.MAX_SAFE_INTEGER)))
     if (feeRatio !== undefined && feePayer === undefined) {
       return yield* ExitCode.invalid(`--${T.feeRatio.name} needs --${T.feePayer.name} (global or your fee-payer account): the sender pays all of its fee`)
     }
     if (o.noSubmit && o.wait) return yield* ExitCode.invalid(`--${T.wait.name} waits for a sent transaction: leave out --${T.noSubmit.name} or --${T.wait.name}`)
-    const doing: Doing = { _tag: "Send", from, feePayer: feePayer?._tag === "UserFeePayer" ? feePayer.address : undefined }
-    return yield* withClient(o, doing, (print, s) =>
+    const userFeePayer = feePayer?._tag === "UserFeePayer" ? feePayer.address : undefined
+    return yield* Client.withClient(o, { operation: "send", address: from, feePayer: userFeePayer }, (print, s) =>
       Effect.gen(function*() {
-        if (feePayerPool !== undefined && !feePayerPool.startsWith(`krn:${s.chainId}:`)) {
-          // A checked failure of the command line, before anything is sent.
-          return yield* new WalletError.InvalidArgument({
-            argument: `--${T.feePayerPool.name}`,
-            description: `${feePayerPool} is on chain ${feePayerPool.split(":")[1]}, but the chain is ${s.chainId} (--chain / KAS_CHAIN_ID)`
-          })
-        }
         const result = yield* WalletClient.transferValue({
           from,
           to,
@@ -253,7 +154,8 @@ const send = Command.make("send", {
           nonce,
           gas,
           submit: !o.noSubmit,
-          feePayerPool: feePayer?._tag === "UserFeePayer" ? feePayerPool : undefined
+          // The layer's fee-payer pool (--fee-payer-pool / KAS_FEEPAYER_POOL) serves a user fee payer only.
+          feePayerPool: userFeePayer !== undefined ? s.feePayerPool : undefined
         })
         yield* print(s.json ? JSON.stringify(encodeResult(result)) : resultDetails(result))
         if (!o.wait) return
@@ -266,7 +168,7 @@ const receipt = Command.make("receipt", { ...connection, wait: Flags.toggle(T.wa
   Either.match(parseHash(o.hash), {
     onLeft: (problem) => Effect.fail(ExitCode.invalid(`<hash> ${problem}`)),
     onRight: (hash) =>
-      withClient(o, { _tag: "Receipt", hash }, (print, s) =>
+      Client.withClient(o, { operation: "receipt", hash }, (print, s) =>
         Effect.flatMap(
           o.wait ? WalletClient.awaitReceipt(hash, { schedule: polling }) : WalletClient.getTransactionReceipt(hash),
           (r) => print(s.json ? JSON.stringify(encodeReceipt(r)) : receiptDetails(r))

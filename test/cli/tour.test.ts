@@ -20,7 +20,7 @@ describe("kas-wallet tour", () => {
       expect(ran.out).toMatch(/^ {3}5 accounts streamed from /m)
       expect(ran.out).toContain("caught AccountNotFound: HTTP 400, code 1061010, \"data don't exist\"")
       // 36,000 gas at 25 ston is 0.0009 KLAY: 30% to the global fee payer, 70% and the value to the sender.
-      expect(ran.out).toMatch(/^ {3}submitted 0x[0-9a-f]{8}…[0-9a-f]{6}: a signed Klaytn FeeDelegatedValueTransferWithRatio \(type 10\), nonce 0$/m)
+      expect(ran.out).toMatch(/^ {3}submitted 0x[0-9a-f]{8}…[0-9a-f]{6}: a signed Klaytn TxTypeFeeDelegatedValueTransferWithRatio \(type 10\), nonce 0$/m)
       expect(ran.out).toMatch(/^ {3}Committed in block \d+: 36000 gas at 25 ston, a fee of 0\.0009 KLAY$/m)
       expect(ran.out).toContain("the global fee payer paid 30%: 0.00027 KLAY, billed to the member (0.00027 KLAY so far)")
       expect(ran.out).toContain("the sender paid 1.5 KLAY and the other 70%: 10 KLAY → 8.49937 KLAY")
