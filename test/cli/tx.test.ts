@@ -4,26 +4,13 @@
  * `--wait` driven by the TestClock.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Fiber, Option, Redacted, TestClock } from "effect"
+import { Effect, Redacted } from "effect"
 import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
 import * as Emulator from "../../src/emulator/Emulator.js"
+import { withClockMoving } from "../support/clock.js"
 import { cli } from "./_run.js"
-
-/**
- * Runs an effect that waits on the clock (`--wait`) to its end, moving the TestClock on by 100 ms
- * steps and letting the event loop turn between them (the requests are real I/O).
- */
-const withClockMoving = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.gen(function*() {
-    const fiber = yield* Effect.fork(effect)
-    while (Option.isNone(yield* Fiber.poll(fiber))) {
-      yield* Effect.promise(() => new Promise<void>((resolve) => setImmediate(resolve)))
-      yield* TestClock.adjust("100 millis")
-    }
-    return yield* Fiber.join(fiber)
-  })
 
 const setup = Effect.gen(function*() {
   const dir = yield* Effect.acquireRelease(

@@ -4,28 +4,15 @@
  * TestClock (no wall-clock wait).
  */
 import { describe, expect, layer } from "@effect/vitest"
-import { Clock, Effect, Fiber, Option, Schedule, TestClock } from "effect"
+import { Clock, Effect, Schedule } from "effect"
 import { FeeDelegation, Transaction, WalletClient, type WalletError } from "../../src/index.js"
 import * as Emulator from "../../src/emulator/Emulator.js"
+import { withClockMoving } from "../support/clock.js"
 import { wallet } from "./support.js"
 
 const KLAY = 10n ** 18n
 const GasPrice = 25_000_000_000n
 const recipient = "0x5053e2f0dde795c423a2b7f551c873f6ef6f4daa"
-
-/**
- * Runs an effect that waits on the clock to its end, moving the TestClock on by 100 ms steps and
- * letting the event loop turn between them (the requests are real I/O).
- */
-const withClockMoving = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.gen(function*() {
-    const fiber = yield* Effect.fork(effect)
-    while (Option.isNone(yield* Fiber.poll(fiber))) {
-      yield* Effect.promise(() => new Promise<void>((resolve) => setImmediate(resolve)))
-      yield* TestClock.adjust("100 millis")
-    }
-    return yield* Fiber.join(fiber)
-  })
 
 describe("WalletClient ⇄ emulator: transfers and receipts", () => {
   layer(wallet())((it) => {

@@ -6,39 +6,13 @@
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { expect } from "@effect/vitest"
 import { RLP } from "@ethereumjs/rlp"
-import { secp256k1 } from "@noble/curves/secp256k1.js"
 import { keccak_256 } from "@noble/hashes/sha3.js"
 import { Effect, Redacted } from "effect"
 import type * as Emulator from "../../src/emulator/Emulator.js"
+import { bytesOf, hex, listOf, minimal, type Nested, recover, unhex } from "../support/klaytn.js"
 import type { Reply } from "./_support.js"
 
-type Nested = Uint8Array | ReadonlyArray<Nested>
-
-export const hex = (bytes: Uint8Array): string => `0x${Buffer.from(bytes).toString("hex")}`
-export const unhex = (s: string): Uint8Array => Uint8Array.from(Buffer.from(s.replace(/^0x/, ""), "hex"))
-const big = (bytes: Uint8Array): bigint => (bytes.length === 0 ? 0n : BigInt(hex(bytes)))
-/** Minimal big-endian bytes, as RLP encodes integers. */
-export const minimal = (n: bigint | number): Uint8Array => {
-  const h = BigInt(n).toString(16)
-  return BigInt(n) === 0n ? new Uint8Array() : unhex(h.length % 2 === 0 ? h : `0${h}`)
-}
-const bytesOf = (item: Nested | undefined): Uint8Array => {
-  if (!(item instanceof Uint8Array)) throw new Error("expected bytes")
-  return item
-}
-const listOf = (item: Nested | undefined): ReadonlyArray<Nested> => {
-  if (item === undefined || item instanceof Uint8Array) throw new Error("expected a list")
-  return item
-}
-const addressOfPublicKey = (uncompressed: Uint8Array): string => hex(keccak_256(uncompressed.subarray(1)).subarray(12))
-
-const recover = (hash: Uint8Array, sig: Nested, chainId: number) => {
-  const [v, r, s] = listOf(sig).map(bytesOf) as [Uint8Array, Uint8Array, Uint8Array]
-  const vn = Number(big(v))
-  expect([2 * chainId + 35, 2 * chainId + 36]).toContain(vn)
-  const point = new secp256k1.Signature(big(r), big(s)).addRecoveryBit(vn - 2 * chainId - 35).recoverPublicKey(hash)
-  return { address: addressOfPublicKey(point.toBytes(false)), v: vn, r: big(r), s: big(s) }
-}
+export { hex, unhex }
 
 const wire = (n: bigint | number) => `0x${BigInt(n).toString(16)}`
 

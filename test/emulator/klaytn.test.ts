@@ -12,33 +12,7 @@ import { readFileSync } from "node:fs"
 import * as Address from "../../src/Address.js"
 import * as Klaytn from "../../src/emulator/Klaytn.js"
 import * as Transaction from "../../src/Transaction.js"
-
-type Nested = Uint8Array | ReadonlyArray<Nested>
-
-const hex = (bytes: Uint8Array): string => `0x${Buffer.from(bytes).toString("hex")}`
-const unhex = (s: string): Uint8Array => Uint8Array.from(Buffer.from(s.replace(/^0x/, ""), "hex"))
-const big = (bytes: Uint8Array): bigint => (bytes.length === 0 ? 0n : BigInt(hex(bytes)))
-// Minimal big-endian bytes, written independently of the encoder under test.
-const minimal = (n: bigint | number): Uint8Array => {
-  const h = BigInt(n).toString(16)
-  return n === 0 || n === 0n ? new Uint8Array() : unhex(h.length % 2 === 0 ? h : `0${h}`)
-}
-const bytesOf = (item: Nested | undefined): Uint8Array => {
-  if (!(item instanceof Uint8Array)) throw new Error("expected bytes")
-  return item
-}
-const listOf = (item: Nested | undefined): ReadonlyArray<Nested> => {
-  if (item === undefined || item instanceof Uint8Array) throw new Error("expected a list")
-  return item
-}
-const addressOfPublicKey = (uncompressed: Uint8Array): string => hex(keccak_256(uncompressed.subarray(1)).subarray(12))
-const addressOfKey = (key: Uint8Array): string => addressOfPublicKey(secp256k1.getPublicKey(key, false))
-const independentRecover = (hash: Uint8Array, sig: Nested, chainId: number): { address: string; v: number } => {
-  const [v, r, s] = listOf(sig).map(bytesOf) as [Uint8Array, Uint8Array, Uint8Array]
-  const vn = Number(big(v))
-  const point = new secp256k1.Signature(big(r), big(s)).addRecoveryBit(vn - 2 * chainId - 35).recoverPublicKey(hash)
-  return { address: addressOfPublicKey(point.toBytes(false)), v: vn }
-}
+import { addressOfKey, bytesOf, hex, listOf, minimal, type Nested, recover as independentRecover, unhex } from "../support/klaytn.js"
 
 const fixture = (name: string): Record<string, unknown> =>
   JSON.parse(readFileSync(new URL(`../fixtures/tx/${name}`, import.meta.url), "utf8")) as Record<string, unknown>

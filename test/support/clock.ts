@@ -1,0 +1,19 @@
+/**
+ * Waiting on the TestClock while real I/O runs (loopback HTTP, a database): time moves only as
+ * the test moves it, so a wait on the clock (a block, a poll) never depends on the machine's speed.
+ */
+import { Effect, Fiber, Option, TestClock } from "effect"
+
+/**
+ * Runs an effect that waits on the clock to its end, moving the TestClock on by 100 ms steps and
+ * letting the event loop turn between them (the requests are real I/O).
+ */
+export const withClockMoving = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.gen(function*() {
+    const fiber = yield* Effect.fork(effect)
+    while (Option.isNone(yield* Fiber.poll(fiber))) {
+      yield* Effect.promise(() => new Promise<void>((resolve) => setImmediate(resolve)))
+      yield* TestClock.adjust("100 millis")
+    }
+    return yield* Fiber.join(fiber)
+  })

@@ -1,0 +1,45 @@
+/**
+ * Klaytn transactions checked independently of the emulator's encoder: bytes and integers as RLP
+ * writes them, RLP decoded by @ethereumjs/rlp (by the callers), signers recovered by @noble/curves,
+ * addresses hashed by @noble/hashes. Shared by the encoder's tests and the ledger's.
+ */
+import { expect } from "@effect/vitest"
+import { secp256k1 } from "@noble/curves/secp256k1.js"
+import { keccak_256 } from "@noble/hashes/sha3.js"
+
+/** An RLP item: bytes, or a list of items. */
+export type Nested = Uint8Array | ReadonlyArray<Nested>
+
+/** `0x` and the bytes in lower-case hex. */
+export const hex = (bytes: Uint8Array): string => `0x${Buffer.from(bytes).toString("hex")}`
+/** The bytes of a hex string, with or without `0x`. */
+export const unhex = (s: string): Uint8Array => Uint8Array.from(Buffer.from(s.replace(/^0x/, ""), "hex"))
+/** A big-endian integer (empty bytes are 0, as in RLP). */
+export const big = (bytes: Uint8Array): bigint => (bytes.length === 0 ? 0n : BigInt(hex(bytes)))
+/** Minimal big-endian bytes, as RLP encodes integers. */
+export const minimal = (n: bigint | number): Uint8Array => {
+  const h = BigInt(n).toString(16)
+  return BigInt(n) === 0n ? new Uint8Array() : unhex(h.length % 2 === 0 ? h : `0${h}`)
+}
+/** An item that must be bytes. */
+export const bytesOf = (item: Nested | undefined): Uint8Array => {
+  if (!(item instanceof Uint8Array)) throw new Error("expected bytes")
+  return item
+}
+/** An item that must be a list. */
+export const listOf = (item: Nested | undefined): ReadonlyArray<Nested> => {
+  if (item === undefined || item instanceof Uint8Array) throw new Error("expected a list")
+  return item
+}
+/** The lower-case address of an uncompressed public key. */
+export const addressOfPublicKey = (uncompressed: Uint8Array): string => hex(keccak_256(uncompressed.subarray(1)).subarray(12))
+/** The lower-case address of a private key. */
+export const addressOfKey = (key: Uint8Array): string => addressOfPublicKey(secp256k1.getPublicKey(key, false))
+/** The signer of `hash` from an RLP signature `[V, R, S]`, V being 2·chainId + 35 or 36. */
+export const recover = (hash: Uint8Array, sig: Nested, chainId: number) => {
+  const [v, r, s] = listOf(sig).map(bytesOf) as [Uint8Array, Uint8Array, Uint8Array]
+  const vn = Number(big(v))
+  expect([2 * chainId + 35, 2 * chainId + 36]).toContain(vn)
+  const point = new secp256k1.Signature(big(r), big(s)).addRecoveryBit(vn - 2 * chainId - 35).recoverPublicKey(hash)
+  return { address: addressOfPublicKey(point.toBytes(false)), v: vn, r: big(r), s: big(s) }
+}
