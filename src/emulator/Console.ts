@@ -254,9 +254,13 @@ const invalid = (message: string) => new ConsoleError({ reason: "InvalidInput", 
 
 const now = Effect.map(Clock.currentTimeMillis, (ms) => Math.floor(ms / 1000))
 
-const toPool = (accountId: string, row: Store.PoolRow): Pool => ({
+// One shape for both kinds of pool: only the KRN's kind differs.
+const poolOf = <K extends Krn.AccountPoolKrn | Krn.FeePayerPoolKrn>(
+  krnOf: (chainId: ChainId.ChainId, accountId: string, name: string) => Either.Either<K, unknown>
+) =>
+(accountId: string, row: Store.PoolRow) => ({
   // Names and account ids were validated as KRN segments on the way in.
-  krn: Either.getOrThrow(Krn.accountPool(row.chainId as ChainId.ChainId, accountId, row.name)),
+  krn: Either.getOrThrow(krnOf(row.chainId as ChainId.ChainId, accountId, row.name)),
   accountId,
   chainId: row.chainId as ChainId.ChainId,
   name: row.name,
@@ -264,14 +268,8 @@ const toPool = (accountId: string, row: Store.PoolRow): Pool => ({
   createdAt: row.createdAt
 })
 
-const toFeePayerPool = (accountId: string, row: Store.PoolRow): FeePayerPool => ({
-  krn: Either.getOrThrow(Krn.feePayerPool(row.chainId as ChainId.ChainId, accountId, row.name)),
-  accountId,
-  chainId: row.chainId as ChainId.ChainId,
-  name: row.name,
-  isDefault: row.name === Krn.DefaultPoolName,
-  createdAt: row.createdAt
-})
+const toPool: (accountId: string, row: Store.PoolRow) => Pool = poolOf(Krn.accountPool)
+const toFeePayerPool: (accountId: string, row: Store.PoolRow) => FeePayerPool = poolOf(Krn.feePayerPool)
 
 const checkAccountId = (accountId: string) =>
   Either.isRight(Krn.accountPool(1001 as ChainId.ChainId, accountId)) && accountId.length <= 128
@@ -306,6 +304,26 @@ export const make: Effect.Effect<Service, never, Store.Store | LedgerStore.Ledge
       onNone: () => Effect.fail(new ConsoleError({ reason: "MemberNotFound", message: `no member has the account id ${accountId}` })),
       onSome: Effect.succeed
     }))
+
+  // A pool of either kind: its name checked as a KRN segment, refused when it exists.
+  const insertPool = <P>(
+    kind: Store.Kind,
+    { accountId, chainId, name }: { readonly accountId: string; readonly chainId: ChainId.ChainId; readonly name: string },
+    krnOf: (chainId: ChainId.ChainId, accountId: string, name: string) => Either.Either<Krn.Krn, unknown>,
+    toPool: (accountId: string, row: Store.PoolRow) => P
+  ) =>
+    Effect.gen(function*() {
+      const m = yield* member(accountId)
+      const krn = krnOf(chainId, accountId, name)
+      if (Either.isLeft(krn) || name.length > 128) {
+        return yield* invalid(`a pool name must be 1 to 128 visible ASCII characters without ':' or ',', got ${JSON.stringify(name)}`)
+      }
+      const row = yield* store.insertPool(kind, m.id, chainId, name, yield* now)
+      if (Option.isNone(row)) {
+        return yield* new ConsoleError({ reason: "PoolExists", message: `the pool ${krn.right.toString()} exists already` })
+      }
+      return toPool(accountId, row.value)
+    })
 
   const createMember: Service["createMember"] = (options) =>
     Effect.gen(function*() {
@@ -380,37 +398,13 @@ export const make: Effect.Effect<Service, never, Store.Store | LedgerStore.Ledge
             ? Effect.void
             : Effect.fail(new ConsoleError({ reason: "KeyNotFound", message: `member ${accountId} has no key ${accessKeyId}` })))),
 
-    createPool: ({ accountId, chainId, name }) =>
-      Effect.gen(function*() {
-        const m = yield* member(accountId)
-        const krn = Krn.accountPool(chainId, accountId, name)
-        if (Either.isLeft(krn) || name.length > 128) {
-          return yield* invalid(`a pool name must be 1 to 128 visible ASCII characters without ':' or ',', got ${JSON.stringify(name)}`)
-        }
-        const row = yield* store.insertPool("account", m.id, chainId, name, yield* now)
-        if (Option.isNone(row)) {
-          return yield* new ConsoleError({ reason: "PoolExists", message: `the pool ${krn.right.toString()} exists already` })
-        }
-        return toPool(accountId, row.value)
-      }),
+    createPool: (pool) => insertPool("account", pool, Krn.accountPool, toPool),
 
     listPools: (accountId, chainId) =>
       Effect.flatMap(member(accountId), (m) =>
         Effect.map(store.listPools("account", m.id, chainId), (rows) => rows.map((row) => toPool(accountId, row)))),
 
-    createFeePayerPool: ({ accountId, chainId, name }) =>
-      Effect.gen(function*() {
-        const m = yield* member(accountId)
-        const krn = Krn.feePayerPool(chainId, accountId, name)
-        if (Either.isLeft(krn) || name.length > 128) {
-          return yield* invalid(`a pool name must be 1 to 128 visible ASCII characters without ':' or ',', got ${JSON.stringify(name)}`)
-        }
-        const row = yield* store.insertPool("feePayer", m.id, chainId, name, yield* now)
-        if (Option.isNone(row)) {
-          return yield* new ConsoleError({ reason: "PoolExists", message: `the pool ${krn.right.toString()} exists already` })
-        }
-        return toFeePayerPool(accountId, row.value)
-      }),
+    createFeePayerPool: (pool) => insertPool("feePayer", pool, Krn.feePayerPool, toFeePayerPool),
 
     listFeePayerPools: (accountId, chainId) =>
       Effect.flatMap(member(accountId), (m) =>
