@@ -186,6 +186,19 @@ export const parsePublicKey = (raw: string): Either.Either<Option.Option<string>
   return Either.left(ApiError.outOfRange("public-key"))
 }
 
+/** A request body that must be a JSON object; anything else → 400 `1061615` naming `body`. */
+const jsonObject = (text: string): Either.Either<Record<string, unknown>, ApiError.ApiError> => {
+  let body: unknown
+  try {
+    body = JSON.parse(text)
+  } catch {
+    return Either.left(ApiError.outOfRange("body"))
+  }
+  return typeof body === "object" && body !== null && !Array.isArray(body)
+    ? Either.right(body as Record<string, unknown>)
+    : Either.left(ApiError.outOfRange("body"))
+}
+
 /**
  * Reads the body of `POST /v2/feepayer`: empty (or only white space), or a JSON object whose
  * `withoutAccountUpdate`, when present and not `null`, is a boolean. Anything else → 400
@@ -196,18 +209,13 @@ export const parsePublicKey = (raw: string): Either.Either<Option.Option<string>
  */
 export const parseFeePayerBody = (text: string): Either.Either<{ readonly withoutAccountUpdate: boolean }, ApiError.ApiError> => {
   if (text.trim() === "") return Either.right({ withoutAccountUpdate: false })
-  let body: unknown
-  try {
-    body = JSON.parse(text)
-  } catch {
-    return Either.left(ApiError.outOfRange("body"))
-  }
-  if (typeof body !== "object" || body === null || Array.isArray(body)) return Either.left(ApiError.outOfRange("body"))
-  const value: unknown = (body as Record<string, unknown>).withoutAccountUpdate
-  if (value === undefined || value === null) return Either.right({ withoutAccountUpdate: false })
-  return typeof value === "boolean"
-    ? Either.right({ withoutAccountUpdate: value })
-    : Either.left(ApiError.outOfRange("withoutAccountUpdate"))
+  return Either.flatMap(jsonObject(text), (body) => {
+    const value: unknown = body.withoutAccountUpdate
+    if (value === undefined || value === null) return Either.right({ withoutAccountUpdate: false })
+    return typeof value === "boolean"
+      ? Either.right({ withoutAccountUpdate: value })
+      : Either.left(ApiError.outOfRange("withoutAccountUpdate"))
+  })
 }
 
 /**
@@ -278,15 +286,10 @@ export const parseTransferBody = (
   kind: TransferKind,
   text: string
 ): Either.Either<Transaction.TransferBody, ApiError.ApiError> => {
-  let body: unknown
-  try {
-    body = JSON.parse(text)
-  } catch {
-    return Either.left(ApiError.outOfRange("body"))
-  }
-  if (typeof body !== "object" || body === null || Array.isArray(body)) return Either.left(ApiError.outOfRange("body"))
-  const object = body as Record<string, unknown>
-  return Either.mapLeft(transferSchemas[kind](object), (error) => transferBodyError(object, error))
+  return Either.flatMap(
+    jsonObject(text),
+    (object) => Either.mapLeft(transferSchemas[kind](object), (error) => transferBodyError(object, error))
+  )
 }
 
 const header = (request: HttpServerRequest.HttpServerRequest, name: string): string | undefined => {
