@@ -691,6 +691,17 @@ export const signTransfer = (
 // Wire forms
 // ---------------------------------------------------------------------------------------------
 
+// The fields of the transfer itself, which a result and a receipt both carry.
+const transferFields = ({ transfer: t }: SignedTransfer) => ({
+  from: t.from,
+  to: t.to,
+  value: t.value as Transaction.Peb,
+  gas: t.gas,
+  gasPrice: t.gasPrice as Transaction.Peb,
+  nonce: t.nonce,
+  ...(t.input !== undefined ? { input: hexOf(t.input) } : {})
+})
+
 /**
  * The service's result for a signed transfer (`status` `"Submitted"` when sent to the chain,
  * `"Pending"` otherwise); encode it with `Transaction.TransactionResult`.
@@ -702,13 +713,7 @@ export const signTransfer = (
 export const toResult = (signed: SignedTransfer, status: "Submitted" | "Pending"): Transaction.TransactionResult => {
   const t = signed.transfer
   const common = {
-    from: t.from,
-    to: t.to,
-    value: t.value as Transaction.Peb,
-    gas: t.gas,
-    gasPrice: t.gasPrice as Transaction.Peb,
-    nonce: t.nonce,
-    ...(t.input !== undefined ? { input: hexOf(t.input) } : {}),
+    ...transferFields(signed),
     rlp: hexOf(signed.raw),
     signatures: signed.signatures.map(toWireSignature),
     transactionHash: signed.transactionHash,
@@ -759,13 +764,7 @@ export const toReceipt = (signed: SignedTransfer, placement: BlockPlacement): Tr
     transactionIndex: placement.transactionIndex,
     gasUsed: placement.gasUsed,
     contractAddress: "",
-    from: t.from,
-    to: t.to,
-    value: t.value as Transaction.Peb,
-    gas: t.gas,
-    gasPrice: t.gasPrice as Transaction.Peb,
-    nonce: t.nonce,
-    ...(t.input !== undefined ? { input: hexOf(t.input) } : {}),
+    ...transferFields(signed),
     logs: [],
     logsBloom: EMPTY_BLOOM,
     typeInt: t.type,
