@@ -4,7 +4,7 @@
  * block clock, with their fee paid by the sender, the member's fee-payer account or the global fee
  * payer.
  *
- * Rules (docs/emulator.md, "The ledger"):
+ * Rules (docs/emulator.md, "Ledger and transfers"):
  *
  * - **Type**: a memo makes a memo type, a fee payer a fee-delegated one, a fee ratio 1..99 a
  *   with-ratio one (Transaction.transferType). Signed with the sender's sealed key, and the fee

@@ -3,7 +3,8 @@
  * renders accounts, pages and errors. Routes: `/v2/account` (POST, GET), `/v2/account/{address}`
  * (GET, DELETE), `/v2/account/{address}/disable|enable` (PUT), `/v2/pubkey/{public-key}/account`,
  * `/v2/stat/count`, `/v2/stat/count/krn` (GET), `/v2/feepayer` (POST, GET),
- * `/v2/feepayer/{address}` (GET, DELETE), and `/health`, `/openapi.json`.
+ * `/v2/feepayer/{address}` (GET, DELETE), `/v2/tx/value`, `/v2/tx/fd/value`, `/v2/tx/fd-user/value`
+ * (POST), `/v2/tx/{transaction-hash}` (GET), and `/health`, `/openapi.json`.
  *
  * Routing is a small dispatcher on the raw path rather than a router: the service answers unknown
  * paths (404) and unknown methods of known paths (405) with its own code, 1010007, and hostile paths
