@@ -185,6 +185,6 @@ export const envLines = (options: {
       : options.secret._tag === "Value"
       ? `export KAS_SECRET_ACCESS_KEY=${shellQuote(Redacted.value(options.secret.secret))}`
       : `# and KAS_SECRET_ACCESS_KEY: ${options.secret.how}`,
-    // A pool of the real service is unknown to the emulator.
-    "unset KAS_ACCOUNT_POOL"
+    // Pools of the real service are unknown to the emulator.
+    "unset KAS_ACCOUNT_POOL KAS_FEEPAYER_POOL"
   ].join("\n")

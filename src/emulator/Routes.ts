@@ -437,14 +437,17 @@ export const make = (deps: Dependencies): HttpApp.Default<never, HttpServerReque
     return Either.right({ account, feePayer })
   }
 
-  /** Authentication, chain and the pools of a transaction route. */
-  const transactionPools = (request: HttpServerRequest.HttpServerRequest, feePayerPool: boolean) =>
+  /**
+   * Authentication, chain and the pools of a transaction route. A user fee payer (`fd-user`) must
+   * be in the selected fee-payer pool: the member's default one when `x-krn` names none.
+   */
+  const transactionPools = (request: HttpServerRequest.HttpServerRequest, route: TransferKind | "receipt") =>
     Effect.gen(function*() {
       const caller = yield* authenticate(request)
       const chainId = yield* chainOf(request)
-      const krns = yield* transactionKrns(request, feePayerPool)
+      const krns = yield* transactionKrns(request, route === "fd-user" || route === "receipt")
       const pool = yield* wallet.selectPool(caller, chainId, krns.account, "account")
-      const feePayers = Option.isSome(krns.feePayer)
+      const feePayers = route === "fd-user" || Option.isSome(krns.feePayer)
         ? yield* wallet.selectPool(caller, chainId, krns.feePayer, "feePayer")
         : undefined
       return { pool, feePayers }
@@ -452,7 +455,7 @@ export const make = (deps: Dependencies): HttpApp.Default<never, HttpServerReque
 
   const transfer = (request: HttpServerRequest.HttpServerRequest, kind: TransferKind) =>
     Effect.gen(function*() {
-      const { feePayers, pool } = yield* transactionPools(request, kind === "fd-user")
+      const { feePayers, pool } = yield* transactionPools(request, kind)
       // A declared length over the limit is refused unread; an undeclared one is cut at the limit.
       if (!(Number(header(request, "content-length") ?? "0") <= MaxBodyBytes)) return yield* ApiError.outOfRange("body")
       const text = yield* HttpIncomingMessage.withMaxBodySize(request.text, Option.some(MaxBodyBytes)).pipe(
@@ -480,7 +483,7 @@ export const make = (deps: Dependencies): HttpApp.Default<never, HttpServerReque
 
   const receipt = (request: HttpServerRequest.HttpServerRequest, rawHash: string) =>
     Effect.gen(function*() {
-      const { pool } = yield* transactionPools(request, true)
+      const { pool } = yield* transactionPools(request, "receipt")
       let hash: string
       try {
         hash = decodeURIComponent(rawHash)

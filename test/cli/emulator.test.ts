@@ -148,7 +148,7 @@ describe("kas-wallet emulator options", () => {
         "export KAS_CHAIN_ID=1001",
         `export KAS_ACCESS_KEY_ID=${member![2]}`,
         `export KAS_SECRET_ACCESS_KEY="$(cat ${file})"`,
-        "unset KAS_ACCOUNT_POOL"
+        "unset KAS_ACCOUNT_POOL KAS_FEEPAYER_POOL"
       ].join("\n")
       expect(first.text).toContain(`\n${settings}\nlistening on ${first.url}`)
       expect(yield* Effect.promise(() => fs.readFile(file, "utf8"))).toBe(`${secret}\n`)

@@ -225,6 +225,8 @@ describe("the service's rules", () => {
         // Not the member's fee payer; not in the selected fee-payer pool; an account, not a fee payer.
         ["fd-user", { ...ok, feePayer: foreignPayer }, undefined, 1061010],
         ["fd-user", { ...ok, feePayer: payer }, `${defaultPool},${ops.krn}`, 1061010],
+        // Without x-krn the fee-payer pool is the default one, where payerInOps is not.
+        ["fd-user", { ...ok, feePayer: payerInOps }, undefined, 1061010],
         ["fd-user", { ...ok, feePayer: to }, undefined, 1061010],
         // A sender of another member, or of another pool than the selected one.
         ["value", { ...ok, from: foreignAccount }, undefined, 1061010, "data don't exist; from"],
