@@ -56,6 +56,8 @@ export const Code = {
   AlreadyDisabled: 1061510,
   /** Enabling an account that is already enabled. */
   AlreadyEnabled: 1061511,
+  /** The sender cannot sign: it is disabled. */
+  AccountCannotSign: 1061512,
   /** No transaction of that hash (yet): the receipt is unknown. */
   TransactionNotFound: 1065000,
   /** The node refused the transaction: insufficient funds of the sender or of the fee payer. */

@@ -85,7 +85,8 @@ export const walletError = (error: WalletError.WalletError, context: Context): s
           feePayer !== undefined ? `, or ${feePayer} is not one of the member's fee-payer accounts` : ""
         } (${service(error)}); check --from, --pool, --chain${feePayer !== undefined ? " and --fee-payer" : ""}`
       }
-      if (context.operation === "receipt") return `the service refused the receipt's pools (${service(error)}); check --pool and --chain`
+      // A receipt is asked for without x-krn: no pool can be wrong.
+      if (context.operation === "receipt") return `the service has no receipt ${context.hash ?? ""} for this key (${service(error)}); check --chain`
       // The service answers "data don't exist" both for an unknown account and for an unknown
       // pool: an operation on no address (a listing, a creation, a count) can only mean the pool.
       if (context.address === undefined && context.pool !== undefined) {

@@ -140,6 +140,10 @@ const send = Command.make("send", {
     if (feeRatio !== undefined && feePayer === undefined) {
       return yield* ExitCode.invalid(`--${T.feeRatio.name} needs --${T.feePayer.name} (global or your fee-payer account): the sender pays all of its fee`)
     }
+    if (Option.isSome(o.feePayerPool) && feePayer?._tag !== "UserFeePayer") {
+      // Only the flag: KAS_FEEPAYER_POOL is a default for the commands that use one.
+      return yield* ExitCode.invalid(`--${T.feePayerPool.name} selects the pool of --${T.feePayer.name} ADDRESS, and there is none`)
+    }
     if (o.noSubmit && o.wait) return yield* ExitCode.invalid(`--${T.wait.name} waits for a sent transaction: leave out --${T.noSubmit.name} or --${T.wait.name}`)
     const userFeePayer = feePayer?._tag === "UserFeePayer" ? feePayer.address : undefined
     return yield* Client.withClient(o, { operation: "send", address: from, feePayer: userFeePayer }, (print, s) =>

@@ -28,12 +28,7 @@ export const Code = {
   /** Emulator only: an injected fault answered 503. */
   EmulatorFaultUnavailable: 1099503,
   /** Emulator only: a genuine failure of the emulator itself (storage unavailable, ...), HTTP 500. */
-  EmulatorInternal: 1099000,
-  /**
-   * The service's code for an account that cannot sign (in its public error table, "account is
-   * invalid to sign the transaction"); the emulator answers it for a disabled sender.
-   */
-  AccountCannotSign: 1061512
+  EmulatorInternal: 1099000
 } as const
 
 /**

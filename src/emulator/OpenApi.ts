@@ -21,6 +21,7 @@ import * as Krn from "../Krn.js"
 import * as Pagination from "../Pagination.js"
 import * as PublicKey from "../PublicKey.js"
 import * as Transaction from "../Transaction.js"
+import { version } from "../internal/version.js"
 import * as ApiError from "./ApiError.js"
 
 /**
@@ -230,7 +231,7 @@ export const document = (serverUrl?: string): Document => {
     openapi: "3.1.0",
     info: {
       title: "KAS Wallet API v2 — local emulator (effect-kas-wallet)",
-      version: "0.1.0",
+      version,
       description:
         "The account, fee-payer account and value-transfer operations of the KAS wallet interface as the effect-kas-wallet emulator serves them. Every error body is {code, message, requestId}; every response carries x-request-id. Unknown paths: 404, unknown methods: 405, both with code 1010007. See docs/emulator.md."
     },

@@ -103,6 +103,7 @@ describe("kas-wallet tx and the emulator's ledger commands", () => {
         [["tx", "send", "--from", from, "--to", from, "--value", "1", "--fee-payer", "global", "--fee-ratio", "100"], 2, "kas-wallet: --fee-ratio must be an integer from 1 to 99 (got 100)"],
         [["tx", "send", "--from", from, "--to", from, "--value", "1", "--fee-payer", "someone"], 2, /^kas-wallet: --fee-payer must be global or a fee-payer account's address/],
         [["tx", "send", "--from", from, "--to", from, "--value", "1", "--no-submit", "--wait"], 2, /^kas-wallet: --wait waits for a sent transaction/],
+        [["tx", "send", "--from", from, "--to", from, "--value", "1", "--fee-payer", "global", "--fee-payer-pool", `krn:1001:wallet:x:feepayer-pool:ops`], 2, "kas-wallet: --fee-payer-pool selects the pool of --fee-payer ADDRESS, and there is none"],
         [["tx", "send", "--from", from, "--to", from, "--value", "1"], 2, /^kas-wallet: the chain refused the transfer \(HTTP 400, code 1065001: failed to send a raw transaction to klaytn node; -32000::insufficient funds of the sender for value \[request /],
         [["tx", "send", "--from", `0x${"12".repeat(20)}`, "--to", from, "--value", "1"], 4, /^kas-wallet: no account 0x1212121212121212121212121212121212121212 in the default pool on chain 1001 \(HTTP 400, code 1061010/],
         [["tx", "send", "--from", from, "--to", from, "--value", "1", "--fee-payer", from], 4, /or 0x\S+ is not one of the member's fee-payer accounts .*check --from, --pool, --chain and --fee-payer$/],
