@@ -3,12 +3,13 @@
  * environment (never the tester's own KAS_* variables or home) and terminal.
  */
 import { NodeContext } from "@effect/platform-node"
-import { ConfigProvider, Console, Effect, Layer } from "effect"
+import { ConfigProvider, Console, Effect, Layer, Redacted } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { run } from "../../src/cli/main.js"
 import * as Output from "../../src/cli/Output.js"
+import * as Emulator from "../../src/emulator/Emulator.js"
 
 // Where the emulator's default data directory goes in these runs, rather than the tester's home.
 const sandbox = fs.mkdtempSync(path.join(os.tmpdir(), "kas-cli-home-"))
@@ -67,4 +68,16 @@ export const cli = (args: ReadonlyArray<string>, env: Record<string, string> = {
     const err: Array<string> = []
     const code = yield* running(args, env, yield* capturing((l) => out.push(l), (l) => err.push(l)), terminal)
     return { code, out: out.join("\n"), err: err.join("\n") } satisfies Ran
+  })
+
+/**
+ * An emulator in the scope (a temporary database unless `database` is given) and the `KAS_*`
+ * settings that point `kas-wallet` at it with its member's key; `secret` is what no output may hold.
+ */
+export const cliEmulator = (options: { readonly database?: string } = {}) =>
+  Effect.gen(function*() {
+    const e = yield* Emulator.make({ port: 0, ...options })
+    const secret = Redacted.value(e.member.secretAccessKey)
+    const env = { KAS_WALLET_URL: e.url, KAS_ACCESS_KEY_ID: e.member.accessKeyId, KAS_SECRET_ACCESS_KEY: secret }
+    return { emulator: e, env, secret }
   })

@@ -4,24 +4,15 @@
  * the key from the environment or a file, progress, resuming, `--verbose`, and secrets.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Redacted } from "effect"
+import { Effect } from "effect"
 import * as fs from "node:fs/promises"
 import * as http from "node:http"
 import * as os from "node:os"
 import * as path from "node:path"
 import { parseTime } from "../../src/cli/AccountsCommand.js"
-import * as Emulator from "../../src/emulator/Emulator.js"
-import { cli } from "./_run.js"
+import { cli, cliEmulator } from "./_run.js"
 
-const emulator = Effect.gen(function*() {
-  const e = yield* Emulator.make({ port: 0 })
-  const env = {
-    KAS_WALLET_URL: e.url,
-    KAS_ACCESS_KEY_ID: e.member.accessKeyId,
-    KAS_SECRET_ACCESS_KEY: Redacted.value(e.member.secretAccessKey)
-  }
-  return { emulator: e, env, secret: env.KAS_SECRET_ACCESS_KEY }
-})
+const emulator = cliEmulator()
 
 /** A server answering each request with `answer`, on 127.0.0.1 and a free port, closed with the scope. */
 const scripted = (answer: (request: http.IncomingMessage) => { readonly status: number; readonly body: unknown; readonly headers?: Record<string, string> }) =>

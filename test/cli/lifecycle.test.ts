@@ -6,21 +6,12 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { secp256k1 } from "@noble/curves/secp256k1.js"
-import { Effect, Redacted } from "effect"
+import { Effect } from "effect"
 import * as fs from "node:fs"
 import * as http from "node:http"
-import * as Emulator from "../../src/emulator/Emulator.js"
-import { cli } from "./_run.js"
+import { cli, cliEmulator } from "./_run.js"
 
-const emulator = Effect.gen(function*() {
-  const e = yield* Emulator.make({ port: 0 })
-  const env = {
-    KAS_WALLET_URL: e.url,
-    KAS_ACCESS_KEY_ID: e.member.accessKeyId,
-    KAS_SECRET_ACCESS_KEY: Redacted.value(e.member.secretAccessKey)
-  }
-  return { emulator: e, env, secret: env.KAS_SECRET_ACCESS_KEY, member: e.member.accountId }
-})
+const emulator = Effect.map(cliEmulator(), (c) => ({ ...c, member: c.emulator.member.accountId }))
 
 const ok = (ran: { code: number; out: string; err: string }, secret: string) => {
   expect(ran.code, ran.err).toBe(0)

@@ -8,9 +8,8 @@ import { Effect, Redacted } from "effect"
 import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
-import * as Emulator from "../../src/emulator/Emulator.js"
 import { withClockMoving } from "../support/clock.js"
-import { cli } from "./_run.js"
+import { cli, cliEmulator } from "./_run.js"
 
 const setup = Effect.gen(function*() {
   const dir = yield* Effect.acquireRelease(
@@ -18,9 +17,7 @@ const setup = Effect.gen(function*() {
     (d) => Effect.promise(() => fs.rm(d, { recursive: true, force: true }))
   )
   const db = path.join(dir, "emulator.db")
-  const e = yield* Effect.orDie(Emulator.make({ port: 0, database: db }))
-  const secret = Redacted.value(e.member.secretAccessKey)
-  const env = { KAS_WALLET_URL: e.url, KAS_ACCESS_KEY_ID: e.member.accessKeyId, KAS_SECRET_ACCESS_KEY: secret }
+  const { emulator: e, env, secret } = yield* Effect.orDie(cliEmulator({ database: db }))
   const run = (args: ReadonlyArray<string>) =>
     Effect.map(cli(args, env), (ran) => {
       // Nothing printed ever holds the secret.
