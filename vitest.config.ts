@@ -1,34 +1,50 @@
+import { readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { defineConfig } from "vitest/config"
 import { DistApart } from "./test/setup/dist.js"
 
-const src = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url))
+const repository = fileURLToPath(new URL(".", import.meta.url))
 
-export default defineConfig({
-  // The package's own name resolves to its sources (as tsconfig.json's `paths` do for tsc and
-  // tsx): examples and tests import "effect-kas-wallet" with no build.
-  resolve: {
-    alias: [
-      { find: /^effect-kas-wallet\/emulator$/, replacement: src("emulator/index.ts") },
-      { find: /^effect-kas-wallet$/, replacement: src("index.ts") }
-    ]
-  },
-  test: {
-    include: ["test/**/*.test.ts"],
-    // Builds dist/ once, for the tests that run the built package and CLI.
-    globalSetup: ["test/setup/dist.ts"],
-    sequence: { sequencer: DistApart },
-    // Property tests and loopback servers are CPU-bound on a 2-core machine:
-    // two workers keep the suite fast without starving the emulator.
-    pool: "forks",
-    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
-    // Test files share each worker's modules: loading effect, the platform and the emulator once
-    // per worker instead of once per file halves the suite's time (collection went from ~80 s to
-    // ~10 s of worker time). Files keep no global state; the one library that does is reset per
-    // file by test/setup/effect-vitest.ts.
-    isolate: false,
-    setupFiles: ["test/setup/effect-vitest.ts"],
-    testTimeout: 60_000,
-    hookTimeout: 60_000
-  }
-})
+// The packages' names resolve to their sources, as tsconfig.json's `paths` (the one table) say
+// for tsc and tsx: tests and examples import "effect-kas-wallet" and "effect-kas-wallet-emulator"
+// with no build.
+const { compilerOptions } = JSON.parse(readFileSync(new URL("./tsconfig.json", import.meta.url), "utf8")) as {
+  compilerOptions: { paths: Record<string, ReadonlyArray<string>> }
+}
+const alias = Object.entries(compilerOptions.paths)
+  // Longest first: a package's subpaths before the package itself.
+  .sort(([a], [b]) => b.length - a.length)
+  .map(([name, [target]]) => ({
+    find: new RegExp(`^${name.replace(/[/-]/g, "\\$&")}$`),
+    replacement: fileURLToPath(new URL(target!, import.meta.url))
+  }))
+
+/**
+ * The test configuration of a package of this repository: its test files, run as the root runs
+ * them. The root's own configuration runs every package's tests in one run.
+ */
+export const configFor = (root: string, include: ReadonlyArray<string>) =>
+  defineConfig({
+    root,
+    resolve: { alias },
+    test: {
+      include: [...include],
+      // Builds the client's dist/ and the CLI's bundle once, for the tests that run them.
+      globalSetup: [`${repository}test/setup/dist.ts`],
+      sequence: { sequencer: DistApart },
+      // Property tests and loopback servers are CPU-bound on a 2-core machine:
+      // two workers keep the suite fast without starving the emulator.
+      pool: "forks",
+      poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+      // Test files share each worker's modules: loading effect, the platform and the emulator once
+      // per worker instead of once per file halves the suite's time (collection went from ~80 s to
+      // ~10 s of worker time). Files keep no global state; the one library that does is reset per
+      // file by test/setup/effect-vitest.ts.
+      isolate: false,
+      setupFiles: [`${repository}test/setup/effect-vitest.ts`],
+      testTimeout: 60_000,
+      hookTimeout: 60_000
+    }
+  })
+
+export default configFor(repository, ["test/**/*.test.ts", "packages/*/test/**/*.test.ts"])

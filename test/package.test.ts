@@ -1,20 +1,20 @@
 /**
- * What users install: the root entry point bundles for the browser without any Node built-in, the
- * tarball holds only what users need, and the built CLI works as a child process.
+ * What users of the client install: the root entry point bundles for the browser without any Node
+ * built-in, the tarball holds only what users need, and the package depends on nothing but what
+ * the client runs.
  *
  * dist/ is built once per run by test/setup/dist.ts: the JavaScript of `npm run build`, by esbuild.
  */
 import { beforeAll, describe, expect, it } from "@effect/vitest"
 import { awaitDist } from "./setup/dist.js"
-import { Effect, Redacted } from "effect"
+import { Effect } from "effect"
 import { build } from "esbuild"
-import { execFile, execFileSync } from "node:child_process"
+import { execFileSync } from "node:child_process"
 import { builtinModules } from "node:module"
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import * as Emulator from "../src/emulator/Emulator.js"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
 const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]))
@@ -48,8 +48,7 @@ describe("the root entry point runs outside Node", () => {
       )
       expect(offending).toEqual([])
       const inputs = Object.keys(result.metafile.inputs)
-      expect(inputs.some((p) => p.includes("src/emulator/"))).toBe(false)
-      expect(inputs.some((p) => p.includes("src/cli/"))).toBe(false)
+      expect(inputs.some((p) => p.includes("packages/"))).toBe(false)
       expect(inputs.some((p) => p.includes("@effect/platform-node") || p.includes("@effect/sql") || p.includes("@noble/curves"))).toBe(false)
       expect(inputs.some((p) => p.endsWith("src/WalletClient.ts"))).toBe(true)
       // and the bundle evaluates without Node globals other than the web platform's
@@ -91,33 +90,27 @@ describe("the published package", () => {
     expect(files).toContain("README.md")
     expect(files).toContain("LICENSE")
     expect(files).toContain("dist/index.js")
-    expect(files).toContain("dist/emulator/index.js")
-    expect(files).toContain("dist/cli/bin.js")
     expect(files).toContain("docs/client.md")
-    expect(files).toContain("docs/cli.md")
     const unexpected = files.filter((f) =>
       !(f === "package.json" || f === "README.md" || f === "LICENSE" || f.startsWith("dist/") || f.startsWith("src/") || /^docs\/[^/]+\.md$/.test(f))
     )
     expect(unexpected).toEqual([])
-    expect(files.some((f) => f.startsWith("test/") || f.startsWith(".ci/") || f.includes("node_modules") || f.startsWith("docs/api/"))).toBe(false)
+    expect(files.some((f) => f.startsWith("test/") || f.startsWith("packages/") || f.startsWith(".ci/") || f.includes("node_modules") || f.startsWith("docs/api/"))).toBe(false)
     expect(files).not.toContain("src/tsconfig.json")
     // Every module of the build comes from a source: nothing stale is shipped.
     const sources = new Set(files.filter((f) => f.startsWith("src/") && f.endsWith(".ts")).map((f) => f.slice(4, -3)))
     expect(files.filter((f) => f.startsWith("dist/") && f.endsWith(".js")).filter((f) => !sources.has(f.slice(5, -3)))).toEqual([])
   }, 60_000)
 
-  it("exports map: root and ./emulator with types, the kas-wallet bin", () => {
+  it("exports map: the root entry with its types, and no bin", () => {
     const pkg = JSON.parse(readFileSync(`${root}/package.json`, "utf8"))
     // The types the map names are the real build's (`prepack`: tsc -p src), which the test build
     // leaves out (test/setup/dist.ts): its configuration must emit them next to the JavaScript.
     const build = JSON.parse(readFileSync(`${root}/src/tsconfig.json`, "utf8").replace(/^\s*\/\/.*$/gm, ""))
     expect(build.compilerOptions).toMatchObject({ declaration: true, outDir: "../dist", rootDir: "." })
-    expect(pkg.scripts.prepack).toBe("npm run build")
-    expect(pkg.scripts.build).toBe("tsc -p src")
-    expect(pkg.exports["."]).toEqual({ types: "./dist/index.d.ts", import: "./dist/index.js" })
-    expect(pkg.exports["./emulator"]).toEqual({ types: "./dist/emulator/index.d.ts", import: "./dist/emulator/index.js" })
-    expect(pkg.bin["kas-wallet"]).toBe("dist/cli/bin.js")
-    expect(readFileSync(`${root}/dist/cli/bin.js`, "utf8")).toMatch(/^#!\/usr\/bin\/env node\n/)
+    expect(pkg.scripts.prepack).toBe("tsc -p src")
+    expect(pkg.exports).toEqual({ ".": { types: "./dist/index.d.ts", import: "./dist/index.js" }, "./package.json": "./package.json" })
+    expect(pkg.bin).toBeUndefined()
     expect(pkg.sideEffects).toBe(false)
     expect(pkg.type).toBe("module")
   })
@@ -130,62 +123,9 @@ describe("the published package", () => {
     expect(pkg.license).toBe("MIT")
     const sources = execFileSync("grep", ["-rhoE", "from \"(@[a-z0-9-]+/[a-z0-9-]+|[a-z0-9-]+)", `${root}/src`], { encoding: "utf8" })
     for (const dependency of Object.keys(pkg.dependencies)) expect(sources, dependency).toContain(`from "${dependency}`)
+    // ...and nothing else: the client imports only its peers, its dependencies and itself.
+    const allowed = new Set([pkg.name, ...Object.keys(pkg.peerDependencies), ...Object.keys(pkg.dependencies)])
+    const imported = new Set(sources.split("\n").filter((line) => line !== "").map((line) => line.slice("from \"".length)))
+    expect([...imported].filter((name) => !allowed.has(name))).toEqual([])
   })
-})
-
-interface Run {
-  readonly code: number
-  readonly stdout: string
-  readonly stderr: string
-}
-
-const cli = (args: ReadonlyArray<string>, env: Record<string, string>): Promise<Run> =>
-  new Promise((resolve) => {
-    execFile(process.execPath, [`${root}/dist/cli/bin.js`, ...args], {
-      env: { PATH: process.env.PATH ?? "", ...env },
-      encoding: "utf8"
-    }, (error, stdout, stderr) => {
-      resolve({ code: error === null ? 0 : (error as { code?: number }).code ?? 1, stdout, stderr })
-    })
-  })
-
-describe("the built CLI as a child process", () => {
-  it.effect("--version and --help answer from the build, without colour when piped", () =>
-    Effect.gen(function*() {
-      const version = yield* Effect.promise(() => cli(["--version"], {}))
-      expect(version).toEqual({ code: 0, stdout: `${JSON.parse(readFileSync(`${root}/package.json`, "utf8")).version}\n`, stderr: "" })
-      const help = yield* Effect.promise(() => cli(["accounts", "list", "--help"], { TERM: "xterm-256color" }))
-      expect(help.code).toBe(0)
-      expect(help.stdout).toMatch(/^Usage: kas-wallet accounts list \[options\]$/m)
-      expect(help.stdout).not.toContain("\x1b[")
-      expect(help.stdout.trimEnd().split("\n").length).toBeLessThanOrEqual(40)
-      const usage = yield* Effect.promise(() => cli(["accounts", "list", "--siz", "3"], {}))
-      expect(usage.code).toBe(2)
-      expect(usage.stderr).toBe("kas-wallet: unknown option --siz for kas-wallet accounts list; see 'kas-wallet accounts list --help'\n")
-    }))
-
-  it.scoped("create against an emulator, and an exit code", () =>
-    Effect.gen(function*() {
-      const emulator = yield* Emulator.make({ port: 0 })
-      const env = {
-        KAS_ACCESS_KEY_ID: emulator.member.accessKeyId,
-        KAS_SECRET_ACCESS_KEY: Redacted.value(emulator.member.secretAccessKey),
-        KAS_WALLET_URL: emulator.url
-      }
-      const run = (...args: Array<string>) => Effect.promise(() => cli(args, env))
-
-      const created = yield* run("accounts", "create", "--json")
-      expect(created.code, created.stderr).toBe(0)
-      const account = JSON.parse(created.stdout) as { address: string; krn: string }
-      expect(account.address).toMatch(/^0x[0-9a-fA-F]{40}$/)
-
-      // Listing, and the other exit codes, are tested in process (test/cli/): here, that a failure's
-      // exit code is the process's.
-      const notFound = yield* run("accounts", "get", `0x${"12".repeat(20)}`)
-      expect(notFound.code).toBe(4)
-      expect(notFound.stderr).toMatch(/^kas-wallet: no account 0x(12){20} in the default pool on chain 1001 .*\n$/)
-      for (const output of [created, notFound]) {
-        expect(output.stdout + output.stderr).not.toContain(env.KAS_SECRET_ACCESS_KEY)
-      }
-    }), 60_000)
 })

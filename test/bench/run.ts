@@ -13,9 +13,9 @@ const benches: Record<string, () => Promise<{ readonly run: () => Promise<Readon
   decode: () => import("./decode.js"),
   client: () => import("./client.js"),
   memory: () => import("./memory.js"),
-  emulator: () => import("./emulator.js"),
-  cli: () => import("./cli.js"),
-  caver: () => import("./caver.js")
+  emulator: () => import("../../packages/emulator/test/bench/emulator.js"),
+  cli: () => import("../../packages/cli/test/bench/cli.js"),
+  caver: () => import("../../packages/emulator/test/bench/caver.js")
 }
 const [flag, name] = process.argv.slice(2)
 

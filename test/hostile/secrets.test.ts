@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, FastCheck as fc, Layer, ManagedRuntime, Stream } from "effect"
 import type * as http from "node:http"
-import { capturing, running } from "../cli/_run.js"
+import { capturing, running } from "../../packages/cli/test/_run.js"
 import { WalletClient } from "../../src/index.js"
 import { accountJson } from "../support/fakeWallet.js"
 import { assertNoSecret, findSecret, observe } from "./observe.js"

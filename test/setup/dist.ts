@@ -1,11 +1,13 @@
 /**
- * Vitest global setup: builds the JavaScript of `dist/` (see `startDist`) once per run, for
- * the test files that run the built package: the published package's test and the CLI run as a
- * child process. The build runs in the background while other files are tested; those two wait
- * for it (`awaitDist`). It is skipped when `dist/` was built from the same sources (a hash of
- * `src/`, the tsconfigs and package.json), and when the run selects no such file.
+ * Vitest global setup: builds what users install (see `startDist`) once per run, for the test
+ * files that run it: the client's `dist/` (the published package's test) and the CLI's bundle
+ * (the CLI as a child process). The build runs in the background while other files are tested;
+ * those files wait for it (`awaitDist`). It is skipped when the build is from the same sources (a
+ * hash of every package's `src/`, the tsconfigs and package.json files), and when the run selects
+ * no such file.
  */
 import { build } from "esbuild"
+import { bundle } from "../../packages/cli/build.js"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -16,7 +18,7 @@ import { BaseSequencer, parseCLI } from "vitest/node"
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 
 /** The test files that need `dist/`. */
-export const needsDist = /test\/(package|emulator\/process)\.test\.ts$/
+export const needsDist = /(^|\/)(test\/package|packages\/cli\/test\/(package|process))\.test\.ts$/
 
 // Kept out of dist/: npm would pack it.
 const stamp = path.join(root, "node_modules/.cache/effect-kas-wallet/dist-hash")
@@ -33,8 +35,10 @@ const sourcesHash = (): string => {
       }
     }
   }
-  visit(path.join(root, "src"))
-  for (const file of ["tsconfig.json", "package.json"]) hash.update(fs.readFileSync(path.join(root, file)))
+  for (const dir of ["src", "packages/emulator/src", "packages/cli/src"]) visit(path.join(root, dir))
+  for (const file of ["tsconfig.json", "package.json", "packages/emulator/package.json", "packages/cli/package.json", "packages/cli/build.ts"]) {
+    hash.update(fs.readFileSync(path.join(root, file)))
+  }
   return hash.digest("hex")
 }
 
@@ -47,20 +51,24 @@ const sourceFiles = (dir: string): Array<string> =>
     return entry.isDirectory() ? sourceFiles(file) : file.endsWith(".ts") ? [file] : []
   })
 
+/** The CLI's executable, as `npm run build` in packages/cli makes it. */
+export const cliBin = path.join(root, "packages/cli/dist/kas-wallet.js")
+
 /**
- * Starts building dist/ unless it is up to date, without waiting: `awaitDist` waits for it.
+ * Starts building unless the build is up to date, without waiting: `awaitDist` waits for it.
  *
- * The JavaScript of `npm run build`, module for module, by esbuild (~0.3 s of CPU) rather than tsc
+ * The client: the JavaScript of `npm run build`, module for module, by esbuild (~0.3 s of CPU) rather than tsc
  * (~12 s even with `--noCheck`, a tenth of the whole suite's CPU on this 2-core machine, which
  * held `npm test` near its 60 s budget). The declarations are left out: the type check is
  * `npm run typecheck`'s, and `npm pack` runs the real build (`prepack`). esbuild and tsc agree on
- * this code: `isolatedModules` holds, no decorators, ES2022 class fields for both.
+ * this code: `isolatedModules` holds, no decorators, ES2022 class fields for both. The CLI: its
+ * bundle, by its own build script (packages/cli/build.ts).
  */
 export const startDist = (): Promise<void> | undefined => {
   const hash = sourcesHash()
   const built = fs.existsSync(stamp) ? fs.readFileSync(stamp, "utf8") : ""
   fs.mkdirSync(path.dirname(stamp), { recursive: true })
-  if (built === hash && fs.existsSync(path.join(root, "dist/cli/bin.js"))) {
+  if (built === hash && fs.existsSync(path.join(root, "dist/index.js")) && fs.existsSync(cliBin)) {
     fs.writeFileSync(outcome, "ok")
     return undefined
   }
@@ -69,7 +77,8 @@ export const startDist = (): Promise<void> | undefined => {
   fs.rmSync(outcome, { force: true })
   // A clean build: a file left from a deleted source would otherwise be packed and run.
   fs.rmSync(path.join(root, "dist"), { recursive: true, force: true })
-  return build({
+  fs.rmSync(path.join(root, "packages/cli/dist"), { recursive: true, force: true })
+  const client = build({
     entryPoints: sourceFiles(path.join(root, "src")),
     outdir: path.join(root, "dist"),
     outbase: path.join(root, "src"),
@@ -78,7 +87,8 @@ export const startDist = (): Promise<void> | undefined => {
     target: "es2022",
     sourcemap: true,
     logLevel: "silent"
-  }).then(
+  })
+  return Promise.all([client, bundle()]).then(
     () => {
       fs.writeFileSync(stamp, hash)
       fs.writeFileSync(outcome, "ok")

@@ -1,0 +1,45 @@
+/**
+ * Builds the `kas-wallet` executable: one ESM bundle (dist/kas-wallet.js) with lazily loaded chunks,
+ * so that a command loads only what it runs. `--help` and `--version` load the command table
+ * alone; a client command loads effect, the platform, the client and @effect/cli; the emulator and
+ * its database code load only for an emulator command or the tour. @libsql/client stays a
+ * dependency: its native binary cannot be bundled.
+ *
+ * docs/benchmarks.md ("CLI start") compares this with running the modules unbundled.
+ */
+import { build, type BuildResult } from "esbuild"
+import { fileURLToPath } from "node:url"
+
+const here = fileURLToPath(new URL(".", import.meta.url))
+
+/** The packages left out of the bundle, installed as dependencies of effect-kas-wallet-cli. */
+export const external = ["@libsql/client"]
+
+/** Builds the bundle into `outdir` (default dist/); the metafile says which module went where. */
+export const bundle = (outdir = `${here}dist`): Promise<BuildResult<{ metafile: true }>> =>
+  build({
+    entryPoints: { "kas-wallet": `${here}src/bin.ts` },
+    outdir,
+    bundle: true,
+    splitting: true,
+    chunkNames: "chunks/[name]-[hash]",
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    // tsconfig.json's `paths` resolve the client and the emulator to their sources.
+    tsconfig: `${here}tsconfig.json`,
+    external,
+    minify: true,
+    sourcemap: false,
+    metafile: true,
+    logLevel: "silent",
+    legalComments: "eof",
+    // Some bundled CommonJS modules call `require` for Node built-ins.
+    banner: { js: "import { createRequire as __kasCreateRequire } from \"node:module\"; const require = __kasCreateRequire(import.meta.url);" }
+  })
+
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const result = await bundle()
+  const outputs = Object.entries(result.metafile.outputs)
+  console.log(`built ${outputs.length} files, ${Math.round(outputs.reduce((n, [, o]) => n + o.bytes, 0) / 1024)} KB`)
+}

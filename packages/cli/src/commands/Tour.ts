@@ -1,0 +1,132 @@
+/**
+ * `kas-wallet tour` (`npm start`): a walk through the library against an emulator started
+ * in-process on a temporary database, with the real client over loopback HTTP. No credentials, no
+ * network, and no secret is printed.
+ *
+ * @since 0.1.0
+ */
+import { FetchHttpClient } from "@effect/platform"
+import { Chunk, Console, Effect, Layer, Option, Schedule, Stream } from "effect"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { Address, ChainId, FeeDelegation, Transaction, WalletClient } from "effect-kas-wallet"
+import { Emulator } from "effect-kas-wallet-emulator"
+import * as Output from "../output/Output.js"
+
+const step = (n: number, title: string, wire?: string) =>
+  Console.log(`\n${n}. ${title}${wire !== undefined ? `  (${wire})` : ""}`)
+const say = (text: string) => Console.log(text.split("\n").map((line) => `   ${line}`).join("\n"))
+const klay = (peb: bigint) => `${Transaction.formatKlay(peb as Transaction.Peb)} KLAY`
+const rows = (accounts: ReadonlyArray<Parameters<typeof Output.accountRow>[0]>) =>
+  say(Output.table(Output.accountHeader, accounts.map((a) => Output.accountRow(a, true))))
+
+/**
+ * The tour itself, given an emulator and a client pointed at it.
+ *
+ * @since 0.1.0
+ * @category programs
+ */
+export const program = Effect.gen(function*() {
+  const emulator = yield* Emulator.Emulator
+  const started = Math.floor(Date.now() / 1000)
+  yield* Console.log("effect-kas-wallet tour: the typed Effect client against a local KAS wallet emulator")
+  yield* step(1, "Start the emulator in-process, on a temporary database")
+  yield* say([
+    `listening on ${emulator.url}`,
+    `member ${emulator.member.accountId}, key ${emulator.member.accessKeyId} (its secret stays in memory)`,
+    "the client below is the real WalletClient, over loopback HTTP, with HTTP Basic auth"
+  ].join("\n"))
+
+  yield* step(2, "Create three accounts in the default pool", "POST /v2/account, no x-krn")
+  const created = yield* Effect.forEach([1, 2, 3], () => WalletClient.createAccount())
+  yield* rows(created)
+
+  yield* step(3, "Create a named pool in the console, and two accounts in it", "POST /v2/account, x-krn: <pool KRN>")
+  const payroll = yield* emulator.createPool({ accountId: emulator.member.accountId, chainId: ChainId.Testnet, name: "payroll" })
+  yield* say(`pool ${payroll.krn.toString()}`)
+  const inPool = yield* Effect.forEach([1, 2], () => WalletClient.createAccount()).pipe(WalletClient.withPool(payroll.krn))
+  yield* rows(inPool)
+
+  yield* step(4, "Get one account back by address (any case; decoded to its EIP-55 form)", "GET /v2/account/<address>")
+  const one = yield* WalletClient.getAccount(created[0]!.address.toLowerCase())
+  yield* say(Output.accountDetails(one))
+
+  yield* step(5, "Page through the default pool by hand: size 2, then follow the cursor", "GET /v2/account?size=2&cursor=…")
+  let cursor = ""
+  let page = 0
+  do {
+    const result = yield* WalletClient.listAccounts({ pageSize: 2, cursor })
+    page++
+    yield* say(`page ${page}: ${result.items.map((a) => Output.short(a.address)).join(", ")}  →  cursor ${result.cursor === "" ? "\"\" (last page)" : Output.short(result.cursor, 12, 6)}`)
+    cursor = result.cursor
+  } while (cursor !== "")
+
+  yield* step(6, "Stream every account of both pools with the Stream API, in a time range", "pages of 2, each pool in turn")
+  const range = { from: started - 60, to: started + 3600 }
+  const streamed = yield* Stream.concat(
+    WalletClient.accounts({ pageSize: 2, ...range }),
+    WalletClient.accounts({ pageSize: 2, ...range, pool: payroll.krn })
+  ).pipe(Stream.runCollect)
+  yield* say(`${Chunk.size(streamed)} accounts streamed from ${Output.time(range.from)} to ${Output.time(range.to)} UTC:`)
+  yield* rows(Chunk.toReadonlyArray(streamed))
+
+  yield* step(7, "Catch a typed error: an address that is not in the pool", "400 {code: 1061010} → AccountNotFound")
+  const stranger = Option.getOrThrow(Address.checksum(`0x${"00".repeat(19)}42`))
+  const caught = yield* WalletClient.getAccount(stranger).pipe(
+    Effect.as("not expected: the account exists"),
+    Effect.catchTag("AccountNotFound", (e) => Effect.succeed(`caught AccountNotFound: HTTP ${e.status}, code ${e.code}, "${e.serviceMessage}"`))
+  )
+  yield* say(caught)
+
+  yield* step(8, "Move value: fund an account, send 1.5 KLAY with global fee delegation, await the receipt", "POST /v2/tx/fd/value")
+  const sender = created[0]!
+  const receiver = created[1]!
+  const funded = yield* emulator.fund(ChainId.Testnet, sender.address, 10n * Transaction.PebPerKlay)
+  yield* say(`the emulator's console credits ${klay(funded.balance)} to ${Output.short(sender.address)} (the wire API has no faucet)`)
+  const sent = yield* WalletClient.transferValue({
+    from: sender.address,
+    to: receiver.address,
+    value: Transaction.PebPerKlay * 3n / 2n,
+    feePayer: FeeDelegation.global,
+    feeRatio: 30
+  })
+  yield* say(`submitted ${Output.short(sent.transactionHash, 10, 6)}: a signed Klaytn ${Transaction.typeName(sent.typeInt)} (type ${sent.typeInt}), nonce ${sent.nonce}`)
+  const receipt = yield* WalletClient.awaitReceipt(sent.transactionHash, { schedule: Schedule.spaced("250 millis") })
+  const fee = BigInt(receipt.gasUsed) * sent.gasPrice
+  const globalShare = fee * 30n / 100n
+  const bill = (yield* emulator.feeBills({ accountId: emulator.member.accountId, chainId: ChainId.Testnet }))[0]
+  const [after, received] = yield* Effect.all([
+    emulator.balance(ChainId.Testnet, sender.address),
+    emulator.balance(ChainId.Testnet, receiver.address)
+  ])
+  yield* say([
+    `${receipt.status} in block ${receipt.blockNumber}: ${receipt.gasUsed} gas at ${sent.gasPrice / Transaction.PebPerSton} ston, a fee of ${klay(fee)}`,
+    `the global fee payer paid 30%: ${klay(globalShare)}, billed to the member (${klay(bill?.fees ?? 0n)} so far)`,
+    `the sender paid 1.5 KLAY and the other 70%: ${klay(funded.balance)} → ${klay(after.balance)}`,
+    `the recipient holds ${klay(received.balance)}`
+  ].join("\n"))
+  yield* Console.log("\nDone. Next: README.md (the Effect example), docs/client.md, and `kas-wallet --help`.")
+})
+
+/**
+ * The tour with its emulator (temporary database, removed afterwards) and client.
+ *
+ * @since 0.1.0
+ * @category programs
+ */
+export const run = Effect.gen(function*() {
+  const dir = yield* Effect.acquireRelease(
+    Effect.sync(() => mkdtempSync(join(tmpdir(), "kas-wallet-tour-"))),
+    (path) => Effect.sync(() => rmSync(path, { recursive: true, force: true }))
+  )
+  const emulator = Emulator.layer({ database: join(dir, "emulator.db"), port: 0 })
+  const client = Layer.unwrapEffect(Effect.map(Emulator.Emulator, (e) =>
+    WalletClient.layer({
+      credentials: { accessKeyId: e.member.accessKeyId, secretAccessKey: e.member.secretAccessKey },
+      chainId: ChainId.Testnet,
+      baseUrl: e.url
+    })
+  ))
+  yield* program.pipe(Effect.provide(client.pipe(Layer.provideMerge(emulator), Layer.provide(FetchHttpClient.layer))))
+}).pipe(Effect.scoped)

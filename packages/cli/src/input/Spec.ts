@@ -1,0 +1,1024 @@
+/**
+ * The command table of `kas-wallet`: every command, its arguments and flags, with descriptions and
+ * examples. `--help`, the bash completions and the check of the command line are derived from it;
+ * the commands build their @effect/cli options from the same flags.
+ *
+ * Plain data with no runtime import, so that `--help` and `--version` answer without loading
+ * effect, the client or the emulator.
+ *
+ * @since 0.1.0
+ */
+import type { EmulatorConfig } from "effect-kas-wallet-emulator"
+
+/**
+ * A flag: `--name VALUE`, or `--name` alone when it has no `value`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Flag {
+  /** Without the leading `--`. */
+  readonly name: string
+  /** The placeholder of its value; absent for a switch. */
+  readonly value?: string
+  /** The environment variable read when the flag is absent. */
+  readonly env?: string
+  /** The default, in words. */
+  readonly default?: string
+  readonly description: string
+  /** A use of the flag, as typed. */
+  readonly example: string
+  /** A secret: never printed; on the command line it is visible in the process list. */
+  readonly secret?: boolean
+  /** For a secret: the flag that reads it from a file instead. */
+  readonly alternative?: string
+  /** The values the completion offers. */
+  readonly choices?: ReadonlyArray<string>
+  /** Whether the completion offers file names. */
+  readonly files?: boolean
+}
+
+/**
+ * A positional argument.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Positional {
+  readonly name: string
+  readonly description: string
+}
+
+/**
+ * Flags shown under one heading.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Group {
+  readonly title: string
+  readonly flags: ReadonlyArray<Flag>
+}
+
+/**
+ * A command of the table.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Command {
+  /** The words after `kas-wallet` (empty for the root). */
+  readonly path: ReadonlyArray<string>
+  /** One line, for the list of commands. */
+  readonly summary: string
+  /** A paragraph for its own help. */
+  readonly description: ReadonlyArray<string>
+  readonly positionals: ReadonlyArray<Positional>
+  readonly groups: ReadonlyArray<Group>
+  readonly subcommands: ReadonlyArray<Command>
+  /** Whether it does something itself; a command that does not shows its help. */
+  readonly runs: boolean
+  readonly examples: ReadonlyArray<string>
+}
+
+/**
+ * The program's name.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const program = "kas-wallet"
+
+/**
+ * The port `kas-wallet emulator` listens on by default (the library's layer picks a free one).
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const DefaultEmulatorPort = 8787
+
+/**
+ * The exit codes, one line, for help texts (the codes themselves live in `ExitCode`).
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const exitCodes =
+  "Exit codes: 0 ok, 1 unexpected, 2 invalid argument, 3 unauthorized, 4 not found, 5 rate limited, 6 server error, 7 transport."
+
+// ---------------------------------------------------------------------------------------------
+// accounts
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The flags of the `accounts` commands, by key.
+ *
+ * @since 0.1.0
+ * @category flags
+ */
+export const accounts = {
+  url: {
+    name: "url",
+    value: "URL",
+    env: "KAS_WALLET_URL",
+    description: "base URL of the service (the default) or of an emulator",
+    example: "--url http://127.0.0.1:8787"
+  },
+  chain: {
+    name: "chain",
+    value: "ID",
+    env: "KAS_CHAIN_ID",
+    default: "1001",
+    description: "chain: 8217 (mainnet) or 1001 (testnet)",
+    example: "--chain 8217",
+    choices: ["8217", "1001"]
+  },
+  pool: {
+    name: "pool",
+    value: "KRN",
+    env: "KAS_ACCOUNT_POOL",
+    default: "the member's default pool",
+    description: "account pool KRN, sent as x-krn",
+    example: "--pool krn:1001:wallet:<member>:account-pool:payroll"
+  },
+  accessKeyId: {
+    name: "access-key-id",
+    value: "ID",
+    env: "KAS_ACCESS_KEY_ID",
+    description: "AccessKey ID",
+    example: "--access-key-id KASK..."
+  },
+  secretAccessKeyFile: {
+    name: "secret-access-key-file",
+    value: "PATH",
+    env: "KAS_SECRET_ACCESS_KEY_FILE",
+    description: "file holding the Secret AccessKey",
+    example: "--secret-access-key-file ~/.kas-wallet/emulator/secret-access-key",
+    files: true
+  },
+  secretAccessKey: {
+    name: "secret-access-key",
+    value: "SECRET",
+    env: "KAS_SECRET_ACCESS_KEY",
+    description: "Secret AccessKey",
+    alternative: "secret-access-key-file",
+    example: "--secret-access-key \"$(pass kas/secret)\"",
+    secret: true
+  },
+  json: {
+    name: "json",
+    description: "JSON output: one document (with list --all, one account per line)",
+    example: "--json | jq .address"
+  },
+  verbose: {
+    name: "verbose",
+    description: "log requests (query strings; secrets redacted), statuses and retries on stderr",
+    example: "--verbose"
+  },
+  pageSize: {
+    name: "page-size",
+    value: "N",
+    default: "100",
+    description: "accounts per request, 1 to 1000, not a total",
+    example: "--page-size 50"
+  },
+  cursor: {
+    name: "cursor",
+    value: "CURSOR",
+    description: "continue where an earlier listing stopped",
+    example: "--cursor eyJhZGRyZXNzIjoi..."
+  },
+  from: {
+    name: "from",
+    value: "TIME",
+    description: "created at or after TIME: Unix seconds or ISO-8601 (UTC without an offset)",
+    example: "--from 2024-05-01T00:00:00Z"
+  },
+  to: {
+    name: "to",
+    value: "TIME",
+    description: "created at or before TIME, as --from",
+    example: "--to 1714521600"
+  },
+  all: {
+    name: "all",
+    description: "every page, streamed",
+    example: "--all --json > accounts.ndjson"
+  },
+  status: {
+    name: "status",
+    value: "STATE",
+    default: "enabled",
+    description: "accounts in this state: enabled, disabled, corrupted, or all (deleted ones never)",
+    example: "--status disabled",
+    choices: ["enabled", "disabled", "corrupted", "all"]
+  },
+  allPools: {
+    name: "all-pools",
+    description: "count every pool of the member, even with --pool or KAS_ACCOUNT_POOL set",
+    example: "--all-pools"
+  },
+  feePayerPool: {
+    name: "fee-payer-pool",
+    value: "KRN",
+    env: "KAS_FEEPAYER_POOL",
+    default: "the member's default fee-payer pool",
+    description: "fee-payer pool KRN, sent as x-krn",
+    example: "--fee-payer-pool krn:1001:wallet:<member>:feepayer-pool:ops"
+  },
+  withoutAccountUpdate: {
+    name: "without-account-update",
+    description: "skip the on-chain account update that registers its key (withoutAccountUpdate)",
+    example: "--without-account-update"
+  }
+} as const satisfies Record<string, Flag>
+
+const connection: Group = {
+  title: "Service and key",
+  flags: [accounts.url, accounts.chain, accounts.pool, accounts.accessKeyId, accounts.secretAccessKeyFile, accounts.secretAccessKey]
+}
+const output: Group = { title: "Output", flags: [accounts.json, accounts.verbose] }
+const feePayerConnection: Group = {
+  title: "Service and key",
+  flags: [
+    accounts.url,
+    accounts.chain,
+    accounts.feePayerPool,
+    accounts.accessKeyId,
+    accounts.secretAccessKeyFile,
+    accounts.secretAccessKey
+  ]
+}
+const addressArgument: Positional = { name: "address", description: "0x followed by 40 hex digits" }
+
+const accountsCreate: Command = {
+  path: ["accounts", "create"],
+  summary: "create an account in a pool",
+  description: ["Create an account in the selected pool (POST /v2/account) and print it."],
+  positionals: [],
+  groups: [output, connection],
+  subcommands: [],
+  runs: true,
+  examples: [
+    "kas-wallet accounts create",
+    "kas-wallet accounts create --pool krn:1001:wallet:<member>:account-pool:pay"
+  ]
+}
+
+const accountsGet: Command = {
+  path: ["accounts", "get"],
+  summary: "show one account by address",
+  description: [
+    "Show one account (GET /v2/account/<address>). Any case is accepted; a mixed-case address must",
+    "carry a valid EIP-55 checksum."
+  ],
+  positionals: [addressArgument],
+  groups: [output, connection],
+  subcommands: [],
+  runs: true,
+  examples: [
+    "kas-wallet accounts get 0xa809284C83b901eD106Aba4Ccda14628Af128e14",
+    "kas-wallet accounts get 0xa809284c83b901ed106aba4ccda14628af128e14 --json"
+  ]
+}
+
+const accountsList: Command = {
+  path: ["accounts", "list"],
+  summary: "list accounts, newest first: one page, or all with --all",
+  description: [
+    "List the accounts of a pool, newest first (GET /v2/account): one page and the cursor of the",
+    "next, or every page with --all. A failed --all prints the --cursor that resumes it."
+  ],
+  positionals: [],
+  groups: [
+    { title: "Listing", flags: [accounts.status, accounts.pageSize, accounts.cursor, accounts.from, accounts.to, accounts.all] },
+    output,
+    connection
+  ],
+  subcommands: [],
+  runs: true,
+  examples: [
+    "kas-wallet accounts list --page-size 20",
+    "kas-wallet accounts list --page-size 20 --cursor eyJ2IjoxLCJ0Ijo...   # page 2",
+    "kas-wallet accounts list --status disabled",
+    "kas-wallet accounts list --all --json --from 2024-01-01 > accounts.ndjson"
+  ]
+}
+
+const onAddress = (verb: string, wire: string, lines: ReadonlyArray<string>, example: string): Command => ({
+  path: ["accounts", verb],
+  summary: lines[0]!,
+  description: [`${lines[0]![0]!.toUpperCase()}${lines[0]!.slice(1)} (${wire}).`, ...lines.slice(1)],
+  positionals: [addressArgument],
+  groups: [output, connection],
+  subcommands: [],
+  runs: true,
+  examples: [example, `${example} --json`]
+})
+
+const accountsDelete = onAddress("delete", "DELETE /v2/account/<address>", [
+  "delete an account of a pool",
+  "It is gone from get, list, counts and by-public-key; its key is destroyed. Enabled or disabled."
+], "kas-wallet accounts delete 0xa809284C83b901eD106Aba4Ccda14628Af128e14")
+
+const accountsDisable = onAddress("disable", "PUT /v2/account/<address>/disable", [
+  "disable an enabled account",
+  "It still answers get, is listed only with --status disabled or all, and cannot send."
+], "kas-wallet accounts disable 0xa809284C83b901eD106Aba4Ccda14628Af128e14")
+
+const accountsEnable = onAddress("enable", "PUT /v2/account/<address>/enable", [
+  "enable a disabled account"
+], "kas-wallet accounts enable 0xa809284C83b901eD106Aba4Ccda14628Af128e14")
+
+const accountsCount: Command = {
+  path: ["accounts", "count"],
+  summary: "count the member's accounts, or one pool's",
+  description: [
+    "Count the accounts of the member on the chain, in every pool (GET /v2/stat/count); with --pool",
+    "(or KAS_ACCOUNT_POOL), of that pool (GET /v2/stat/count/krn). Disabled ones count, deleted ones not."
+  ],
+  positionals: [],
+  groups: [{ title: "Counting", flags: [accounts.allPools] }, output, connection],
+  subcommands: [],
+  runs: true,
+  examples: [
+    "kas-wallet accounts count",
+    "kas-wallet accounts count --pool krn:1001:wallet:<member>:account-pool:pay"
+  ]
+}
+
+const accountsByPublicKey: Command = {
+  path: ["accounts", "by-public-key"],
+  summary: "find the member's accounts of a public key",
+  description: [
+    "List the member's accounts of a public key on the chain, in every pool (GET",
+    "/v2/pubkey/<public-key>/account): address and chain of each; deleted ones never."
+  ],
+  positionals: [{ name: "public-key", description: "0x04 + 128 hex digits, 0x02/0x03 + 64, or 0x + 128" }],
+  groups: [output, connection],
+  subcommands: [],
+  runs: true,
+  examples: [
+    "kas-wallet accounts by-public-key 0x04cdccfb99b2905561e3dd886687b429a0...",
+    "kas-wallet accounts by-public-key \"$(jq -r .publicKey account.json)\" --json"
+  ]
+}
+
+const accountsGroup: Command = {
+  path: ["accounts"],
+  summary: "create, get, list, count, find, disable, enable and delete accounts",
+  description: [
+    "Accounts of the KAS wallet API, or of the emulator (--url). The key comes from",
+    "KAS_ACCESS_KEY_ID and KAS_SECRET_ACCESS_KEY (or their flags, or a secret file)."
+  ],
+  positionals: [],
+  groups: [],
+  subcommands: [
+    accountsCreate,
+    accountsGet,
+    accountsList,
+    accountsCount,
+    accountsByPublicKey,
+    accountsDisable,
+    accountsEnable,
+    accountsDelete
+  ],
+  runs: false,
+  examples: [
+    "eval \"$(kas-wallet emulator env)\"   # use the local emulator's key",
+    "kas-wallet accounts create && kas-wallet accounts list"
+  ]
+}
+
+// ---------------------------------------------------------------------------------------------
+// fee-payers
+// ---------------------------------------------------------------------------------------------
+
+const feePayerCommand = (
+  verb: string,
+  summary: string,
+  description: ReadonlyArray<string>,
+  positionals: ReadonlyArray<Positional>,
+  groups: ReadonlyArray<Group>,
+  examples: ReadonlyArray<string>
+): Command => ({
+  path: ["fee-payers", verb],
+  summary,
+  description,
+  positionals,
+  groups: [...groups, output, feePayerConnection],
+  subcommands: [],
+  runs: true,
+  examples
+})
+
+const feePayersGroup: Command = {
+  path: ["fee-payers"],
+  summary: "create, get, list and delete fee-payer accounts",
+  description: [
+    "Fee-payer accounts pay the fees of the member's transfers (user fee delegation). They live in",
+    "fee-payer pools: --fee-payer-pool or KAS_FEEPAYER_POOL, else the member's default one."
+  ],
+  positionals: [],
+  groups: [],
+  subcommands: [
+    feePayerCommand("create", "create a fee-payer account in a fee-payer pool", [
+      "Create a fee-payer account in the selected fee-payer pool (POST /v2/feepayer) and print it."
+    ], [], [{ title: "Account", flags: [accounts.withoutAccountUpdate] }], [
+      "kas-wallet fee-payers create",
+      "kas-wallet fee-payers create --without-account-update --json"
+    ]),
+    feePayerCommand("get", "show one fee-payer account by address", [
+      "Show one fee-payer account (GET /v2/feepayer/<address>). Any case is accepted; a mixed-case",
+      "address must carry a valid EIP-55 checksum."
+    ], [addressArgument], [], [
+      "kas-wallet fee-payers get 0xDd3B08d269c5BA292E31050BA8608798D46FC712"
+    ]),
+    feePayerCommand("list", "list fee-payer accounts, newest first: one page, or all with --all", [
+      "List the fee-payer accounts of a fee-payer pool, newest first (GET /v2/feepayer): one page and",
+      "the cursor of the next, or every page with --all. A failed --all prints the --cursor to resume."
+    ], [], [{ title: "Listing", flags: [accounts.pageSize, accounts.cursor, accounts.from, accounts.to, accounts.all] }], [
+      "kas-wallet fee-payers list",
+      "kas-wallet fee-payers list --all --json > fee-payers.ndjson"
+    ]),
+    feePayerCommand("delete", "delete a fee-payer account", [
+      "Delete a fee-payer account of the selected fee-payer pool (DELETE /v2/feepayer/<address>)."
+    ], [addressArgument], [], [
+      "kas-wallet fee-payers delete 0xDd3B08d269c5BA292E31050BA8608798D46FC712"
+    ])
+  ],
+  runs: false,
+  examples: [
+    "kas-wallet fee-payers create",
+    "kas-wallet fee-payers list --all --json > fee-payers.ndjson"
+  ]
+}
+
+// ---------------------------------------------------------------------------------------------
+// tx
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The flags of the `tx` commands, by key (with the connection flags of `accounts`).
+ *
+ * @since 0.2.0
+ * @category flags
+ */
+export const tx = {
+  from: {
+    name: "from",
+    value: "ADDRESS",
+    description: "the sender: an account of the pool (--pool, else the default one)",
+    example: "--from 0xa809284C83b901eD106Aba4Ccda14628Af128e14"
+  },
+  to: {
+    name: "to",
+    value: "ADDRESS",
+    description: "the recipient: any address but the zero address",
+    example: "--to 0x5053e2f0dde795c423a2b7f551c873f6ef6f4daa"
+  },
+  value: {
+    name: "value",
+    value: "AMOUNT",
+    description: "amount: 1.5KLAY, 25ston, 1000peb, 0x hex or plain digits (peb)",
+    example: "--value 1.5KLAY"
+  },
+  memo: {
+    name: "memo",
+    value: "TEXT",
+    description: "free text recorded in the transaction (a memo type)",
+    example: "--memo \"invoice 42\""
+  },
+  feePayer: {
+    name: "fee-payer",
+    value: "global|ADDRESS",
+    default: "the sender",
+    description: "who pays the fee: global (the service, billed later) or your fee-payer account",
+    example: "--fee-payer global"
+  },
+  feeRatio: {
+    name: "fee-ratio",
+    value: "N",
+    default: "all of it",
+    description: "with --fee-payer: the fee payer's share of the fee in percent, 1 to 99",
+    example: "--fee-ratio 30"
+  },
+  feePayerPool: {
+    name: "fee-payer-pool",
+    value: "KRN",
+    env: "KAS_FEEPAYER_POOL",
+    default: "the member's default fee-payer pool",
+    description: "fee-payer pool of --fee-payer ADDRESS (x-krn's second KRN)",
+    example: "--fee-payer-pool krn:1001:wallet:<member>:feepayer-pool:ops"
+  },
+  nonce: {
+    name: "nonce",
+    value: "N",
+    default: "the sender's next",
+    description: "the sender's nonce; another than the next is refused",
+    example: "--nonce 7"
+  },
+  gas: {
+    name: "gas",
+    value: "N",
+    default: "100000",
+    description: "gas limit; it must cover the transfer's intrinsic gas",
+    example: "--gas 50000"
+  },
+  noSubmit: {
+    name: "no-submit",
+    description: "sign only: print the signed transaction, send nothing",
+    example: "--no-submit --json | jq -r .rlp"
+  },
+  wait: {
+    name: "wait",
+    description: "wait until the transaction is committed and print its receipt",
+    example: "--wait"
+  },
+  json: {
+    name: "json",
+    description: "JSON output: the result, then with --wait the receipt, one document per line",
+    example: "--json | jq -r .transactionHash"
+  }
+} as const satisfies Record<string, Flag>
+
+const txSend: Command = {
+  path: ["tx", "send"],
+  summary: "transfer KLAY from an account of a pool",
+  description: [
+    "Transfer value from an account of the pool (POST /v2/tx/value; with --fee-payer, /v2/tx/fd/value",
+    "or /v2/tx/fd-user/value) and print the signed transaction. Never retried once sent."
+  ],
+  positionals: [],
+  groups: [
+    {
+      title: "Transfer",
+      flags: [tx.from, tx.to, tx.value, tx.memo, tx.feePayer, tx.feeRatio, tx.feePayerPool, tx.nonce, tx.gas, tx.noSubmit, tx.wait]
+    },
+    { title: "Output", flags: [tx.json, accounts.verbose] },
+    connection
+  ],
+  subcommands: [],
+  runs: true,
+  examples: [
+    "kas-wallet tx send --from \"$FROM\" --to \"$TO\" --value 1.5KLAY --wait",
+    "kas-wallet tx send --from \"$FROM\" --to \"$TO\" --value 1000 --memo \"invoice 42\"",
+    "kas-wallet tx send --from \"$FROM\" --to \"$TO\" --value 1 --fee-payer \"$FP\""
+  ]
+}
+
+const txReceipt: Command = {
+  path: ["tx", "receipt"],
+  summary: "show the receipt of a transaction",
+  description: [
+    "Show the receipt of a transaction (GET /v2/tx/<hash>): Pending until its block, then Committed",
+    "with the block, the gas used and the fee. With --wait, poll until it is committed."
+  ],
+  positionals: [{ name: "hash", description: "0x followed by 64 hex digits" }],
+  groups: [{ title: "Output", flags: [tx.wait, tx.json, accounts.verbose] }, connection],
+  subcommands: [],
+  runs: true,
+  examples: [
+    "kas-wallet tx receipt \"$HASH\"",
+    "kas-wallet tx receipt \"$HASH\" --wait --json | jq -r .status"
+  ]
+}
+
+const txGroup: Command = {
+  path: ["tx"],
+  summary: "send value transfers and read their receipts",
+  description: [
+    "Value transfers from the accounts of a pool, their fee paid by the sender, the service (global",
+    "fee payer) or your fee-payer account, and their receipts. Connection flags as for accounts."
+  ],
+  positionals: [],
+  groups: [],
+  subcommands: [txSend, txReceipt],
+  runs: false,
+  examples: [
+    "kas-wallet emulator fund 0xa809284C83b901eD106Aba4Ccda14628Af128e14 10KLAY",
+    "kas-wallet tx send --from \"$FROM\" --to \"$TO\" --value 1KLAY --fee-payer global"
+  ]
+}
+
+// ---------------------------------------------------------------------------------------------
+// emulator
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The flags of `kas-wallet emulator` that are not options of the emulator itself, by key.
+ *
+ * @since 0.1.0
+ * @category flags
+ */
+export const emulator = {
+  dataDir: {
+    name: "data-dir",
+    value: "DIR",
+    env: "KAS_EMULATOR_DATA_DIR",
+    default: "$XDG_DATA_HOME/kas-wallet/emulator, else ~/.kas-wallet/emulator",
+    description: "keeps the database, master key and member key",
+    example: "--data-dir ./.emulator",
+    files: true
+  },
+  ephemeral: {
+    name: "ephemeral",
+    description: "a throwaway run: in memory, a new member and key, nothing kept",
+    example: "--ephemeral --port 0"
+  },
+  secretAccessKeyFile: {
+    name: "secret-access-key-file",
+    value: "PATH",
+    env: "KAS_SECRET_ACCESS_KEY_FILE",
+    description: "file holding that Secret AccessKey",
+    example: "--secret-access-key-file ./secret",
+    files: true
+  },
+  consoleDb: {
+    name: "db",
+    value: "PATH|URL",
+    env: "KAS_EMULATOR_DB",
+    default: "<data dir>/emulator.db",
+    description: "database of the emulator",
+    example: "--db ./emulator.db",
+    files: true
+  },
+  accountId: {
+    name: "account-id",
+    value: "ID",
+    description: "account id of the member (a UUID, as printed by member create)",
+    example: "--account-id 6c5f6a1e-0d3b-4f5e-9a0c-2f1e4d3c2b1a"
+  },
+  newAccountId: {
+    name: "account-id",
+    value: "ID",
+    default: "a fresh UUID",
+    description: "account id to give the member",
+    example: "--account-id team-a"
+  },
+  withKey: {
+    name: "with-key",
+    description: "also create an API key for it (its secret is printed once)",
+    example: "--with-key"
+  },
+  keyId: {
+    name: "access-key-id",
+    value: "ID",
+    description: "AccessKey ID of the key",
+    example: "--access-key-id KASK..."
+  },
+  chainId: {
+    name: "chain-id",
+    value: "ID",
+    description: "chain: 8217 (mainnet) or 1001 (testnet)",
+    example: "--chain-id 1001",
+    choices: ["8217", "1001"]
+  },
+  optionalChainId: {
+    name: "chain-id",
+    value: "ID",
+    default: "both",
+    description: "only the pools of this chain: 8217 or 1001",
+    example: "--chain-id 8217",
+    choices: ["8217", "1001"]
+  },
+  name: {
+    name: "name",
+    value: "NAME",
+    description: "name of the pool",
+    example: "--name payroll"
+  },
+  feePayer: {
+    name: "fee-payer",
+    description: "fee-payer pools (feepayer-pool) rather than account pools",
+    example: "--fee-payer"
+  }
+} as const satisfies Record<string, Flag>
+
+/**
+ * The flags of `kas-wallet emulator fund | balance | bill`, by key.
+ *
+ * @since 0.2.0
+ * @category flags
+ */
+export const ledger = {
+  billChain: {
+    name: "chain",
+    value: "ID",
+    default: "both",
+    description: "only the bills of this chain: 8217 or 1001",
+    example: "--chain 1001",
+    choices: ["8217", "1001"]
+  },
+  accountId: {
+    name: "account-id",
+    value: "ID",
+    default: "every member",
+    description: "only the bill of this member",
+    example: "--account-id 6c5f6a1e-0d3b-4f5e-9a0c-2f1e4d3c2b1a"
+  },
+  json: {
+    name: "json",
+    description: "JSON output, amounts in peb as decimal strings",
+    example: "--json | jq -r .balance"
+  }
+} as const satisfies Record<string, Flag>
+
+/**
+ * The flag of an emulator option of `EmulatorConfig.fields`, with the defaults of
+ * `kas-wallet emulator` where they differ from the library's layer.
+ *
+ * @since 0.1.0
+ * @category flags
+ */
+export const emulatorFlag = (field: EmulatorConfig.Field): Flag => {
+  const defaults: Record<string, string> = {
+    port: String(DefaultEmulatorPort),
+    db: "<data dir>/emulator.db"
+  }
+  // Where a secret can be read from a file instead of the command line.
+  const alternatives: Record<string, string> = {
+    "master-key": "master-key-file",
+    "secret-access-key": "secret-access-key-file"
+  }
+  const fallback = defaults[field.flag] ?? field.default
+  return {
+    name: field.flag,
+    value: field.value,
+    env: field.env,
+    ...(fallback !== undefined ? { default: fallback } : {}),
+    description: field.description,
+    example: `--${field.flag} ${field.example}`,
+    ...(field.secret ? { secret: true } : {}),
+    ...(alternatives[field.flag] !== undefined ? { alternative: alternatives[field.flag] } : {}),
+    ...(field.kind === "string" && (field.flag === "db" || field.flag.endsWith("-file")) ? { files: true } : {})
+  }
+}
+
+const consoleCommand = (
+  path: ReadonlyArray<string>,
+  summary: string,
+  flags: ReadonlyArray<Flag>,
+  example: string
+): Command => ({
+  path,
+  summary,
+  description: [`${summary[0]!.toUpperCase()}${summary.slice(1)}, directly in the emulator's database.`],
+  positionals: [],
+  groups: [{ title: "Options", flags: [...flags, emulator.dataDir, emulator.consoleDb] }],
+  subcommands: [],
+  runs: true,
+  examples: [example]
+})
+
+const consoleGroup = (name: string, summary: string, subcommands: ReadonlyArray<Command>): Command => ({
+  path: ["emulator", name],
+  summary,
+  description: [`${summary[0]!.toUpperCase()}${summary.slice(1)}, directly in the emulator's database (running or not).`],
+  positionals: [],
+  groups: [],
+  subcommands,
+  runs: false,
+  examples: subcommands.flatMap((c) => c.examples.slice(0, 1))
+})
+
+const emulatorSubcommands: ReadonlyArray<Command> = [
+  {
+    path: ["emulator", "env"],
+    summary: "print the KAS_* shell settings of its stored member",
+    description: [
+      "Print export lines for KAS_WALLET_URL, KAS_CHAIN_ID, KAS_ACCESS_KEY_ID and KAS_SECRET_ACCESS_KEY",
+      "(read from its file, never printed), so that kas-wallet accounts and your programs use the emulator."
+    ],
+    positionals: [],
+    groups: [{ title: "Options", flags: [emulator.dataDir] }],
+    subcommands: [],
+    runs: true,
+    examples: ["eval \"$(kas-wallet emulator env)\""]
+  },
+  consoleGroup("member", "create and list members (service accounts)", [
+    consoleCommand(["emulator", "member", "create"], "create a member, with a default pool on each chain", [
+      emulator.newAccountId,
+      emulator.withKey
+    ], "kas-wallet emulator member create --with-key"),
+    consoleCommand(["emulator", "member", "list"], "list the members", [], "kas-wallet emulator member list")
+  ]),
+  consoleGroup("key", "create, list and delete API keys of members", [
+    consoleCommand(
+      ["emulator", "key", "create"],
+      "create an API key (at most 2 per member); prints its secret once",
+      [emulator.accountId],
+      "kas-wallet emulator key create --account-id <id>"
+    ),
+    consoleCommand(
+      ["emulator", "key", "list"],
+      "list the API keys of a member, never their secrets",
+      [emulator.accountId],
+      "kas-wallet emulator key list --account-id <id>"
+    ),
+    consoleCommand(
+      ["emulator", "key", "delete"],
+      "delete an API key of a member",
+      [emulator.accountId, emulator.keyId],
+      "kas-wallet emulator key delete --account-id <id> --access-key-id KASK..."
+    )
+  ]),
+  consoleGroup("pool", "create and list account pools and fee-payer pools of members", [
+    consoleCommand(
+      ["emulator", "pool", "create"],
+      "create a named account pool (or fee-payer pool) on a chain; prints its KRN",
+      [emulator.accountId, emulator.chainId, emulator.name, emulator.feePayer],
+      "kas-wallet emulator pool create --account-id <id> --chain-id 1001 --name pay"
+    ),
+    consoleCommand(
+      ["emulator", "pool", "list"],
+      "list the account pools (or fee-payer pools) of a member",
+      [emulator.accountId, emulator.optionalChainId, emulator.feePayer],
+      "kas-wallet emulator pool list --account-id <id>"
+    )
+  ]),
+  {
+    path: ["emulator", "fund"],
+    summary: "credit test value to any address (the emulator's faucet)",
+    description: [
+      "Credit test value to any address on a chain, directly in the emulator's database (running or",
+      "not): the wire API has no faucet. A plain number is peb; write 10KLAY for KLAY."
+    ],
+    positionals: [
+      { name: "address", description: "0x followed by 40 hex digits: any address, not only the member's" },
+      { name: "amount", description: "1.5KLAY, 25ston, 1000peb, 0x hex or plain digits (peb)" }
+    ],
+    groups: [{ title: "Options", flags: [accounts.chain, ledger.json, emulator.dataDir, emulator.consoleDb] }],
+    subcommands: [],
+    runs: true,
+    examples: ["kas-wallet emulator fund 0xa809284C83b901eD106Aba4Ccda14628Af128e14 10KLAY"]
+  },
+  {
+    path: ["emulator", "balance"],
+    summary: "show the balance and nonce of any address",
+    description: ["Show the balance (KLAY and peb) and next nonce of any address on a chain, from the emulator's database."],
+    positionals: [{ name: "address", description: "0x followed by 40 hex digits" }],
+    groups: [{ title: "Options", flags: [accounts.chain, ledger.json, emulator.dataDir, emulator.consoleDb] }],
+    subcommands: [],
+    runs: true,
+    examples: ["kas-wallet emulator balance 0xa809284C83b901eD106Aba4Ccda14628Af128e14"]
+  },
+  {
+    path: ["emulator", "bill"],
+    summary: "show what the global fee payer paid for each member",
+    description: [
+      "Show the global fee payer's bills: the fees it paid for each member's fee-delegated transfers",
+      "(POST /v2/tx/fd/value) on each chain, which the service charges the member later."
+    ],
+    positionals: [],
+    groups: [{ title: "Options", flags: [ledger.billChain, ledger.accountId, ledger.json, emulator.dataDir, emulator.consoleDb] }],
+    subcommands: [],
+    runs: true,
+    examples: ["kas-wallet emulator bill --chain 1001"]
+  }
+]
+
+const emulatorCommand = (fields: typeof EmulatorConfig.fields | undefined): Command => {
+  const f = (name: EmulatorConfig.Name): ReadonlyArray<Flag> => fields !== undefined ? [emulatorFlag(fields[name])] : []
+  return {
+    path: ["emulator"],
+    summary: "run a local emulator of the wallet API, which keeps its data",
+    description: [
+      "Serve a local KAS wallet API that keeps its data, member and key in a data directory. It prints",
+      "the KAS_* settings to eval, then `listening on URL`; Ctrl-C stops it."
+    ],
+    positionals: [],
+    groups: [
+      {
+        title: "Server, data, blocks and faults",
+        flags: [
+          ...f("host"),
+          ...f("port"),
+          emulator.dataDir,
+          emulator.ephemeral,
+          ...f("database"),
+          ...f("authToken"),
+          ...f("masterKey"),
+          ...f("masterKeyFile"),
+          ...f("blockInterval"),
+          ...f("faultRate"),
+          ...f("faultSeed"),
+          ...f("faultKinds"),
+          ...f("faultLatency"),
+          ...f("faultRetryAfter")
+        ]
+      },
+      {
+        title: "Member key (default: the stored one)",
+        flags: [...f("accessKeyId"), emulator.secretAccessKeyFile, ...f("secretAccessKey"), ...f("accountId")]
+      }
+    ],
+    subcommands: emulatorSubcommands,
+    runs: true,
+    examples: [
+      "kas-wallet emulator   # then elsewhere: eval \"$(kas-wallet emulator env)\"",
+      "kas-wallet emulator --ephemeral --block-interval \"200 millis\" --fault-rate 0.2"
+    ]
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// root
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The root's own flags.
+ *
+ * @since 0.1.0
+ * @category flags
+ */
+export const root = {
+  help: { name: "help", description: "show help; after a command, its own help", example: "kas-wallet accounts list --help" },
+  version: { name: "version", description: "print the version", example: "kas-wallet --version" },
+  completions: {
+    name: "completions",
+    value: "bash",
+    description: "print a bash completion script",
+    example: "source <(kas-wallet --completions bash)",
+    choices: ["bash"]
+  }
+} as const satisfies Record<string, Flag>
+
+const tour: Command = {
+  path: ["tour"],
+  summary: "a guided tour of the library against an in-process emulator",
+  description: ["A walk through the library against an emulator started in-process: no key, no network."],
+  positionals: [],
+  groups: [],
+  subcommands: [],
+  runs: true,
+  examples: ["kas-wallet tour        # npm start, in a clone"]
+}
+
+/**
+ * The whole table. Without `emulatorFields` (`EmulatorConfig.fields`) the emulator's own flags are
+ * left out: only `kas-wallet emulator --help` and the completions need them, and loading them costs
+ * part of effect.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const tree = (emulatorFields?: typeof EmulatorConfig.fields): Command => ({
+  path: [],
+  summary: "the KAS wallet API from the command line",
+  description: [
+    "The KAS wallet API from the command line: accounts, fee-payer accounts and transfers of the",
+    "service or of a local emulator, the emulator itself, and a tour of the effect-kas-wallet library."
+  ],
+  positionals: [],
+  groups: [{ title: "Options", flags: [root.help, root.version, root.completions] }],
+  subcommands: [accountsGroup, feePayersGroup, txGroup, emulatorCommand(emulatorFields), tour],
+  runs: false,
+  examples: [
+    "kas-wallet emulator                  # a local emulator that keeps its data",
+    "eval \"$(kas-wallet emulator env)\"    # in another shell: use it",
+    "kas-wallet accounts list --all --json > accounts.ndjson"
+  ]
+})
+
+/**
+ * Every command of a table, depth first.
+ *
+ * @since 0.1.0
+ * @category utils
+ */
+export const all = (command: Command): ReadonlyArray<Command> => [command, ...command.subcommands.flatMap(all)]
+
+/**
+ * Every flag of a command.
+ *
+ * @since 0.1.0
+ * @category utils
+ */
+export const flags = (command: Command): ReadonlyArray<Flag> => command.groups.flatMap((g) => g.flags)
+
+/**
+ * The command a path of words names, following subcommands as far as they match.
+ *
+ * @since 0.1.0
+ * @category utils
+ */
+export const find = (command: Command, words: ReadonlyArray<string>): Command => {
+  let current = command
+  for (const word of words) {
+    const next = current.subcommands.find((c) => c.path[c.path.length - 1] === word)
+    if (next === undefined) break
+    current = next
+  }
+  return current
+}
+
+/**
+ * Whether the emulator's option table is needed for this command line (help or completions of the
+ * `emulator` command itself).
+ *
+ * @since 0.1.0
+ * @category utils
+ */
+export const needsEmulatorFields = (args: ReadonlyArray<string>): boolean =>
+  args[0] === "emulator" || args.includes("--completions")

@@ -1,0 +1,142 @@
+/**
+ * The client's errors in the terms of the command line: one line each, naming flags rather than
+ * the library's parameters, with what to do next.
+ *
+ * @since 0.1.0
+ */
+import { ErrorBody, type WalletError } from "effect-kas-wallet"
+
+/**
+ * What a command was doing, for its messages.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Context {
+  readonly operation: "create" | "get" | "list" | "delete" | "disable" | "enable" | "count" | "by-public-key" | "send" | "receipt"
+  /** What the command works on: accounts (the default) or fee-payer accounts. */
+  readonly kind?: "account" | "fee-payer" | undefined
+  readonly chainId: number
+  /** The pool's KRN (a fee-payer pool for fee-payer commands); `undefined` for the member's default pool. */
+  readonly pool: string | undefined
+  readonly url: string
+  readonly address?: string | undefined
+  /** A transfer's fee payer of the member (`--fee-payer ADDRESS`), for `send`. */
+  readonly feePayer?: string | undefined
+  /** The transaction's hash, for `receipt`. */
+  readonly hash?: string | undefined
+}
+
+/**
+ * The flag that sets each argument the client validates.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const flagOf: Readonly<Record<string, string>> = {
+  pageSize: "--page-size",
+  size: "--page-size",
+  cursor: "--cursor",
+  from: "--from",
+  to: "--to",
+  pool: "--pool",
+  feePayerPool: "--fee-payer-pool",
+  publicKey: "<public-key>",
+  status: "--status",
+  chainId: "--chain",
+  baseUrl: "--url",
+  address: "<address>",
+  credentials: "the key (--access-key-id / --secret-access-key)"
+}
+
+const poolWord = (context: Context) => (context.kind === "fee-payer" ? "fee-payer pool" : "pool")
+
+const poolFlag = (context: Context) => (context.kind === "fee-payer" ? "--fee-payer-pool" : "--pool")
+
+const where = (context: Context) =>
+  `${context.pool === undefined ? `the default ${poolWord(context)}` : `${poolWord(context)} ${context.pool}`} on chain ${context.chainId}`
+
+const subject = (context: Context) => (context.kind === "fee-payer" ? "fee-payer account" : "account")
+
+// Trimmed: some of the service's messages end in a space ("insufficient funds of the sender for value ").
+const service = (error: WalletError.ServiceError) =>
+  `HTTP ${error.status}${error.code !== undefined ? `, code ${error.code}` : ""}: ${error.serviceMessage.trim()}` +
+  (error.requestId !== undefined ? ` [request ${error.requestId}]` : "")
+
+const oneLine = (s: string) => s.replace(/\s*\n\s*/g, " ").trim()
+
+/**
+ * The line for a client error (without the `kas-wallet:` prefix).
+ *
+ * @since 0.1.0
+ * @category rendering
+ */
+export const walletError = (error: WalletError.WalletError, context: Context): string => {
+  switch (error._tag) {
+    case "InvalidArgument":
+      return oneLine(`invalid ${flagOf[error.argument] ?? error.argument}: ${error.description}`)
+    case "Unauthorized":
+      return `${context.url} refused the key (${service(error)}); check KAS_ACCESS_KEY_ID and KAS_SECRET_ACCESS_KEY`
+    case "AccountNotFound":
+      if (context.operation === "send") {
+        const feePayer = context.feePayer
+        return `no account ${context.address ?? ""} in ${where(context)}${
+          feePayer !== undefined ? `, or ${feePayer} is not one of the member's fee-payer accounts` : ""
+        } (${service(error)}); check --from, --pool, --chain${feePayer !== undefined ? " and --fee-payer" : ""}`
+      }
+      // A receipt is asked for without x-krn: no pool can be wrong.
+      if (context.operation === "receipt") return `the service has no receipt ${context.hash ?? ""} for this key (${service(error)}); check --chain`
+      // The service answers "data don't exist" both for an unknown account and for an unknown
+      // pool: an operation on no address (a listing, a creation, a count) can only mean the pool.
+      if (context.address === undefined && context.pool !== undefined) {
+        return `no such ${poolWord(context)} ${context.pool} on chain ${context.chainId} (${service(error)}); check ${poolFlag(context)} and --chain`
+      }
+      return `no ${subject(context)} ${context.address ?? ""} in ${where(context)}${
+        context.pool !== undefined ? ` (or no such ${poolWord(context)})` : ""
+      } (${service(error)}); check --chain and ${poolFlag(context)}`
+    case "InvalidRequest":
+      if (error.code === ErrorBody.Code.AlreadyDisabled) {
+        return `account ${context.address ?? ""} is already disabled, or deleted (${service(error)})`
+      }
+      if (error.code === ErrorBody.Code.AlreadyEnabled) {
+        return `account ${context.address ?? ""} is already enabled (${service(error)})`
+      }
+      if (error.code === ErrorBody.Code.TransactionNotFound) {
+        return `no transaction ${context.hash ?? ""} on chain ${context.chainId} (${service(error)}); check --chain, or wait with --wait`
+      }
+      if (error.code === ErrorBody.Code.SendFailed) return `the chain refused the transfer (${service(error)})`
+      return `the service rejected the request (${service(error)})`
+    case "RateLimited":
+      return `rate limited (${service(error)}); try again later`
+    case "ServerError":
+      return `the service failed (${service(error)}); try again later`
+    case "ResponseDecodeError":
+      return oneLine(`unexpected answer to ${error.method} ${error.path} (HTTP ${error.status}): ${error.issue}`)
+    case "RepeatedCursor":
+      return "the service repeated a cursor; stopped rather than list forever"
+    case "UnexpectedStatus":
+      return oneLine(error.message)
+    case "ResponseTooLarge":
+      return `the answer to ${error.method} ${error.path} is larger than ${error.limit} bytes; not read`
+    case "ReceiptTimeout":
+      return `transaction ${error.hash} not committed after ${error.waitedMillis} ms (last status ${error.lastStatus}); check later with kas-wallet tx receipt ${error.hash}`
+    case "TransportError":
+      switch (error.reason) {
+        case "Connect":
+          return oneLine(`cannot connect to ${context.url} (${error.description}); is it running? check --url / KAS_WALLET_URL`)
+        case "Timeout":
+          return oneLine(`${context.url} did not answer ${error.method} ${error.path} in time (${error.description})`)
+        case "Network":
+          return oneLine(`the connection to ${context.url} failed during ${error.method} ${error.path} (${error.description})`)
+      }
+  }
+}
+
+/**
+ * What a failed listing adds: how to resume it at the page that failed.
+ *
+ * @since 0.1.0
+ * @category rendering
+ */
+export const resume = (cursor: string | undefined): string =>
+  cursor !== undefined && cursor !== "" ? `; to resume, run the same command with --cursor ${cursor}` : ""

@@ -1,0 +1,92 @@
+/**
+ * `kas-wallet emulator member|key|pool` run in process: their output and failures.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import * as fs from "node:fs/promises"
+import * as os from "node:os"
+import * as path from "node:path"
+import { cli as run } from "./_run.js"
+
+/** Runs `kas-wallet <args>`: its exit code and output, with an `exit` that says whether it succeeded. */
+const cli = (...args: Array<string>) =>
+  Effect.map(run(args), (r) => ({ ...r, exit: { ok: r.code === 0 } }))
+
+const isSuccess = (exit: { readonly ok: boolean }) => exit.ok
+
+describe("kas-wallet emulator member|key|pool", () => {
+  it.live("manage members, keys and pools of a database", () =>
+    Effect.gen(function*() {
+      const dir = yield* Effect.promise(() => fs.mkdtemp(path.join(os.tmpdir(), "kas-emu-cli-")))
+      const db = path.join(dir, "e.db")
+      const member = yield* cli("emulator", "member", "create", "--db", db, "--with-key")
+      expect(isSuccess(member.exit)).toBe(true)
+      expect(member.code).toBe(0)
+      const accountId = /^account id: (\S+)$/m.exec(member.out)?.[1]
+      expect(accountId).toMatch(/^[0-9a-f-]{36}$/)
+      expect(member.out).toMatch(/^access key id: KASK[A-Z0-9]{20}$/m)
+      expect(member.out).toMatch(/^secret access key: [A-Za-z0-9]{40}$/m)
+      expect(member.out).toMatch(/^authorization: Basic [A-Za-z0-9+/=]+$/m)
+
+      const second = yield* cli("emulator", "key", "create", "--db", db, "--account-id", accountId!)
+      expect(isSuccess(second.exit)).toBe(true)
+      const third = yield* cli("emulator", "key", "create", "--db", db, "--account-id", accountId!)
+      expect(third.code).toBe(2)
+      expect(third.err).toContain("already has 2 API keys, the most it can hold; delete one first")
+
+      const keys = yield* cli("emulator", "key", "list", "--db", db, "--account-id", accountId!)
+      const ids = keys.out.split("\n").map((l) => l.split(" ")[0]!)
+      expect(ids).toHaveLength(2)
+      expect(keys.out).not.toMatch(/secret/i)
+      expect(isSuccess((yield* cli("emulator", "key", "delete", "--db", db, "--account-id", accountId!, "--access-key-id", ids[0]!)).exit)).toBe(true)
+      expect((yield* cli("emulator", "key", "list", "--db", db, "--account-id", accountId!)).out.split("\n")).toHaveLength(1)
+      const deleteAgain = yield* cli("emulator", "key", "delete", "--db", db, "--account-id", accountId!, "--access-key-id", ids[0]!)
+      expect(deleteAgain.err).toContain(`has no key ${ids[0]}`)
+
+      const pool = yield* cli("emulator", "pool", "create", "--db", db, "--account-id", accountId!, "--chain-id", "8217", "--name", "payroll")
+      expect(pool.out).toBe(`krn:8217:wallet:${accountId}:account-pool:payroll`)
+      const dup = yield* cli("emulator", "pool", "create", "--db", db, "--account-id", accountId!, "--chain-id", "8217", "--name", "payroll")
+      expect(dup.err).toContain("exists already")
+      expect(dup.code).toBe(2)
+      const pools = yield* cli("emulator", "pool", "list", "--db", db, "--account-id", accountId!)
+      expect(pools.out.split("\n")).toEqual([
+        `krn:1001:wallet:${accountId}:account-pool:default  (default)`,
+        `krn:8217:wallet:${accountId}:account-pool:default  (default)`,
+        `krn:8217:wallet:${accountId}:account-pool:payroll`
+      ])
+      const mainnetOnly = yield* cli("emulator", "pool", "list", "--db", db, "--account-id", accountId!, "--chain-id", "8217")
+      expect(mainnetOnly.out.split("\n")).toHaveLength(2)
+      // Fee-payer pools, apart from the account pools (the same name is another pool).
+      const feePayerPool = yield* cli("emulator", "pool", "create", "--fee-payer", "--db", db, "--account-id", accountId!, "--chain-id", "8217", "--name", "payroll")
+      expect(feePayerPool.out).toBe(`krn:8217:wallet:${accountId}:feepayer-pool:payroll`)
+      const feePayerDup = yield* cli("emulator", "pool", "create", "--fee-payer", "--db", db, "--account-id", accountId!, "--chain-id", "8217", "--name", "payroll")
+      expect(feePayerDup.code).toBe(2)
+      expect(feePayerDup.err).toBe(`kas-wallet: the pool krn:8217:wallet:${accountId}:feepayer-pool:payroll exists already`)
+      const feePayerPools = yield* cli("emulator", "pool", "list", "--fee-payer", "--db", db, "--account-id", accountId!)
+      expect(feePayerPools.out.split("\n")).toEqual([
+        `krn:1001:wallet:${accountId}:feepayer-pool:default  (default)`,
+        `krn:8217:wallet:${accountId}:feepayer-pool:default  (default)`,
+        `krn:8217:wallet:${accountId}:feepayer-pool:payroll`
+      ])
+      expect((yield* cli("emulator", "pool", "list", "--db", db, "--account-id", accountId!)).out.split("\n")).toHaveLength(3)
+      const members = yield* cli("emulator", "member", "list", "--db", db)
+      expect(members.out).toContain(accountId!)
+      const unknown = yield* cli("emulator", "key", "create", "--db", db, "--account-id", "nobody")
+      expect(unknown.err).toContain("no member has the account id nobody")
+      yield* Effect.promise(() => fs.rm(dir, { recursive: true, force: true }))
+    }))
+
+  it.live("serve refuses an access key id without its secret, and a bad database location", () =>
+    Effect.gen(function*() {
+      const half = yield* cli("emulator", "--port", "0", "--db", ":memory:", "--access-key-id", "KASKHALF")
+      expect(half.code).toBe(2)
+      expect(half.err).toBe("kas-wallet: KAS_ACCESS_KEY_ID (--access-key-id) and KAS_SECRET_ACCESS_KEY (--secret-access-key) must be given together")
+      const kinds = yield* cli("emulator", "--port", "0", "--db", ":memory:", "--fault-kinds", "latency,teapot")
+      expect(kinds.err).toContain("unknown kinds teapot")
+      expect(kinds.code).toBe(2)
+      const badDb = yield* cli("emulator", "--port", "0", "--db", "ftp://example.com/x")
+      expect(badDb.err).toContain("unsupported database URL scheme")
+      expect(badDb.out).not.toContain("listening on")
+      expect(badDb.code).toBe(2)
+    }))
+})

@@ -1,0 +1,235 @@
+/**
+ * The command table and what is derived from it: `--help` (readable, short, colour only on a
+ * terminal), the first check of a command line (`Argv`), the bash completions, and agreement with
+ * the options @effect/cli parses.
+ */
+import { CommandDescriptor } from "@effect/cli"
+import { NodeContext } from "@effect/platform-node"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Either } from "effect"
+import { spawnSync } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import * as Argv from "../src/input/Argv.js"
+import { ExitCode } from "../src/output/ExitCode.js"
+import * as Help from "../src/output/Help.js"
+import { cliConfig, rootFor } from "../src/main.js"
+import * as Spec from "../src/input/Spec.js"
+import { EmulatorConfig, Faults } from "effect-kas-wallet-emulator"
+import { version } from "../src/version.js"
+
+const root = Spec.tree(EmulatorConfig.fields)
+const commands = Spec.all(root)
+
+const helpOf = (command: Spec.Command, style: Help.Style = Help.plain) =>
+  command === root ? Help.renderRoot(root, version, style) : Help.render(command, style)
+
+/** The words of a command line as a shell splits them (double quotes only), up to a comment or redirection. */
+const words = (line: string): Array<string> => {
+  const out: Array<string> = []
+  for (const m of line.matchAll(/"([^"]*)"|(\S+)/g)) {
+    const word = m[1] ?? m[2]!
+    if (m[2] !== undefined && ["#", ">", "|", "&&"].includes(word)) break
+    out.push(word)
+  }
+  return out
+}
+
+describe("--help", () => {
+  it("every command's help has its full usage, fits one screen (40 lines) and has no colour when piped", () => {
+    for (const command of commands) {
+      const text = helpOf(command)
+      const name = ["kas-wallet", ...command.path].join(" ")
+      expect(text, name).toContain(`Usage: ${name}`)
+      expect(text.trimEnd().split("\n").length, name).toBeLessThanOrEqual(40)
+      expect(text, name).not.toContain("\x1b")
+      expect(text, name).not.toMatch(/\S {30,}\S/)
+    }
+  })
+
+  it("the top level lists the commands, not the emulator's options", () => {
+    const text = helpOf(root)
+    expect(text.startsWith(`kas-wallet ${version}: `)).toBe(true)
+    // Each group on one line, by the names of its commands.
+    expect(text).toMatch(/^  accounts +create \| get \| list \| count \| by-public-key \| disable \| enable \| delete$/m)
+    expect(text).toMatch(/^  tx +send \| receipt$/m)
+    expect(text).toMatch(/^  emulator +run a local emulator.*; or env \| member \| key \| pool \| fund \| balance \| bill$/m)
+    expect(text).toMatch(/^  tour +a guided tour/m)
+    expect(text).not.toContain("--fault-rate")
+    expect(text).not.toContain("--db")
+    expect(text).toContain("-h, --help")
+    expect(text).toContain("Exit codes: 0 ok, 1 unexpected, 2 invalid argument")
+  })
+
+  it("every command and flag has a description and an example; every example is a valid command line", () => {
+    for (const command of commands) {
+      const name = ["kas-wallet", ...command.path].join(" ")
+      expect(command.summary.length, name).toBeGreaterThan(10)
+      expect(command.description.join(" ").length, name).toBeGreaterThan(20)
+      expect(command.examples.length, name).toBeGreaterThan(0)
+      for (const flag of Spec.flags(command)) {
+        expect(flag.description.length, `${name} --${flag.name}`).toBeGreaterThan(5)
+        expect(flag.example, `${name} --${flag.name}`).toContain(`--${flag.name}`)
+        // The example, after the command, is read as it: a command to run, never a usage error.
+        const own = /kas-wallet ([^)]*)/.exec(flag.example)
+        const line = own !== null ? words(own[1]!) : [
+          ...command.path,
+          ...command.positionals.map(() => "0xa809284c83b901ed106aba4ccda14628af128e14"),
+          ...words(flag.example)
+        ]
+        expect(Argv.read(root, line)._tag, `${name}: ${flag.example}`).not.toBe("Usage")
+      }
+      for (const example of command.examples.filter((e) => e.startsWith("kas-wallet "))) {
+        expect(Argv.read(root, words(example).slice(1))._tag, example).toBe("Run")
+      }
+    }
+  })
+
+  it("the emulator's help lists every option of EmulatorConfig's table, with its variable", () => {
+    const text = helpOf(Spec.find(root, ["emulator"]))
+    for (const field of Object.values(EmulatorConfig.fields)) {
+      expect(text).toContain(`--${field.flag} ${field.value}`)
+      const flag = Spec.emulatorFlag(field)
+      expect(flag.env).toBe(field.env)
+      expect(text.includes(field.env) || text.includes(`(env ${field.env.slice(0, field.env.length - field.flag.length)}<FLAG>)`), field.env).toBe(true)
+    }
+    for (const kind of Faults.Kinds) expect(EmulatorConfig.fields.faultKinds.description).toContain(kind)
+    expect(text).toMatch(/^\* A secret: .*prefer .*KAS_SECRET_ACCESS_KEY or --secret-access-key-file/m)
+  })
+
+  it("colour only on a terminal, never with NO_COLOR or TERM=dumb", () => {
+    expect(Help.styleFor({ isTTY: true, columns: 100 }, {})).toEqual({ color: true, width: 100 })
+    expect(Help.styleFor({ isTTY: true }, { NO_COLOR: "1" }).color).toBe(false)
+    expect(Help.styleFor({ isTTY: true }, { NO_COLOR: "" }).color).toBe(true)
+    expect(Help.styleFor({ isTTY: true }, { TERM: "dumb" }).color).toBe(false)
+    expect(Help.styleFor({ isTTY: false }, {})).toEqual({ color: false, width: undefined })
+    expect(Help.styleFor({}, {})).toEqual(Help.plain)
+    expect(helpOf(root, { color: true, width: 100 })).toContain("\x1b[1mUsage:\x1b[22m")
+    for (const command of commands) {
+      for (const line of helpOf(command, { color: false, width: 80 }).split("\n")) expect(line.length, line).toBeLessThanOrEqual(80)
+    }
+  })
+
+  it("the exit codes of the help are ExitCode's", () => {
+    const listed = Object.fromEntries([...Spec.exitCodes.matchAll(/(\d) ([a-z ]+?)[,.]/g)].map((m) => [Number(m[1]), m[2]]))
+    expect(Object.keys(listed).map(Number).sort()).toEqual(Object.values(ExitCode).sort())
+  })
+})
+
+describe("docs/cli.md", () => {
+  it("every command line it shows is one the table reads as a command or a help", () => {
+    const doc = fs.readFileSync(new URL("../docs/cli.md", import.meta.url), "utf8")
+    const blocks = [...doc.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!)
+    const lines = blocks.flatMap((b) => b.split("\n")).flatMap((l) => [...l.matchAll(/kas-wallet ([^;&|)"]*)/g)].map((m) => m[1]!))
+    expect(lines.length).toBeGreaterThan(8)
+    for (const line of lines) expect(Argv.read(root, words(line))._tag, line).not.toBe("Usage")
+  })
+})
+
+describe("reading a command line against the table", () => {
+  const read = (line: string) => Argv.read(root, line === "" ? [] : line.split(" "))
+  const usage = (line: string) => {
+    const r = read(line)
+    return r._tag === "Usage" ? Argv.usageLine(r.command, r.message) : r._tag
+  }
+
+  it("help, version and completions are answered from the table", () => {
+    expect(read("")).toEqual({ _tag: "Help", command: root })
+    expect(read("accounts")).toEqual({ _tag: "Help", command: Spec.find(root, ["accounts"]) })
+    expect(read("accounts list --page-size 5 --help")).toEqual({ _tag: "Help", command: Spec.find(root, ["accounts", "list"]) })
+    expect(read("emulator member -h")).toEqual({ _tag: "Help", command: Spec.find(root, ["emulator", "member"]) })
+    expect(read("--version")._tag).toBe("Version")
+    expect(read("--completions bash")._tag).toBe("Completions")
+    expect(read("--completions=bash")._tag).toBe("Completions")
+    expect(read("emulator")._tag).toBe("Run")
+  })
+
+  it("usage errors name the flag or command, in one line", () => {
+    expect(usage("accounts list --siz 3")).toBe("kas-wallet: unknown option --siz for kas-wallet accounts list; see 'kas-wallet accounts list --help'")
+    expect(usage("accounts list --size=3")).toContain("unknown option --size for kas-wallet accounts list (did you mean --page-size?)")
+    expect(usage("accounts list --secret-acess-key=hunter2")).not.toContain("hunter2")
+    expect(usage("accounts list --cursor")).toBe(
+      "kas-wallet: --cursor needs a value, e.g. --cursor eyJhZGRyZXNzIjoi...; see 'kas-wallet accounts list --help'"
+    )
+    expect(usage("accounts list --cursor --json")).toContain("--cursor needs a value")
+    expect(usage("accounts list --json --json")).toContain("--json is given twice")
+    expect(usage("accounts list --json=yes")).toContain("--json takes no value")
+    expect(usage("accounts get")).toContain("kas-wallet accounts get needs <address>: 0x followed by 40 hex digits")
+    expect(usage("accounts get 0x1 0x2")).toContain("unexpected argument \"0x2\" for kas-wallet accounts get")
+    expect(usage("accounts lst")).toContain(
+      "unknown command \"lst\" for kas-wallet accounts (commands: create, get, list, count, by-public-key, disable, enable or delete)"
+    )
+    expect(usage("fee-payers lst")).toContain("unknown command \"lst\" for kas-wallet fee-payers (commands: create, get, list or delete)")
+    expect(usage("fee-payers get")).toContain("kas-wallet fee-payers get needs <address>: 0x followed by 40 hex digits")
+    expect(usage("accounts by-public-key")).toContain("kas-wallet accounts by-public-key needs <public-key>")
+    expect(usage("fee-payers list --pool x")).toContain("unknown option --pool for kas-wallet fee-payers list (did you mean --fee-payer-pool?)")
+    expect(usage("accounts --json")).toContain("unknown option --json for kas-wallet accounts: give a command first")
+    expect(usage("emulator serve")).toContain("unknown command \"serve\" for kas-wallet emulator (commands: env, member, key, pool, fund, balance or bill)")
+    expect(usage("accounts list --version")).toContain("unknown option --version")
+    expect(usage("accounts list -x")).toContain("unknown option -x")
+    expect(usage("--completions zsh")).toContain("only bash completions exist")
+    expect(read("accounts list --from -5")._tag).toBe("Run")
+  })
+})
+
+describe("the @effect/cli options are the table's", () => {
+  it.effect("every flag of the table, with its example's value, parses as the command's own option", () =>
+    Effect.gen(function*() {
+      for (const command of commands.filter((c) => c.runs && c.path.length > 0)) {
+        const parser = yield* rootFor(command.path[0] as "accounts" | "fee-payers" | "emulator" | "tour")
+        const positionals = command.positionals.map(() => "0xa809284c83b901ed106aba4ccda14628af128e14")
+        for (const flag of [undefined, ...Spec.flags(command)]) {
+          const args = ["kas-wallet", ...command.path, ...positionals, ...(flag === undefined ? [] : words(flag.example))]
+          const parsed = yield* Effect.either(CommandDescriptor.parse(parser.descriptor, args, cliConfig))
+          expect(Either.isRight(parsed), args.join(" ")).toBe(true)
+          if (Either.isRight(parsed)) {
+            expect(parsed.right._tag, args.join(" ")).toBe("UserDefined")
+            expect(parsed.right._tag === "UserDefined" && parsed.right.leftover, args.join(" ")).toEqual([])
+          }
+        }
+      }
+    }).pipe(Effect.provide(NodeContext.layer)))
+})
+
+describe("bash completions", () => {
+  const bash = spawnSync("bash", ["--version"]).status === 0
+  const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "kas-completion-")), "kas-wallet.bash")
+  fs.writeFileSync(script, Help.bashCompletions(root))
+  /** What bash offers after `line` (the last word, possibly empty, is being completed). */
+  const complete = (line: string) => {
+    const typed = line.split(" ")
+    const result = spawnSync("bash", [
+      "-c",
+      `source "$0"; COMP_WORDS=(${typed.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${typed.length - 1}; _kas_wallet; printf '%s\\n' "\${COMPREPLY[@]}"`,
+      script
+    ], { encoding: "utf8" })
+    expect(result.stderr).toBe("")
+    return result.stdout.split("\n").filter((w) => w !== "").sort()
+  }
+
+  it.runIf(bash)("complete commands where a command comes, then the flags of the command typed, and flag values", () => {
+    expect(complete("kas-wallet ")).toEqual(["accounts", "emulator", "fee-payers", "tour", "tx"])
+    expect(complete("kas-wallet --")).toEqual(["--completions", "--help", "--version"])
+    expect(complete("kas-wallet accounts ")).toEqual(["by-public-key", "count", "create", "delete", "disable", "enable", "get", "list"])
+    expect(complete("kas-wallet fee-payers ")).toEqual(["create", "delete", "get", "list"])
+    expect(complete("kas-wallet accounts list --status ")).toEqual(["all", "corrupted", "disabled", "enabled"])
+    expect(complete("kas-wallet accounts l")).toEqual(["list"])
+    const list = complete("kas-wallet accounts list --")
+    expect(list).toEqual([...Spec.flags(Spec.find(root, ["accounts", "list"])).map((f) => `--${f.name}`), "--help"].sort())
+    expect(complete("kas-wallet accounts list --pa")).toEqual(["--page-size"])
+    expect(complete("kas-wallet accounts list --chain ")).toEqual(["1001", "8217"])
+    expect(complete("kas-wallet accounts list --page-size ")).toEqual([])
+    expect(complete("kas-wallet emulator ")).toEqual(["balance", "bill", "env", "fund", "key", "member", "pool"])
+    expect(complete("kas-wallet tx ")).toEqual(["receipt", "send"])
+    expect(complete("kas-wallet emulator --fault-r")).toEqual(["--fault-rate", "--fault-retry-after"])
+    // After a flag, the command is settled: its flags, never its subcommands.
+    const afterFlag = complete("kas-wallet emulator --port 0 ")
+    expect(afterFlag).toContain("--host")
+    expect(afterFlag).not.toContain("member")
+    expect(complete("kas-wallet emulator --port 0 --e")).toEqual(["--ephemeral"])
+    expect(complete("kas-wallet emulator pool create --chain-id ")).toEqual(["1001", "8217"])
+    expect(complete("kas-wallet emulator member ")).toEqual(["create", "list"])
+    expect(complete(`kas-wallet emulator --data-dir ${path.dirname(script)}/kas`)).toEqual([script])
+  })
+})

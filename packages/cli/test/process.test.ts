@@ -1,0 +1,208 @@
+/**
+ * The emulator as a process (`node packages/cli/dist/kas-wallet.js emulator`): its data directory keeps every
+ * acknowledged account and transfer across SIGKILL (none half applied); secrets are shown once and never stored in clear; private
+ * keys are sealed; a key from the environment is registered at start; SIGTERM answers the request
+ * in flight, then exits 0. One scenario with two starts, since each start loads the whole program.
+ * (The restart with the stored key, the settings to eval and the refusal of another master key are
+ * tested in process: test/cli/emulator.test.ts.)
+ *
+ * Every wait is for something the process says or does (a line, an exit, a `100 Continue`), never
+ * for a length of time.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { secp256k1 } from "@noble/curves/secp256k1.js"
+import { SqlClient } from "@effect/sql"
+import { Deferred, Effect, Either, Fiber, Layer, Option, Redacted, Ref } from "effect"
+import * as fs from "node:fs/promises"
+import * as net from "node:net"
+import * as os from "node:os"
+import * as path from "node:path"
+import * as Database from "../../emulator/src/store/Database.js"
+import * as KeyVault from "../../emulator/src/store/KeyVault.js"
+import * as LedgerStore from "../../emulator/src/store/LedgerStore.js"
+import * as Store from "../../emulator/src/store/Store.js"
+import { txApi } from "../../emulator/test/_ledger.js"
+import { runCli, start } from "./_process.js"
+import { api, clientLayer, sendEither } from "../../emulator/test/_support.js"
+
+const tempDir = Effect.acquireRelease(
+  Effect.promise(() => fs.mkdtemp(path.join(os.tmpdir(), "kas-emu-proc-"))),
+  (dir) => Effect.promise(() => fs.rm(dir, { recursive: true, force: true }))
+)
+
+/** Every byte the database keeps on disk (main file, WAL, shared memory), without the key file. */
+const databaseBytes = (dir: string) =>
+  Effect.promise(async () => {
+    const names = (await fs.readdir(dir)).filter((n) => n.startsWith("emulator.db") && !n.endsWith(".key"))
+    return Buffer.concat(await Promise.all(names.map((n) => fs.readFile(path.join(dir, n)))))
+  })
+
+const mode = (file: string) => Effect.promise(() => fs.stat(file)).pipe(Effect.map((s) => s.mode & 0o777))
+
+/**
+ * Sends a request with `Expect: 100-continue` on a raw connection: the server answers `100 Continue`
+ * as it takes the request, so `taken` completes once the request is in flight; `reply` is the final
+ * response's first line.
+ */
+const inFlightRequest = (url: string, head: ReadonlyArray<string>) =>
+  Effect.gen(function*() {
+    const taken = yield* Deferred.make<void>()
+    const reply = yield* Deferred.make<string, Error>()
+    const { hostname, port } = new URL(url)
+    const socket = net.connect(Number(port), hostname)
+    let received = ""
+    socket.on("data", (chunk) => {
+      received += chunk
+      if (received.startsWith("HTTP/1.1 100")) Deferred.unsafeDone(taken, Effect.void)
+      const final = /HTTP\/1\.1 [2-5]\d\d[^\r]*/.exec(received)
+      if (final !== null) Deferred.unsafeDone(reply, Effect.succeed(final[0]))
+    })
+    socket.on("error", (e) => Deferred.unsafeDone(reply, Effect.fail(e)))
+    socket.on("close", () => Deferred.unsafeDone(reply, Effect.fail(new Error(`closed after ${JSON.stringify(received)}`))))
+    socket.write([...head, "expect: 100-continue", "content-length: 0", "", ""].join("\r\n"))
+    yield* Effect.addFinalizer(() => Effect.sync(() => socket.destroy()))
+    return { taken: Deferred.await(taken), reply: Deferred.await(reply) }
+  })
+
+describe("emulator process", () => {
+  it.live("the data directory keeps every account and transfer answered 200 across SIGKILL, none half applied; secrets stay out of it; SIGTERM answers the request in flight", () =>
+    Effect.gen(function*() {
+      const dir = yield* tempDir
+      const first = yield* start(["--port", "0", "--data-dir", dir])
+      const out = first.stdout()
+      const secret = /^secret access key: (\S+)$/m.exec(out)?.[1]
+      const accountId = /^created member (\S+) with access key id (\S+)$/m.exec(out)?.[1]
+      const authorization = /^authorization: (Basic \S+)$/m.exec(out)?.[1]
+      expect(secret).toMatch(/^[A-Za-z0-9]{40}$/)
+      expect(out.split(secret!).length - 1).toBe(1)
+      expect(out).toContain(`stored for reuse in ${path.join(dir, "secret-access-key")}, mode 0600`)
+      expect(out).toContain(`export KAS_SECRET_ACCESS_KEY="$(cat ${path.join(dir, "secret-access-key")})"`)
+
+      const a = api(first.url, accountId!, authorization!)
+      const tx = txApi(first.url, accountId!, authorization!)
+      const from = yield* tx.account()
+      const to = yield* tx.account()
+      // The console command writes to the database the running emulator serves.
+      const funded = yield* runCli(["emulator", "fund", from, "100KLAY", "--data-dir", dir, "--json"])
+      expect(funded.code, funded.stderr).toBe(0)
+      expect(JSON.parse(funded.stdout).balance).toBe("100000000000000000000")
+
+      // Writers that repeat a request without pause and keep what was answered 200, until `count`.
+      const writers = <A, R>(n: number, count: number, send: Effect.Effect<Either.Either<A, unknown>, never, R>) =>
+        Effect.gen(function*() {
+          const acknowledged = yield* Ref.make<ReadonlyArray<A>>([])
+          const enough = yield* Deferred.make<void>()
+          const fiber = yield* Effect.fork(Effect.forEach(Array.from({ length: n }), () =>
+            Effect.forever(Effect.flatMap(send, (reply) =>
+              Either.isRight(reply)
+                ? Ref.updateAndGet(acknowledged, (xs) => [...xs, reply.right]).pipe(
+                  Effect.flatMap((xs) => (xs.length >= count ? Deferred.succeed(enough, undefined) : Effect.void))
+                )
+                : Effect.void)), { concurrency: n, discard: true }))
+          return { enough: Deferred.await(enough), fiber, acknowledged: Ref.get(acknowledged) }
+        })
+      // 8 writers create accounts and 4 send transfers from one account, all at once; the process
+      // is killed while they are in flight.
+      const creates = yield* writers(8, 100, Effect.map(Effect.either(sendEither("POST", `${first.url}/v2/account`, a.headers(1001))), (r) =>
+        Either.isRight(r) && r.right.status === 200 ? Either.right(r.right.body) : Either.left(r)))
+      const transfers = yield* writers(4, 40, Effect.map(Effect.either(tx.transfer("value", { from, to, value: "0x1" })), (r) =>
+        Either.isRight(r) && r.right.status === 200
+          ? Either.right({ hash: r.right.body.transactionHash as string, nonce: r.right.body.nonce as number })
+          : Either.left(r)))
+      yield* creates.enough
+      yield* transfers.enough
+      first.child.kill("SIGKILL")
+      expect(yield* first.exited).toBe("SIGKILL")
+      yield* Fiber.interrupt(creates.fiber)
+      yield* Fiber.interrupt(transfers.fiber)
+      const acked = yield* creates.acknowledged
+      const sentAcked = yield* transfers.acknowledged
+
+      // The secret and the Authorization value are nowhere in the database; the files are private.
+      const bytes = yield* databaseBytes(dir)
+      expect(bytes.length).toBeGreaterThan(0)
+      expect(bytes.includes(Buffer.from(secret!))).toBe(false)
+      expect(bytes.includes(Buffer.from(authorization!.slice(6)))).toBe(false)
+      expect(yield* mode(dir)).toBe(0o700)
+      for (const file of ["secret-access-key", "member.json", "env", "emulator.db.key"]) {
+        expect(yield* mode(path.join(dir, file)), file).toBe(0o600)
+      }
+      expect(yield* Effect.promise(() => fs.readFile(path.join(dir, "secret-access-key"), "utf8"))).toBe(`${secret}\n`)
+
+      // The restart registers a key given in the environment for the same member (the restart with
+      // the stored key is tested in process: test/cli/emulator.test.ts) and prints no secret. Each
+      // request now waits a second, so that the one below is still in flight at SIGTERM.
+      const envKey = { KAS_ACCESS_KEY_ID: "KASKFROMENVIRONMENT00001", KAS_SECRET_ACCESS_KEY: "env-secret", KAS_ACCOUNT_ID: accountId! }
+      const second = yield* start(
+        ["--port", "0", "--data-dir", dir, "--fault-rate", "1", "--fault-kinds", "latency", "--fault-latency", "1 second"],
+        envKey
+      )
+      expect(second.stdout()).toContain(`member ${accountId}, access key id KASKFROMENVIRONMENT00001\n`)
+      expect(second.stdout()).not.toContain(secret!)
+      expect(second.stdout()).not.toContain("env-secret")
+      const envAuthorization = `Basic ${Buffer.from("KASKFROMENVIRONMENT00001:env-secret").toString("base64")}`
+      const b = api(second.url, accountId!, envAuthorization)
+      const stored = new Map((yield* b.listAll(1001, { size: 1000 })).items.map((i: any) => [i.address, i]))
+      for (const account of acked) expect(stored.get(account.address)).toEqual(account)
+
+      // SIGTERM stops gracefully: the request in flight is answered, then the process exits 0.
+      const request = yield* inFlightRequest(second.url, [
+        "POST /v2/account HTTP/1.1",
+        `host: ${new URL(second.url).host}`,
+        `authorization: ${envAuthorization}`,
+        "x-chain-id: 1001"
+      ])
+      yield* request.taken
+      second.child.kill("SIGTERM")
+      expect(yield* request.reply).toBe("HTTP/1.1 200 OK")
+      expect(yield* second.exited).toBe(0)
+      expect(second.stderr()).toBe("")
+      expect(Either.isLeft(yield* Effect.either(sendEither("GET", `${second.url}/health`)))).toBe(true)
+
+      // The private keys are sealed with the master key in the data directory: opened, they are the
+      // accounts' keys, and they are not on disk in clear.
+      const sample = acked.slice(0, 10)
+      const opened = yield* Effect.gen(function*() {
+        const vault = yield* KeyVault.KeyVault
+        const store = yield* Store.Store
+        return yield* Effect.forEach(sample, (account) =>
+          Effect.map(store.sealedPrivateKey(account.address.toLowerCase()), (sealed) => ({
+            account,
+            privateKey: Option.flatMap(sealed, (s) => vault.open(s, account.address.toLowerCase()))
+          })))
+      }).pipe(
+        Effect.provide(
+          KeyVault.layer({}).pipe(Layer.provideMerge(Store.layer), Layer.provideMerge(Database.layer({ database: path.join(dir, "emulator.db") })))
+        )
+      )
+      const after = yield* databaseBytes(dir)
+      for (const { account, privateKey } of opened) {
+        const key = Redacted.value(Option.getOrThrow(privateKey))
+        expect(`0x${Buffer.from(secp256k1.getPublicKey(key, false)).toString("hex")}`).toBe(account.publicKey)
+        expect(after.includes(Buffer.from(key))).toBe(false)
+        expect(after.includes(Buffer.from(Buffer.from(key).toString("hex")))).toBe(false)
+      }
+      const columns = yield* Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        return yield* sql`SELECT * FROM accounts LIMIT 1`
+      }).pipe(Effect.provide(Database.layer({ database: path.join(dir, "emulator.db") })))
+      expect(Object.keys(columns[0]!).sort()).toEqual(
+        ["address", "address_lc", "created_at", "key_hex", "pool_id", "private_key", "public_key", "seq", "status", "updated_at"]
+      )
+
+      // Every acknowledged transfer is stored; the ledger agrees with the stored transfers exactly
+      // (also those sent but not yet answered when the process died): none is half applied.
+      const { receiver, sender, storedTxs } = yield* Effect.gen(function*() {
+        const store = yield* LedgerStore.LedgerStore
+        const storedTxs = yield* Effect.forEach(sentAcked, (t) => store.transaction(1001, t.hash))
+        const balances = yield* store.balances(1001, [from.toLowerCase(), to.toLowerCase()])
+        return { storedTxs, sender: balances.get(from.toLowerCase())!, receiver: balances.get(to.toLowerCase())! }
+      }).pipe(Effect.provide(LedgerStore.layer.pipe(Layer.provide(Database.layer({ database: path.join(dir, "emulator.db") })))))
+      storedTxs.forEach((t, i) => expect(Option.map(t, (row) => row.nonce), sentAcked[i]!.hash).toEqual(Option.some(sentAcked[i]!.nonce)))
+      const sent = sender.nonce
+      expect(sent).toBeGreaterThanOrEqual(sentAcked.length)
+      expect(new Set(sentAcked.map((t) => t.nonce)).size).toBe(sentAcked.length)
+      expect(receiver.balance).toBe(BigInt(sent))
+      expect(sender.balance).toBe(100n * 10n ** 18n - BigInt(sent) * (1n + 21_000n * 25_000_000_000n))
+    }).pipe(Effect.scoped, Effect.provide(clientLayer)), { timeout: 120_000 })
+})

@@ -1,0 +1,217 @@
+/**
+ * The local KAS wallet emulator: a stateful, persistent HTTP server of the wallet interface's wire
+ * contract, with the console's members, keys and pools, and fault injection.
+ *
+ * @example
+ * ```ts
+ * import { Emulator } from "effect-kas-wallet-emulator"
+ * import { Effect, Redacted } from "effect"
+ *
+ * const program = Effect.gen(function*() {
+ *   const emulator = yield* Emulator.Emulator
+ *   // emulator.url: "http://127.0.0.1:<port>"
+ *   // emulator.member: { accountId, accessKeyId, secretAccessKey: Redacted, ... }
+ *   const pool = yield* emulator.createPool({ accountId: emulator.member.accountId, chainId: 1001, name: "payroll" })
+ * })
+ *
+ * Effect.runPromise(Effect.scoped(program.pipe(Effect.provide(Emulator.layer()))))
+ * ```
+ *
+ * @since 0.1.0
+ */
+import { Context, type Duration, Effect, Layer, type Redacted, type Scope } from "effect"
+import type { ConfigError } from "effect/ConfigError"
+import type { Address } from "effect-kas-wallet"
+import * as Console from "./console/EmulatorConsole.js"
+import * as Credentials from "./console/Credentials.js"
+import * as Database from "./store/Database.js"
+import * as EmulatorConfig from "./EmulatorConfig.js"
+import { EmulatorError } from "./EmulatorError.js"
+import * as Faults from "./http/Faults.js"
+import * as KeyVault from "./store/KeyVault.js"
+import * as Ledger from "./chain/Ledger.js"
+import * as LedgerStore from "./store/LedgerStore.js"
+import * as Listener from "./http/Listener.js"
+import * as OpenApi from "./http/OpenApi.js"
+import * as Routes from "./http/Routes.js"
+import * as Store from "./store/Store.js"
+import * as Wallet from "./Wallet.js"
+
+/**
+ * The ready member of an emulator: a key registered or created at start.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Member {
+  readonly accountId: string
+  readonly accessKeyId: string
+  readonly secretAccessKey: Redacted.Redacted<string>
+  /** `Basic base64(accessKeyId:secretAccessKey)`. */
+  readonly authorization: Redacted.Redacted<string>
+  /** Whether the emulator created this member and key at start (rather than registering a given key). */
+  readonly generated: boolean
+}
+
+/**
+ * A running emulator: where it listens, its ready member, and the console operations.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Service extends Console.Service {
+  /** Base URL, for example `http://127.0.0.1:41234`. */
+  readonly url: string
+  readonly host: string
+  /** The port listened on (the chosen one when the option was 0). */
+  readonly port: number
+  /** The database, described without credentials. */
+  readonly database: string
+  /** Where the master key comes from: configured, a key file (with its path), or ephemeral. */
+  readonly masterKey:
+    | { readonly source: "configured" }
+    | { readonly source: "file"; readonly path: string }
+    | { readonly source: "ephemeral" }
+  readonly member: Member
+  /** The fault injection options in force. */
+  readonly faults: Faults.Resolved
+  /** The OpenAPI document served at `/openapi.json`. */
+  readonly openApi: OpenApiDocument
+  /** The time between two blocks: a transaction is committed in the next block. */
+  readonly blockInterval: Duration.Duration
+  /** The global fee payer of a chain: it signs and pays `/v2/tx/fd/value` transfers and bills the member. */
+  readonly globalFeePayer: (chainId: 8217 | 1001) => Address.Address
+}
+
+/**
+ * The OpenAPI 3.1 document of the emulated API, as plain JSON.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type OpenApiDocument = OpenApi.Document
+
+/**
+ * The running emulator.
+ *
+ * @since 0.1.0
+ * @category tags
+ */
+export class Emulator extends Context.Tag("effect-kas-wallet-emulator/Emulator")<Emulator, Service>() {}
+
+const configError = (message: string) => new EmulatorError({ reason: "Config", message })
+
+const urlHost = (host: string) => (host.includes(":") ? `[${host}]` : host)
+
+/**
+ * Starts an emulator in the current scope: opens and migrates the database, makes sure of the
+ * member key, and listens. Closing the scope stops accepting connections, lets the requests in
+ * flight finish (answers to requests arriving meanwhile on open connections close them), and only
+ * then closes the database.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = (options: EmulatorConfig.Options = {}): Effect.Effect<Service, EmulatorError, Scope.Scope> =>
+  Effect.gen(function*() {
+    const host = options.host ?? EmulatorConfig.DefaultHost
+    const port = options.port ?? EmulatorConfig.DefaultPort
+    if (!Number.isInteger(port) || port < 0 || port > 65535) {
+      return yield* configError(`port must be an integer from 0 to 65535, got ${port}`)
+    }
+    const faults = yield* Faults.resolve(options.faults)
+    const database = options.database ?? EmulatorConfig.DefaultDatabase
+
+    const services = yield* Layer.build(
+      Layer.mergeAll(Console.layer, Wallet.layer, Ledger.layer({ blockInterval: options.blockInterval })).pipe(
+        Layer.provideMerge(KeyVault.layer(options)),
+        Layer.provideMerge(Layer.merge(Store.layer, LedgerStore.layer)),
+        Layer.provideMerge(Database.layer({ database, authToken: options.authToken }))
+      )
+    )
+    const console = Context.get(services, Console.Console)
+    const wallet = Context.get(services, Wallet.Wallet)
+    const ledger = Context.get(services, Ledger.Ledger)
+    const vault = Context.get(services, KeyVault.KeyVault)
+    const db = Context.get(services, Database.Database)
+
+    const member = yield* startMember(console, options.member).pipe(
+      Effect.catchTags({
+        ConsoleError: (e) => Effect.fail(new EmulatorError({ reason: "Member", message: e.message, cause: e })),
+        SqlError: (e) =>
+          Effect.fail(new EmulatorError({ reason: "Database", message: "cannot register the member key", cause: e }))
+      })
+    )
+
+    const listener = yield* Listener.listen({ host, port })
+    const url = `http://${urlHost(host)}:${listener.port}`
+    const openApi = OpenApi.document(url)
+    yield* listener.serve(Routes.make({ wallet, ledger, faults: Faults.makeInjector(faults), openApi: JSON.stringify(openApi) }))
+
+    const service: Service = {
+      ...console,
+      url,
+      host,
+      port: listener.port,
+      database: Database.describe(db.location),
+      masterKey: vault.source._tag === "Configured"
+        ? { source: "configured" }
+        : vault.source._tag === "File"
+        ? { source: "file", path: vault.source.path }
+        : { source: "ephemeral" },
+      member,
+      faults,
+      openApi,
+      blockInterval: ledger.blockInterval,
+      globalFeePayer: ledger.globalFeePayer
+    }
+    return service
+  })
+
+const startMember = (console: Console.Service, given: EmulatorConfig.MemberKey | undefined) =>
+  given !== undefined
+    ? Effect.map(console.ensureKey(given), (key): Member => ({
+      accountId: key.accountId,
+      accessKeyId: key.accessKeyId,
+      secretAccessKey: given.secretAccessKey,
+      authorization: Credentials.authorization(key.accessKeyId, given.secretAccessKey),
+      generated: false
+    }))
+    : Effect.gen(function*() {
+      const created = yield* console.createMember()
+      const key = yield* console.createKey(created.accountId)
+      return {
+        accountId: created.accountId,
+        accessKeyId: key.accessKeyId,
+        secretAccessKey: key.secretAccessKey,
+        authorization: key.authorization,
+        generated: true
+      } satisfies Member
+    })
+
+/**
+ * An emulator as a scoped layer: started when the layer is built, stopped when its scope closes.
+ * Defaults: `127.0.0.1`, a free port, a private in-memory database, a new member and key, no
+ * faults.
+ *
+ * Time comes from Effect's `Clock`: under `@effect/vitest`'s `it.effect` or `layer(...)` it is the
+ * `TestClock` (starting at 0, moved with `TestClock.adjust`); use `it.live` or
+ * `layer(..., { excludeTestServices: true })` for wall-clock time.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (options: EmulatorConfig.Options = {}): Layer.Layer<Emulator, EmulatorError> =>
+  Layer.scoped(Emulator, make(options))
+
+/**
+ * An emulator configured from the environment (`EmulatorConfig.config`: `KAS_ACCESS_KEY_ID`,
+ * `KAS_SECRET_ACCESS_KEY`, `KAS_EMULATOR_*`), with `overrides` winning over it.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerConfig = (
+  overrides: EmulatorConfig.Options = {}
+): Layer.Layer<Emulator, EmulatorError | ConfigError> =>
+  Layer.unwrapEffect(Effect.map(EmulatorConfig.config, (base) => layer(EmulatorConfig.merge(base, overrides))))

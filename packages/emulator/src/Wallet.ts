@@ -1,0 +1,324 @@
+/**
+ * The wallet interface behind the HTTP routes: authenticating a key, selecting a pool, and the
+ * operations on accounts and fee-payer accounts, with the rules of the real service. Inputs arrive parsed (Routes.ts reads
+ * the wire); failures are `ApiError`s carrying the service's status and code.
+ *
+ * Internal to the emulator: not exported from `effect-kas-wallet-emulator`.
+ *
+ * @since 0.1.0
+ * @internal
+ */
+import type { SqlError } from "@effect/sql"
+import { Clock, Context, Effect, Either, Layer, Option, Redacted, Schema } from "effect"
+import { randomBytes } from "node:crypto"
+import { Account, type ChainId, Krn } from "effect-kas-wallet"
+import * as AccountKeys from "./chain/AccountKeys.js"
+import * as ApiError from "./http/ApiError.js"
+import * as Credentials from "./console/Credentials.js"
+import * as Cursor from "./http/Cursor.js"
+import { EmulatorError } from "./EmulatorError.js"
+import * as KeyVault from "./store/KeyVault.js"
+import * as Store from "./store/Store.js"
+
+/**
+ * The authenticated member of a request.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Caller {
+  readonly memberId: number
+  readonly accountId: string
+}
+
+/**
+ * The pool a request works on: the member's, on the request's chain; an account pool or a
+ * fee-payer pool (`kind`).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface SelectedPool {
+  readonly id: number
+  readonly memberId: number
+  /** The member's account id, as in its KRNs. */
+  readonly accountId: string
+  readonly chainId: ChainId.ChainId
+  readonly kind: Store.Kind
+  readonly krn: Krn.PoolKrn
+}
+
+/**
+ * A list request, its values already read and range-checked.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ListRequest {
+  /** Items per page, 1 to 1000. */
+  readonly size: number
+  /** `""` for the first page. */
+  readonly cursor: string
+  readonly from: number | undefined
+  readonly to: number | undefined
+  /** Which states are listed (`all` for fee-payer accounts, which are never disabled). */
+  readonly status: Store.StatusFilter
+}
+
+/**
+ * The wallet operations. Every account operation works on the selected pool, of either kind: the
+ * fee-payer routes select fee-payer pools, the account routes account pools.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Service {
+  /** The member owning a key, or 401 `1010009` when the key is unknown or the secret wrong. */
+  readonly authenticate: (credentials: Credentials.BasicCredentials) => Effect.Effect<Caller, ApiError.ApiError | SqlError.SqlError>
+  /**
+   * The pool of an `x-krn` value (the member's default pool of that kind when absent). A KRN that
+   * is not one of the caller's pools of that kind on this chain is 400 `1061010`: no other
+   * member's pool is ever selected.
+   */
+  readonly selectPool: (
+    caller: Caller,
+    chainId: ChainId.ChainId,
+    krn: Option.Option<Krn.PoolKrn>,
+    kind: Store.Kind
+  ) => Effect.Effect<SelectedPool, ApiError.ApiError | SqlError.SqlError>
+  /**
+   * A new account in the pool, as its JSON: the encoded form of `Account.Account` (or
+   * `Account.FeePayerAccount`), written from the stored row (`Store.Service.insertAccount`).
+   * `withoutAccountUpdate` is recorded for fee-payer accounts.
+   */
+  readonly createAccount: (
+    pool: SelectedPool,
+    options?: { readonly withoutAccountUpdate?: boolean | undefined }
+  ) => Effect.Effect<string, SqlError.SqlError>
+  /** The JSON of the account of an address in the pool (any case), or 400 `1061010` (also when deleted). */
+  readonly getAccount: (pool: SelectedPool, address: string) => Effect.Effect<string, ApiError.ApiError | SqlError.SqlError>
+  /** One page, newest first; a cursor that does not verify for this pool is 400 `1061615`. */
+  readonly listAccounts: (pool: SelectedPool, request: ListRequest) => Effect.Effect<Page, ApiError.ApiError | SqlError.SqlError>
+  /** Deletes an account of the pool: `{"status":"deleted"}`, or 400 `1061010` when unknown or deleted. */
+  readonly deleteAccount: (pool: SelectedPool, address: string) => Effect.Effect<string, ApiError.ApiError | SqlError.SqlError>
+  /**
+   * Disables (`enabled: false`) or enables an account of the pool: `{address, krn, updatedAt}`.
+   * 400 `1061510` when disabling an account that is not enabled (deleted ones too), `1061511`
+   * when enabling one that is not disabled, `1061010` when unknown (or, to enable, deleted).
+   */
+  readonly setEnabled: (
+    pool: SelectedPool,
+    address: string,
+    enabled: boolean
+  ) => Effect.Effect<string, ApiError.ApiError | SqlError.SqlError>
+  /** `{accountId, count}`: the member's accounts on the chain, in every account pool, deleted ones aside. */
+  readonly accountCount: (caller: Caller, chainId: ChainId.ChainId) => Effect.Effect<string, SqlError.SqlError>
+  /** `{accountId, count, krn}`: the accounts of the pool, deleted ones aside. */
+  readonly poolAccountCount: (pool: SelectedPool) => Effect.Effect<string, SqlError.SqlError>
+  /**
+   * `{items: [{address, chainId}]}`: the member's accounts on the chain whose public key is
+   * `publicKey` (uncompressed, lower case), deleted ones aside.
+   */
+  readonly accountsByPublicKey: (
+    caller: Caller,
+    chainId: ChainId.ChainId,
+    publicKey: string
+  ) => Effect.Effect<string, SqlError.SqlError>
+}
+
+/**
+ * A page of accounts, each as its JSON in UTF-8 (see `Service.createAccount`).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Page {
+  readonly items: ReadonlyArray<Uint8Array>
+  /** `""` on the last page. */
+  readonly cursor: string
+}
+
+/**
+ * The wallet operations of an emulator.
+ *
+ * @since 0.1.0
+ * @category tags
+ */
+export class Wallet extends Context.Tag("effect-kas-wallet-emulator/Wallet")<Wallet, Service>() {}
+
+const viewOf = (pool: SelectedPool): Store.PoolView => ({ kind: pool.kind, chainId: pool.chainId, krn: pool.krn.toString() })
+
+const nowSeconds = Effect.map(Clock.currentTimeMillis, (ms) => Math.floor(ms / 1000))
+
+/**
+ * The JSON of a small answer, through its schema both ways: what is answered is what the client
+ * decodes, and a value that does not fit the contract is a defect (500), never a wrong answer.
+ */
+const render = <A, I>(schema: Schema.Schema<A, I>, value: unknown): Effect.Effect<string> =>
+  Schema.decodeUnknown(schema)(value).pipe(Effect.flatMap(Schema.encode(schema)), Effect.map((json) => JSON.stringify(json)), Effect.orDie)
+
+const defaultKrn = (kind: Store.Kind, chainId: ChainId.ChainId, accountId: string): Krn.PoolKrn =>
+  // The account id was a valid KRN segment when the member was created.
+  kind === "account"
+    ? Either.getOrThrow(Krn.accountPool(chainId, accountId))
+    : Either.getOrThrow(Krn.feePayerPool(chainId, accountId))
+
+/**
+ * Builds the wallet operations over the store and key vault of the context. The cursor signing key
+ * is created in the database on first use, so that every emulator sharing it accepts the cursors
+ * of the others.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make: Effect.Effect<Service, EmulatorError, Store.Store | KeyVault.KeyVault> = Effect.gen(function*() {
+  const store = yield* Store.Store
+  const vault = yield* KeyVault.KeyVault
+  const cursorKey = Redacted.make(
+    yield* Effect.mapError(
+      store.setting("cursor_secret", new Uint8Array(randomBytes(32))),
+      (cause) => new EmulatorError({ reason: "Database", message: "cannot read the cursor key of the database", cause })
+    )
+  )
+
+  // Pools are never deleted or renamed: a pool found once stays the same, and each request saves
+  // a query (one of a create's three). Only found pools are kept (one may be created later), and
+  // keys are never cached: a deleted key must fail at once, also when another process deleted it.
+  const pools = new Map<string, SelectedPool>()
+
+  const changed = (outcome: Store.ChangeOutcome) => {
+    switch (outcome._tag) {
+      case "NotFound":
+        return Effect.fail(ApiError.dataNotExist())
+      case "AlreadyDisabled":
+        return Effect.fail(ApiError.alreadyDisabled())
+      case "AlreadyEnabled":
+        return Effect.fail(ApiError.alreadyEnabled())
+      case "Changed":
+        return Effect.succeed(outcome)
+    }
+  }
+
+  const service: Service = {
+    authenticate: ({ accessKeyId, secretAccessKey }) =>
+      Effect.flatMap(store.findKey(accessKeyId), (found) => {
+        const ok = Option.isSome(found)
+          ? Credentials.verifySecret(secretAccessKey, found.value.salt, found.value.secretHash)
+          : Credentials.verifyAgainstNothing(secretAccessKey)
+        return ok && Option.isSome(found)
+          ? Effect.succeed({ memberId: found.value.memberId, accountId: found.value.accountId })
+          : Effect.fail(ApiError.credentialMismatch())
+      }),
+
+    selectPool: (caller, chainId, krn, kind) => {
+      const type = kind === "account" ? Krn.AccountPoolType : Krn.FeePayerPoolType
+      if (
+        Option.isSome(krn) &&
+        (krn.value.chainId !== chainId || krn.value.accountId !== caller.accountId || krn.value.resourceType !== type)
+      ) {
+        return Effect.fail(ApiError.dataNotExist("x-krn"))
+      }
+      const name = Option.match(krn, { onNone: () => Krn.DefaultPoolName, onSome: (k) => k.resourceId })
+      const cacheKey = `${kind}:${caller.memberId}:${chainId}:${name}`
+      const cached = pools.get(cacheKey)
+      if (cached !== undefined) return Effect.succeed(cached)
+      return Effect.flatMap(store.findPool(kind, caller.memberId, chainId, name), (row) => {
+        if (Option.isNone(row)) return Effect.fail(ApiError.dataNotExist("x-krn"))
+        const pool: SelectedPool = {
+          id: row.value.id,
+          memberId: caller.memberId,
+          accountId: caller.accountId,
+          chainId,
+          kind,
+          krn: Option.getOrElse(krn, () => defaultKrn(kind, chainId, caller.accountId))
+        }
+        pools.set(cacheKey, pool)
+        return Effect.succeed(pool)
+      })
+    },
+
+    createAccount: (pool, options) =>
+      Effect.gen(function*() {
+        const key = AccountKeys.generate()
+        const createdAt = yield* nowSeconds
+        return yield* store.insertAccount({
+          poolId: pool.id,
+          address: key.address,
+          publicKey: key.publicKey,
+          keyHex: key.keyHex,
+          // Bound to the address: a sealed key copied onto another row does not open.
+          sealedPrivateKey: vault.seal(key.privateKey, key.address.toLowerCase()),
+          createdAt,
+          withoutAccountUpdate: options?.withoutAccountUpdate
+        }, viewOf(pool))
+      }),
+
+    getAccount: (pool, address) =>
+      Effect.flatMap(store.findAccount(pool.id, address.toLowerCase(), viewOf(pool)), (json) =>
+        Option.isNone(json) ? Effect.fail(ApiError.dataNotExist()) : Effect.succeed(json.value)),
+
+    listAccounts: (pool, { cursor, from, size, status, to }) =>
+      Effect.gen(function*() {
+        const binding: Cursor.Binding = { memberId: pool.memberId, chainId: pool.chainId, poolId: pool.id, kind: pool.kind }
+        let state: { readonly after: Store.Position | undefined; readonly snapshot: number }
+        if (cursor === "") {
+          state = { after: undefined, snapshot: yield* store.lastSeq(pool.kind) }
+        } else {
+          const decoded = Cursor.decode(cursorKey, binding, cursor)
+          if (Option.isNone(decoded)) return yield* ApiError.outOfRange("cursor")
+          state = decoded.value
+        }
+        // The cursor is "" exactly when this page is the last (the store looks one account
+        // ahead), so no request ever gets an empty trailing page.
+        const page = yield* store.page(
+          { poolId: pool.id, after: state.after, snapshot: state.snapshot, from, to, size, status },
+          viewOf(pool)
+        )
+        const next = page.next === undefined
+          ? ""
+          : Cursor.encode(cursorKey, binding, { after: page.next, snapshot: state.snapshot })
+        return { items: page.items, cursor: next }
+      }),
+
+    deleteAccount: (pool, address) =>
+      Effect.gen(function*() {
+        const outcome = yield* store.changeStatus(pool.id, address.toLowerCase(), "delete", yield* nowSeconds, pool.kind)
+        yield* changed(outcome)
+        return yield* render(Account.AccountStatus, { status: "deleted" })
+      }),
+
+    setEnabled: (pool, address, enabled) =>
+      Effect.gen(function*() {
+        const outcome = yield* store.changeStatus(
+          pool.id,
+          address.toLowerCase(),
+          enabled ? "enable" : "disable",
+          yield* nowSeconds,
+          pool.kind
+        )
+        const { address: checksummed, updatedAt } = yield* changed(outcome)
+        return yield* render(Account.AccountSummary, { address: checksummed, krn: pool.krn.toString(), updatedAt })
+      }),
+
+    accountCount: (caller, chainId) =>
+      Effect.flatMap(store.countMember(caller.memberId, chainId), (count) =>
+        render(Account.AccountCount, { accountId: caller.accountId, count })),
+
+    poolAccountCount: (pool) =>
+      Effect.flatMap(store.countPool(pool.id, pool.kind), (count) =>
+        render(Account.PoolAccountCount, { accountId: pool.accountId, count, krn: pool.krn.toString() })),
+
+    accountsByPublicKey: (caller, chainId, publicKey) =>
+      Effect.flatMap(store.addressesOfPublicKey(caller.memberId, chainId, publicKey), (addresses) =>
+        render(Account.PublicKeyAccounts, { items: addresses.map((address) => ({ address, chainId })) }))
+  }
+  return service
+})
+
+/**
+ * The wallet operations over the store and key vault of the context.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer: Layer.Layer<Wallet, EmulatorError, Store.Store | KeyVault.KeyVault> = Layer.effect(Wallet, make)

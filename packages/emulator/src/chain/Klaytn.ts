@@ -1,0 +1,780 @@
+/**
+ * Real Klaytn value-transfer transactions, as the emulator builds, signs and checks them.
+ *
+ * Encoding facts, each checked against the `rlp` of the service's example bodies
+ * (test/emulator/klaytn.test.ts):
+ *
+ * - Raw transaction: `type ‖ rlp([nonce, gasPrice, gas, to, value, from, input?, feeRatio?,
+ *   signatures, feePayer?, feePayerSignatures?])`, each signature `[V, R, S]`. `input` exists in
+ *   the memo types (0x10-0x12) only, `feeRatio` in the with-ratio types (0x0a, 0x12) only, the
+ *   fee payer in the fee-delegated types (0x09-0x0a, 0x11-0x12) only.
+ * - The sender signs keccak256(`rlp([rlp([type, nonce, gasPrice, gas, to, value, from, input?,
+ *   feeRatio?]), chainId, 0, 0])`); the fee payer signs keccak256(`rlp([rlp([type, …]),
+ *   feePayer, chainId, 0, 0])`). V = 2·chainId + 35 + recovery id.
+ * - transactionHash = keccak256(raw); senderTxHash = keccak256(`type ‖ rlp([…, signatures])`),
+ *   the raw transaction without the fee payer's part (equal to transactionHash otherwise).
+ * - Intrinsic gas (Klaytn's `params`): 21000 per value transfer, plus 10000 when fee-delegated or
+ *   15000 when fee-delegated with a ratio, plus 100 per byte of input (Klaytn's flat rate since
+ *   genesis; Kaia's Prague fork later moved to 16/4 per byte, which this emulator does not model).
+ *
+ * Nothing here throws: failures are `KlaytnError` values. Private keys are taken as arguments
+ * only; they never appear in an error or a result.
+ *
+ * @since 0.1.0
+ * @internal
+ */
+import { secp256k1 } from "@noble/curves/secp256k1.js"
+import { keccak_256 as keccak256 } from "@noble/hashes/sha3.js"
+import { Data, Either, Option } from "effect"
+import { Address, Transaction } from "effect-kas-wallet"
+
+/**
+ * Why a transaction, an RLP value or a signature was refused.
+ *
+ * @since 0.1.0
+ * @category errors
+ * @internal
+ */
+export class KlaytnError extends Data.TaggedError("KlaytnError")<{ readonly reason: string }> {
+  /** @since 0.1.0 */
+  override get message(): string {
+    return this.reason
+  }
+}
+
+// Internal helpers below throw `Invalid`; every exported function catches it at its boundary.
+class Invalid extends Error {}
+const invalid = (reason: string): never => {
+  throw new Invalid(reason)
+}
+const guard = <A>(f: () => A): Either.Either<A, KlaytnError> => {
+  try {
+    return Either.right(f())
+  } catch (e) {
+    if (e instanceof Invalid) return Either.left(new KlaytnError({ reason: e.message }))
+    throw e
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// RLP
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * An RLP value: a byte string or a list of RLP values.
+ *
+ * @since 0.1.0
+ * @category rlp
+ * @internal
+ */
+export type RlpItem = Uint8Array | ReadonlyArray<RlpItem>
+
+const concat = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
+  let length = 0
+  for (const p of parts) length += p.length
+  const out = new Uint8Array(length)
+  let offset = 0
+  for (const p of parts) {
+    out.set(p, offset)
+    offset += p.length
+  }
+  return out
+}
+
+const lengthBytes = (n: number): Uint8Array => {
+  const bytes: Array<number> = []
+  for (let v = n; v > 0; v = Math.floor(v / 256)) bytes.unshift(v % 256)
+  return Uint8Array.from(bytes)
+}
+
+const withPrefix = (short: number, payload: Uint8Array): Uint8Array => {
+  if (payload.length <= 55) return concat([Uint8Array.of(short + payload.length), payload])
+  const length = lengthBytes(payload.length)
+  return concat([Uint8Array.of(short + 55 + length.length), length, payload])
+}
+
+/**
+ * The RLP encoding of a value.
+ *
+ * @since 0.1.0
+ * @category rlp
+ * @internal
+ */
+export const encodeRlp = (item: RlpItem): Uint8Array =>
+  item instanceof Uint8Array
+    ? item.length === 1 && item[0]! < 0x80 ? item.slice() : withPrefix(0x80, item)
+    : withPrefix(0xc0, concat(item.map(encodeRlp)))
+
+// Lists nest only two levels in a transaction; the limit keeps hostile input off the stack.
+const MAX_DEPTH = 16
+
+const readLength = (bytes: Uint8Array, start: number, size: number): number => {
+  if (start + size > bytes.length) invalid("RLP: length runs past the end of the input")
+  if (bytes[start] === 0) invalid("RLP: length with a leading zero byte")
+  let n = 0
+  for (let i = 0; i < size; i++) n = n * 256 + bytes[start + i]!
+  if (n <= 55) invalid("RLP: long form used for a length below 56")
+  return n
+}
+
+// Decodes the item at `offset`; returns it and the offset after it. Canonical encodings only.
+const decodeAt = (bytes: Uint8Array, offset: number, depth: number): [RlpItem, number] => {
+  if (offset >= bytes.length) invalid("RLP: unexpected end of input")
+  const b = bytes[offset]!
+  if (b < 0x80) return [bytes.slice(offset, offset + 1), offset + 1]
+  let start: number
+  let length: number
+  const isList = b >= 0xc0
+  const short = b - (isList ? 0xc0 : 0x80)
+  if (short <= 55) {
+    start = offset + 1
+    length = short
+  } else {
+    const size = short - 55
+    length = readLength(bytes, offset + 1, size)
+    start = offset + 1 + size
+  }
+  const end = start + length
+  if (end > bytes.length) invalid("RLP: item runs past the end of the input")
+  if (!isList) {
+    if (length === 1 && bytes[start]! < 0x80) invalid("RLP: single byte below 0x80 must encode itself")
+    return [bytes.slice(start, end), end]
+  }
+  if (depth >= MAX_DEPTH) invalid("RLP: lists nested too deeply")
+  const items: Array<RlpItem> = []
+  let at = start
+  while (at < end) {
+    const [item, next] = decodeAt(bytes, at, depth + 1)
+    if (next > end) invalid("RLP: list item runs past the end of its list")
+    items.push(item)
+    at = next
+  }
+  return [items, end]
+}
+
+const decodeWhole = (bytes: Uint8Array): RlpItem => {
+  const [item, end] = decodeAt(bytes, 0, 0)
+  if (end !== bytes.length) invalid(`RLP: ${bytes.length - end} bytes after the value`)
+  return item
+}
+
+/**
+ * Decodes exactly one RLP value spanning the whole input. Non-canonical encodings (a long form
+ * where the short one fits, a length with leading zeros, a single byte below 0x80 wrapped in a
+ * prefix) are refused, as Klaytn refuses them.
+ *
+ * @since 0.1.0
+ * @category rlp
+ * @internal
+ */
+export const decodeRlp = (bytes: Uint8Array): Either.Either<RlpItem, KlaytnError> => guard(() => decodeWhole(bytes))
+
+/** Minimal big-endian bytes of a non-negative integer (zero is the empty string). */
+const uint = (n: bigint | number): Uint8Array => {
+  let v = BigInt(n)
+  if (v < 0n) invalid("negative integer")
+  const bytes: Array<number> = []
+  for (; v > 0n; v >>= 8n) bytes.unshift(Number(v & 0xffn))
+  return Uint8Array.from(bytes)
+}
+
+const toBigInt = (bytes: Uint8Array, field: string): bigint => {
+  if (bytes.length > 0 && bytes[0] === 0) invalid(`${field}: integer with a leading zero byte`)
+  let v = 0n
+  for (const b of bytes) v = (v << 8n) | BigInt(b)
+  return v
+}
+
+const hexOf = (bytes: Uint8Array): string => {
+  let out = "0x"
+  for (const b of bytes) out += b.toString(16).padStart(2, "0")
+  return out
+}
+
+const bytesOfHex = (hex: string): Uint8Array => {
+  const digits = hex.slice(2)
+  const out = new Uint8Array(digits.length / 2)
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(digits.slice(2 * i, 2 * i + 2), 16)
+  return out
+}
+
+const addressBytes = (address: Address.Address): Uint8Array => bytesOfHex(address)
+
+// 20 bytes are always a well-formed address, so normalizing cannot fail here.
+// 20 bytes always make an address: the checksum cannot fail.
+const addressOfBytes = (bytes: Uint8Array): Address.Address => Option.getOrThrow(Address.checksum(hexOf(bytes)))
+
+// ---------------------------------------------------------------------------------------------
+// Transfers
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * An unsigned value transfer. `input` is present exactly for the memo types and `feeRatio`
+ * (1..99) exactly for the with-ratio types; `makeTransfer` and `decodeRaw` guarantee it.
+ *
+ * @since 0.1.0
+ * @category models
+ * @internal
+ */
+export interface Transfer {
+  readonly type: Transaction.TxType
+  readonly nonce: number
+  readonly gasPrice: bigint
+  readonly gas: number
+  readonly to: Address.Address
+  readonly value: bigint
+  readonly from: Address.Address
+  readonly input?: Uint8Array
+  readonly feeRatio?: number
+}
+
+/**
+ * What a transfer is made of. The type follows: a memo (even an empty one) makes a memo type,
+ * `feeDelegated` a fee-delegated one, and a `feeRatio` of 1..99 (not 0, not absent: those
+ * delegate the whole fee) a with-ratio one.
+ *
+ * @since 0.1.0
+ * @category models
+ * @internal
+ */
+export interface TransferParams {
+  readonly from: Address.Address
+  readonly to: Address.Address
+  readonly value: bigint
+  readonly nonce: number
+  readonly gas: number
+  readonly gasPrice: bigint
+  readonly memo?: Uint8Array | undefined
+  readonly feeDelegated?: boolean | undefined
+  readonly feeRatio?: number | undefined
+}
+
+const checkUint64 = (n: number, field: string) => {
+  if (!Number.isSafeInteger(n) || n < 0) invalid(`${field} must be a non-negative safe integer, got ${n}`)
+}
+const checkUint256 = (n: bigint, field: string) => {
+  if (n < 0n || n > Transaction.MaxPeb) invalid(`${field} must be from 0 to 2^256 - 1`)
+}
+
+/**
+ * Builds a transfer, choosing its type (see `TransferParams`) and checking every field's range.
+ *
+ * @since 0.1.0
+ * @category constructors
+ * @internal
+ */
+export const makeTransfer = (params: TransferParams): Either.Either<Transfer, KlaytnError> =>
+  guard(() => {
+    checkUint64(params.nonce, "nonce")
+    checkUint64(params.gas, "gas")
+    checkUint256(params.value, "value")
+    checkUint256(params.gasPrice, "gasPrice")
+    const feeDelegated = params.feeDelegated === true
+    const ratio = params.feeRatio
+    if (ratio !== undefined) {
+      if (!Number.isInteger(ratio) || ratio < 0 || ratio > 99) invalid(`feeRatio must be an integer from 0 to 99, got ${ratio}`)
+      if (!feeDelegated && ratio !== 0) invalid("feeRatio needs a fee-delegated transfer")
+    }
+    const type = Transaction.transferType({ memo: params.memo !== undefined, feeDelegated, feeRatio: ratio })
+    return {
+      type,
+      nonce: params.nonce,
+      gasPrice: params.gasPrice,
+      gas: params.gas,
+      to: params.to,
+      value: params.value,
+      from: params.from,
+      ...(params.memo !== undefined ? { input: params.memo.slice() } : {}),
+      ...(Transaction.hasFeeRatio(type) ? { feeRatio: ratio! } : {})
+    }
+  })
+
+/**
+ * Gas of every value transfer.
+ *
+ * @since 0.1.0
+ * @category gas
+ * @internal
+ */
+export const TxGasValueTransfer = 21000
+/**
+ * Extra gas of a fee-delegated transaction.
+ *
+ * @since 0.1.0
+ * @category gas
+ * @internal
+ */
+export const TxGasFeeDelegated = 10000
+/**
+ * Extra gas of a fee-delegated transaction with a fee ratio (instead of `TxGasFeeDelegated`).
+ *
+ * @since 0.1.0
+ * @category gas
+ * @internal
+ */
+export const TxGasFeeDelegatedWithRatio = 15000
+/**
+ * Gas per byte of input.
+ *
+ * @since 0.1.0
+ * @category gas
+ * @internal
+ */
+export const TxDataGas = 100
+
+/**
+ * Klaytn's intrinsic gas of a value transfer of this type with `inputBytes` bytes of memo.
+ *
+ * @since 0.1.0
+ * @category gas
+ * @internal
+ */
+export const intrinsicGas = (type: Transaction.TxType, inputBytes: number): number =>
+  TxGasValueTransfer +
+  (Transaction.hasFeeRatio(type) ? TxGasFeeDelegatedWithRatio : Transaction.isFeeDelegatedType(type) ? TxGasFeeDelegated : 0) +
+  TxDataGas * inputBytes
+
+// The fields both parties sign, in order.
+const signedFields = (t: Transfer): Array<RlpItem> => [
+  uint(t.nonce),
+  uint(t.gasPrice),
+  uint(t.gas),
+  addressBytes(t.to),
+  uint(t.value),
+  addressBytes(t.from),
+  ...(t.input !== undefined ? [t.input] : []),
+  ...(t.feeRatio !== undefined ? [uint(t.feeRatio)] : [])
+]
+
+const signingPayload = (t: Transfer): Uint8Array => encodeRlp([uint(t.type), ...signedFields(t)])
+
+/**
+ * The hash the sender signs: keccak256(`rlp([rlp([type, …fields]), chainId, 0, 0])`).
+ *
+ * @since 0.1.0
+ * @category signing
+ * @internal
+ */
+export const senderSigningHash = (t: Transfer, chainId: number): Uint8Array =>
+  keccak256(encodeRlp([signingPayload(t), uint(chainId), uint(0), uint(0)]))
+
+/**
+ * The hash the fee payer signs: keccak256(`rlp([rlp([type, …fields]), feePayer, chainId, 0, 0])`).
+ *
+ * @since 0.1.0
+ * @category signing
+ * @internal
+ */
+export const feePayerSigningHash = (t: Transfer, feePayer: Address.Address, chainId: number): Uint8Array =>
+  keccak256(encodeRlp([signingPayload(t), addressBytes(feePayer), uint(chainId), uint(0), uint(0)]))
+
+// ---------------------------------------------------------------------------------------------
+// Signatures
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * One signature: `v` = 2·chainId + 35 + recovery id, `r` and `s` as integers.
+ *
+ * @since 0.1.0
+ * @category models
+ * @internal
+ */
+export interface SignatureValues {
+  readonly v: number
+  readonly r: bigint
+  readonly s: bigint
+}
+
+const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n
+
+const checkHash = (hash: Uint8Array) => {
+  if (hash.length !== 32) invalid(`a signing hash has 32 bytes, got ${hash.length}`)
+}
+
+const checkKey = (privateKey: Uint8Array) => {
+  // The message never shows the key.
+  if (privateKey.length !== 32 || !secp256k1.utils.isValidSecretKey(privateKey)) invalid("invalid secp256k1 private key")
+}
+
+const addressOfKeyUnsafe = (privateKey: Uint8Array): Address.Address => {
+  checkKey(privateKey)
+  return addressOfPublicKey(secp256k1.getPublicKey(privateKey, false))
+}
+
+const addressOfPublicKey = (uncompressed: Uint8Array): Address.Address =>
+  addressOfBytes(keccak256(uncompressed.subarray(1)).subarray(12))
+
+/**
+ * The address of a 32-byte secp256k1 private key.
+ *
+ * @since 0.1.0
+ * @category signing
+ * @internal
+ */
+export const addressOfKey = (privateKey: Uint8Array): Either.Either<Address.Address, KlaytnError> =>
+  guard(() => addressOfKeyUnsafe(privateKey))
+
+const signUnsafe = (hash: Uint8Array, privateKey: Uint8Array, chainId: number): SignatureValues => {
+  checkHash(hash)
+  checkKey(privateKey)
+  // RFC 6979 deterministic nonces; low-S, as Klaytn requires.
+  const sig = secp256k1.Signature.fromBytes(secp256k1.sign(hash, privateKey, { prehash: false, format: "recovered" }), "recovered")
+  return { v: 2 * chainId + 35 + sig.recovery!, r: sig.r, s: sig.s }
+}
+
+/**
+ * Signs a 32-byte hash with a 32-byte private key for a chain: `v` = 2·chainId + 35 + recovery
+ * id, low `s`.
+ *
+ * @since 0.1.0
+ * @category signing
+ * @internal
+ */
+export const sign = (hash: Uint8Array, privateKey: Uint8Array, chainId: number): Either.Either<SignatureValues, KlaytnError> =>
+  guard(() => signUnsafe(hash, privateKey, chainId))
+
+const recoverUnsafe = (hash: Uint8Array, signature: SignatureValues, chainId: number): Address.Address => {
+  checkHash(hash)
+  const recovery = signature.v - (2 * chainId + 35)
+  if (recovery !== 0 && recovery !== 1) {
+    invalid(`V must be ${2 * chainId + 35} or ${2 * chainId + 36} on chain ${chainId}, got ${signature.v}`)
+  }
+  const { r, s } = signature
+  if (r < 1n || r >= N || s < 1n || s >= N) invalid("R and S must be from 1 to the curve order - 1")
+  if (s > N >> 1n) invalid("S must be in the lower half of the curve order")
+  try {
+    const point = new secp256k1.Signature(r, s, recovery).recoverPublicKey(hash)
+    return addressOfPublicKey(point.toBytes(false))
+  } catch {
+    return invalid("the signature does not recover a public key")
+  }
+}
+
+/**
+ * The address that signed `hash`, checking `v` against the chain and `s` for low-S.
+ *
+ * @since 0.1.0
+ * @category signing
+ * @internal
+ */
+export const recover = (hash: Uint8Array, signature: SignatureValues, chainId: number): Either.Either<Address.Address, KlaytnError> =>
+  guard(() => recoverUnsafe(hash, signature, chainId))
+
+/**
+ * A signature as the service writes it: `{ V, R, S }`, minimal lower-case hex.
+ *
+ * @since 0.1.0
+ * @category formatting
+ * @internal
+ */
+export const toWireSignature = (sig: SignatureValues): Transaction.Signature => ({
+  V: `0x${sig.v.toString(16)}`,
+  R: `0x${sig.r.toString(16)}`,
+  S: `0x${sig.s.toString(16)}`
+})
+
+// ---------------------------------------------------------------------------------------------
+// Raw transactions
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * A transfer with its signatures: what a raw transaction holds. `feePayer` is present exactly for
+ * the fee-delegated types when built by `signTransfer` or `decodeRaw`.
+ *
+ * @since 0.1.0
+ * @category models
+ * @internal
+ */
+export interface SignedParts {
+  readonly transfer: Transfer
+  readonly signatures: ReadonlyArray<SignatureValues>
+  readonly feePayer?: {
+    readonly address: Address.Address
+    readonly signatures: ReadonlyArray<SignatureValues>
+  }
+}
+
+const signatureList = (sigs: ReadonlyArray<SignatureValues>): RlpItem => sigs.map((s) => [uint(s.v), uint(s.r), uint(s.s)])
+
+const senderPart = (p: SignedParts): Array<RlpItem> => [...signedFields(p.transfer), signatureList(p.signatures)]
+
+/**
+ * The raw transaction: `type ‖ rlp([…fields, signatures, feePayer?, feePayerSignatures?])`.
+ *
+ * @since 0.1.0
+ * @category encoding
+ * @internal
+ */
+export const encodeRaw = (p: SignedParts): Uint8Array =>
+  concat([
+    Uint8Array.of(p.transfer.type),
+    encodeRlp(p.feePayer === undefined ? senderPart(p) : [...senderPart(p), addressBytes(p.feePayer.address), signatureList(p.feePayer.signatures)])
+  ])
+
+const hashHex = (bytes: Uint8Array): Transaction.TxHash => hexOf(keccak256(bytes)) as Transaction.TxHash
+
+/**
+ * The transaction hash: keccak256 of the raw transaction.
+ *
+ * @since 0.1.0
+ * @category encoding
+ * @internal
+ */
+export const transactionHash = (raw: Uint8Array): Transaction.TxHash => hashHex(raw)
+
+/**
+ * The sender's transaction hash: keccak256(`type ‖ rlp([…fields, signatures])`), leaving out the
+ * fee payer's part.
+ *
+ * @since 0.1.0
+ * @category encoding
+ * @internal
+ */
+export const senderTxHash = (p: SignedParts): Transaction.TxHash =>
+  hashHex(concat([Uint8Array.of(p.transfer.type), encodeRlp(senderPart(p))]))
+
+const TYPES: ReadonlySet<number> = new Set(Object.values(Transaction.TxType))
+
+const asBytes = (item: RlpItem | undefined, field: string): Uint8Array =>
+  item instanceof Uint8Array ? item : invalid(`${field}: expected a byte string`)
+
+const asList = (item: RlpItem | undefined, field: string): ReadonlyArray<RlpItem> =>
+  item !== undefined && !(item instanceof Uint8Array) ? item : invalid(`${field}: expected a list`)
+
+const asSafeInt = (item: RlpItem | undefined, field: string): number => {
+  const v = toBigInt(asBytes(item, field), field)
+  if (v > BigInt(Number.MAX_SAFE_INTEGER)) invalid(`${field}: ${v} is too large`)
+  return Number(v)
+}
+
+const asUint256 = (item: RlpItem | undefined, field: string): bigint => {
+  const bytes = asBytes(item, field)
+  if (bytes.length > 32) invalid(`${field}: more than 256 bits`)
+  return toBigInt(bytes, field)
+}
+
+const asAddress = (item: RlpItem | undefined, field: string): Address.Address => {
+  const bytes = asBytes(item, field)
+  if (bytes.length !== 20) invalid(`${field}: an address has 20 bytes, got ${bytes.length}`)
+  return addressOfBytes(bytes)
+}
+
+const asSignatures = (item: RlpItem | undefined, field: string): ReadonlyArray<SignatureValues> => {
+  const list = asList(item, field)
+  if (list.length === 0) invalid(`${field}: no signature`)
+  return list.map((entry, i) => {
+    const sig = asList(entry, `${field}[${i}]`)
+    if (sig.length !== 3) invalid(`${field}[${i}]: a signature is [V, R, S]`)
+    return {
+      v: asSafeInt(sig[0], `${field}[${i}].V`),
+      r: asUint256(sig[1], `${field}[${i}].R`),
+      s: asUint256(sig[2], `${field}[${i}].S`)
+    }
+  })
+}
+
+const decodeRawUnsafe = (raw: Uint8Array): SignedParts => {
+  if (raw.length === 0) invalid("empty raw transaction")
+  const type = raw[0]!
+  if (!TYPES.has(type)) invalid(`type 0x${type.toString(16).padStart(2, "0")} is not a value transfer`)
+  const txType = type as Transaction.TxType
+  const fields = asList(decodeWhole(raw.subarray(1)), "transaction")
+  const memo = Transaction.hasMemo(txType)
+  const ratio = Transaction.hasFeeRatio(txType)
+  const delegated = Transaction.isFeeDelegatedType(txType)
+  const expected = 7 + (memo ? 1 : 0) + (ratio ? 1 : 0) + (delegated ? 2 : 0)
+  if (fields.length !== expected) invalid(`type 0x${type.toString(16)} has ${expected} fields, got ${fields.length}`)
+  let i = 6
+  const input = memo ? asBytes(fields[i++], "input") : undefined
+  const feeRatio = ratio ? asSafeInt(fields[i++], "feeRatio") : undefined
+  if (feeRatio !== undefined && (feeRatio < 1 || feeRatio > 99)) invalid(`feeRatio must be from 1 to 99, got ${feeRatio}`)
+  const signatures = asSignatures(fields[i++], "signatures")
+  const transfer: Transfer = {
+    type: txType,
+    nonce: asSafeInt(fields[0], "nonce"),
+    gasPrice: asUint256(fields[1], "gasPrice"),
+    gas: asSafeInt(fields[2], "gas"),
+    to: asAddress(fields[3], "to"),
+    value: asUint256(fields[4], "value"),
+    from: asAddress(fields[5], "from"),
+    ...(input !== undefined ? { input } : {}),
+    ...(feeRatio !== undefined ? { feeRatio } : {})
+  }
+  if (!delegated) return { transfer, signatures }
+  const address = asAddress(fields[i++], "feePayer")
+  return { transfer, signatures, feePayer: { address, signatures: asSignatures(fields[i], "feePayerSignatures") } }
+}
+
+/**
+ * Decodes a raw value-transfer transaction, checking its type, field count and field sizes.
+ *
+ * @since 0.1.0
+ * @category encoding
+ * @internal
+ */
+export const decodeRaw = (raw: Uint8Array): Either.Either<SignedParts, KlaytnError> => guard(() => decodeRawUnsafe(raw))
+
+/**
+ * Recovers who signed a transfer on a chain and checks it: every sender signature must recover
+ * `from`, every fee-payer signature the fee payer.
+ *
+ * @since 0.1.0
+ * @category signing
+ * @internal
+ */
+export const verifySigners = (
+  p: SignedParts,
+  chainId: number
+): Either.Either<{ readonly sender: Address.Address; readonly feePayer?: Address.Address }, KlaytnError> =>
+  guard(() => {
+    const senderHash = senderSigningHash(p.transfer, chainId)
+    for (const sig of p.signatures) {
+      const who = recoverUnsafe(senderHash, sig, chainId)
+      if (who !== p.transfer.from) invalid(`a sender signature recovers ${who}, not ${p.transfer.from}`)
+    }
+    if (p.feePayer === undefined) return { sender: p.transfer.from }
+    const payerHash = feePayerSigningHash(p.transfer, p.feePayer.address, chainId)
+    for (const sig of p.feePayer.signatures) {
+      const who = recoverUnsafe(payerHash, sig, chainId)
+      if (who !== p.feePayer.address) invalid(`a fee-payer signature recovers ${who}, not ${p.feePayer.address}`)
+    }
+    return { sender: p.transfer.from, feePayer: p.feePayer.address }
+  })
+
+/**
+ * A signed transfer with its raw form and hashes.
+ *
+ * @since 0.1.0
+ * @category models
+ * @internal
+ */
+export interface SignedTransfer extends SignedParts {
+  readonly chainId: number
+  readonly raw: Uint8Array
+  readonly transactionHash: Transaction.TxHash
+  readonly senderTxHash: Transaction.TxHash
+}
+
+/**
+ * Signs a transfer as its sender and, for the fee-delegated types, as the fee payer. Each key
+ * must belong to its party: the sender's to `from`; the fee payer's address is its key's.
+ *
+ * @since 0.1.0
+ * @category signing
+ * @internal
+ */
+export const signTransfer = (
+  transfer: Transfer,
+  keys: { readonly chainId: number; readonly sender: Uint8Array; readonly feePayer?: Uint8Array | undefined }
+): Either.Either<SignedTransfer, KlaytnError> =>
+  guard(() => {
+    const { chainId } = keys
+    if (!Number.isSafeInteger(chainId) || chainId < 1) invalid(`invalid chain id ${chainId}`)
+    if (addressOfKeyUnsafe(keys.sender) !== transfer.from) invalid("the sender's key does not belong to `from`")
+    const signatures = [signUnsafe(senderSigningHash(transfer, chainId), keys.sender, chainId)]
+    const delegated = Transaction.isFeeDelegatedType(transfer.type)
+    if (delegated !== (keys.feePayer !== undefined)) {
+      invalid(delegated ? "a fee-delegated transfer needs the fee payer's key" : "a transfer the sender pays takes no fee payer")
+    }
+    let parts: SignedParts = { transfer, signatures }
+    if (keys.feePayer !== undefined) {
+      const address = addressOfKeyUnsafe(keys.feePayer)
+      const feePayerSignatures = [signUnsafe(feePayerSigningHash(transfer, address, chainId), keys.feePayer, chainId)]
+      parts = { transfer, signatures, feePayer: { address, signatures: feePayerSignatures } }
+    }
+    const raw = encodeRaw(parts)
+    return { ...parts, chainId, raw, transactionHash: transactionHash(raw), senderTxHash: senderTxHash(parts) }
+  })
+
+// ---------------------------------------------------------------------------------------------
+// Wire forms
+// ---------------------------------------------------------------------------------------------
+
+// The fields of the transfer itself, which a result and a receipt both carry.
+const transferFields = ({ transfer: t }: SignedTransfer) => ({
+  from: t.from,
+  to: t.to,
+  value: t.value as Transaction.Peb,
+  gas: t.gas,
+  gasPrice: t.gasPrice as Transaction.Peb,
+  nonce: t.nonce,
+  ...(t.input !== undefined ? { input: hexOf(t.input) } : {})
+})
+
+/**
+ * The service's result for a signed transfer (`status` `"Submitted"` when sent to the chain,
+ * `"Pending"` otherwise); encode it with `Transaction.TransactionResult`.
+ *
+ * @since 0.1.0
+ * @category formatting
+ * @internal
+ */
+export const toResult = (signed: SignedTransfer, status: "Submitted" | "Pending"): Transaction.TransactionResult => {
+  const t = signed.transfer
+  const common = {
+    ...transferFields(signed),
+    rlp: hexOf(signed.raw),
+    signatures: signed.signatures.map(toWireSignature),
+    transactionHash: signed.transactionHash,
+    status
+  }
+  if (signed.feePayer === undefined) {
+    return { ...common, typeInt: t.type as typeof Transaction.TxType.ValueTransfer | typeof Transaction.TxType.ValueTransferMemo }
+  }
+  return {
+    ...common,
+    typeInt: t.type as Transaction.FeeDelegatedTransactionResult["typeInt"],
+    feePayer: signed.feePayer.address,
+    ...(t.feeRatio !== undefined ? { feeRatio: t.feeRatio } : {})
+  }
+}
+
+/**
+ * Where and how a transaction was committed.
+ *
+ * @since 0.1.0
+ * @category models
+ * @internal
+ */
+export interface BlockPlacement {
+  readonly blockHash: string
+  readonly blockNumber: number
+  readonly transactionIndex: number
+  readonly gasUsed: number
+  readonly status: "Committed" | "CommitError"
+}
+
+const EMPTY_BLOOM = `0x${"00".repeat(256)}`
+
+/**
+ * The receipt of a committed transfer, shaped like the service's (`contractAddress` `""`, no
+ * logs, an empty bloom); encode it with `Transaction.TransactionReceipt`.
+ *
+ * @since 0.1.0
+ * @category formatting
+ * @internal
+ */
+export const toReceipt = (signed: SignedTransfer, placement: BlockPlacement): Transaction.CommittedReceipt => {
+  const t = signed.transfer
+  return {
+    status: placement.status,
+    blockHash: placement.blockHash,
+    blockNumber: placement.blockNumber,
+    transactionIndex: placement.transactionIndex,
+    gasUsed: placement.gasUsed,
+    contractAddress: "",
+    ...transferFields(signed),
+    logs: [],
+    logsBloom: EMPTY_BLOOM,
+    typeInt: t.type,
+    type: Transaction.typeName(t.type),
+    signatures: signed.signatures.map(toWireSignature),
+    ...(signed.feePayer !== undefined
+      ? { feePayer: signed.feePayer.address, feePayerSignatures: signed.feePayer.signatures.map(toWireSignature) }
+      : {}),
+    ...(t.feeRatio !== undefined ? { feeRatio: t.feeRatio } : {}),
+    hash: signed.transactionHash,
+    transactionHash: signed.transactionHash,
+    senderTxHash: signed.senderTxHash
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * List cursors: opaque, tamper-evident continuation tokens.
+ *
+ * A cursor is `base64url(payload) "." base64url(mac)`. The payload holds the position of the last
+ * account of the page (its `createdAt` and storage sequence number) and the snapshot bound of the
+ * listing (the last sequence number when its first page was served). The MAC is HMAC-SHA256,
+ * truncated to 16 bytes, under a server secret kept in the database, over the payload AND the
+ * member, chain and pool (account pool or fee-payer pool) of the listing: a cursor altered in any
+ * bit, forged without the secret, or replayed by another member or on another chain or pool does
+ * not verify.
+ *
+ * Internal to the emulator: not exported from `effect-kas-wallet-emulator`.
+ *
+ * @since 0.1.0
+ * @internal
+ */
+import { Option, Redacted, Schema } from "effect"
+import { createHmac, timingSafeEqual } from "node:crypto"
+import type * as Store from "../store/Store.js"
+
+/**
+ * What a cursor is valid for.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Binding {
+  readonly memberId: number
+  readonly chainId: number
+  readonly poolId: number
+  /** Account pools and fee-payer pools number their ids apart: the kind is part of the binding. */
+  readonly kind: Store.Kind
+}
+
+/**
+ * What a cursor carries: where the next page starts and the snapshot bound of the listing.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface State {
+  readonly after: Store.Position
+  readonly snapshot: number
+}
+
+const MAC_BYTES = 16
+const MAX_LENGTH = 512
+const B64URL = /^[A-Za-z0-9_-]+$/
+
+const Payload = Schema.parseJson(Schema.Struct({
+  v: Schema.Literal(1),
+  t: Schema.NonNegativeInt,
+  s: Schema.NonNegativeInt,
+  h: Schema.NonNegativeInt
+}))
+const decodePayload = Schema.decodeUnknownOption(Payload)
+
+// Account listings keep the text of the first version, so that their cursors survive the upgrade.
+const domain = { account: "kas-emulator-cursor/v1", feePayer: "kas-emulator-feepayer-cursor/v1" } as const
+
+const mac = (secret: Redacted.Redacted<Uint8Array>, binding: Binding, payload: string): Buffer =>
+  createHmac("sha256", Redacted.value(secret))
+    .update(`${domain[binding.kind]}|${binding.memberId}|${binding.chainId}|${binding.poolId}|${payload}`)
+    .digest()
+    .subarray(0, MAC_BYTES)
+
+/**
+ * The cursor of a state, for a binding.
+ *
+ * @since 0.1.0
+ * @category encoding
+ */
+export const encode = (secret: Redacted.Redacted<Uint8Array>, binding: Binding, state: State): string => {
+  const payload = Buffer.from(
+    JSON.stringify({ v: 1, t: state.after.createdAt, s: state.after.seq, h: state.snapshot }),
+    "utf8"
+  ).toString("base64url")
+  return `${payload}.${mac(secret, binding, payload).toString("base64url")}`
+}
+
+/**
+ * The state of a cursor; `None` unless it was made by `encode` with this secret and binding.
+ *
+ * @since 0.1.0
+ * @category decoding
+ */
+export const decode = (
+  secret: Redacted.Redacted<Uint8Array>,
+  binding: Binding,
+  cursor: string
+): Option.Option<State> => {
+  if (cursor.length > MAX_LENGTH) return Option.none()
+  const dot = cursor.indexOf(".")
+  if (dot < 0) return Option.none()
+  const payload = cursor.slice(0, dot)
+  const tag = cursor.slice(dot + 1)
+  if (!B64URL.test(payload) || !B64URL.test(tag)) return Option.none()
+  const given = Buffer.from(tag, "base64url")
+  // Re-encoding must give the same text: base64url has several spellings of some byte strings.
+  if (given.length !== MAC_BYTES || given.toString("base64url") !== tag) return Option.none()
+  if (!timingSafeEqual(given, mac(secret, binding, payload))) return Option.none()
+  return Option.flatMap(
+    decodePayload(Buffer.from(payload, "base64url").toString("utf8")),
+    ({ h, s, t }) => (s <= h ? Option.some({ after: { createdAt: t, seq: s }, snapshot: h }) : Option.none())
+  )
+}

@@ -1,0 +1,277 @@
+/**
+ * Where the emulator keeps its state, and opening it: a libSQL client, migrated and tuned.
+ *
+ * Locations (the `database` option):
+ * - `":memory:"`: a private database that lives as long as the emulator. It is a file in a fresh
+ *   temporary directory, removed on shutdown: libSQL cannot name in-memory databases (its URLs
+ *   reject `mode=memory`), and a plain `:memory:` database loses its tables in transactions.
+ * - a path, or a `file:` URL: an embedded libSQL (SQLite) file, created with its directory.
+ * - `file::memory:?cache=shared`: SQLite's shared in-memory database, passed through as is. Every
+ *   client of the process that opens it sees the same data.
+ * - a `libsql://`, `http(s)://` or `ws(s)://` URL: a libSQL server, shared by several emulators.
+ *
+ * Internal to the emulator: not exported from `effect-kas-wallet-emulator`.
+ *
+ * @since 0.1.0
+ * @internal
+ */
+import * as Reactivity from "@effect/experimental/Reactivity"
+import { SqlClient } from "@effect/sql"
+import { LibsqlClient } from "@effect/sql-libsql"
+import * as Libsql from "@libsql/client"
+import { Context, Effect, Either, Layer, Redacted } from "effect"
+import * as fs from "node:fs/promises"
+import * as os from "node:os"
+import * as path from "node:path"
+import { fileURLToPath, pathToFileURL } from "node:url"
+import { EmulatorError } from "../EmulatorError.js"
+import * as Migrations from "./Migrations.js"
+
+/**
+ * A parsed database location.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Location =
+  | { readonly _tag: "Ephemeral" }
+  | { readonly _tag: "File"; readonly path: string }
+  | { readonly _tag: "SharedMemory"; readonly url: string }
+  | { readonly _tag: "Remote"; readonly url: string }
+
+/**
+ * The location of a private database living as long as its emulator.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const Memory = ":memory:"
+
+/**
+ * The database file of the `kas-wallet emulator` process, relative to its working directory.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const DefaultFile = ".kas-wallet/emulator.db"
+
+/**
+ * Reads the `database` option. Relative paths resolve against the working directory.
+ *
+ * @since 0.1.0
+ * @category parsing
+ */
+export const parse = (database: string): Either.Either<Location, EmulatorError> => {
+  const fail = (message: string) => Either.left(new EmulatorError({ reason: "Config", message }))
+  const trimmed = database.trim()
+  if (trimmed === "") return fail("database must not be empty")
+  if (trimmed === Memory) return Either.right({ _tag: "Ephemeral" })
+  if (/^(libsql|https?|wss?):\/\//i.test(trimmed)) return Either.right({ _tag: "Remote", url: trimmed })
+  if (/^file:/i.test(trimmed)) {
+    const rest = trimmed.slice(5)
+    if (rest.startsWith(":memory:")) return Either.right({ _tag: "SharedMemory", url: trimmed })
+    if (rest.includes("?")) return fail(`file databases take no URL parameters: ${redactUrl(trimmed)}`)
+    try {
+      return Either.right({
+        _tag: "File",
+        path: rest.startsWith("//") ? fileURLToPath(trimmed) : path.resolve(decodeURIComponent(rest))
+      })
+    } catch {
+      return fail(`not a valid file URL: ${trimmed}`)
+    }
+  }
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed)) {
+    return fail(`unsupported database URL scheme (use a path, file:, libsql:, http(s): or ws(s):): ${redactUrl(trimmed)}`)
+  }
+  return Either.right({ _tag: "File", path: path.resolve(trimmed) })
+}
+
+/**
+ * A URL without the parts that may carry secrets (user info and query), for messages and logs.
+ *
+ * @since 0.1.0
+ * @category utils
+ */
+export const redactUrl = (url: string): string => url.replace(/\/\/[^/@?#]*@/, "//<redacted>@").replace(/\?.*$/, "?<redacted>")
+
+/**
+ * A description of a location for humans, never containing credentials.
+ *
+ * @since 0.1.0
+ * @category utils
+ */
+export const describe = (location: Location): string => {
+  switch (location._tag) {
+    case "Ephemeral":
+      return Memory
+    case "File":
+      return location.path
+    case "SharedMemory":
+      return location.url
+    case "Remote":
+      return redactUrl(location.url)
+  }
+}
+
+/**
+ * The opened database: its location, and the file path of its data when it has one (the master
+ * key file goes next to it).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Service {
+  readonly location: Location
+  /** The database file; `undefined` for in-memory and remote databases. */
+  readonly file: string | undefined
+}
+
+/**
+ * The opened database.
+ *
+ * @since 0.1.0
+ * @category tags
+ */
+export class Database extends Context.Tag("effect-kas-wallet-emulator/Database")<Database, Service>() {}
+
+/**
+ * The libSQL client under the `SqlClient`, for what @effect/sql does not offer: `batch`, a list of
+ * statements run as one transaction on the client's own connection (the ledger's writes,
+ * LedgerStore.ts). Not `withTransaction`: libSQL hands a transaction the client's connection and
+ * opens a new one for the client, which loses the connection's settings (busy timeout,
+ * synchronous) and keeps the old one open until the garbage collector finds it.
+ *
+ * @since 0.2.0
+ * @category tags
+ */
+export class RawClient extends Context.Tag("effect-kas-wallet-emulator/Database/RawClient")<RawClient, Libsql.Client>() {}
+
+/**
+ * Options of `layer`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Options {
+  /** Where the data lives; see the module documentation. */
+  readonly database: string
+  /** Token for a `libsql://` server, when it requires one. */
+  readonly authToken?: Redacted.Redacted<string> | undefined
+}
+
+const databaseError = (message: string) => (cause: unknown) => new EmulatorError({ reason: "Database", message, cause })
+
+// A private directory for an ephemeral database, removed with the scope.
+const ephemeralFile = Effect.acquireRelease(
+  Effect.tryPromise({
+    try: () => fs.mkdtemp(path.join(os.tmpdir(), "kas-emu-")),
+    catch: databaseError("cannot create a temporary directory for the in-memory database")
+  }),
+  (dir) => Effect.promise(() => fs.rm(dir, { recursive: true, force: true }).catch(() => undefined))
+).pipe(Effect.map((dir) => path.join(dir, "emulator.db")))
+
+/**
+ * Creates a directory and its missing parents (mode 0700), one level at a time.
+ *
+ * Not `fs.mkdir`'s `recursive` option: where mkdir fails with ENOENT under a parent that exists
+ * (`/proc/nope`), Node 20's recursive mkdir retries forever in its thread pool, burning a core, and
+ * the call never returns.
+ *
+ * @since 0.1.0
+ * @category utils
+ */
+export const makeDirectory = async (dir: string): Promise<void> => {
+  try {
+    await fs.mkdir(dir, { mode: 0o700 })
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code
+    if (code === "EEXIST") return
+    const parent = path.dirname(dir)
+    if (code !== "ENOENT" || parent === dir) throw e
+    await makeDirectory(parent)
+    // Once more, now that the parent exists; a second failure is the answer.
+    await fs.mkdir(dir, { mode: 0o700 }).catch((e2: NodeJS.ErrnoException) => {
+      if (e2.code !== "EEXIST") throw e2
+    })
+  }
+}
+
+const reason = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause))
+
+// The directory and the file itself, so that a failure names the path and the system's reason
+// (libSQL only says "Unable to open connection ...: 14").
+const prepareFile = (file: string) =>
+  Effect.tryPromise({
+    try: async () => {
+      await makeDirectory(path.dirname(file))
+      await (await fs.open(file, "a", 0o600)).close()
+    },
+    catch: (cause) =>
+      new EmulatorError({ reason: "Database", message: `cannot open the database ${file}: ${reason(cause)}`, cause })
+  })
+
+/**
+ * Opens, migrates and tunes the database: provides `SqlClient` (libSQL) and `Database`.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (
+  options: Options
+): Layer.Layer<Database | SqlClient.SqlClient | LibsqlClient.LibsqlClient | RawClient, EmulatorError> =>
+  Layer.scopedContext(Effect.gen(function*() {
+    const location = yield* parse(options.database)
+    const file = location._tag === "Ephemeral"
+      ? yield* ephemeralFile
+      : location._tag === "File"
+      ? location.path
+      : undefined
+    if (file !== undefined) yield* prepareFile(file)
+    const url = file !== undefined ? pathToFileURL(file).href : (location as { readonly url: string }).url
+    // createClient throws on a bad URL: a configuration problem, not a crash. The client is made
+    // here rather than by LibsqlClient so that the ledger can reach its `batch` (RawClient).
+    const raw = yield* Effect.acquireRelease(
+      Effect.try({
+        try: () =>
+          Libsql.createClient({
+            url,
+            ...(options.authToken !== undefined ? { authToken: Redacted.value(options.authToken) } : {})
+          }),
+        catch: (cause) => databaseError(`cannot open the database ${describe(location)}: ${reason(cause)}`)(cause)
+      }),
+      (c) => Effect.sync(() => c.close())
+    )
+    const client = yield* LibsqlClient.make({ liveClient: raw }).pipe(
+      Effect.provideServiceEffect(Reactivity.Reactivity, Reactivity.make)
+    )
+    const provideSql = Effect.provideService(SqlClient.SqlClient, client)
+    const local = location._tag === "File" || location._tag === "Ephemeral"
+    const configureError = databaseError(`cannot configure the database ${describe(location)}`)
+    // Another process (a console command, a second emulator) may be writing: wait for it rather
+    // than fail. Set before the migrations, whose transaction runs on the current connection.
+    const waitForLocks = provideSql(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`PRAGMA busy_timeout = 5000`))
+    if (local) yield* Effect.mapError(waitForLocks, configureError)
+    yield* provideSql(Migrations.run).pipe(
+      Effect.mapError(databaseError(`cannot migrate the database ${describe(location)}`))
+    )
+    // Again after the migrations: the libSQL client opens a fresh connection after each
+    // transaction, and connection settings must land on the one that serves requests (the
+    // emulator runs no `withTransaction` afterwards; the ledger's atomic writes are batches, which
+    // keep the connection: RawClient).
+    if (local) {
+      yield* provideSql(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        yield* waitForLocks
+        // Readers never wait for the writer.
+        yield* sql`PRAGMA journal_mode = WAL`
+        // A file database stays fully synchronous: an account answered 200 survives a crash, even
+        // of the machine. An ephemeral one dies with the process anyway.
+        yield* location._tag === "Ephemeral" ? sql`PRAGMA synchronous = OFF` : sql`PRAGMA synchronous = FULL`
+      })).pipe(Effect.mapError(configureError))
+    }
+    return Context.make(Database, { location, file }).pipe(
+      Context.add(SqlClient.SqlClient, client),
+      Context.add(LibsqlClient.LibsqlClient, client),
+      Context.add(RawClient, raw)
+    )
+  }))

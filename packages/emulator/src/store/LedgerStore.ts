@@ -1,0 +1,449 @@
+/**
+ * The ledger's queries: balances and nonces per chain, transactions, the block clock's start, the
+ * global fee payer and its bills.
+ *
+ * Amounts are peb as decimal text (they reach 2^256 - 1, beyond SQLite's integers), so the sums
+ * are made here in bigint and written back whole. A write is therefore read, computed, then
+ * written; two rules make that safe:
+ *
+ * - In one process, ledger work runs one at a time (`serialize`): 100 concurrent transfers from
+ *   one account take consecutive nonces and leave an exact balance.
+ * - Between processes (a console command funding an account while the emulator serves, two
+ *   emulators on one libSQL server), every write is a compare-and-set in one atomic batch: each
+ *   balance is written only if it is still what was read, and an assertion after each
+ *   (`ledger_guard`) fails the whole batch otherwise. Nothing is half-written; the caller reads
+ *   again and retries (`write` answers `false`).
+ *
+ * Internal to the emulator: not exported from `effect-kas-wallet-emulator`.
+ *
+ * @since 0.2.0
+ * @internal
+ */
+import { SqlClient, SqlError } from "@effect/sql"
+import { Context, Effect, Layer, Option } from "effect"
+import * as Database from "./Database.js"
+import type * as Store from "./Store.js"
+
+/**
+ * A chain's ledger settings.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface ChainRow {
+  readonly chainId: number
+  /** Peb per unit of gas. */
+  readonly gasPrice: bigint
+  /** When the block clock started (Unix milliseconds); `undefined` before the first transaction. */
+  readonly genesisMs: number | undefined
+  /** The global fee payer: its lower-case address and sealed key, once made. */
+  readonly globalFeePayer: { readonly address: string; readonly sealedKey: Uint8Array } | undefined
+}
+
+/**
+ * What the ledger holds for an address: its balance in peb and its next nonce. An address never
+ * seen holds 0 with nonce 0.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Balance {
+  readonly balance: bigint
+  readonly nonce: number
+}
+
+/**
+ * Nothing: the state of an address the ledger has never seen.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const Empty: Balance = { balance: 0n, nonce: 0 }
+
+/**
+ * An account of the wallet that may send: its checksummed address, state and sealed key.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface KeyRow {
+  readonly address: string
+  readonly status: Store.Status
+  readonly sealedKey: Uint8Array
+}
+
+/**
+ * The last block of a chain that holds transactions, and how many it holds.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Tip {
+  readonly blockNumber: number
+  readonly count: number
+}
+
+/**
+ * What the global fee payer paid for one member on one chain.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Bill {
+  readonly fees: bigint
+  readonly transactions: number
+}
+
+/**
+ * A bill as the console lists it.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface BillRow extends Bill {
+  readonly accountId: string
+  readonly chainId: number
+  /** The chain's global fee payer (lower case), once made. */
+  readonly feePayer: string | undefined
+}
+
+/**
+ * Who paid a transaction's fee.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type PayerKind = "sender" | "user" | "global"
+
+/**
+ * A transaction as stored.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface TransactionRow {
+  readonly chainId: number
+  /** Lower case. */
+  readonly hash: string
+  /** Lower case. */
+  readonly sender: string
+  readonly nonce: number
+  readonly memberId: number
+  /** The signed raw transaction. */
+  readonly raw: Uint8Array
+  readonly blockNumber: number
+  /** When its block is made (Unix milliseconds): pending until then. */
+  readonly blockTimeMs: number
+  readonly transactionIndex: number
+  readonly gasUsed: number
+  /** Lower case; `undefined` when the sender paid. */
+  readonly feePayer: string | undefined
+  readonly payerKind: PayerKind
+  readonly senderFee: bigint
+  readonly feePayerFee: bigint
+  readonly acceptedMs: number
+}
+
+/**
+ * One atomic write of the ledger: each balance with what was read of it (written only if it is
+ * still that), the bill likewise, the start of the block clock when it was not started, and the
+ * transaction.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Write {
+  readonly chainId: number
+  readonly balances: ReadonlyArray<{ readonly address: string; readonly read: Balance; readonly write: Balance }>
+  readonly bill?: { readonly memberId: number; readonly read: Bill; readonly write: Bill } | undefined
+  /** Starts the block clock at this time; the write fails if another writer started it first. */
+  readonly genesisMs?: number | undefined
+  readonly transaction?: TransactionRow | undefined
+}
+
+/**
+ * The queries.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Service {
+  /** Runs ledger work one at a time in this process (every read-compute-write of the ledger). */
+  readonly serialize: <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+  readonly chain: (chainId: number) => Effect.Effect<ChainRow, SqlError.SqlError>
+  /** Stores a chain's global fee payer unless one is stored (first writer wins); answers the stored one. */
+  readonly setGlobalFeePayer: (
+    chainId: number,
+    address: string,
+    sealedKey: Uint8Array
+  ) => Effect.Effect<{ readonly address: string; readonly sealedKey: Uint8Array }, SqlError.SqlError>
+  /** The balances of some (lower-case) addresses; those never seen are `Empty`. */
+  readonly balances: (chainId: number, addresses: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, Balance>, SqlError.SqlError>
+  /** An account of a pool that is not deleted, by lower-case address. */
+  readonly account: (poolId: number, address: string) => Effect.Effect<Option.Option<KeyRow>, SqlError.SqlError>
+  /**
+   * A fee-payer account of the member on the chain that is not deleted, by lower-case address; in
+   * that fee-payer pool only when `poolId` is given.
+   */
+  readonly feePayer: (
+    memberId: number,
+    chainId: number,
+    address: string,
+    poolId: number | undefined
+  ) => Effect.Effect<Option.Option<KeyRow>, SqlError.SqlError>
+  readonly tip: (chainId: number) => Effect.Effect<Option.Option<Tip>, SqlError.SqlError>
+  readonly bill: (memberId: number, chainId: number) => Effect.Effect<Bill, SqlError.SqlError>
+  /**
+   * Applies a write atomically: `true` when applied; `false`, with nothing written, when another
+   * writer changed what was read (read again and retry).
+   */
+  readonly write: (write: Write) => Effect.Effect<boolean, SqlError.SqlError>
+  /** A transaction by chain and lower-case hash. */
+  readonly transaction: (chainId: number, hash: string) => Effect.Effect<Option.Option<TransactionRow>, SqlError.SqlError>
+  /** The bills of the global fee payer, by member and chain, oldest member first. */
+  readonly bills: (filter: { readonly memberId?: number | undefined; readonly chainId?: number | undefined }) => Effect.Effect<
+    ReadonlyArray<BillRow>,
+    SqlError.SqlError
+  >
+}
+
+/**
+ * The ledger's queries, as a service.
+ *
+ * @since 0.2.0
+ * @category tags
+ */
+export class LedgerStore extends Context.Tag("effect-kas-wallet-emulator/LedgerStore")<LedgerStore, Service>() {}
+
+// libSQL returns BLOBs as ArrayBuffers.
+const bytes = (u: unknown): Uint8Array =>
+  u instanceof Uint8Array ? u : u instanceof ArrayBuffer ? new Uint8Array(u) : new Uint8Array(0)
+
+const GUARD = "INSERT OR REPLACE INTO ledger_guard (id, ok) VALUES (1, changes())"
+
+// The failures of a batch that mean another writer came first (libSQL's extended result codes).
+const Conflicts: ReadonlySet<string> = new Set(["SQLITE_CONSTRAINT_CHECK", "SQLITE_CONSTRAINT_UNIQUE", "SQLITE_CONSTRAINT_PRIMARYKEY"])
+
+interface RawTransaction {
+  readonly chainId: number
+  readonly hash: string
+  readonly sender: string
+  readonly nonce: number
+  readonly memberId: number
+  readonly raw: unknown
+  readonly blockNumber: number
+  readonly blockTimeMs: number
+  readonly transactionIndex: number
+  readonly gasUsed: number
+  readonly feePayer: string | null
+  readonly payerKind: PayerKind
+  readonly senderFee: string
+  readonly feePayerFee: string
+  readonly acceptedMs: number
+}
+
+/**
+ * Builds the queries over the database of the context.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const make: Effect.Effect<Service, never, SqlClient.SqlClient | Database.RawClient> = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const raw = yield* Database.RawClient
+  const lock = yield* Effect.makeSemaphore(1)
+
+  const keyRow = (rows: ReadonlyArray<{ readonly address: string; readonly status: Store.Status; readonly key: unknown }>) =>
+    Option.map(Option.fromNullable(rows[0]), (r): KeyRow => ({ address: r.address, status: r.status, sealedKey: bytes(r.key) }))
+
+  const statements = (w: Write) => {
+    const out: Array<{ readonly sql: string; readonly args: Array<string | number | Uint8Array | null> }> = []
+    const guarded = (sql: string, args: Array<string | number | Uint8Array | null>) => {
+      out.push({ sql, args }, { sql: GUARD, args: [] })
+    }
+    if (w.genesisMs !== undefined) {
+      guarded("UPDATE chains SET genesis_ms = ? WHERE chain_id = ? AND genesis_ms IS NULL", [w.genesisMs, w.chainId])
+    }
+    for (const b of w.balances) {
+      // Inserted when absent, updated when still as read; otherwise no row changes and the guard
+      // fails the batch. An absent row reads as Empty, so a row another writer created with
+      // nothing in it still matches.
+      guarded(
+        `INSERT INTO ledger_accounts (chain_id, address, balance, nonce) VALUES (?, ?, ?, ?)
+          ON CONFLICT (chain_id, address) DO UPDATE SET balance = excluded.balance, nonce = excluded.nonce
+          WHERE balance = ? AND nonce = ?`,
+        [w.chainId, b.address, b.write.balance.toString(), b.write.nonce, b.read.balance.toString(), b.read.nonce]
+      )
+    }
+    if (w.bill !== undefined) {
+      guarded(
+        `INSERT INTO fee_bills (member_id, chain_id, fees, transactions) VALUES (?, ?, ?, ?)
+          ON CONFLICT (member_id, chain_id) DO UPDATE SET fees = excluded.fees, transactions = excluded.transactions
+          WHERE fees = ? AND transactions = ?`,
+        [w.bill.memberId, w.chainId, w.bill.write.fees.toString(), w.bill.write.transactions, w.bill.read.fees.toString(), w.bill.read.transactions]
+      )
+    }
+    const t = w.transaction
+    if (t !== undefined) {
+      // A second writer with the same nonce or block position breaks a unique key: the batch fails.
+      out.push({
+        sql: `INSERT INTO transactions (chain_id, hash, sender, nonce, member_id, raw, block_number, block_time_ms, tx_index,
+            gas_used, fee_payer, payer_kind, sender_fee, fee_payer_fee, accepted_ms)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        args: [
+          t.chainId,
+          t.hash,
+          t.sender,
+          t.nonce,
+          t.memberId,
+          t.raw,
+          t.blockNumber,
+          t.blockTimeMs,
+          t.transactionIndex,
+          t.gasUsed,
+          t.feePayer ?? null,
+          t.payerKind,
+          t.senderFee.toString(),
+          t.feePayerFee.toString(),
+          t.acceptedMs
+        ]
+      })
+    }
+    return out
+  }
+
+  const service: Service = {
+    serialize: (self) => lock.withPermits(1)(self),
+
+    chain: (chainId) =>
+      sql<{
+        readonly gasPrice: string
+        readonly genesisMs: number | null
+        readonly feePayer: string | null
+        readonly feePayerKey: unknown
+      }>`SELECT gas_price AS "gasPrice", genesis_ms AS "genesisMs", fee_payer_address AS "feePayer",
+          fee_payer_key AS "feePayerKey" FROM chains WHERE chain_id = ${chainId}`.pipe(
+        Effect.flatMap((rows) => {
+          const row = rows[0]
+          // Migration 0003 made a row for each chain the emulator serves.
+          if (row === undefined) return Effect.fail(new SqlError.SqlError({ message: `no ledger for chain ${chainId}` }))
+          return Effect.succeed<ChainRow>({
+            chainId,
+            gasPrice: BigInt(row.gasPrice),
+            genesisMs: row.genesisMs ?? undefined,
+            globalFeePayer: row.feePayer !== null ? { address: row.feePayer, sealedKey: bytes(row.feePayerKey) } : undefined
+          })
+        })
+      ),
+
+    setGlobalFeePayer: (chainId, address, sealedKey) =>
+      Effect.zipRight(
+        sql`UPDATE chains SET fee_payer_address = ${address}, fee_payer_key = ${sealedKey}
+          WHERE chain_id = ${chainId} AND fee_payer_key IS NULL`,
+        sql<{ readonly address: string; readonly key: unknown }>`SELECT fee_payer_address AS address, fee_payer_key AS key
+          FROM chains WHERE chain_id = ${chainId}`
+      ).pipe(Effect.map((rows) => ({ address: rows[0]!.address, sealedKey: bytes(rows[0]!.key) }))),
+
+    balances: (chainId, addresses) =>
+      addresses.length === 0
+        ? Effect.succeed(new Map())
+        : sql<{ readonly address: string; readonly balance: string; readonly nonce: number }>`SELECT address, balance, nonce
+            FROM ledger_accounts WHERE chain_id = ${chainId} AND ${sql.in("address", addresses)}`.pipe(
+            Effect.map((rows) => {
+              const found = new Map<string, Balance>(addresses.map((a) => [a, Empty]))
+              for (const r of rows) found.set(r.address, { balance: BigInt(r.balance), nonce: r.nonce })
+              return found
+            })
+          ),
+
+    account: (poolId, address) =>
+      sql<{ readonly address: string; readonly status: Store.Status; readonly key: unknown }>`SELECT address, status,
+          private_key AS key FROM accounts WHERE pool_id = ${poolId} AND address_lc = ${address} AND status != 'deleted'`.pipe(
+        Effect.map(keyRow)
+      ),
+
+    feePayer: (memberId, chainId, address, poolId) =>
+      sql<{ readonly address: string; readonly status: Store.Status; readonly key: unknown }>`SELECT f.address, f.status,
+          f.private_key AS key FROM feepayers f JOIN feepayer_pools p ON p.id = f.pool_id
+          WHERE f.address_lc = ${address} AND f.status != 'deleted' AND p.member_id = ${memberId}
+            AND p.chain_id = ${chainId} ${poolId !== undefined ? sql`AND p.id = ${poolId}` : sql``}`.pipe(Effect.map(keyRow)),
+
+    tip: (chainId) =>
+      sql<{ readonly blockNumber: number; readonly count: number }>`SELECT block_number AS "blockNumber", count(*) AS count
+          FROM transactions WHERE chain_id = ${chainId}
+            AND block_number = (SELECT max(block_number) FROM transactions WHERE chain_id = ${chainId})
+          GROUP BY block_number`.pipe(Effect.map((rows) => Option.fromNullable(rows[0]))),
+
+    bill: (memberId, chainId) =>
+      sql<{ readonly fees: string; readonly transactions: number }>`SELECT fees, transactions FROM fee_bills
+          WHERE member_id = ${memberId} AND chain_id = ${chainId}`.pipe(
+        Effect.map((rows) => (rows[0] !== undefined ? { fees: BigInt(rows[0].fees), transactions: rows[0].transactions } : { fees: 0n, transactions: 0 }))
+      ),
+
+    write: (w) =>
+      Effect.tryPromise({
+        try: () => raw.batch(statements(w), "write").then(() => true),
+        catch: (cause) => cause
+      }).pipe(
+        Effect.catchAll((cause) =>
+          // A compare-and-set that found something else (the guard's CHECK), or a unique key
+          // another writer took: a conflict. Anything else is a failure.
+          Conflicts.has(String((cause as { code?: unknown }).code))
+            ? Effect.succeed(false)
+            : Effect.fail(new SqlError.SqlError({ cause, message: "Failed to write to the ledger" }))
+        )
+      ),
+
+    transaction: (chainId, hash) =>
+      sql<RawTransaction>`SELECT chain_id AS "chainId", hash, sender, nonce, member_id AS "memberId", raw,
+          block_number AS "blockNumber", block_time_ms AS "blockTimeMs", tx_index AS "transactionIndex",
+          gas_used AS "gasUsed", fee_payer AS "feePayer", payer_kind AS "payerKind", sender_fee AS "senderFee",
+          fee_payer_fee AS "feePayerFee", accepted_ms AS "acceptedMs"
+        FROM transactions WHERE chain_id = ${chainId} AND hash = ${hash}`.pipe(
+        Effect.map((rows) =>
+          Option.map(Option.fromNullable(rows[0]), (r): TransactionRow => ({
+            ...r,
+            raw: bytes(r.raw),
+            feePayer: r.feePayer ?? undefined,
+            senderFee: BigInt(r.senderFee),
+            feePayerFee: BigInt(r.feePayerFee)
+          }))
+        )
+      ),
+
+    bills: ({ chainId, memberId }) =>
+      sql<{
+        readonly accountId: string
+        readonly chainId: number
+        readonly fees: string
+        readonly transactions: number
+        readonly feePayer: string | null
+      }>`SELECT m.account_id AS "accountId", b.chain_id AS "chainId", b.fees, b.transactions,
+          c.fee_payer_address AS "feePayer"
+        FROM fee_bills b JOIN members m ON m.id = b.member_id JOIN chains c ON c.chain_id = b.chain_id
+        WHERE ${sql.and([
+        ...(memberId !== undefined ? [sql`b.member_id = ${memberId}`] : []),
+        ...(chainId !== undefined ? [sql`b.chain_id = ${chainId}`] : [])
+      ])}
+        ORDER BY m.id, b.chain_id`.pipe(
+        Effect.map((rows) =>
+          rows.map((r): BillRow => ({
+            accountId: r.accountId,
+            chainId: r.chainId,
+            fees: BigInt(r.fees),
+            transactions: r.transactions,
+            feePayer: r.feePayer ?? undefined
+          }))
+        )
+      )
+  }
+  return service
+})
+
+/**
+ * The ledger's queries over the database of the context.
+ *
+ * @since 0.2.0
+ * @category layers
+ */
+export const layer: Layer.Layer<LedgerStore, never, SqlClient.SqlClient | Database.RawClient> = Layer.effect(LedgerStore, make)

@@ -1,0 +1,210 @@
+/**
+ * The emulator's database schema, as @effect/sql migrations.
+ *
+ * Append new migrations; never edit one that has shipped (a database records which ids it ran).
+ *
+ * Internal to the emulator: not exported from `effect-kas-wallet-emulator`.
+ *
+ * @since 0.1.0
+ * @internal
+ */
+import { Migrator } from "@effect/sql"
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+
+const initial = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  // Server-side values shared by every process on one database: the cursor signing key, the salt
+  // and check value of the master key.
+  yield* sql`CREATE TABLE settings (
+    name TEXT PRIMARY KEY NOT NULL,
+    value BLOB NOT NULL
+  )`
+  yield* sql`CREATE TABLE members (
+    id INTEGER PRIMARY KEY,
+    account_id TEXT NOT NULL UNIQUE,
+    created_at INTEGER NOT NULL
+  )`
+  // Only a salted hash of the secret is kept (Credentials.ts).
+  yield* sql`CREATE TABLE api_keys (
+    access_key_id TEXT PRIMARY KEY NOT NULL,
+    member_id INTEGER NOT NULL REFERENCES members(id),
+    salt BLOB NOT NULL,
+    secret_hash BLOB NOT NULL,
+    created_at INTEGER NOT NULL
+  )`
+  yield* sql`CREATE INDEX api_keys_member ON api_keys(member_id)`
+  yield* sql`CREATE TABLE pools (
+    id INTEGER PRIMARY KEY,
+    member_id INTEGER NOT NULL REFERENCES members(id),
+    chain_id INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    UNIQUE (member_id, chain_id, name)
+  )`
+  // Every member has a default pool on each chain from the moment it exists. A trigger makes that
+  // part of the member's single INSERT statement: atomic without a transaction.
+  yield* sql`CREATE TRIGGER members_default_pools AFTER INSERT ON members BEGIN
+    INSERT INTO pools (member_id, chain_id, name, created_at)
+      VALUES (NEW.id, 8217, 'default', NEW.created_at), (NEW.id, 1001, 'default', NEW.created_at);
+  END`
+  // seq is the rowid: it grows with every insert and breaks ties between accounts created in the
+  // same second. private_key is AES-256-GCM sealed (KeyVault.ts), never plain.
+  yield* sql`CREATE TABLE accounts (
+    seq INTEGER PRIMARY KEY,
+    pool_id INTEGER NOT NULL REFERENCES pools(id),
+    address TEXT NOT NULL,
+    address_lc TEXT NOT NULL UNIQUE,
+    public_key TEXT NOT NULL,
+    key_hex TEXT NOT NULL,
+    private_key BLOB NOT NULL,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  )`
+  // Keyset pagination walks this index from a (created_at, seq) position: a page costs the same at
+  // any depth.
+  yield* sql`CREATE INDEX accounts_listing ON accounts(pool_id, created_at, seq)`
+})
+
+// Issue 12: account states, fee-payer pools and fee-payer accounts.
+const lifecycle = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  // enabled | disabled | corrupted | deleted. A deleted account keeps its row (its seq must never
+  // be reused: listings' snapshots rely on seq growing) but loses its sealed key. 'corrupted' is a
+  // state of the real service the emulator never enters; the listing filter accepts it.
+  yield* sql`ALTER TABLE accounts ADD COLUMN status TEXT NOT NULL DEFAULT 'enabled'`
+  // The listing index gains the status: a page filtered by state skips the accounts of other
+  // states in the index, without reading their rows.
+  yield* sql`DROP INDEX accounts_listing`
+  yield* sql`CREATE INDEX accounts_listing ON accounts(pool_id, created_at, seq, status)`
+  yield* sql`CREATE INDEX accounts_public_key ON accounts(public_key)`
+  // Fee-payer pools and their accounts live in tables of their own: the names of fee-payer pools
+  // repeat those of account pools ("default"), which pools' unique key forbids, and rebuilding
+  // pools is out of reach (libSQL enforces foreign keys, and the migrations run in a transaction,
+  // where they cannot be turned off).
+  yield* sql`CREATE TABLE feepayer_pools (
+    id INTEGER PRIMARY KEY,
+    member_id INTEGER NOT NULL REFERENCES members(id),
+    chain_id INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    UNIQUE (member_id, chain_id, name)
+  )`
+  yield* sql`INSERT INTO feepayer_pools (member_id, chain_id, name, created_at)
+    SELECT id, 8217, 'default', created_at FROM members
+    UNION ALL SELECT id, 1001, 'default', created_at FROM members`
+  yield* sql`CREATE TRIGGER members_default_feepayer_pools AFTER INSERT ON members BEGIN
+    INSERT INTO feepayer_pools (member_id, chain_id, name, created_at)
+      VALUES (NEW.id, 8217, 'default', NEW.created_at), (NEW.id, 1001, 'default', NEW.created_at);
+  END`
+  // The same columns as accounts; without_account_update is what the create asked for (the
+  // emulator has no chain to update the account on, but the transactions may want to know).
+  yield* sql`CREATE TABLE feepayers (
+    seq INTEGER PRIMARY KEY,
+    pool_id INTEGER NOT NULL REFERENCES feepayer_pools(id),
+    address TEXT NOT NULL,
+    address_lc TEXT NOT NULL UNIQUE,
+    public_key TEXT NOT NULL,
+    key_hex TEXT NOT NULL,
+    private_key BLOB NOT NULL,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    status TEXT NOT NULL DEFAULT 'enabled',
+    without_account_update INTEGER NOT NULL DEFAULT 0
+  )`
+  yield* sql`CREATE INDEX feepayers_listing ON feepayers(pool_id, created_at, seq, status)`
+})
+
+// Issue 13: the ledger of each chain — balances, nonces, transactions, the block clock, the global
+// fee payer and its bills. Amounts are peb as decimal TEXT: they reach 2^256 - 1, far beyond
+// SQLite's 64-bit integers, so every sum is made in JavaScript with bigint (LedgerStore.ts).
+const ledger = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  // One row per chain. genesis_ms is set by the first transaction (block n ends at genesis_ms +
+  // n × the block interval); the global fee payer's key is made when the emulator first starts on
+  // this database, sealed like every private key, its address kept beside it in clear.
+  yield* sql`CREATE TABLE chains (
+    chain_id INTEGER PRIMARY KEY,
+    gas_price TEXT NOT NULL,
+    genesis_ms INTEGER,
+    fee_payer_address TEXT,
+    fee_payer_key BLOB
+  )`
+  // 25 ston: the gas price inside the signed RLP of the service's examples.
+  yield* sql`INSERT INTO chains (chain_id, gas_price) VALUES (8217, '25000000000'), (1001, '25000000000')`
+  // Any address, the member's or not: funding and receiving need no account of the wallet.
+  // address is lower case.
+  yield* sql`CREATE TABLE ledger_accounts (
+    chain_id INTEGER NOT NULL,
+    address TEXT NOT NULL,
+    balance TEXT NOT NULL,
+    nonce INTEGER NOT NULL,
+    PRIMARY KEY (chain_id, address)
+  ) WITHOUT ROWID`
+  // Every transaction sent (never those signed with submit: false). raw is the signed transaction;
+  // everything a receipt shows is decoded from it, the block fields aside. The unique keys are the
+  // last line of defence against two writers: one nonce per sender, one position per block.
+  yield* sql`CREATE TABLE transactions (
+    seq INTEGER PRIMARY KEY,
+    chain_id INTEGER NOT NULL,
+    hash TEXT NOT NULL,
+    sender TEXT NOT NULL,
+    nonce INTEGER NOT NULL,
+    member_id INTEGER NOT NULL REFERENCES members(id),
+    raw BLOB NOT NULL,
+    block_number INTEGER NOT NULL,
+    block_time_ms INTEGER NOT NULL,
+    tx_index INTEGER NOT NULL,
+    gas_used INTEGER NOT NULL,
+    fee_payer TEXT,
+    payer_kind TEXT NOT NULL,
+    sender_fee TEXT NOT NULL,
+    fee_payer_fee TEXT NOT NULL,
+    accepted_ms INTEGER NOT NULL,
+    UNIQUE (chain_id, hash),
+    UNIQUE (chain_id, sender, nonce),
+    UNIQUE (chain_id, block_number, tx_index)
+  )`
+  // What the global fee payer paid for each member on each chain: the service's bill.
+  yield* sql`CREATE TABLE fee_bills (
+    member_id INTEGER NOT NULL REFERENCES members(id),
+    chain_id INTEGER NOT NULL,
+    fees TEXT NOT NULL,
+    transactions INTEGER NOT NULL,
+    PRIMARY KEY (member_id, chain_id)
+  ) WITHOUT ROWID`
+  // The assertion of a ledger write: `INSERT OR REPLACE INTO ledger_guard VALUES (1, changes())`
+  // after each compare-and-set fails the whole batch when that statement changed no row.
+  yield* sql`CREATE TABLE ledger_guard (
+    id INTEGER PRIMARY KEY,
+    ok INTEGER NOT NULL CHECK (ok = 1)
+  )`
+})
+
+/**
+ * The migrations, by id.
+ *
+ * @since 0.1.0
+ * @category migrations
+ */
+export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
+  "0001_initial": initial,
+  "0002_lifecycle": lifecycle,
+  "0003_ledger": ledger
+}
+
+/**
+ * The loader for @effect/sql's Migrator.
+ *
+ * @since 0.1.0
+ * @category migrations
+ */
+export const loader: Migrator.Loader = Migrator.fromRecord(migrations)
+
+/**
+ * Runs the pending migrations (in one transaction; a concurrent runner makes this a no-op).
+ *
+ * @since 0.1.0
+ * @category migrations
+ */
+export const run = Migrator.make({})({ loader, table: "kas_emulator_migrations" })

@@ -1,0 +1,380 @@
+/**
+ * `npm run conformance`: the official JavaScript client (caver-js-ext-kas 1.12, installed on
+ * demand into a cache folder) against the emulator, unmodified: each of its wallet methods that the
+ * emulator serves is called and its result checked. Prints one line per method, then the client's
+ * wallet methods left unchecked with the feature each needs (outside the emulator's scope), and
+ * exits 1 when any checked method fails (2 when the client cannot be installed).
+ *
+ * The transaction methods send from accounts funded through the emulator's console, check the
+ * result against what was sent, the balances the console reads afterwards, the global fee payer's
+ * bill, and the receipts once committed (a 50 ms block interval keeps the wait short).
+ *
+ * Not part of `npm test`: installing the official client takes minutes and the network.
+ */
+import { Effect, Option, Redacted } from "effect"
+import assert from "node:assert/strict"
+import { setTimeout as sleep } from "node:timers/promises"
+import { inspect } from "node:util"
+import { Emulator } from "../../src/index.js"
+import { loadCaver } from "../support/caver.js"
+
+interface Check {
+  readonly method: string
+  readonly run: () => Promise<void>
+}
+
+/** What the checks need of the emulator besides its HTTP interface: its console, in-process. */
+interface Backstage {
+  /** Credits test value (peb) on chain 1001. */
+  readonly fund: (address: string, peb: bigint) => Promise<void>
+  /** The balance (peb) of an address on chain 1001. */
+  readonly balance: (address: string) => Promise<bigint>
+  /** The global fee payer of chain 1001, lower case. */
+  readonly globalFeePayer: string
+  /** The member's bill from the global fee payer on chain 1001 (zero before the first one). */
+  readonly bill: () => Promise<{ readonly fees: bigint; readonly transactions: number }>
+}
+
+const codeOf = (e: any): number | undefined => e?._code ?? e?.response?.body?.code ?? e?.body?.code ?? e?.code
+
+const KLAY = 10n ** 18n
+/** The emulator's gas price on both chains, 25 ston, as Klaytn's. */
+const GasPrice = 25_000_000_000n
+const fee = (gas: number) => BigInt(gas) * GasPrice
+/** Klaytn's intrinsic gas of a value transfer, from its parameters (not the emulator's code). */
+const intrinsic = (delegated: "no" | "full" | "ratio", memoBytes: number) =>
+  21_000 + (delegated === "full" ? 10_000 : delegated === "ratio" ? 15_000 : 0) + 100 * memoBytes
+
+/** A transaction sent by a check: what the receipt must show. */
+interface Sent {
+  readonly method: string
+  readonly hash: string
+  readonly from: string
+  readonly to: string
+  readonly value: bigint
+  readonly typeInt: number
+  readonly feePayer: string | undefined
+  readonly gasUsed: number
+}
+
+/** A transaction result (TransactionResult / FDTransactionResult) against what was asked. */
+const checkResult = (result: any, expected: Omit<Sent, "method" | "hash" | "gasUsed"> & { readonly feeRatio?: number }) => {
+  assert.equal(result.status, "Submitted")
+  assert.match(result.transactionHash, /^0x[0-9a-f]{64}$/)
+  assert.equal(result.from, expected.from.toLowerCase())
+  assert.equal(result.to, expected.to.toLowerCase())
+  assert.equal(BigInt(result.value), expected.value)
+  assert.equal(result.typeInt, expected.typeInt)
+  assert.equal(result.nonce, 0)
+  assert.equal(BigInt(result.gasPrice), GasPrice)
+  assert.equal(result.rlp.slice(0, 4), `0x${expected.typeInt.toString(16).padStart(2, "0")}`)
+  assert.equal(result.signatures.length, 1)
+  assert.equal(result.feePayer, expected.feePayer?.toLowerCase())
+  assert.equal(result.feeRatio, expected.feeRatio)
+}
+
+/** The checks, in order: each may use what the previous ones made. */
+const checks = (wallet: any, accountId: string, backstage: Backstage): ReadonlyArray<Check> => {
+  const state: { address?: string; publicKey?: string; feePayer?: string; sent: Array<Sent> } = { sent: [] }
+  /** A new account of the default pool holding 1 KLAY, and a new account to send to. */
+  const parties = async () => {
+    const from: string = (await wallet.createAccount()).address
+    const to: string = (await wallet.createAccount()).address
+    await backstage.fund(from, KLAY)
+    return { from, to }
+  }
+  return [
+    {
+      method: "createAccount",
+      run: async () => {
+        const account = await wallet.createAccount()
+        assert.match(account.address, /^0x[0-9a-fA-F]{40}$/)
+        assert.equal(account.krn, `krn:1001:wallet:${accountId}:account-pool:default`)
+        state.address = account.address
+        state.publicKey = account.publicKey
+      }
+    },
+    {
+      method: "getAccount",
+      run: async () => assert.equal((await wallet.getAccount(state.address)).address, state.address)
+    },
+    {
+      method: "getAccountList",
+      run: async () => {
+        await wallet.createAccount()
+        const page = await wallet.getAccountList({ size: 1 })
+        assert.equal(page.items.length, 1)
+        assert.notEqual(page.cursor, "")
+        const rest = await wallet.getAccountList({ size: 1000, cursor: page.cursor })
+        assert.ok(rest.items.some((a: any) => a.address === state.address))
+      }
+    },
+    {
+      method: "getAccountListByPublicKey",
+      run: async () => {
+        const found = await wallet.getAccountListByPublicKey(state.publicKey)
+        assert.deepEqual(found.items.map((a: any) => a.address.toLowerCase()), [state.address!.toLowerCase()])
+      }
+    },
+    {
+      method: "disableAccount",
+      run: async () => {
+        const result = await wallet.disableAccount(state.address)
+        assert.equal(result.address, state.address)
+        const enabled = await wallet.getAccountList({ size: 1000 })
+        assert.ok(!enabled.items.some((a: any) => a.address === state.address))
+      }
+    },
+    {
+      method: "enableAccount",
+      run: async () => {
+        const result = await wallet.enableAccount(state.address)
+        assert.equal(result.address, state.address)
+        const enabled = await wallet.getAccountList({ size: 1000 })
+        assert.ok(enabled.items.some((a: any) => a.address === state.address))
+      }
+    },
+    {
+      method: "getAccountCount",
+      run: async () => {
+        const result = await wallet.getAccountCount()
+        assert.equal(result.count, 2)
+      }
+    },
+    {
+      method: "getAccountCountByKRN",
+      run: async () => {
+        const result = await wallet.getAccountCountByKRN()
+        assert.equal(result.count, 2)
+      }
+    },
+    {
+      method: "deleteAccount",
+      run: async () => {
+        const result = await wallet.deleteAccount(state.address)
+        assert.equal(result.status, "deleted")
+        await assert.rejects(wallet.getAccount(state.address), (e) => codeOf(e) === 1061010)
+      }
+    },
+    {
+      method: "createFeePayer",
+      run: async () => {
+        const payer = await wallet.createFeePayer()
+        assert.match(payer.address, /^0x[0-9a-fA-F]{40}$/)
+        assert.match(payer.krn, /:feepayer-pool:/)
+        state.feePayer = payer.address
+      }
+    },
+    {
+      method: "getFeePayerList",
+      run: async () => {
+        const page = await wallet.getFeePayerList({ size: 10 })
+        assert.ok(page.items.some((a: any) => a.address === state.feePayer))
+      }
+    },
+    {
+      method: "getFeePayer",
+      run: async () => assert.equal((await wallet.getFeePayer(state.feePayer)).address, state.feePayer)
+    },
+    {
+      method: "requestValueTransfer",
+      run: async () => {
+        const { from, to } = await parties()
+        // Above 2^53, as a decimal string: the client turns it into hex itself.
+        const value = 10n ** 17n + 12_345n
+        const result = await wallet.requestValueTransfer({ from, to, value: value.toString(), memo: "memo", submit: true })
+        const expected = { from, to, value, typeInt: 0x10, feePayer: undefined }
+        checkResult(result, expected)
+        assert.equal(result.input, "0x6d656d6f")
+        const gasUsed = intrinsic("no", 4)
+        assert.equal(await backstage.balance(from), KLAY - value - fee(gasUsed))
+        assert.equal(await backstage.balance(to), value)
+        // More than the sender holds: the node's refusal (400 1065001) reaches the client, and
+        // nothing moves.
+        await assert.rejects(
+          wallet.requestValueTransfer({ from, to, value: KLAY.toString(), submit: true }),
+          (e) => codeOf(e) === 1065001
+        )
+        assert.equal(await backstage.balance(from), KLAY - value - fee(gasUsed))
+        state.sent.push({ method: "requestValueTransfer", hash: result.transactionHash, ...expected, gasUsed })
+      }
+    },
+    {
+      method: "requestFDValueTransferPaidByGlobalFeePayer",
+      run: async () => {
+        const { from, to } = await parties()
+        const before = await backstage.bill()
+        const result = await wallet.requestFDValueTransferPaidByGlobalFeePayer({ from, to, value: 7, feeRatio: 30, submit: true })
+        const expected = { from, to, value: 7n, typeInt: 0x0a, feePayer: backstage.globalFeePayer }
+        checkResult(result, { ...expected, feeRatio: 30 })
+        const gasUsed = intrinsic("ratio", 0)
+        const payerPart = (fee(gasUsed) * 30n) / 100n
+        assert.equal(await backstage.balance(from), KLAY - 7n - (fee(gasUsed) - payerPart))
+        assert.equal(await backstage.balance(to), 7n)
+        assert.deepEqual(await backstage.bill(), { fees: before.fees + payerPart, transactions: before.transactions + 1 })
+        state.sent.push({ method: "requestFDValueTransferPaidByGlobalFeePayer", hash: result.transactionHash, ...expected, gasUsed })
+      }
+    },
+    {
+      method: "requestFDValueTransferPaidByUser",
+      run: async () => {
+        assert.ok(state.feePayer !== undefined, "no fee-payer account (createFeePayer failed)")
+        const { from, to } = await parties()
+        await backstage.fund(state.feePayer, KLAY)
+        const result = await wallet.requestFDValueTransferPaidByUser({ from, to, value: 9, feePayer: state.feePayer, submit: true })
+        const expected = { from, to, value: 9n, typeInt: 0x09, feePayer: state.feePayer }
+        checkResult(result, expected)
+        // No ratio: the fee payer pays all of the fee, the sender only the value.
+        const gasUsed = intrinsic("full", 0)
+        assert.equal(await backstage.balance(from), KLAY - 9n)
+        assert.equal(await backstage.balance(to), 9n)
+        assert.equal(await backstage.balance(state.feePayer), KLAY - fee(gasUsed))
+        state.sent.push({ method: "requestFDValueTransferPaidByUser", hash: result.transactionHash, ...expected, gasUsed })
+      }
+    },
+    {
+      method: "getTransaction",
+      run: async () => {
+        assert.ok(state.sent.length > 0, "no transaction was sent")
+        for (const sent of state.sent) {
+          const first = await wallet.getTransaction(sent.hash)
+          // Pending until its block is made (at most one block interval), with no block fields.
+          if (first.status === "Pending") assert.equal(first.blockNumber, undefined, sent.method)
+          else assert.equal(first.status, "Committed", sent.method)
+          let receipt = first
+          for (let i = 0; receipt.status !== "Committed"; i++) {
+            assert.ok(i < 200, `${sent.method}: not committed after 10 s`)
+            await sleep(50)
+            receipt = await wallet.getTransaction(sent.hash)
+          }
+          const context = `${sent.method}'s receipt`
+          assert.equal(receipt.transactionHash, sent.hash, context)
+          assert.equal(receipt.hash, sent.hash, context)
+          assert.equal(receipt.from, sent.from.toLowerCase(), context)
+          assert.equal(receipt.to, sent.to.toLowerCase(), context)
+          assert.equal(BigInt(receipt.value), sent.value, context)
+          assert.equal(receipt.typeInt, sent.typeInt, context)
+          assert.equal(receipt.feePayer, sent.feePayer?.toLowerCase(), context)
+          assert.equal(receipt.feePayerSignatures?.length, sent.feePayer === undefined ? undefined : 1, context)
+          assert.equal(Number(receipt.gasUsed), sent.gasUsed, context)
+          assert.equal(BigInt(receipt.gasPrice), GasPrice, context)
+          assert.equal(BigInt(receipt.nonce), 0n, context)
+          assert.ok(Number(receipt.blockNumber) >= 1, context)
+          assert.match(receipt.blockHash, /^0x[0-9a-f]{64}$/, context)
+          // The sender's hash leaves the fee payer out: the same as the hash only without one.
+          assert.equal(receipt.senderTxHash === sent.hash, sent.feePayer === undefined, context)
+        }
+        await assert.rejects(wallet.getTransaction(`0x${"ab".repeat(32)}`), (e) => codeOf(e) === 1065000)
+      }
+    },
+    {
+      method: "deleteFeePayer",
+      run: async () => {
+        const result = await wallet.deleteFeePayer(state.feePayer)
+        assert.equal(result.status, "deleted")
+        await assert.rejects(wallet.getFeePayer(state.feePayer), (e) => codeOf(e) === 1061010)
+      }
+    }
+  ]
+}
+
+/** The client's wallet methods the emulator does not serve, by the feature (and routes) each needs. */
+const outOfScope: Readonly<Record<string, string>> = Object.fromEntries([
+  ...[
+    "updateToMultiSigAccount",
+    "signTransaction",
+    "getMultiSigTransactionList",
+    "signMultiSigTransction",
+    "appendSignatures"
+  ].map((m) => [m, "multisig (PUT /v2/account/{address}/multisig, /v2/multisig/...)"]),
+  ...[
+    "requestSmartContractDeploy",
+    "requestSmartContractExecution",
+    "callContract",
+    "requestFDSmartContractDeployPaidByGlobalFeePayer",
+    "requestFDSmartContractExecutionPaidByGlobalFeePayer",
+    "requestFDSmartContractDeployPaidByUser",
+    "requestFDSmartContractExecutionPaidByUser"
+  ].map((m) => [m, "contracts (/v2/tx[/fd|/fd-user]/contract/..., /v2/tx/contract/call)"]),
+  ...["requestChainDataAnchoring", "requestFDChainDataAnchoringPaidByGlobalFeePayer", "requestFDChainDataAnchoringPaidByUser"]
+    .map((m) => [m, "anchoring (/v2/tx[/fd|/fd-user]/anchor)"]),
+  ...["requestAccountUpdate", "requestFDAccountUpdatePaidByGlobalFeePayer", "requestFDAccountUpdatePaidByUser"]
+    .map((m) => [m, "account key updates (PUT /v2/tx[/fd|/fd-user]/account)"]),
+  ...["requestCancel", "requestFDCancelPaidByGlobalFeePayer", "requestFDCancelPaidByUser"]
+    .map((m) => [m, "cancel transactions (DELETE /v2/tx[/fd|/fd-user])"]),
+  ...["requestRawTransaction", "requestFDRawTransactionPaidByGlobalFeePayer", "requestFDRawTransactionPaidByUser"]
+    .map((m) => [m, "raw RLP transactions (/v2/tx[/fd|/fd-user]/rlp)"]),
+  ["requestLegacyTransaction", "legacy transactions (POST /v2/tx/legacy)"],
+  ...["createKeys", "getKeyListByKRN", "getKey", "signMessage", "deleteKey"].map((m) => [m, "key management (/v2/key)"]),
+  ...["registerAccounts", "migrateAccounts"].map((m) => [m, "account migration (POST /v2/registration/account; /v2/key)"]),
+  ...["getFDTransactionList", "getFDTransaction"].map((m) => [m, "fee-delegation history (/v2/history/fd/tx)"])
+])
+
+/** A failure in one line: an assertion's message with what it compared, an error's message, or the body the client rejected with. */
+const describe = (e: unknown): string => {
+  if (e instanceof assert.AssertionError) {
+    const compared = e.operator === "strictEqual" || e.operator === "deepStrictEqual"
+      ? ` (got ${inspect(e.actual, { breakLength: Infinity })}, expected ${inspect(e.expected, { breakLength: Infinity })})`
+      : ""
+    return `${e.generatedMessage ? e.message.split("\n")[0]!.replace(/:$/, "") : e.message}${compared}`
+  }
+  return e instanceof Error ? e.message.split("\n")[0]! : JSON.stringify(e)
+}
+
+const main = Effect.scoped(Effect.gen(function*() {
+  const loaded = loadCaver()
+  if ("unavailable" in loaded) {
+    process.stderr.write(`conformance: the official client could not be installed: ${loaded.unavailable}\n`)
+    process.exitCode = 2
+    return
+  }
+  // A short block interval: receipts commit within 50 ms.
+  const emulator = yield* Emulator.make({ port: 0, blockInterval: "50 millis" })
+  const caver = new loaded.CaverExtKAS()
+  caver.initWalletAPI(1001, emulator.member.accessKeyId, Redacted.value(emulator.member.secretAccessKey), emulator.url)
+  const accountId = emulator.member.accountId
+  const backstage: Backstage = {
+    fund: (address, peb) => Effect.runPromise(Effect.asVoid(emulator.fund(1001, address, peb))),
+    balance: (address) => Effect.runPromise(Effect.map(emulator.balance(1001, address), (b) => b.balance)),
+    globalFeePayer: emulator.globalFeePayer(1001).toLowerCase(),
+    bill: () =>
+      Effect.runPromise(Effect.map(emulator.feeBills({ accountId, chainId: 1001 }), (bills) =>
+        Option.match(Option.fromNullable(bills[0]), {
+          onNone: () => ({ fees: 0n, transactions: 0 }),
+          onSome: (b) => ({ fees: b.fees, transactions: b.transactions })
+        })))
+  }
+  const wallet = caver.kas.wallet
+  const list = checks(wallet, accountId, backstage)
+  const width = Math.max(...list.map((c) => c.method.length)) + 1
+  let failed = 0
+  for (const check of list) {
+    const outcome = yield* Effect.promise(() => check.run().then(() => "ok", (e) => `FAILED: ${describe(e)}`))
+    if (outcome !== "ok") failed++
+    process.stdout.write(`${check.method.padEnd(width)} ${outcome}\n`)
+  }
+
+  // The client's other wallet methods, and what each would need of the emulator.
+  const checked = new Set(list.map((c) => c.method))
+  const methods = Object.getOwnPropertyNames(Object.getPrototypeOf(wallet)).filter((name) => {
+    const descriptor = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(wallet), name)!
+    return name !== "constructor" && typeof descriptor.value === "function"
+  })
+  const unchecked = methods.filter((m) => !checked.has(m))
+  const byFeature = new Map<string, Array<string>>()
+  for (const m of unchecked) {
+    const feature = outOfScope[m] ?? "not classified"
+    byFeature.set(feature, [...(byFeature.get(feature) ?? []), m])
+  }
+  process.stdout.write(`\nnot checked: ${unchecked.length} method(s) whose feature the emulator does not serve\n`)
+  for (const [feature, names] of byFeature) process.stdout.write(`  ${feature}: ${names.join(", ")}\n`)
+
+  const works = list.length - failed
+  process.stdout.write(
+    `\n${works} of ${methods.length} wallet methods of caver-js-ext-kas work against the emulator` +
+      `${failed === 0 ? ` (all ${list.length} checked)` : `; ${failed} of the ${list.length} checked failed`}\n`
+  )
+  if (failed > 0) process.exitCode = 1
+}))
+
+Effect.runPromise(main)

@@ -1,0 +1,390 @@
+/**
+ * Klaytn transactions as the emulator builds them, checked against values computed without the
+ * code under test: @ethereumjs/rlp decodes and encodes, @noble/hashes hashes, @noble/curves
+ * recovers signers; and against the real example bodies of the service.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { RLP } from "@ethereumjs/rlp"
+import { secp256k1 } from "@noble/curves/secp256k1.js"
+import { keccak_256 } from "@noble/hashes/sha3.js"
+import { Arbitrary, Either, FastCheck as fc, Option, Schema } from "effect"
+import { readFileSync } from "node:fs"
+import { Address, Transaction } from "effect-kas-wallet"
+import * as Klaytn from "../src/chain/Klaytn.js"
+import { addressOfKey, bytesOf, hex, listOf, minimal, type Nested, recover as independentRecover, unhex } from "./support/klaytn.js"
+
+const fixture = (name: string): Record<string, unknown> =>
+  JSON.parse(readFileSync(new URL(`../../../test/fixtures/tx/${name}`, import.meta.url), "utf8")) as Record<string, unknown>
+
+const right = <A, E>(e: Either.Either<A, E>): A => {
+  if (Either.isLeft(e)) throw new Error(`expected Right, got ${String(e.left)}`)
+  return e.right
+}
+const leftReason = <A>(e: Either.Either<A, Klaytn.KlaytnError>): string => {
+  expect(Either.isLeft(e)).toBe(true)
+  return Either.isLeft(e) ? e.left.reason : ""
+}
+
+// ---------------------------------------------------------------------------------------------
+// RLP
+// ---------------------------------------------------------------------------------------------
+
+const rlpItem: fc.Arbitrary<Klaytn.RlpItem> = fc.letrec<{ item: Klaytn.RlpItem }>((tie) => ({
+  item: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    fc.uint8Array({ maxLength: 3 }),
+    fc.uint8Array({ minLength: 50, maxLength: 70 }),
+    fc.array(tie("item"), { maxLength: 5 }),
+    fc.array(fc.uint8Array({ minLength: 20, maxLength: 32 }), { minLength: 2, maxLength: 4 })
+  )
+})).item
+
+describe("RLP", () => {
+  it.prop("encodes as @ethereumjs/rlp does, and decodes back", [rlpItem], ([item]) => {
+    const encoded = Klaytn.encodeRlp(item)
+    expect(hex(encoded)).toBe(hex(RLP.encode(item as Nested as Uint8Array)))
+    expect(right(Klaytn.decodeRlp(encoded))).toStrictEqual(item)
+  }, { fastCheck: { numRuns: 300 } })
+
+  it.prop(
+    "decoding agrees with @ethereumjs/rlp on arbitrary and on mutated bytes",
+    [fc.oneof(fc.uint8Array({ maxLength: 80 }), fc.tuple(rlpItem, fc.nat(), fc.nat({ max: 255 })).map(([item, at, byte]) => {
+      const bytes = Klaytn.encodeRlp(item)
+      if (bytes.length > 0) bytes[at % bytes.length] = byte
+      return bytes
+    }))],
+    ([bytes]) => {
+      let theirs: Nested | undefined
+      try {
+        theirs = RLP.decode(bytes) as Nested
+      } catch {
+        theirs = undefined
+      }
+      const ours = Klaytn.decodeRlp(bytes)
+      // @ethereumjs/rlp reads an empty input as the empty string; it encodes nothing, so we refuse it
+      if (theirs === undefined || bytes.length === 0) expect(Either.isLeft(ours)).toBe(true)
+      else expect(ours).toStrictEqual(Either.right(theirs))
+    },
+    { fastCheck: { numRuns: 500 } }
+  )
+
+  it("known encodings, including the 55/56-byte boundary", () => {
+    expect(hex(Klaytn.encodeRlp(new Uint8Array()))).toBe("0x80")
+    expect(hex(Klaytn.encodeRlp(Uint8Array.of(0x7f)))).toBe("0x7f")
+    expect(hex(Klaytn.encodeRlp(Uint8Array.of(0x80)))).toBe("0x8180")
+    expect(hex(Klaytn.encodeRlp([]))).toBe("0xc0")
+    expect(hex(Klaytn.encodeRlp(new Uint8Array(55))).slice(0, 4)).toBe("0xb7")
+    expect(hex(Klaytn.encodeRlp(new Uint8Array(56))).slice(0, 6)).toBe("0xb838")
+    expect(hex(Klaytn.encodeRlp(new Uint8Array(1024))).slice(0, 8)).toBe("0xb90400")
+    expect(hex(Klaytn.encodeRlp([new Uint8Array(54)])).slice(0, 4)).toBe("0xf7")
+    expect(hex(Klaytn.encodeRlp([new Uint8Array(55)])).slice(0, 6)).toBe("0xf838")
+  })
+
+  it("refuses non-canonical and truncated encodings", () => {
+    const cases: Array<[string, string]> = [
+      ["", "unexpected end"],
+      ["0x8100", "single byte below 0x80"],
+      ["0x817f", "single byte below 0x80"],
+      [`0xb801${"00"}`, "long form used for a length below 56"],
+      [`0xb90038${"00".repeat(56)}`, "leading zero"],
+      ["0x82aa", "past the end"],
+      ["0xc2c0", "past the end"],
+      ["0x8000", "1 bytes after the value"],
+      ["0xc0c0", "1 bytes after the value"],
+      ["0xb9", "past the end of the input"]
+    ]
+    for (const [input, reason] of cases) expect(leftReason(Klaytn.decodeRlp(unhex(input)))).toContain(reason)
+    let deep: Klaytn.RlpItem = []
+    for (let i = 0; i < 20; i++) deep = [deep]
+    expect(leftReason(Klaytn.decodeRlp(Klaytn.encodeRlp(deep)))).toContain("nested too deeply")
+  })
+})
+
+// ---------------------------------------------------------------------------------------------
+// The service's examples
+// ---------------------------------------------------------------------------------------------
+
+const TESTNET = 1001
+
+describe("the service's example transactions", () => {
+  const basic = fixture("tx-value-200-success.json")
+  const withRatio = fixture("fd-value-200-with-fee-ratio.json")
+
+  it("tx-value-200-success.json: fields, hash and sender recover from its rlp", () => {
+    const raw = unhex(basic.rlp as string)
+    const parts = right(Klaytn.decodeRaw(raw))
+    const t = parts.transfer
+    expect(t.type).toBe(Transaction.TxType.ValueTransferMemo)
+    expect(t.nonce).toBe(basic.nonce)
+    expect(t.gas).toBe(basic.gas)
+    expect(t.to.toLowerCase()).toBe(basic.to)
+    expect(t.from.toLowerCase()).toBe(basic.from)
+    expect(t.value).toBe(BigInt(basic.value as string))
+    expect(hex(t.input!)).toBe(basic.input)
+    // the JSON's gasPrice (750 ston) is not the signed one (25 ston): the RLP is what was signed
+    expect(t.gasPrice).toBe(25_000_000_000n)
+    expect(t.gasPrice).not.toBe(BigInt(basic.gasPrice as string))
+    expect(parts.signatures.map(Klaytn.toWireSignature)).toStrictEqual(basic.signatures)
+    expect(Klaytn.transactionHash(raw)).toBe(basic.transactionHash)
+    expect(hex(keccak_256(raw))).toBe(basic.transactionHash)
+    expect(right(Klaytn.verifySigners(parts, TESTNET))).toStrictEqual({ sender: t.from })
+    expect(hex(Klaytn.encodeRaw(parts))).toBe(basic.rlp)
+    // no fee payer: the sender's hash is the transaction hash
+    expect(Klaytn.senderTxHash(parts)).toBe(basic.transactionHash)
+  })
+
+  it("fd-value-200-with-fee-ratio.json: ratio, fee payer, hash and both signers recover from its rlp", () => {
+    const raw = unhex(withRatio.rlp as string)
+    const parts = right(Klaytn.decodeRaw(raw))
+    expect(parts.transfer.type).toBe(Transaction.TxType.FeeDelegatedValueTransferMemoWithRatio)
+    expect(parts.transfer.feeRatio).toBe(withRatio.feeRatio)
+    expect(parts.transfer.nonce).toBe(withRatio.nonce)
+    expect(parts.feePayer?.address.toLowerCase()).toBe(withRatio.feePayer)
+    expect(parts.signatures.map(Klaytn.toWireSignature)).toStrictEqual(withRatio.signatures)
+    expect(parts.feePayer?.signatures.map((s) => s.v)).toStrictEqual([0x7f6])
+    expect(Klaytn.transactionHash(raw)).toBe(withRatio.transactionHash)
+    const signers = right(Klaytn.verifySigners(parts, TESTNET))
+    expect(signers.sender.toLowerCase()).toBe(withRatio.from)
+    expect(signers.feePayer?.toLowerCase()).toBe(withRatio.feePayer)
+    expect(hex(Klaytn.encodeRaw(parts))).toBe(withRatio.rlp)
+    // senderTxHash: the raw transaction without the fee payer's part, computed independently
+    const fields = listOf(RLP.decode(raw.subarray(1)) as Nested)
+    const independent = hex(keccak_256(Uint8Array.from([raw[0]!, ...RLP.encode(fields.slice(0, 9) as Array<Uint8Array>)])))
+    expect(Klaytn.senderTxHash(parts)).toBe(independent)
+    expect(independent).not.toBe(withRatio.transactionHash)
+  })
+
+  it("re-encoding the decoded examples as results gives their JSON (with the signed gas price)", () => {
+    for (const json of [basic, withRatio]) {
+      const raw = unhex(json.rlp as string)
+      const parts = right(Klaytn.decodeRaw(raw))
+      const signed: Klaytn.SignedTransfer = {
+        ...parts,
+        chainId: TESTNET,
+        raw,
+        transactionHash: Klaytn.transactionHash(raw),
+        senderTxHash: Klaytn.senderTxHash(parts)
+      }
+      const encoded = Schema.encodeSync(Transaction.TransactionResult)(Klaytn.toResult(signed, "Submitted"))
+      expect(encoded).toStrictEqual({ ...json, gasPrice: "0x5d21dba00" })
+    }
+  })
+
+  it("the signatures are chain-bound: on mainnet they do not verify", () => {
+    const parts = right(Klaytn.decodeRaw(unhex(basic.rlp as string)))
+    expect(leftReason(Klaytn.verifySigners(parts, 8217))).toContain("V must be 16469 or 16470 on chain 8217, got 2037")
+  })
+
+  it("tx-receipt-200-success.json: gasUsed is the intrinsic gas of a 4-byte memo transfer", () => {
+    const receipt = fixture("tx-receipt-200-success.json")
+    expect(Klaytn.intrinsicGas(receipt.typeInt as Transaction.TxType, unhex(receipt.input as string).length)).toBe(
+      Number(receipt.gasUsed)
+    )
+  })
+})
+
+// ---------------------------------------------------------------------------------------------
+// Every type, signed with random keys
+// ---------------------------------------------------------------------------------------------
+
+const privateKey = fc.uint8Array({ minLength: 32, maxLength: 32 }).filter((k) => secp256k1.utils.isValidSecretKey(k))
+const address = Arbitrary.make(Address.AddressFromSelf)
+
+const ALL_TYPES = Object.values(Transaction.TxType)
+
+const transferCase = (types: ReadonlyArray<Transaction.TxType>) => fc.record({
+  type: fc.constantFrom(...types),
+  senderKey: privateKey,
+  feePayerKey: privateKey,
+  to: address,
+  value: Arbitrary.make(Transaction.PebFromSelf),
+  gasPrice: fc.oneof(fc.constant(25_000_000_000n), fc.bigInt({ min: 0n, max: (1n << 256n) - 1n })),
+  nonce: fc.oneof(fc.nat({ max: 300 }), fc.nat()),
+  gas: fc.nat({ max: 10_000_000 }),
+  memo: fc.uint8Array({ maxLength: 80 }),
+  feeRatio: fc.integer({ min: 1, max: 99 }),
+  chainId: fc.constantFrom(1001, 8217)
+})
+
+describe("every value-transfer type, signed with random keys", () => {
+  for (const type of ALL_TYPES) {
+    it.prop(`${Transaction.typeName(type)}: decodes independently to its fields, both signers recover, and the hashes are keccak256 of the bytes`, [transferCase([type])], ([c]) => {
+      const from = Option.getOrThrow(Address.checksum(addressOfKey(c.senderKey)))
+      const memo = Transaction.hasMemo(c.type)
+      const delegated = Transaction.isFeeDelegatedType(c.type)
+      const ratio = Transaction.hasFeeRatio(c.type)
+      const transfer = right(Klaytn.makeTransfer({
+        from,
+        to: c.to,
+        value: c.value,
+        nonce: c.nonce,
+        gas: c.gas,
+        gasPrice: c.gasPrice,
+        memo: memo ? c.memo : undefined,
+        feeDelegated: delegated,
+        feeRatio: ratio ? c.feeRatio : undefined
+      }))
+      expect(transfer.type).toBe(c.type)
+      const signed = right(Klaytn.signTransfer(transfer, { chainId: c.chainId, sender: c.senderKey, feePayer: delegated ? c.feePayerKey : undefined }))
+
+      // independent decoding of the raw transaction
+      const raw = signed.raw
+      expect(raw[0]).toBe(c.type)
+      const fields = listOf(RLP.decode(raw.subarray(1)) as Nested)
+      const expected: Array<Uint8Array> = [
+        minimal(c.nonce),
+        minimal(c.gasPrice),
+        minimal(c.gas),
+        unhex(c.to),
+        minimal(c.value),
+        unhex(from),
+        ...(memo ? [c.memo] : []),
+        ...(ratio ? [minimal(c.feeRatio)] : [])
+      ]
+      expect(fields.length).toBe(expected.length + 1 + (delegated ? 2 : 0))
+      for (let i = 0; i < expected.length; i++) expect(hex(bytesOf(fields[i]))).toBe(hex(expected[i]!))
+
+      // the sender's signature, recovered independently
+      const sigs = listOf(fields[expected.length])
+      expect(sigs.length).toBe(1)
+      const senderHash = keccak_256(RLP.encode([RLP.encode([minimal(c.type), ...expected]), minimal(c.chainId), new Uint8Array(), new Uint8Array()]))
+      const sender = independentRecover(senderHash, sigs[0]!, c.chainId)
+      expect(sender.address).toBe(from.toLowerCase())
+      expect([2 * c.chainId + 35, 2 * c.chainId + 36]).toContain(sender.v)
+
+      // the fee payer's
+      if (delegated) {
+        const payer = bytesOf(fields[expected.length + 1])
+        expect(hex(payer)).toBe(addressOfKey(c.feePayerKey))
+        const payerSigs = listOf(fields[expected.length + 2])
+        expect(payerSigs.length).toBe(1)
+        const payerHash = keccak_256(
+          RLP.encode([RLP.encode([minimal(c.type), ...expected]), payer, minimal(c.chainId), new Uint8Array(), new Uint8Array()])
+        )
+        const recovered = independentRecover(payerHash, payerSigs[0]!, c.chainId)
+        expect(recovered.address).toBe(hex(payer))
+        expect([2 * c.chainId + 35, 2 * c.chainId + 36]).toContain(recovered.v)
+      }
+
+      // hashes
+      expect(signed.transactionHash).toBe(hex(keccak_256(raw)))
+      const senderRaw = Uint8Array.from([c.type, ...RLP.encode(fields.slice(0, expected.length + 1) as Array<Uint8Array>)])
+      expect(signed.senderTxHash).toBe(hex(keccak_256(senderRaw)))
+      if (!delegated) expect(signed.senderTxHash).toBe(signed.transactionHash)
+
+      // and the module's own decoder and verifier agree
+      const parts = right(Klaytn.decodeRaw(raw))
+      expect(parts).toStrictEqual({ transfer: signed.transfer, signatures: signed.signatures, ...(signed.feePayer ? { feePayer: signed.feePayer } : {}) })
+      expect(right(Klaytn.verifySigners(parts, c.chainId)).sender).toBe(from)
+
+      // results and receipts are valid wire bodies
+      const result = Klaytn.toResult(signed, "Submitted")
+      expect(Schema.decodeUnknownSync(Transaction.TransactionResult)(Schema.encodeSync(Transaction.TransactionResult)(result))).toStrictEqual(result)
+      expect(result.rlp).toBe(hex(raw))
+      const receipt = Klaytn.toReceipt(signed, {
+        blockHash: hex(keccak_256(Uint8Array.of(1))),
+        blockNumber: 7,
+        transactionIndex: 0,
+        gasUsed: Klaytn.intrinsicGas(c.type, memo ? c.memo.length : 0),
+        status: "Committed"
+      })
+      const receiptJson = Schema.encodeSync(Transaction.TransactionReceipt)(receipt)
+      expect(Schema.decodeUnknownSync(Transaction.TransactionReceipt)(receiptJson)).toStrictEqual(receipt)
+      expect(receiptJson.type).toBe(Transaction.typeName(c.type))
+    }, { fastCheck: { numRuns: 15 } })
+  }
+
+  it.prop("a changed byte in the signed fields no longer verifies", [transferCase(ALL_TYPES), fc.nat()], ([c, at]) => {
+    const from = Option.getOrThrow(Address.checksum(addressOfKey(c.senderKey)))
+    const transfer = right(Klaytn.makeTransfer({ from, to: c.to, value: c.value, nonce: c.nonce, gas: c.gas, gasPrice: c.gasPrice }))
+    const signed = right(Klaytn.signTransfer(transfer, { chainId: c.chainId, sender: c.senderKey }))
+    const tampered = { ...signed, transfer: { ...transfer, nonce: transfer.nonce + 1 + (at % 5) } }
+    expect(Either.isLeft(Klaytn.verifySigners(tampered, c.chainId))).toBe(true)
+  }, { fastCheck: { numRuns: 20 } })
+})
+
+// ---------------------------------------------------------------------------------------------
+// Refusals, gas, keys
+// ---------------------------------------------------------------------------------------------
+
+describe("refusals", () => {
+  const key = Uint8Array.from({ length: 32 }, (_, i) => i + 1)
+  const other = Uint8Array.from({ length: 32 }, (_, i) => 32 - i)
+  const from = Option.getOrThrow(Address.checksum(addressOfKey(key)))
+  const to = Option.getOrThrow(Address.checksum(addressOfKey(other)))
+  const base = { from, to, value: 1n, nonce: 0, gas: 100_000, gasPrice: 25_000_000_000n }
+
+  it("makeTransfer checks ranges and the fee-ratio rules", () => {
+    expect(leftReason(Klaytn.makeTransfer({ ...base, nonce: -1 }))).toContain("nonce")
+    expect(leftReason(Klaytn.makeTransfer({ ...base, gas: 1.5 }))).toContain("gas")
+    expect(leftReason(Klaytn.makeTransfer({ ...base, value: -1n }))).toContain("value")
+    expect(leftReason(Klaytn.makeTransfer({ ...base, gasPrice: 1n << 256n }))).toContain("gasPrice")
+    expect(leftReason(Klaytn.makeTransfer({ ...base, feeDelegated: true, feeRatio: 100 }))).toContain("feeRatio")
+    expect(leftReason(Klaytn.makeTransfer({ ...base, feeRatio: 30 }))).toContain("fee-delegated")
+    // ratio 0 is the whole fee: no ratio field
+    const whole = right(Klaytn.makeTransfer({ ...base, feeDelegated: true, feeRatio: 0 }))
+    expect(whole.type).toBe(Transaction.TxType.FeeDelegatedValueTransfer)
+    expect(whole).not.toHaveProperty("feeRatio")
+    // an empty memo still makes a memo transfer
+    expect(right(Klaytn.makeTransfer({ ...base, memo: new Uint8Array() })).type).toBe(Transaction.TxType.ValueTransferMemo)
+  })
+
+  it("signTransfer needs the right keys for the right parties", () => {
+    const plain = right(Klaytn.makeTransfer(base))
+    const delegated = right(Klaytn.makeTransfer({ ...base, feeDelegated: true }))
+    expect(leftReason(Klaytn.signTransfer(plain, { chainId: TESTNET, sender: other }))).toContain("does not belong to `from`")
+    expect(leftReason(Klaytn.signTransfer(plain, { chainId: TESTNET, sender: key, feePayer: other }))).toContain("takes no fee payer")
+    expect(leftReason(Klaytn.signTransfer(delegated, { chainId: TESTNET, sender: key }))).toContain("needs the fee payer's key")
+    expect(leftReason(Klaytn.signTransfer(plain, { chainId: 0, sender: key }))).toContain("chain id")
+  })
+
+  it("invalid private keys are refused without showing them", () => {
+    const hash = keccak_256(Uint8Array.of(1))
+    const n = unhex("fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141")
+    for (const bad of [new Uint8Array(32), n, new Uint8Array(31).fill(7), Uint8Array.from({ length: 32 }, () => 0xab)]) {
+      const result = Klaytn.sign(hash, bad, TESTNET)
+      if (Either.isRight(result)) continue // 0xabab… is a valid key
+      expect(result.left.reason).toBe("invalid secp256k1 private key")
+      expect(String(result.left)).not.toContain(Buffer.from(bad).toString("hex"))
+    }
+    expect(Either.isLeft(Klaytn.sign(hash, new Uint8Array(32), TESTNET))).toBe(true)
+    expect(Either.isLeft(Klaytn.addressOfKey(n))).toBe(true)
+    expect(leftReason(Klaytn.sign(new Uint8Array(31), key, TESTNET))).toContain("32 bytes")
+  })
+
+  it.prop("sign and recover: low S, V for the chain, the key's address", [privateKey, fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.constantFrom(1001, 8217)], ([k, hash, chainId]) => {
+    const sig = right(Klaytn.sign(hash, k, chainId))
+    expect(sig.s <= 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n).toBe(true)
+    expect([2 * chainId + 35, 2 * chainId + 36]).toContain(sig.v)
+    expect(right(Klaytn.recover(hash, sig, chainId)).toLowerCase()).toBe(addressOfKey(k))
+    expect(right(Klaytn.addressOfKey(k)).toLowerCase()).toBe(addressOfKey(k))
+    // the high-S twin of a valid signature is refused, as Klaytn refuses it
+    const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n
+    expect(leftReason(Klaytn.recover(hash, { ...sig, s: N - sig.s, v: 4 * chainId + 71 - sig.v }, chainId))).toContain("lower half")
+    expect(leftReason(Klaytn.recover(hash, { ...sig, r: 0n }, chainId))).toContain("R and S")
+  }, { fastCheck: { numRuns: 40 } })
+
+  it("decodeRaw refuses other types, wrong field counts and wrong sizes", () => {
+    const signed = right(Klaytn.signTransfer(right(Klaytn.makeTransfer(base)), { chainId: TESTNET, sender: key }))
+    const fields = listOf(RLP.decode(signed.raw.subarray(1)) as Nested) as Array<Nested>
+    const rebuild = (type: number, list: ReadonlyArray<Nested>) => Uint8Array.from([type, ...RLP.encode(list as Array<Uint8Array>)])
+    expect(leftReason(Klaytn.decodeRaw(new Uint8Array()))).toContain("empty")
+    expect(leftReason(Klaytn.decodeRaw(rebuild(0x02, fields)))).toContain("not a value transfer")
+    expect(leftReason(Klaytn.decodeRaw(rebuild(0x10, fields)))).toContain("type 0x10 has 8 fields, got 7")
+    expect(leftReason(Klaytn.decodeRaw(rebuild(0x08, [...fields.slice(0, 3), new Uint8Array(19), ...fields.slice(4)])))).toContain("to: an address has 20 bytes")
+    expect(leftReason(Klaytn.decodeRaw(rebuild(0x08, [Uint8Array.of(0, 1), ...fields.slice(1)])))).toContain("leading zero")
+    expect(leftReason(Klaytn.decodeRaw(rebuild(0x08, [...fields.slice(0, 6), []])))).toContain("no signature")
+    expect(leftReason(Klaytn.decodeRaw(rebuild(0x08, [...fields.slice(0, 4), new Uint8Array(33), ...fields.slice(5)])))).toContain("more than 256 bits")
+    expect(hex(rebuild(0x08, fields))).toBe(hex(signed.raw))
+  })
+
+  it("intrinsic gas: 21000, +10000 fee-delegated, +15000 with a ratio, +100 per input byte", () => {
+    const T = Transaction.TxType
+    expect(Klaytn.intrinsicGas(T.ValueTransfer, 0)).toBe(21000)
+    expect(Klaytn.intrinsicGas(T.FeeDelegatedValueTransfer, 0)).toBe(31000)
+    expect(Klaytn.intrinsicGas(T.FeeDelegatedValueTransferWithRatio, 0)).toBe(36000)
+    expect(Klaytn.intrinsicGas(T.ValueTransferMemo, 5)).toBe(21500)
+    expect(Klaytn.intrinsicGas(T.FeeDelegatedValueTransferMemo, 5)).toBe(31500)
+    expect(Klaytn.intrinsicGas(T.FeeDelegatedValueTransferMemoWithRatio, 5)).toBe(36500)
+  })
+})

@@ -1,0 +1,238 @@
+/**
+ * The emulator's building blocks in isolation: Basic credentials, query values, cursors, account
+ * keys, database locations and the key vault.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { secp256k1 } from "@noble/curves/secp256k1.js"
+import { Effect, Either, FastCheck as fc, Option, Redacted } from "effect"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import * as AccountKeys from "../src/chain/AccountKeys.js"
+import * as Credentials from "../src/console/Credentials.js"
+import * as Cursor from "../src/http/Cursor.js"
+import * as Database from "../src/store/Database.js"
+import * as Emulator from "../src/Emulator.js"
+import * as KeyVault from "../src/store/KeyVault.js"
+import * as Routes from "../src/http/Routes.js"
+
+const b64 = (s: string) => Buffer.from(s, "utf8").toString("base64")
+
+describe("Credentials", () => {
+  it("parseBasic splits on the first colon (RFC 7617), scheme case-insensitive", () => {
+    const parsed = Credentials.parseBasic(`Basic ${b64("id:se:cr:et")}`)
+    expect(Option.map(parsed, (c) => [c.accessKeyId, Redacted.value(c.secretAccessKey)])).toEqual(Option.some(["id", "se:cr:et"]))
+    expect(Option.isSome(Credentials.parseBasic(`bAsIc ${b64("id:x")}`))).toBe(true)
+    expect(Option.map(Credentials.parseBasic(`Basic ${b64("id:")}`), (c) => Redacted.value(c.secretAccessKey))).toEqual(Option.some(""))
+    // unpadded base64 is tolerated
+    expect(Option.isSome(Credentials.parseBasic(`Basic ${b64("id:xy").replace(/=+$/, "")}`))).toBe(true)
+  })
+
+  it("parseBasic refuses other schemes, bad base64, no colon, an empty id, invalid UTF-8", () => {
+    for (
+      const header of [
+        "",
+        "Basic",
+        "Basic ",
+        `Bearer ${b64("id:x")}`,
+        "Basic !!!",
+        `Basic ${b64("noColon")}`,
+        `Basic ${b64(":secret")}`,
+        `Basic ${Buffer.from([0xc3, 0x28, 0x3a, 0x41]).toString("base64")}`,
+        `Basic ${b64("id:x")} extra`
+      ]
+    ) {
+      expect(Credentials.parseBasic(header), header).toEqual(Option.none())
+    }
+  })
+
+  it.prop("hashes verify only the same secret, in constant time", [fc.string(), fc.string()], ([a, b]) => {
+    const salt = Credentials.generateSalt()
+    const hash = Credentials.hashSecret(Redacted.make(a), salt)
+    expect(Credentials.verifySecret(Redacted.make(a), salt, hash)).toBe(true)
+    expect(Credentials.verifySecret(Redacted.make(b), salt, hash)).toBe(a === b)
+    expect(Buffer.from(hash).toString("utf8")).not.toContain(a.length > 3 ? a : "\u0000never")
+  })
+
+  it("generated ids and secrets have the documented shapes and never a colon", () => {
+    const ids = new Set<string>()
+    for (let i = 0; i < 200; i++) {
+      const id = Credentials.generateAccessKeyId()
+      expect(id).toMatch(/^KASK[A-Z0-9]{20}$/)
+      ids.add(id)
+      expect(Redacted.value(Credentials.generateSecret())).toMatch(/^[A-Za-z0-9]{40}$/)
+    }
+    expect(ids.size).toBe(200)
+  })
+})
+
+describe("query values", () => {
+  it("size: absent, empty or 0 → 100; above 1000 → 1000; else 400 1061615", () => {
+    const size = (v: string | undefined) => Either.getOrElse(Either.map(Routes.parseSize(v), (n) => n as number | string), (e) => `${e.code}`)
+    expect([undefined, "", "0", "-0", "1", "999", "1000", "1001", "1".repeat(400)].map(size)).toEqual([
+      100, 100, 100, 100, 1, 999, 1000, 1000, 1000
+    ])
+    for (const bad of ["-1", "1.0", "1e3", " 1", "+1", "abc", "0x1"]) expect(size(bad)).toBe("1061615")
+  })
+
+  it("timestamps: absent, empty or 0 → unbounded; non-negative integers; else 400 1061615", () => {
+    const ts = (v: string | undefined) => Routes.parseTimestamp("from-timestamp", v)
+    expect(ts(undefined)).toEqual(Either.right(undefined))
+    expect(ts("")).toEqual(Either.right(undefined))
+    expect(ts("0")).toEqual(Either.right(undefined))
+    expect(ts("1599187293")).toEqual(Either.right(1599187293))
+    for (const bad of ["-1", "1.5", "x"]) {
+      expect(Either.getLeft(ts(bad)).pipe(Option.map((e) => [e.code, e.message]))).toEqual(
+        Option.some([1061615, "its value is out of range; from-timestamp"])
+      )
+    }
+  })
+})
+
+describe("Cursor", () => {
+  const secret = Redacted.make(new Uint8Array(32).fill(7))
+  const binding = fc.record({
+    memberId: fc.nat(),
+    chainId: fc.constantFrom(8217, 1001),
+    poolId: fc.nat(),
+    kind: fc.constantFrom<"account" | "feePayer">("account", "feePayer")
+  })
+  const state = fc.record({ createdAt: fc.nat(), seq: fc.nat() }).chain(({ createdAt, seq }) =>
+    fc.nat().map((extra) => ({ after: { createdAt, seq }, snapshot: seq + extra }))
+  )
+
+  it.prop("decodes what it encodes, for the same binding only", [binding, binding, state], ([b, other, s]) => {
+    const cursor = Cursor.encode(secret, b, s)
+    expect(cursor).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{22}$/)
+    expect(Cursor.decode(secret, b, cursor)).toEqual(Option.some(s))
+    const same = other.memberId === b.memberId && other.chainId === b.chainId && other.poolId === b.poolId &&
+      other.kind === b.kind
+    expect(Option.isSome(Cursor.decode(secret, other, cursor))).toBe(same)
+    // Account pools and fee-payer pools number their ids apart: the same id of the other kind is another pool.
+    const otherKind = b.kind === "account" ? "feePayer" : "account"
+    expect(Cursor.decode(secret, { ...b, kind: otherKind }, cursor)).toEqual(Option.none())
+    expect(Cursor.decode(Redacted.make(new Uint8Array(32).fill(8)), b, cursor)).toEqual(Option.none())
+  })
+
+  it.prop("any change of any character is detected", [binding, state, fc.nat(), fc.char()], ([b, s, i, c]) => {
+    const cursor = Cursor.encode(secret, b, s)
+    const at = i % cursor.length
+    const altered = cursor.slice(0, at) + c + cursor.slice(at + 1)
+    if (altered !== cursor) expect(Cursor.decode(secret, b, altered)).toEqual(Option.none())
+  })
+
+  it.prop("random strings never decode", [fc.string({ maxLength: 600 })], ([s]) => {
+    expect(Cursor.decode(secret, { memberId: 1, chainId: 1001, poolId: 1, kind: "account" }, s)).toEqual(Option.none())
+  })
+})
+
+describe("AccountKeys", () => {
+  it("derives the address of a known key (private key 1)", () => {
+    const one = new Uint8Array(32)
+    one[31] = 1
+    const key = AccountKeys.fromPrivateKey(Redacted.make(one))
+    expect(key.address).toBe("0x7E5F4552091A69125d5DfCb7b8C2659029395Bdf")
+    expect(key.publicKey).toBe(
+      "0x0479be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798483ada7726a3c4655da4fbfc0e1108a8fd17b448a68554199c47d08ffb10d4b8"
+    )
+    expect(key.keyHex).toMatch(/^0x[0-9a-f]{64}$/)
+  })
+
+  it("generates distinct valid key pairs whose public key matches the private key", () => {
+    for (let i = 0; i < 20; i++) {
+      const key = AccountKeys.generate()
+      expect(`0x${Buffer.from(secp256k1.getPublicKey(Redacted.value(key.privateKey), false)).toString("hex")}`).toBe(key.publicKey)
+      expect(String(key.privateKey)).not.toContain(Buffer.from(Redacted.value(key.privateKey)).toString("hex"))
+    }
+  })
+})
+
+describe("Database.parse", () => {
+  it("reads every kind of location", () => {
+    const parse = (s: string) => Either.map(Database.parse(s), (l) => l._tag)
+    expect(parse(":memory:")).toEqual(Either.right("Ephemeral"))
+    expect(parse("file::memory:?cache=shared")).toEqual(Either.right("SharedMemory"))
+    expect(parse("data/e.db")).toEqual(Either.right("File"))
+    expect(parse("file:/tmp/e.db")).toEqual(Either.right("File"))
+    expect(parse("file:///tmp/e.db")).toEqual(Either.right("File"))
+    expect(parse("libsql://db.example.com")).toEqual(Either.right("Remote"))
+    expect(parse("http://127.0.0.1:8080")).toEqual(Either.right("Remote"))
+    expect(Either.isLeft(Database.parse(""))).toBe(true)
+    expect(Either.isLeft(Database.parse("ftp://x"))).toBe(true)
+    expect(Either.isLeft(Database.parse("file:/tmp/e.db?mode=ro"))).toBe(true)
+  })
+
+  it("never shows credentials of a URL", () => {
+    expect(Database.redactUrl("libsql://user:pw@db.example.com?authToken=secret")).toBe("libsql://<redacted>@db.example.com?<redacted>")
+  })
+})
+
+describe("Database.layer", () => {
+  // The failure must come at once: the bound only turns a hang (the regression) into a failure.
+  const startFailure = (options: Parameters<typeof Emulator.make>[0]) =>
+    Emulator.make({ port: 0, ...options }).pipe(Effect.scoped, Effect.timeout("5 seconds"), Effect.flip)
+
+  it.live("a database whose directory or file cannot be made fails at once, naming the path and the system's reason", () =>
+    Effect.gen(function*() {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "kas-emu-units-"))
+      const aFile = path.join(dir, "plain")
+      fs.writeFileSync(aFile, "")
+      try {
+        const cases = [
+          // Under /proc, mkdir fails with ENOENT below a parent that exists: Node's recursive mkdir
+          // then loops forever.
+          ...(process.platform === "linux" ? [{ db: "/proc/nope/x.db", reason: "ENOENT" }] : []),
+          { db: path.join(aFile, "sub", "x.db"), reason: "ENOTDIR" },
+          { db: dir, reason: "EISDIR" }
+        ]
+        for (const { db, reason } of cases) {
+          const error = yield* startFailure({ database: db })
+          expect(error._tag, db).toBe("EmulatorError")
+          expect(error._tag === "EmulatorError" && error.reason, db).toBe("Database")
+          expect(error.message, db).toContain(db)
+          expect(error.message, db).toContain(reason)
+        }
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true })
+      }
+    }))
+
+  it.live("a master key file whose directory cannot be made fails at once, naming the path and the system's reason", () =>
+    Effect.gen(function*() {
+      const aFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "kas-emu-units-")), "plain")
+      fs.writeFileSync(aFile, "")
+      try {
+        const cases = [
+          ...(process.platform === "linux" ? [{ file: "/proc/nope/emulator.key", reason: "ENOENT" }] : []),
+          { file: path.join(aFile, "sub", "emulator.key"), reason: "ENOTDIR" }
+        ]
+        for (const { file, reason } of cases) {
+          const error = yield* startFailure({ masterKeyFile: file })
+          expect(error._tag === "EmulatorError" && error.reason, file).toBe("MasterKey")
+          expect(error.message, file).toContain(file)
+          expect(error.message, file).toContain(reason)
+        }
+      } finally {
+        fs.rmSync(path.dirname(aFile), { recursive: true, force: true })
+      }
+    }))
+})
+
+describe("KeyVault", () => {
+  it("seals with AES-256-GCM: opens under the same key and context only; never the plaintext", () => {
+    const vault = KeyVault.unsafeFromKey(Redacted.make(new Uint8Array(32).fill(1)), { _tag: "Ephemeral" })
+    const other = KeyVault.unsafeFromKey(Redacted.make(new Uint8Array(32).fill(2)), { _tag: "Ephemeral" })
+    const secret = new Uint8Array(32).fill(9)
+    const sealed = vault.seal(Redacted.make(secret), "ctx")
+    expect(sealed.length).toBe(12 + 16 + 32)
+    expect(Buffer.from(sealed).includes(Buffer.from(secret))).toBe(false)
+    expect(Option.map(vault.open(sealed, "ctx"), Redacted.value)).toEqual(Option.some(secret))
+    expect(vault.open(sealed, "other")).toEqual(Option.none())
+    expect(other.open(sealed, "ctx")).toEqual(Option.none())
+    const tampered = new Uint8Array(sealed)
+    tampered[40]! ^= 1
+    expect(vault.open(tampered, "ctx")).toEqual(Option.none())
+    // a fresh nonce each time
+    expect(Buffer.from(vault.seal(Redacted.make(secret), "ctx")).equals(Buffer.from(sealed))).toBe(false)
+  })
+})
