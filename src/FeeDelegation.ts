@@ -15,6 +15,7 @@
  */
 import { ParseResult, Schema } from "effect"
 import * as Address from "./Address.js"
+import { show } from "./internal/show.js"
 
 /**
  * Fees paid by the member's own fee-payer account at `address`.
@@ -108,14 +109,38 @@ export const valueTransferPath = (payer: FeePayer | undefined): string =>
   payer === undefined ? "/v2/tx/value" : payer._tag === "GlobalFeePayer" ? "/v2/tx/fd/value" : "/v2/tx/fd-user/value"
 
 /**
- * Share of the fee the fee payer covers in partial delegation, in percent: an integer 1..99
- * (absent means 100%).
+ * The smallest fee ratio of partial delegation, in percent.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const MinFeeRatio = 1
+
+/**
+ * The largest fee ratio of partial delegation, in percent (100 is written as no ratio at all).
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const MaxFeeRatio = 99
+
+/**
+ * The rule of a fee ratio, in the words every message about one uses.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const FeeRatioRule = `fee ratio must be an integer from ${MinFeeRatio} to ${MaxFeeRatio}`
+
+/**
+ * Share of the fee the fee payer covers in partial delegation, in percent: an integer from
+ * `MinFeeRatio` to `MaxFeeRatio` (absent means 100%).
  *
  * @since 0.1.0
  * @category schemas
  */
 export const FeeRatio = Schema.Int.pipe(
-  Schema.between(1, 99, { message: () => "fee ratio must be an integer from 1 to 99" }),
+  Schema.between(MinFeeRatio, MaxFeeRatio, { message: (issue) => `${FeeRatioRule}, got ${show(issue.actual)}` }),
   Schema.brand("FeeRatio")
 ).annotations({ identifier: "FeeRatio" })
 

@@ -19,237 +19,19 @@
  *
  * @since 0.1.0
  */
-import { Arbitrary, Data, Either, type FastCheck, ParseResult, Schema } from "effect"
+import { Arbitrary, type FastCheck, ParseResult, Schema } from "effect"
 import * as Address from "./Address.js"
-import * as FeeDelegation from "./FeeDelegation.js"
+import * as Amount from "./Amount.js"
+import * as Wire from "./Wire.js"
+import { HEX_QUANTITY, hexOfBytes, NonNegativeInt } from "./internal/hex.js"
 import { show } from "./internal/show.js"
-
-// ---------------------------------------------------------------------------------------------
-// Hex helpers (no Buffer: this module runs in browsers)
-// ---------------------------------------------------------------------------------------------
-
-const hexOfBytes = (bytes: Uint8Array): string => {
-  let out = "0x"
-  for (const b of bytes) out += b.toString(16).padStart(2, "0")
-  return out
-}
 
 const arbitraryHex = (fc: typeof FastCheck, minBytes: number, maxBytes: number): FastCheck.Arbitrary<string> =>
   fc.uint8Array({ minLength: minBytes, maxLength: maxBytes }).map(hexOfBytes)
 
 // ---------------------------------------------------------------------------------------------
-// Amounts
+// Hashes, hex data, signatures
 // ---------------------------------------------------------------------------------------------
-
-/**
- * Peb in one KLAY: 10^18.
- *
- * @since 0.1.0
- * @category constants
- */
-export const PebPerKlay = 10n ** 18n
-
-/**
- * Peb in one ston (the unit gas prices are quoted in): 10^9.
- *
- * @since 0.1.0
- * @category constants
- */
-export const PebPerSton = 10n ** 9n
-
-/**
- * The largest amount: 2^256 - 1 peb (Klaytn amounts are 256-bit).
- *
- * @since 0.1.0
- * @category constants
- */
-export const MaxPeb = (1n << 256n) - 1n
-
-const isPebValue = (n: bigint): boolean => n >= 0n && n <= MaxPeb
-
-/**
- * An amount in peb: a `bigint` from 0 to `MaxPeb`, branded.
- *
- * @since 0.1.0
- * @category schemas
- */
-export const PebFromSelf = Schema.BigIntFromSelf.pipe(
-  Schema.filter(isPebValue, {
-    message: (issue) => `amount must be a whole number of peb from 0 to 2^256 - 1, got ${show(issue.actual)}`,
-    arbitrary: () => (fc) =>
-      fc.oneof(
-        fc.bigInt({ min: 0n, max: 10n ** 24n }),
-        fc.bigInt({ min: 0n, max: MaxPeb }),
-        fc.constantFrom(0n, 1n, PebPerKlay, MaxPeb)
-      )
-  }),
-  Schema.brand("Peb")
-).annotations({ identifier: "Peb" })
-
-/**
- * @since 0.1.0
- * @category models
- */
-export type Peb = typeof PebFromSelf.Type
-
-const HEX_QUANTITY = /^0x[0-9a-fA-F]+$/
-
-/**
- * The minimal lower-case `0x` hex form of an amount, as the service writes it (`0x0` for zero).
- *
- * @since 0.1.0
- * @category formatting
- */
-export const toHex = (amount: Peb): string => `0x${amount.toString(16)}`
-
-/**
- * Decodes a `0x` hex string of peb (any case, leading zeros allowed, at most 64 digits after
- * them) to `Peb`; encodes to the minimal lower-case form.
- *
- * Failures: `expected 0x followed by hex digits` for anything else (`"0x"` included), `amount
- * exceeds 2^256 - 1 peb` for too large a value.
- *
- * @since 0.1.0
- * @category schemas
- */
-export const PebFromHex: Schema.Schema<Peb, string> = Schema.transformOrFail(Schema.String, PebFromSelf, {
-  strict: true,
-  decode: (s, _, ast) => {
-    if (!HEX_QUANTITY.test(s)) {
-      return ParseResult.fail(new ParseResult.Type(ast, s, `expected 0x followed by hex digits, got ${show(s)}`))
-    }
-    const n = BigInt(s)
-    return n <= MaxPeb
-      ? ParseResult.succeed(n as Peb)
-      : ParseResult.fail(new ParseResult.Type(ast, s, "amount exceeds 2^256 - 1 peb"))
-  },
-  encode: (n) => ParseResult.succeed(`0x${n.toString(16)}`)
-}).annotations({ identifier: "PebFromHex", description: "an amount of peb, 0x followed by hex digits" })
-
-/**
- * Why an amount could not be read: `input` is what was given, `reason` the broken rule.
- *
- * @since 0.1.0
- * @category errors
- */
-export class InvalidAmount extends Data.TaggedError("InvalidAmount")<{
-  readonly input: string
-  readonly reason: string
-}> {
-  /** @since 0.1.0 */
-  override get message(): string {
-    return `invalid amount ${show(this.input)}: ${this.reason}`
-  }
-}
-
-const DECIMAL = /^([0-9]+)(?:\.([0-9]+))?$/
-
-// Exact decimal to integer in units of 10^-decimals: digits only, never a float.
-const parseDecimal = (input: string, text: string, decimals: number, unit: string): Either.Either<Peb, InvalidAmount> => {
-  const match = DECIMAL.exec(text)
-  if (match === null) {
-    return Either.left(new InvalidAmount({ input, reason: `expected a decimal number of ${unit} such as 1.5` }))
-  }
-  const whole = match[1]!
-  const fraction = match[2] ?? ""
-  // Zeros past the last representable place change nothing, so they are allowed.
-  if (fraction.length > decimals && !/^0*$/.test(fraction.slice(decimals))) {
-    return Either.left(
-      new InvalidAmount({ input, reason: `${unit} has at most ${decimals} decimal places (the smallest unit is 1 peb)` })
-    )
-  }
-  const digits = whole + fraction.slice(0, decimals).padEnd(decimals, "0")
-  const n = BigInt(digits)
-  return n <= MaxPeb ? Either.right(n as Peb) : Either.left(new InvalidAmount({ input, reason: "amount exceeds 2^256 - 1 peb" }))
-}
-
-/**
- * Reads a decimal number of KLAY (`"1.5"`, `"0.000000000000000001"`, `"20"`) exactly as peb.
- * At most 18 significant decimal places; no sign, exponent, spaces or thousands separators.
- *
- * @example
- * ```ts
- * import { Transaction } from "effect-kas-wallet"
- *
- * Transaction.fromKlay("1.5") // Either.right(1500000000000000000n)
- * Transaction.fromKlay("1e18") // Either.left(InvalidAmount)
- * ```
- *
- * @since 0.1.0
- * @category parsing
- */
-export const fromKlay = (klay: string): Either.Either<Peb, InvalidAmount> => parseDecimal(klay, klay, 18, "KLAY")
-
-/**
- * An amount as a decimal number of KLAY, without trailing zeros (`"1.5"`, `"0"`, `"20"`): the
- * exact inverse of `fromKlay`.
- *
- * @since 0.1.0
- * @category formatting
- */
-export const formatKlay = (amount: Peb): string => {
-  const whole = amount / PebPerKlay
-  const fraction = (amount % PebPerKlay).toString().padStart(18, "0").replace(/0+$/, "")
-  return fraction === "" ? whole.toString() : `${whole}.${fraction}`
-}
-
-const AMOUNT = /^(.*?)\s*(klay|ston|peb)?$/i
-
-/**
- * Reads an amount as a person writes it: `1.5KLAY` / `1.5 klay`, `25ston`, `1000peb`, a bare
- * integer (peb) or `0x` hex (peb). Decimals are exact; fractions of a peb are refused.
- *
- * @since 0.1.0
- * @category parsing
- */
-export const parseAmount = (input: string): Either.Either<Peb, InvalidAmount> => {
-  const match = AMOUNT.exec(input)
-  const number = match?.[1] ?? ""
-  const unit = (match?.[2] ?? "peb").toLowerCase()
-  if (unit === "peb" && HEX_QUANTITY.test(number)) {
-    const n = BigInt(number)
-    return n <= MaxPeb ? Either.right(n as Peb) : Either.left(new InvalidAmount({ input, reason: "amount exceeds 2^256 - 1 peb" }))
-  }
-  if (number === "") {
-    return Either.left(new InvalidAmount({ input, reason: "expected an amount such as 1.5KLAY, 25ston, 1000peb or 0x3e8" }))
-  }
-  return parseDecimal(input, number, unit === "klay" ? 18 : unit === "ston" ? 9 : 0, unit === "klay" ? "KLAY" : unit)
-}
-
-/**
- * Decodes a decimal number of KLAY (see `fromKlay`) to `Peb`; encodes with `formatKlay`.
- *
- * @since 0.1.0
- * @category schemas
- */
-export const Klay: Schema.Schema<Peb, string> = Schema.transformOrFail(Schema.String, PebFromSelf, {
-  strict: true,
-  decode: (s, _, ast) =>
-    Either.match(fromKlay(s), {
-      onLeft: (e) => ParseResult.fail(new ParseResult.Type(ast, s, e.reason)),
-      onRight: ParseResult.succeed
-    }),
-  encode: (n) => ParseResult.succeed(formatKlay(n as Peb))
-}).annotations({ identifier: "Klay", description: "a decimal number of KLAY" })
-
-// ---------------------------------------------------------------------------------------------
-// Fee ratio, hashes, hex data, signatures
-// ---------------------------------------------------------------------------------------------
-
-/**
- * The fee payer's share of the fee in partial delegation, in percent: an integer 1..99 (the
- * same schema as `FeeDelegation.FeeRatio`).
- *
- * @since 0.1.0
- * @category schemas
- */
-export const FeeRatio = FeeDelegation.FeeRatio
-
-/**
- * @since 0.1.0
- * @category models
- */
-export type FeeRatio = FeeDelegation.FeeRatio
 
 const TX_HASH = /^0x[0-9a-f]{64}$/
 const ANY_CASE_HASH = /^0x[0-9a-fA-F]{64}$/
@@ -368,10 +150,6 @@ export interface Signature extends Schema.Schema.Type<typeof Signature> {}
 export const LowerCaseAddress: Schema.Schema<Address.Address, string> = Address.encodedAs((a) => a.toLowerCase())
   .annotations({ identifier: "LowerCaseAddress", description: "an address, 0x followed by 40 hex digits" })
 
-const NonNegativeInt = Schema.NonNegativeInt.annotations({
-  message: (issue) => `expected a non-negative integer, got ${show(issue.actual)}`
-})
-
 /**
  * A `0x` hex quantity as a `number` (block numbers, gas, nonces in receipts): at most the largest
  * safe integer; encodes to minimal lower-case hex.
@@ -394,95 +172,15 @@ export const NumberFromHex: Schema.Schema<number, string> = Schema.transformOrFa
 }).annotations({ identifier: "NumberFromHex" })
 
 // ---------------------------------------------------------------------------------------------
-// Transaction types
-// ---------------------------------------------------------------------------------------------
-
-/**
- * The Klaytn transaction types of value transfers, by name.
- *
- * @since 0.1.0
- * @category constants
- */
-export const TxType = {
-  ValueTransfer: 0x08,
-  FeeDelegatedValueTransfer: 0x09,
-  FeeDelegatedValueTransferWithRatio: 0x0a,
-  ValueTransferMemo: 0x10,
-  FeeDelegatedValueTransferMemo: 0x11,
-  FeeDelegatedValueTransferMemoWithRatio: 0x12
-} as const
-
-/**
- * One of the six value-transfer types (the `typeInt` of results).
- *
- * @since 0.1.0
- * @category models
- */
-export type TxType = typeof TxType[keyof typeof TxType]
-
-/**
- * The `type` string Klaytn reports for a value-transfer type, e.g. `"TxTypeValueTransferMemo"`.
- *
- * @since 0.1.0
- * @category formatting
- */
-export const typeName = (type: TxType): string => {
-  for (const [name, value] of Object.entries(TxType)) if (value === type) return `TxType${name}`
-  return "TxTypeUnknown"
-}
-
-/**
- * Whether a type is fee-delegated (has a fee payer).
- *
- * @since 0.1.0
- * @category guards
- */
-export const isFeeDelegatedType = (type: TxType): boolean => type !== TxType.ValueTransfer && type !== TxType.ValueTransferMemo
-
-/**
- * Whether a type carries a fee ratio (partial delegation).
- *
- * @since 0.1.0
- * @category guards
- */
-export const hasFeeRatio = (type: TxType): boolean =>
-  type === TxType.FeeDelegatedValueTransferWithRatio || type === TxType.FeeDelegatedValueTransferMemoWithRatio
-
-/**
- * Whether a type carries a memo (`input`).
- *
- * @since 0.1.0
- * @category guards
- */
-export const hasMemo = (type: TxType): boolean => type >= TxType.ValueTransferMemo
-
-/**
- * The type the service uses for a transfer: with a memo or not, fee-delegated or not, with a
- * fee ratio (1..99) or the whole fee delegated (no ratio, or 0).
- *
- * @since 0.1.0
- * @category constructors
- */
-export const transferType = (options: {
-  readonly memo: boolean
-  readonly feeDelegated: boolean
-  readonly feeRatio?: number | undefined
-}): TxType => {
-  const ratio = options.feeDelegated && options.feeRatio !== undefined && options.feeRatio !== 0
-  const base = !options.feeDelegated ? TxType.ValueTransfer : ratio ? TxType.FeeDelegatedValueTransferWithRatio : TxType.FeeDelegatedValueTransfer
-  return (options.memo ? base + 8 : base) as TxType
-}
-
-// ---------------------------------------------------------------------------------------------
 // Results
 // ---------------------------------------------------------------------------------------------
 
 const ResultFields = {
   from: LowerCaseAddress,
   to: LowerCaseAddress,
-  value: PebFromHex,
+  value: Amount.PebFromHex,
   gas: NonNegativeInt,
-  gasPrice: PebFromHex,
+  gasPrice: Amount.PebFromHex,
   nonce: NonNegativeInt,
   // Types 0x08-0x0a have no input field on the chain; the service may show "0x" or nothing.
   input: Schema.optionalWith(HexBytes, { exact: true }),
@@ -500,7 +198,7 @@ const ResultFields = {
  * @category schemas
  */
 export const BasicTransactionResult = Schema.Struct({
-  typeInt: Schema.Literal(TxType.ValueTransfer, TxType.ValueTransferMemo),
+  typeInt: Schema.Literal(Wire.TxType.ValueTransfer, Wire.TxType.ValueTransferMemo),
   ...ResultFields
 }).annotations({ identifier: "BasicTransactionResult" })
 
@@ -512,10 +210,10 @@ export interface BasicTransactionResult extends Schema.Schema.Type<typeof BasicT
 
 const FeeDelegatedFields = Schema.Struct({
   typeInt: Schema.Literal(
-    TxType.FeeDelegatedValueTransfer,
-    TxType.FeeDelegatedValueTransferWithRatio,
-    TxType.FeeDelegatedValueTransferMemo,
-    TxType.FeeDelegatedValueTransferMemoWithRatio
+    Wire.TxType.FeeDelegatedValueTransfer,
+    Wire.TxType.FeeDelegatedValueTransferWithRatio,
+    Wire.TxType.FeeDelegatedValueTransferMemo,
+    Wire.TxType.FeeDelegatedValueTransferMemoWithRatio
   ),
   ...ResultFields,
   feePayer: LowerCaseAddress,
@@ -529,7 +227,7 @@ type FeeDelegatedFields = typeof FeeDelegatedFields.Type
 
 // With-ratio types carry a ratio 1..99 on the chain; the others delegate the whole fee.
 const ratioMatchesType = (r: FeeDelegatedFields) =>
-  hasFeeRatio(r.typeInt)
+  Wire.hasFeeRatio(r.typeInt)
     ? r.feeRatio !== undefined && r.feeRatio >= 1 ? true : { path: ["feeRatio"], message: `type ${r.typeInt} needs a fee ratio from 1 to 99` }
     : r.feeRatio === undefined || r.feeRatio === 0 ? true : { path: ["feeRatio"], message: `type ${r.typeInt} delegates the whole fee: fee ratio must be absent or 0` }
 
@@ -547,7 +245,7 @@ export const FeeDelegatedTransactionResult = FeeDelegatedFields.pipe(
       fc.tuple(Arbitrary.make(Schema.typeSchema(FeeDelegatedFields)), fc.integer({ min: 1, max: 99 }), fc.boolean()).map(
         ([r, ratio, zero]) => {
           const { feeRatio: _, ...rest } = r
-          return hasFeeRatio(r.typeInt) ? { ...rest, feeRatio: ratio } : zero ? { ...rest, feeRatio: 0 } : rest
+          return Wire.hasFeeRatio(r.typeInt) ? { ...rest, feeRatio: ratio } : zero ? { ...rest, feeRatio: 0 } : rest
         }
       )
   })
@@ -605,9 +303,9 @@ const ReceiptFields = {
   // A receipt can be asked for any transaction, so fields a value transfer always has are
   // optional here (`to` is null for a contract deployment).
   to: Schema.optionalWith(Schema.NullOr(LowerCaseAddress), { exact: true }),
-  value: Schema.optionalWith(PebFromHex, { exact: true }),
+  value: Schema.optionalWith(Amount.PebFromHex, { exact: true }),
   gas: NumberFromHex,
-  gasPrice: PebFromHex,
+  gasPrice: Amount.PebFromHex,
   nonce: NumberFromHex,
   input: Schema.optionalWith(HexBytes, { exact: true }),
   typeInt: NonNegativeInt,
@@ -706,117 +404,3 @@ export type TransactionReceiptJson = typeof TransactionReceipt.Encoded
  * @category guards
  */
 export const isFinal = (r: TransactionReceipt): r is CommittedReceipt => r.status !== "Pending"
-
-// ---------------------------------------------------------------------------------------------
-// Request bodies
-// ---------------------------------------------------------------------------------------------
-
-const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000"
-
-/**
- * A recipient: an address other than the zero address (the service refuses it with "cannot be
- * empty or zero value").
- *
- * @since 0.1.0
- * @category schemas
- */
-export const Recipient = Address.Address.pipe(
-  Schema.filter((a) => a !== ZERO_ADDRESS, { message: () => "cannot be the zero address" })
-).annotations({ identifier: "Recipient" })
-
-/**
- * The fee ratio of a request: 1..99 for partial delegation, or 0 for the whole fee (as if absent).
- *
- * @since 0.1.0
- * @category schemas
- */
-export const RequestFeeRatio: Schema.Schema<FeeRatio | 0, number> = Schema.transformOrFail(
-  Schema.Number,
-  Schema.Union(Schema.Literal(0), Schema.typeSchema(FeeRatio)),
-  {
-    strict: true,
-    decode: (n, _, ast) =>
-      Number.isInteger(n) && n >= 0 && n <= 99
-        ? ParseResult.succeed(n as FeeRatio | 0)
-        : ParseResult.fail(new ParseResult.Type(ast, n, `fee ratio must be an integer from 1 to 99 (or 0: the whole fee), got ${show(n)}`)),
-    encode: ParseResult.succeed
-  }
-).annotations({ identifier: "RequestFeeRatio" })
-
-const BodyFields = {
-  from: Address.Address,
-  to: Recipient,
-  value: PebFromHex,
-  /** Free text; its UTF-8 bytes become the transaction's input (see `memoInput`). */
-  memo: Schema.optionalWith(Schema.String, { exact: true }),
-  /** 0 or absent: the sender's next nonce. */
-  nonce: Schema.optionalWith(NonNegativeInt, { exact: true }),
-  /** 0 or absent: the default gas limit. */
-  gas: Schema.optionalWith(NonNegativeInt, { exact: true }),
-  /** Whether to send the signed transaction to the chain. */
-  submit: Schema.optionalWith(Schema.Boolean, { exact: true })
-}
-
-// Request bodies are decoded strictly: a misspelt field (`fee_ratio`) fails under its own name
-// instead of silently changing what the transfer does.
-const strict = { parseOptions: { onExcessProperty: "error" } } as const
-
-/**
- * The body of `POST /v2/tx/value` (the sender pays). Unknown fields are refused.
- *
- * @since 0.1.0
- * @category schemas
- */
-export const ValueTransferBody = Schema.Struct(BodyFields).annotations({ identifier: "ValueTransferBody", ...strict })
-
-/**
- * The body of `POST /v2/tx/fd/value` (global fee payer): the basic fields plus `feeRatio`.
- *
- * @since 0.1.0
- * @category schemas
- */
-export const FeeDelegatedTransferBody = Schema.Struct({
-  ...BodyFields,
-  feeRatio: Schema.optionalWith(RequestFeeRatio, { exact: true })
-}).annotations({ identifier: "FeeDelegatedTransferBody", ...strict })
-
-/**
- * The body of `POST /v2/tx/fd-user/value` (user fee payer): the basic fields plus the required
- * `feePayer` and an optional `feeRatio`.
- *
- * @since 0.1.0
- * @category schemas
- */
-export const UserFeeDelegatedTransferBody = Schema.Struct({
-  ...BodyFields,
-  feePayer: Address.Address,
-  feeRatio: Schema.optionalWith(RequestFeeRatio, { exact: true })
-}).annotations({ identifier: "UserFeeDelegatedTransferBody", ...strict })
-
-/**
- * Any transfer body: `{ from, to, value, memo?, nonce?, gas?, submit?, feePayer?, feeRatio? }`.
- * Unknown fields are refused. Which of `feePayer` / `feeRatio` an endpoint takes is checked by
- * the per-endpoint schemas above.
- *
- * @since 0.1.0
- * @category schemas
- */
-export const TransferBody = Schema.Struct({
-  ...BodyFields,
-  feePayer: Schema.optionalWith(Address.Address, { exact: true }),
-  feeRatio: Schema.optionalWith(RequestFeeRatio, { exact: true })
-}).annotations({ identifier: "TransferBody", ...strict })
-
-/**
- * @since 0.1.0
- * @category models
- */
-export interface TransferBody extends Schema.Schema.Type<typeof TransferBody> {}
-
-/**
- * The JSON form of a transfer body.
- *
- * @since 0.1.0
- * @category models
- */
-export interface TransferBodyJson extends Schema.Schema.Encoded<typeof TransferBody> {}

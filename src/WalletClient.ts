@@ -29,6 +29,7 @@ import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { type Config, type ConfigError, Context, Duration, Effect, Either, Layer, type ParseResult, Redacted, Schedule, Schema, Stream, type Tracer } from "effect"
 import * as Account from "./Account.js"
 import * as Address from "./Address.js"
+import * as Amount from "./Amount.js"
 import * as ErrorBody from "./ErrorBody.js"
 import type * as ChainId from "./ChainId.js"
 import * as FeeDelegation from "./FeeDelegation.js"
@@ -44,6 +45,7 @@ import * as PublicKey from "./PublicKey.js"
 import * as Transaction from "./Transaction.js"
 import * as WalletConfig from "./WalletConfig.js"
 import * as WalletError from "./WalletError.js"
+import * as Wire from "./Wire.js"
 
 export {
   /**
@@ -146,8 +148,8 @@ export interface TransferParams extends CallOptions {
   readonly from: Address.Address | string
   /** The recipient (not the zero address). */
   readonly to: Address.Address | string
-  /** The amount in peb (1 KLAY = 10^18 peb); `Transaction.fromKlay("1.5")` converts. */
-  readonly value: Transaction.Peb | bigint
+  /** The amount in peb (1 KLAY = 10^18 peb); `Amount.fromKlay("1.5")` converts. */
+  readonly value: Amount.Peb | bigint
   /** Free text recorded in the transaction (its UTF-8 bytes become the input). */
   readonly memo?: string | undefined
   /** Who pays the fee; absent: the sender. */
@@ -298,8 +300,8 @@ const validPublicKey = Options.argument("publicKey", PublicKey.PublicKey)
 const validStatus = Options.argument("status", Account.StatusFilter)
 const validHash = Options.argument("hash", Transaction.TxHash)
 const validSender = Options.argument("from", Address.Address)
-const validRecipient = Options.argument("to", Transaction.Recipient)
-const validValue = Options.argument("value", Transaction.PebFromSelf)
+const validRecipient = Options.argument("to", Wire.Recipient)
+const validValue = Options.argument("value", Amount.PebFromSelf)
 const validFeeRatio = Options.argument("feeRatio", FeeDelegation.FeeRatio)
 const validCount = (name: string) => Options.argument(name, Schema.NonNegativeInt)
 const decodeTransactionResult: Decode<Transaction.TransactionResult> = Schema.decodeUnknownEither(Transaction.TransactionResult)
@@ -326,7 +328,7 @@ const transferBody = (params: TransferParams) =>
     return {
       from,
       to,
-      value: Transaction.toHex(value),
+      value: Amount.toHex(value),
       ...(params.memo !== undefined ? { memo: params.memo } : {}),
       ...(nonce !== undefined ? { nonce } : {}),
       ...(gas !== undefined ? { gas } : {}),

@@ -15,6 +15,13 @@
 export * as Account from "./Account.js"
 
 /**
+ * Amounts in peb: exact `bigint`s, their hex wire form, KLAY and ston decimals.
+ *
+ * @since 0.2.0
+ */
+export * as Amount from "./Amount.js"
+
+/**
  * EIP-55 checksummed addresses.
  *
  * @since 0.1.0
@@ -78,7 +85,7 @@ export * as PublicKey from "./PublicKey.js"
 export * as Timestamp from "./Timestamp.js"
 
 /**
- * Value transfers: peb amounts, fee ratios, transaction hashes, results, receipts, request bodies.
+ * Transactions: hashes, signatures, the results of sending and their receipts.
  *
  * @since 0.1.0
  */

@@ -2,8 +2,11 @@ import { describe, expect, it } from "@effect/vitest"
 import { Arbitrary, Either, FastCheck as fc, Option, Schema } from "effect"
 import { readFileSync } from "node:fs"
 import * as Address from "../src/Address.js"
+import * as Amount from "../src/Amount.js"
 import * as ErrorBody from "../src/ErrorBody.js"
+import * as FeeDelegation from "../src/FeeDelegation.js"
 import * as Transaction from "../src/Transaction.js"
+import * as Wire from "../src/Wire.js"
 
 // Verbatim copies of the reference examples of the transfer endpoints.
 const example = (name: string): unknown => JSON.parse(readFileSync(new URL(`./fixtures/tx/${name}`, import.meta.url), "utf8"))
@@ -13,8 +16,8 @@ const rejected = (result: Either.Either<unknown, { readonly message: string }>):
   return Either.isLeft(result) ? result.left.message : ""
 }
 
-const decodePeb = Schema.decodeUnknownEither(Transaction.PebFromHex)
-const encodePeb = Schema.encodeSync(Transaction.PebFromHex)
+const decodePeb = Schema.decodeUnknownEither(Amount.PebFromHex)
+const encodePeb = Schema.encodeSync(Amount.PebFromHex)
 const MINIMAL_HEX = /^0x(?:0|[1-9a-f][0-9a-f]*)$/
 
 describe("the service's example bodies", () => {
@@ -22,7 +25,7 @@ describe("the service's example bodies", () => {
     const json = example("tx-value-200-success.json")
     const result = Schema.decodeUnknownSync(Transaction.TransactionResult)(json)
     expect(Transaction.isFeeDelegatedResult(result)).toBe(false)
-    expect(result.typeInt).toBe(Transaction.TxType.ValueTransferMemo)
+    expect(result.typeInt).toBe(Wire.TxType.ValueTransferMemo)
     // lower-case on the wire, checksummed once decoded
     expect(result.from).toBe(Option.getOrThrow(Address.checksum("0x60d0902c428d0e197f97a756011fd4893c1e57b0")))
     expect(result.from).not.toBe(result.from.toLowerCase())
@@ -37,7 +40,7 @@ describe("the service's example bodies", () => {
     const result = Schema.decodeUnknownSync(Transaction.TransactionResult)(json)
     expect(Transaction.isFeeDelegatedResult(result)).toBe(true)
     if (!Transaction.isFeeDelegatedResult(result)) return
-    expect(result.typeInt).toBe(Transaction.TxType.FeeDelegatedValueTransferMemoWithRatio)
+    expect(result.typeInt).toBe(Wire.TxType.FeeDelegatedValueTransferMemoWithRatio)
     expect(result.feeRatio).toBe(30)
     expect(result.feePayer.toLowerCase()).toBe("0x1b71a63903e35371e2fc41c6012effb99b9a2c0f")
     // the 63-digit S is kept as received
@@ -59,7 +62,7 @@ describe("the service's example bodies", () => {
     expect(receipt.value).toBe(0x100n)
     expect(receipt.contractAddress).toBe("")
     expect(receipt.input).toBe(Transaction.memoInput("memo"))
-    expect(receipt.type).toBe(Transaction.typeName(Transaction.TxType.ValueTransferMemo))
+    expect(receipt.type).toBe(Wire.typeName(Wire.TxType.ValueTransferMemo))
     expect(receipt.senderTxHash).toBe(receipt.transactionHash)
     expect(Schema.encodeSync(Transaction.TransactionReceipt)(receipt)).toStrictEqual(json)
   })
@@ -80,16 +83,16 @@ describe("the service's example bodies", () => {
 })
 
 describe("Peb", () => {
-  it.prop("hex: decode(encode(p)) = p and the encoding is minimal lower-case", [Transaction.PebFromSelf], ([p]) => {
+  it.prop("hex: decode(encode(p)) = p and the encoding is minimal lower-case", [Amount.PebFromSelf], ([p]) => {
     const hex = encodePeb(p)
     expect(hex).toMatch(MINIMAL_HEX)
-    expect(hex).toBe(Transaction.toHex(p))
+    expect(hex).toBe(Amount.toHex(p))
     expect(decodePeb(hex)).toStrictEqual(Either.right(p))
   })
 
   it.prop(
     "hex: leading zeros and upper case decode to the same amount",
-    [Transaction.PebFromSelf, fc.nat({ max: 5 }), fc.boolean()],
+    [Amount.PebFromSelf, fc.nat({ max: 5 }), fc.boolean()],
     ([p, zeros, upper]) => {
       const digits = "0".repeat(zeros) + p.toString(16)
       expect(decodePeb(`0x${upper ? digits.toUpperCase() : digits}`)).toStrictEqual(Either.right(p))
@@ -97,27 +100,27 @@ describe("Peb", () => {
   )
 
   it("PebFromSelf: exactly the integers 0..2^256 - 1", () => {
-    const is = Schema.is(Transaction.PebFromSelf)
-    expect([0n, 1n, Transaction.MaxPeb].map(is)).toStrictEqual([true, true, true])
-    expect([-1n, Transaction.MaxPeb + 1n].map(is)).toStrictEqual([false, false])
-    expect(rejected(Schema.decodeUnknownEither(Transaction.PebFromSelf)(-1n))).toContain("from 0 to 2^256 - 1, got -1")
+    const is = Schema.is(Amount.PebFromSelf)
+    expect([0n, 1n, Amount.MaxPeb].map(is)).toStrictEqual([true, true, true])
+    expect([-1n, Amount.MaxPeb + 1n].map(is)).toStrictEqual([false, false])
+    expect(rejected(Schema.decodeUnknownEither(Amount.PebFromSelf)(-1n))).toContain("from 0 to 2^256 - 1, got -1")
   })
 
   it("hex: rejects what is not 0x + hex digits, and values above 2^256 - 1", () => {
     for (const bad of ["0x", "", "0", "12", "0x-1", "0xg", " 0x1", "0x1 ", "0X1", 1, null]) {
       expect(rejected(decodePeb(bad))).toMatch(/expected 0x followed by hex digits|Expected string/)
     }
-    expect(decodePeb(`0x${"f".repeat(64)}`)).toStrictEqual(Either.right(Transaction.MaxPeb))
-    expect(decodePeb(`0x0000${"f".repeat(64)}`)).toStrictEqual(Either.right(Transaction.MaxPeb))
+    expect(decodePeb(`0x${"f".repeat(64)}`)).toStrictEqual(Either.right(Amount.MaxPeb))
+    expect(decodePeb(`0x0000${"f".repeat(64)}`)).toStrictEqual(Either.right(Amount.MaxPeb))
     expect(rejected(decodePeb(`0x1${"0".repeat(64)}`))).toContain("exceeds 2^256 - 1 peb")
     expect(decodePeb("0x0")).toStrictEqual(Either.right(0n))
   })
 
-  it.prop("KLAY: fromKlay(formatKlay(p)) = p, and formatKlay has no trailing zeros", [Transaction.PebFromSelf], ([p]) => {
-    const text = Transaction.formatKlay(p)
+  it.prop("KLAY: fromKlay(formatKlay(p)) = p, and formatKlay has no trailing zeros", [Amount.PebFromSelf], ([p]) => {
+    const text = Amount.formatKlay(p)
     expect(text).toMatch(/^(?:0|[1-9][0-9]*)(?:\.[0-9]*[1-9])?$/)
-    expect(Transaction.fromKlay(text)).toStrictEqual(Either.right(p))
-    expect(Schema.decodeSync(Transaction.Klay)(Schema.encodeSync(Transaction.Klay)(p))).toBe(p)
+    expect(Amount.fromKlay(text)).toStrictEqual(Either.right(p))
+    expect(Schema.decodeSync(Amount.Klay)(Schema.encodeSync(Amount.Klay)(p))).toBe(p)
   })
 
   it.prop(
@@ -126,26 +129,26 @@ describe("Peb", () => {
     ([whole, fraction, extraZeros]) => {
       const text = fraction === "" ? `${whole}` : `${whole}.${fraction}${"0".repeat(extraZeros)}`
       const expected = whole * 10n ** 18n + (fraction === "" ? 0n : BigInt(fraction) * 10n ** BigInt(18 - fraction.length))
-      expect(Transaction.fromKlay(text)).toStrictEqual(Either.right(expected))
+      expect(Amount.fromKlay(text)).toStrictEqual(Either.right(expected))
     }
   )
 
   it("KLAY: examples and refusals", () => {
-    expect(Transaction.fromKlay("1.5")).toStrictEqual(Either.right(1_500_000_000_000_000_000n))
-    expect(Transaction.fromKlay("0.000000000000000001")).toStrictEqual(Either.right(1n))
-    expect(Transaction.formatKlay(Transaction.PebFromSelf.make(1n))).toBe("0.000000000000000001")
-    expect(Transaction.formatKlay(Transaction.PebFromSelf.make(0n))).toBe("0")
-    expect(Transaction.formatKlay(Transaction.PebFromSelf.make(20n * 10n ** 18n))).toBe("20")
-    expect(rejected(Transaction.fromKlay("0.0000000000000000001"))).toContain("at most 18 decimal places")
+    expect(Amount.fromKlay("1.5")).toStrictEqual(Either.right(1_500_000_000_000_000_000n))
+    expect(Amount.fromKlay("0.000000000000000001")).toStrictEqual(Either.right(1n))
+    expect(Amount.formatKlay(Amount.PebFromSelf.make(1n))).toBe("0.000000000000000001")
+    expect(Amount.formatKlay(Amount.PebFromSelf.make(0n))).toBe("0")
+    expect(Amount.formatKlay(Amount.PebFromSelf.make(20n * 10n ** 18n))).toBe("20")
+    expect(rejected(Amount.fromKlay("0.0000000000000000001"))).toContain("at most 18 decimal places")
     for (const bad of ["", "1e18", "-1", "+1", "1.", ".5", " 1", "1 ", "1,5", "0x10", "Infinity", "NaN", "1.5KLAY"]) {
-      const left = Transaction.fromKlay(bad)
+      const left = Amount.fromKlay(bad)
       expect(Either.isLeft(left) && left.left._tag === "InvalidAmount" && left.left.input === bad).toBe(true)
     }
-    expect(rejected(Schema.decodeUnknownEither(Transaction.Klay)("1.2.3"))).toContain("decimal number of KLAY")
+    expect(rejected(Schema.decodeUnknownEither(Amount.Klay)("1.2.3"))).toContain("decimal number of KLAY")
   })
 
   it("parseAmount: units KLAY, ston, peb, bare integers and hex", () => {
-    const ok = (s: string) => Either.getOrThrow(Transaction.parseAmount(s))
+    const ok = (s: string) => Either.getOrThrow(Amount.parseAmount(s))
     expect(ok("1.5KLAY")).toBe(1_500_000_000_000_000_000n)
     expect(ok("1.5 klay")).toBe(1_500_000_000_000_000_000n)
     expect(ok("25ston")).toBe(25_000_000_000n)
@@ -154,7 +157,7 @@ describe("Peb", () => {
     expect(ok("1000")).toBe(1000n)
     expect(ok("0x3e8")).toBe(1000n)
     for (const bad of ["", "KLAY", "1.5", "1.5peb", "0.0000000001ston", "-1KLAY", "1.5 KLAYS", "0x3e8KLAY", "1e3"]) {
-      expect(Either.isLeft(Transaction.parseAmount(bad))).toBe(true)
+      expect(Either.isLeft(Amount.parseAmount(bad))).toBe(true)
     }
   })
 })
@@ -162,12 +165,12 @@ describe("Peb", () => {
 describe("FeeRatio", () => {
   it.prop("decodes exactly the integers 1..99", [fc.oneof(fc.integer({ min: -200, max: 200 }), fc.double())], ([n]) => {
     const ok = Number.isInteger(n) && n >= 1 && n <= 99
-    expect(Either.isRight(Schema.decodeUnknownEither(Transaction.FeeRatio)(n))).toBe(ok)
+    expect(Either.isRight(Schema.decodeUnknownEither(FeeDelegation.FeeRatio)(n))).toBe(ok)
     // a request may also say 0: the whole fee
-    expect(Either.isRight(Schema.decodeUnknownEither(Transaction.RequestFeeRatio)(n))).toBe(ok || n === 0)
+    expect(Either.isRight(Schema.decodeUnknownEither(Wire.RequestFeeRatio)(n))).toBe(ok || n === 0)
   }, { fastCheck: { numRuns: 300 } })
 
-  it.prop("generated ratios are in range", [Transaction.FeeRatio], ([n]) => {
+  it.prop("generated ratios are in range", [FeeDelegation.FeeRatio], ([n]) => {
     expect(n >= 1 && n <= 99 && Number.isInteger(n)).toBe(true)
   })
 })
@@ -198,9 +201,9 @@ describe("results, receipts and bodies", () => {
     expect(Schema.decodeUnknownSync(Transaction.TransactionReceipt)(json)).toStrictEqual(receipt)
   }, { fastCheck: { numRuns: 50 } })
 
-  it.prop("TransferBody: encode then decode is the identity", [Transaction.TransferBody], ([body]) => {
-    const json = Schema.encodeSync(Transaction.TransferBody)(body)
-    expect(Schema.decodeUnknownSync(Transaction.TransferBody)(json)).toStrictEqual(body)
+  it.prop("TransferBody: encode then decode is the identity", [Wire.TransferBody], ([body]) => {
+    const json = Schema.encodeSync(Wire.TransferBody)(body)
+    expect(Schema.decodeUnknownSync(Wire.TransferBody)(json)).toStrictEqual(body)
   }, { fastCheck: { numRuns: 100 } })
 
   it("a fee ratio must match the fee-delegated type", () => {
@@ -222,16 +225,16 @@ describe("results, receipts and bodies", () => {
   }
 
   it("transfer bodies refuse unknown fields under their own name", () => {
-    const message = rejected(Schema.decodeUnknownEither(Transaction.TransferBody)({ ...body, fee_ratio: 30 }))
+    const message = rejected(Schema.decodeUnknownEither(Wire.TransferBody)({ ...body, fee_ratio: 30 }))
     expect(message).toContain("[\"fee_ratio\"]")
     expect(message).toContain("is unexpected")
-    expect(rejected(Schema.decodeUnknownEither(Transaction.ValueTransferBody)({ ...body, feeRatio: 30 }))).toContain("[\"feeRatio\"]")
-    expect(rejected(Schema.decodeUnknownEither(Transaction.FeeDelegatedTransferBody)({ ...body, feePayer: body.from }))).toContain("[\"feePayer\"]")
-    expect(rejected(Schema.decodeUnknownEither(Transaction.UserFeeDelegatedTransferBody)(body))).toContain("[\"feePayer\"]")
+    expect(rejected(Schema.decodeUnknownEither(Wire.ValueTransferBody)({ ...body, feeRatio: 30 }))).toContain("[\"feeRatio\"]")
+    expect(rejected(Schema.decodeUnknownEither(Wire.FeeDelegatedTransferBody)({ ...body, feePayer: body.from }))).toContain("[\"feePayer\"]")
+    expect(rejected(Schema.decodeUnknownEither(Wire.UserFeeDelegatedTransferBody)(body))).toContain("[\"feePayer\"]")
   })
 
   it("transfer bodies name the invalid field", () => {
-    const decode = Schema.decodeUnknownEither(Transaction.TransferBody)
+    const decode = Schema.decodeUnknownEither(Wire.TransferBody)
     const at = (patch: Record<string, unknown>) => rejected(decode({ ...body, ...patch }))
     expect(at({ to: "" })).toMatch(/\["to"\][\s\S]*expected 0x followed by 40 hex digits/)
     expect(at({ to: "0x0000000000000000000000000000000000000000" })).toMatch(/\["to"\][\s\S]*cannot be the zero address/)
@@ -247,8 +250,8 @@ describe("results, receipts and bodies", () => {
   })
 
   it("the six types: selection, names and flags", () => {
-    const T = Transaction.TxType
-    const table: Array<[boolean, boolean, number | undefined, Transaction.TxType, string]> = [
+    const T = Wire.TxType
+    const table: Array<[boolean, boolean, number | undefined, Wire.TxType, string]> = [
       [false, false, undefined, T.ValueTransfer, "TxTypeValueTransfer"],
       [false, true, undefined, T.FeeDelegatedValueTransfer, "TxTypeFeeDelegatedValueTransfer"],
       [false, true, 0, T.FeeDelegatedValueTransfer, "TxTypeFeeDelegatedValueTransfer"],
@@ -258,11 +261,11 @@ describe("results, receipts and bodies", () => {
       [true, true, 99, T.FeeDelegatedValueTransferMemoWithRatio, "TxTypeFeeDelegatedValueTransferMemoWithRatio"]
     ]
     for (const [memo, feeDelegated, feeRatio, type, name] of table) {
-      expect(Transaction.transferType({ memo, feeDelegated, feeRatio })).toBe(type)
-      expect(Transaction.typeName(type)).toBe(name)
-      expect(Transaction.hasMemo(type)).toBe(memo)
-      expect(Transaction.isFeeDelegatedType(type)).toBe(feeDelegated)
-      expect(Transaction.hasFeeRatio(type)).toBe(feeRatio !== undefined && feeRatio !== 0)
+      expect(Wire.transferType({ memo, feeDelegated, feeRatio })).toBe(type)
+      expect(Wire.typeName(type)).toBe(name)
+      expect(Wire.hasMemo(type)).toBe(memo)
+      expect(Wire.isFeeDelegatedType(type)).toBe(feeDelegated)
+      expect(Wire.hasFeeRatio(type)).toBe(feeRatio !== undefined && feeRatio !== 0)
     }
     expect([T.ValueTransfer, T.FeeDelegatedValueTransfer, T.FeeDelegatedValueTransferWithRatio, T.ValueTransferMemo, T.FeeDelegatedValueTransferMemo, T.FeeDelegatedValueTransferMemoWithRatio]).toStrictEqual([8, 9, 10, 16, 17, 18])
   })
@@ -275,13 +278,13 @@ describe("results, receipts and bodies", () => {
   })
 
   it.prop("decoders never throw, whatever the input", [fc.anything()], ([u]) => {
-    for (const schema of [Transaction.TransactionResult, Transaction.TransactionReceipt, Transaction.TransferBody] as const) {
+    for (const schema of [Transaction.TransactionResult, Transaction.TransactionReceipt, Wire.TransferBody] as const) {
       expect(Either.isLeft(Schema.decodeUnknownEither(schema as Schema.Schema<unknown, unknown>)(u))).toBe(true)
     }
   }, { fastCheck: { numRuns: 200 } })
 
   it("schemas of the module all have arbitraries", () => {
-    for (const schema of [Transaction.Signature, Transaction.HexBytes, Transaction.Recipient, Transaction.CommittedReceipt, Transaction.PendingReceipt]) {
+    for (const schema of [Transaction.Signature, Transaction.HexBytes, Wire.Recipient, Transaction.CommittedReceipt, Transaction.PendingReceipt]) {
       expect(fc.sample(Arbitrary.make(schema as Schema.Schema<unknown, unknown>), 5)).toHaveLength(5)
     }
   })

@@ -102,14 +102,18 @@ describe("the published package", () => {
     expect(files.filter((f) => f.startsWith("dist/") && f.endsWith(".js")).filter((f) => !sources.has(f.slice(5, -3)))).toEqual([])
   }, 60_000)
 
-  it("exports map: the root entry with its types, and no bin", () => {
+  it("exports map: the root entry and the wire contract with their types, and no bin", () => {
     const pkg = JSON.parse(readFileSync(`${root}/package.json`, "utf8"))
     // The types the map names are the real build's (`prepack`: tsc -p src), which the test build
     // leaves out (test/setup/dist.ts): its configuration must emit them next to the JavaScript.
     const build = JSON.parse(readFileSync(`${root}/src/tsconfig.json`, "utf8").replace(/^\s*\/\/.*$/gm, ""))
     expect(build.compilerOptions).toMatchObject({ declaration: true, outDir: "../dist", rootDir: "." })
     expect(pkg.scripts.prepack).toBe("tsc -p src")
-    expect(pkg.exports).toEqual({ ".": { types: "./dist/index.d.ts", import: "./dist/index.js" }, "./package.json": "./package.json" })
+    expect(pkg.exports).toEqual({
+      ".": { types: "./dist/index.d.ts", import: "./dist/index.js" },
+      "./Wire": { types: "./dist/Wire.d.ts", import: "./dist/Wire.js" },
+      "./package.json": "./package.json"
+    })
     expect(pkg.bin).toBeUndefined()
     expect(pkg.sideEffects).toBe(false)
     expect(pkg.type).toBe("module")

@@ -9,7 +9,8 @@ import { secp256k1 } from "@noble/curves/secp256k1.js"
 import { keccak_256 } from "@noble/hashes/sha3.js"
 import { Arbitrary, Either, FastCheck as fc, Option, Schema } from "effect"
 import { readFileSync } from "node:fs"
-import { Address, Transaction } from "effect-kas-wallet"
+import { Address, Amount, Transaction } from "effect-kas-wallet"
+import * as Wire from "effect-kas-wallet/Wire"
 import * as Klaytn from "../src/chain/Klaytn.js"
 import { addressOfKey, bytesOf, hex, listOf, minimal, type Nested, recover as independentRecover, unhex } from "./support/klaytn.js"
 
@@ -114,7 +115,7 @@ describe("the service's example transactions", () => {
     const raw = unhex(basic.rlp as string)
     const parts = right(Klaytn.decodeRaw(raw))
     const t = parts.transfer
-    expect(t.type).toBe(Transaction.TxType.ValueTransferMemo)
+    expect(t.type).toBe(Wire.TxType.ValueTransferMemo)
     expect(t.nonce).toBe(basic.nonce)
     expect(t.gas).toBe(basic.gas)
     expect(t.to.toLowerCase()).toBe(basic.to)
@@ -136,7 +137,7 @@ describe("the service's example transactions", () => {
   it("fd-value-200-with-fee-ratio.json: ratio, fee payer, hash and both signers recover from its rlp", () => {
     const raw = unhex(withRatio.rlp as string)
     const parts = right(Klaytn.decodeRaw(raw))
-    expect(parts.transfer.type).toBe(Transaction.TxType.FeeDelegatedValueTransferMemoWithRatio)
+    expect(parts.transfer.type).toBe(Wire.TxType.FeeDelegatedValueTransferMemoWithRatio)
     expect(parts.transfer.feeRatio).toBe(withRatio.feeRatio)
     expect(parts.transfer.nonce).toBe(withRatio.nonce)
     expect(parts.feePayer?.address.toLowerCase()).toBe(withRatio.feePayer)
@@ -177,7 +178,7 @@ describe("the service's example transactions", () => {
 
   it("tx-receipt-200-success.json: gasUsed is the intrinsic gas of a 4-byte memo transfer", () => {
     const receipt = fixture("tx-receipt-200-success.json")
-    expect(Klaytn.intrinsicGas(receipt.typeInt as Transaction.TxType, unhex(receipt.input as string).length)).toBe(
+    expect(Klaytn.intrinsicGas(receipt.typeInt as Wire.TxType, unhex(receipt.input as string).length)).toBe(
       Number(receipt.gasUsed)
     )
   })
@@ -190,14 +191,14 @@ describe("the service's example transactions", () => {
 const privateKey = fc.uint8Array({ minLength: 32, maxLength: 32 }).filter((k) => secp256k1.utils.isValidSecretKey(k))
 const address = Arbitrary.make(Address.AddressFromSelf)
 
-const ALL_TYPES = Object.values(Transaction.TxType)
+const ALL_TYPES = Object.values(Wire.TxType)
 
-const transferCase = (types: ReadonlyArray<Transaction.TxType>) => fc.record({
+const transferCase = (types: ReadonlyArray<Wire.TxType>) => fc.record({
   type: fc.constantFrom(...types),
   senderKey: privateKey,
   feePayerKey: privateKey,
   to: address,
-  value: Arbitrary.make(Transaction.PebFromSelf),
+  value: Arbitrary.make(Amount.PebFromSelf),
   gasPrice: fc.oneof(fc.constant(25_000_000_000n), fc.bigInt({ min: 0n, max: (1n << 256n) - 1n })),
   nonce: fc.oneof(fc.nat({ max: 300 }), fc.nat()),
   gas: fc.nat({ max: 10_000_000 }),
@@ -208,11 +209,11 @@ const transferCase = (types: ReadonlyArray<Transaction.TxType>) => fc.record({
 
 describe("every value-transfer type, signed with random keys", () => {
   for (const type of ALL_TYPES) {
-    it.prop(`${Transaction.typeName(type)}: decodes independently to its fields, both signers recover, and the hashes are keccak256 of the bytes`, [transferCase([type])], ([c]) => {
+    it.prop(`${Wire.typeName(type)}: decodes independently to its fields, both signers recover, and the hashes are keccak256 of the bytes`, [transferCase([type])], ([c]) => {
       const from = Option.getOrThrow(Address.checksum(addressOfKey(c.senderKey)))
-      const memo = Transaction.hasMemo(c.type)
-      const delegated = Transaction.isFeeDelegatedType(c.type)
-      const ratio = Transaction.hasFeeRatio(c.type)
+      const memo = Wire.hasMemo(c.type)
+      const delegated = Wire.isFeeDelegatedType(c.type)
+      const ratio = Wire.hasFeeRatio(c.type)
       const transfer = right(Klaytn.makeTransfer({
         from,
         to: c.to,
@@ -290,7 +291,7 @@ describe("every value-transfer type, signed with random keys", () => {
       })
       const receiptJson = Schema.encodeSync(Transaction.TransactionReceipt)(receipt)
       expect(Schema.decodeUnknownSync(Transaction.TransactionReceipt)(receiptJson)).toStrictEqual(receipt)
-      expect(receiptJson.type).toBe(Transaction.typeName(c.type))
+      expect(receiptJson.type).toBe(Wire.typeName(c.type))
     }, { fastCheck: { numRuns: 15 } })
   }
 
@@ -323,10 +324,10 @@ describe("refusals", () => {
     expect(leftReason(Klaytn.makeTransfer({ ...base, feeRatio: 30 }))).toContain("fee-delegated")
     // ratio 0 is the whole fee: no ratio field
     const whole = right(Klaytn.makeTransfer({ ...base, feeDelegated: true, feeRatio: 0 }))
-    expect(whole.type).toBe(Transaction.TxType.FeeDelegatedValueTransfer)
+    expect(whole.type).toBe(Wire.TxType.FeeDelegatedValueTransfer)
     expect(whole).not.toHaveProperty("feeRatio")
     // an empty memo still makes a memo transfer
-    expect(right(Klaytn.makeTransfer({ ...base, memo: new Uint8Array() })).type).toBe(Transaction.TxType.ValueTransferMemo)
+    expect(right(Klaytn.makeTransfer({ ...base, memo: new Uint8Array() })).type).toBe(Wire.TxType.ValueTransferMemo)
   })
 
   it("signTransfer needs the right keys for the right parties", () => {
@@ -379,7 +380,7 @@ describe("refusals", () => {
   })
 
   it("intrinsic gas: 21000, +10000 fee-delegated, +15000 with a ratio, +100 per input byte", () => {
-    const T = Transaction.TxType
+    const T = Wire.TxType
     expect(Klaytn.intrinsicGas(T.ValueTransfer, 0)).toBe(21000)
     expect(Klaytn.intrinsicGas(T.FeeDelegatedValueTransfer, 0)).toBe(31000)
     expect(Klaytn.intrinsicGas(T.FeeDelegatedValueTransferWithRatio, 0)).toBe(36000)

@@ -12,7 +12,8 @@ import { readFileSync } from "node:fs"
 import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
-import { Transaction } from "effect-kas-wallet"
+import { Amount, Transaction } from "effect-kas-wallet"
+import * as Wire from "effect-kas-wallet/Wire"
 import * as Database from "../src/store/Database.js"
 import * as Emulator from "../src/Emulator.js"
 import * as Ledger from "../src/chain/Ledger.js"
@@ -98,7 +99,7 @@ describe("transfers on the wire", () => {
         if (type === 0x0a || type === 0x12) expected.add("feeRatio")
         expect(sorted(receipt)).toEqual([...expected].sort())
         expect(receipt.status).toBe("Committed")
-        expect(receipt.type).toBe(Transaction.typeName(type as Transaction.TxType))
+        expect(receipt.type).toBe(Wire.typeName(type as Wire.TxType))
         expect(receipt.hash).toBe(result.transactionHash)
         const { senderTxHash } = verifySigned(receipt, unhex(result.rlp), 1001)
         expect(receipt.senderTxHash).toBe(senderTxHash)
@@ -241,10 +242,10 @@ describe("the service's rules", () => {
         ["value", { ...ok, nonce: 5 }, undefined, 1065001, "failed to send a raw transaction to klaytn node; -32000::nonce too high"],
         ["value", { ...ok, gas: 20_999 }, undefined, 1065001, "failed to send a raw transaction to klaytn node; -32000::intrinsic gas too low"],
         ["value", { ...ok, memo: "x", gas: 21_099 }, undefined, 1065001],
-        ["value", { ...ok, value: Transaction.toHex((KLAY - maxFee + 1n) as Transaction.Peb) }, undefined, 1065001, SENDER_FUNDS],
+        ["value", { ...ok, value: Amount.toHex((KLAY - maxFee + 1n) as Amount.Peb) }, undefined, 1065001, SENDER_FUNDS],
         ["fd-user", { ...ok, feePayer: payer }, undefined, 1065001, PAYER_FUNDS],
         // The sender's share of a partly delegated fee is checked before the fee payer's.
-        ["fd-user", { ...ok, value: Transaction.toHex(KLAY as Transaction.Peb), feePayer: payer, feeRatio: 30 }, undefined, 1065001, SENDER_FUNDS]
+        ["fd-user", { ...ok, value: Amount.toHex(KLAY as Amount.Peb), feePayer: payer, feeRatio: 30 }, undefined, 1065001, SENDER_FUNDS]
       ]
       for (const [kind, body, krn, code, message] of refusals) {
         const reply = yield* api.transfer(kind, body, krn !== undefined ? { krn } : {})
@@ -264,7 +265,7 @@ describe("the service's rules", () => {
 
       // The boundaries: exactly value + the most the fee may be; the fee payer's exact share; both
       // pools in x-krn, in either order; the pool of the sender selected.
-      const exact = yield* api.transfer("value", { ...ok, value: Transaction.toHex((KLAY - maxFee) as Transaction.Peb) })
+      const exact = yield* api.transfer("value", { ...ok, value: Amount.toHex((KLAY - maxFee) as Amount.Peb) })
       expect(exact.status, exact.text).toBe(200)
       expect((yield* e.balance(1001, from)).balance).toBe(maxFee - 21_000n * GasPrice)
       const share = yield* api.transfer("fd-user", { ...ok, from: inSide, feePayer: payerInOps, feeRatio: 30 }, { krn: `${ops.krn},${side.krn}` })
@@ -442,7 +443,7 @@ layer(Layer.merge(Emulator.layer(), FetchHttpClient.layer))("a model of the ledg
           const body = {
             from,
             to,
-            value: Transaction.toHex(op.value as Transaction.Peb),
+            value: Amount.toHex(op.value as Amount.Peb),
             ...(op.memo !== undefined ? { memo: op.memo } : {}),
             ...(op.gas !== undefined ? { gas: op.gas } : {}),
             ...(op.payer !== "sender" ? { feeRatio: ratio } : {}),
@@ -520,7 +521,7 @@ layer(Layer.merge(Emulator.layer(), FetchHttpClient.layer))("a model of the ledg
       yield* Effect.orDie(e.fund(1001, from, 10n * KLAY))
       const replies = yield* Effect.forEach(
         Array.from({ length: 100 }, (_, i) => i + 1),
-        (i) => api.transfer("value", { from, to, value: Transaction.toHex(BigInt(i) as Transaction.Peb) }),
+        (i) => api.transfer("value", { from, to, value: Amount.toHex(BigInt(i) as Amount.Peb) }),
         { concurrency: "unbounded" }
       )
       for (const r of replies) expect(r.status, r.text).toBe(200)

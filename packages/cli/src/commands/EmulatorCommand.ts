@@ -16,7 +16,7 @@ import { Args, Command, Options } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
 import type { SqlError } from "@effect/sql"
 import { Config, ConfigError, ConfigProvider, Console, Effect, Either, Option, Redacted } from "effect"
-import { Address, type ChainId, Transaction } from "effect-kas-wallet"
+import { Address, Amount, type ChainId } from "effect-kas-wallet"
 import type * as Emulator from "effect-kas-wallet-emulator/Emulator"
 import * as EmulatorConfig from "effect-kas-wallet-emulator/EmulatorConfig"
 import type * as EmulatorConsole from "effect-kas-wallet-emulator/EmulatorConsole"
@@ -207,7 +207,7 @@ const env = Command.make("env", { dataDir: Flags.text(E.dataDir) }, (o) =>
 
 const L = Spec.ledger
 
-const klay = (peb: bigint) => `${Transaction.formatKlay(peb as Transaction.Peb)} KLAY (${peb} peb)`
+const klay = (peb: bigint) => `${Amount.formatKlay(peb as Amount.Peb)} KLAY (${peb} peb)`
 
 const addressArgument = (raw: string) =>
   Option.isNone(Address.checksum(raw))
@@ -232,7 +232,7 @@ const fund = Command.make("fund", {
 }, (o) =>
   Effect.gen(function*() {
     const address = yield* addressArgument(o.address)
-    const amount = yield* Either.match(Transaction.parseAmount(o.amount), {
+    const amount = yield* Either.match(Amount.parseAmount(o.amount), {
       onLeft: (e) => Effect.fail(ExitCode.invalid(`<amount> ${e.reason} (got ${Flags.show(o.amount)})`)),
       onRight: Effect.succeed
     })

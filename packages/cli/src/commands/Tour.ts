@@ -10,14 +10,15 @@ import { Chunk, Console, Effect, Layer, Option, Schedule, Stream } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Address, ChainId, FeeDelegation, Transaction, WalletClient } from "effect-kas-wallet"
+import { Address, Amount, ChainId, FeeDelegation, WalletClient } from "effect-kas-wallet"
+import * as Wire from "effect-kas-wallet/Wire"
 import { Emulator } from "effect-kas-wallet-emulator"
 import * as Output from "../output/Output.js"
 
 const step = (n: number, title: string, wire?: string) =>
   Console.log(`\n${n}. ${title}${wire !== undefined ? `  (${wire})` : ""}`)
 const say = (text: string) => Console.log(text.split("\n").map((line) => `   ${line}`).join("\n"))
-const klay = (peb: bigint) => `${Transaction.formatKlay(peb as Transaction.Peb)} KLAY`
+const klay = (peb: bigint) => `${Amount.formatKlay(peb as Amount.Peb)} KLAY`
 const rows = (accounts: ReadonlyArray<Parameters<typeof Output.accountRow>[0]>) =>
   say(Output.table(Output.accountHeader, accounts.map((a) => Output.accountRow(a, true))))
 
@@ -82,16 +83,16 @@ export const program = Effect.gen(function*() {
   yield* step(8, "Move value: fund an account, send 1.5 KLAY with global fee delegation, await the receipt", "POST /v2/tx/fd/value")
   const sender = created[0]!
   const receiver = created[1]!
-  const funded = yield* emulator.fund(ChainId.Testnet, sender.address, 10n * Transaction.PebPerKlay)
+  const funded = yield* emulator.fund(ChainId.Testnet, sender.address, 10n * Amount.PebPerKlay)
   yield* say(`the emulator's console credits ${klay(funded.balance)} to ${Output.short(sender.address)} (the wire API has no faucet)`)
   const sent = yield* WalletClient.transferValue({
     from: sender.address,
     to: receiver.address,
-    value: Transaction.PebPerKlay * 3n / 2n,
+    value: Amount.PebPerKlay * 3n / 2n,
     feePayer: FeeDelegation.global,
     feeRatio: 30
   })
-  yield* say(`submitted ${Output.short(sent.transactionHash, 10, 6)}: a signed Klaytn ${Transaction.typeName(sent.typeInt)} (type ${sent.typeInt}), nonce ${sent.nonce}`)
+  yield* say(`submitted ${Output.short(sent.transactionHash, 10, 6)}: a signed Klaytn ${Wire.typeName(sent.typeInt)} (type ${sent.typeInt}), nonce ${sent.nonce}`)
   const receipt = yield* WalletClient.awaitReceipt(sent.transactionHash, { schedule: Schedule.spaced("250 millis") })
   const fee = BigInt(receipt.gasUsed) * sent.gasPrice
   const globalShare = fee * 30n / 100n
@@ -101,7 +102,7 @@ export const program = Effect.gen(function*() {
     emulator.balance(ChainId.Testnet, receiver.address)
   ])
   yield* say([
-    `${receipt.status} in block ${receipt.blockNumber}: ${receipt.gasUsed} gas at ${sent.gasPrice / Transaction.PebPerSton} ston, a fee of ${klay(fee)}`,
+    `${receipt.status} in block ${receipt.blockNumber}: ${receipt.gasUsed} gas at ${sent.gasPrice / Amount.PebPerSton} ston, a fee of ${klay(fee)}`,
     `the global fee payer paid 30%: ${klay(globalShare)}, billed to the member (${klay(bill?.fees ?? 0n)} so far)`,
     `the sender paid 1.5 KLAY and the other 70%: ${klay(funded.balance)} → ${klay(after.balance)}`,
     `the recipient holds ${klay(received.balance)}`

@@ -8,7 +8,8 @@
  */
 import { Args, Command } from "@effect/cli"
 import { Effect, Either, Option, Schedule, Schema } from "effect"
-import { Address, FeeDelegation, Transaction, WalletClient } from "effect-kas-wallet"
+import { Address, Amount, FeeDelegation, Transaction, WalletClient } from "effect-kas-wallet"
+import * as Wire from "effect-kas-wallet/Wire"
 import * as Client from "./ClientCommand.js"
 import * as ExitCode from "../output/ExitCode.js"
 import * as Flags from "../input/Flags.js"
@@ -27,8 +28,8 @@ const encodeReceipt = Schema.encodeSync(Transaction.TransactionReceipt)
 const parseAddress: Flags.Parser<Address.Address> = (raw) =>
   Either.map(Client.parseAddress(raw), (checked) => Option.getOrThrow(Address.checksum(checked)))
 
-const parseValue: Flags.Parser<Transaction.Peb> = (raw) =>
-  Either.mapLeft(Transaction.parseAmount(raw), (e) => `${e.reason} (got ${Flags.show(raw)})`)
+const parseValue: Flags.Parser<Amount.Peb> = (raw) =>
+  Either.mapLeft(Amount.parseAmount(raw), (e) => `${e.reason} (got ${Flags.show(raw)})`)
 
 const parseFeePayer: Flags.Parser<FeeDelegation.FeePayer> = (raw) =>
   raw === "global"
@@ -50,7 +51,7 @@ const required = <A>(flag: Spec.Flag, value: Option.Option<A>) =>
 // How often --wait asks: about twice per block of the emulator's default clock.
 const polling = Schedule.spaced("500 millis")
 
-const amount = (peb: bigint) => `${Transaction.formatKlay(peb as Transaction.Peb)} KLAY (${peb} peb)`
+const amount = (peb: bigint) => `${Amount.formatKlay(peb as Amount.Peb)} KLAY (${peb} peb)`
 
 /**
  * A transfer's result as `field  value` lines.
@@ -62,12 +63,12 @@ export const resultDetails = (r: Transaction.TransactionResult): string =>
   Output.table(["FIELD", "VALUE"], [
     ["transaction", r.transactionHash],
     ["status", r.status === "Submitted" ? "Submitted (sent; committed in the next block)" : "Pending (signed, not sent)"],
-    ["type", `${Transaction.typeName(r.typeInt)} (${r.typeInt})`],
+    ["type", `${Wire.typeName(r.typeInt)} (${r.typeInt})`],
     ["from", r.from],
     ["to", r.to],
     ["value", amount(r.value)],
     ["nonce", String(r.nonce)],
-    ["gas", `limit ${r.gas} at ${Transaction.formatKlay(r.gasPrice)} KLAY (${r.gasPrice / Transaction.PebPerSton} ston)`],
+    ["gas", `limit ${r.gas} at ${Amount.formatKlay(r.gasPrice)} KLAY (${r.gasPrice / Amount.PebPerSton} ston)`],
     ...(Transaction.isFeeDelegatedResult(r)
       ? [["fee payer", `${r.feePayer}${r.feeRatio !== undefined && r.feeRatio > 0 ? ` (${r.feeRatio}% of the fee)` : " (all of the fee)"}`]]
       : [["fee payer", "the sender"]]),
@@ -84,7 +85,7 @@ export const receiptDetails = (r: Transaction.TransactionReceipt): string => {
   const rows: Array<[string, string]> = [
     ["transaction", r.transactionHash],
     ["status", r.status],
-    ["type", `${r.type ?? Transaction.typeName(r.typeInt as Transaction.TxType)} (${r.typeInt})`],
+    ["type", `${r.type ?? Wire.typeName(r.typeInt as Wire.TxType)} (${r.typeInt})`],
     ["from", r.from],
     ...(r.to !== undefined && r.to !== null ? [["to", r.to] as [string, string]] : []),
     ...(r.value !== undefined ? [["value", amount(r.value)] as [string, string]] : []),

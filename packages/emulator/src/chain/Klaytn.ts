@@ -26,7 +26,8 @@
 import { secp256k1 } from "@noble/curves/secp256k1.js"
 import { keccak_256 as keccak256 } from "@noble/hashes/sha3.js"
 import { Data, Either, Option } from "effect"
-import { Address, Transaction } from "effect-kas-wallet"
+import { Address, Amount, Transaction } from "effect-kas-wallet"
+import * as Wire from "effect-kas-wallet/Wire"
 
 /**
  * Why a transaction, an RLP value or a signature was refused.
@@ -217,7 +218,7 @@ const addressOfBytes = (bytes: Uint8Array): Address.Address => Option.getOrThrow
  * @internal
  */
 export interface Transfer {
-  readonly type: Transaction.TxType
+  readonly type: Wire.TxType
   readonly nonce: number
   readonly gasPrice: bigint
   readonly gas: number
@@ -253,7 +254,7 @@ const checkUint64 = (n: number, field: string) => {
   if (!Number.isSafeInteger(n) || n < 0) invalid(`${field} must be a non-negative safe integer, got ${n}`)
 }
 const checkUint256 = (n: bigint, field: string) => {
-  if (n < 0n || n > Transaction.MaxPeb) invalid(`${field} must be from 0 to 2^256 - 1`)
+  if (n < 0n || n > Amount.MaxPeb) invalid(`${field} must be from 0 to 2^256 - 1`)
 }
 
 /**
@@ -275,7 +276,7 @@ export const makeTransfer = (params: TransferParams): Either.Either<Transfer, Kl
       if (!Number.isInteger(ratio) || ratio < 0 || ratio > 99) invalid(`feeRatio must be an integer from 0 to 99, got ${ratio}`)
       if (!feeDelegated && ratio !== 0) invalid("feeRatio needs a fee-delegated transfer")
     }
-    const type = Transaction.transferType({ memo: params.memo !== undefined, feeDelegated, feeRatio: ratio })
+    const type = Wire.transferType({ memo: params.memo !== undefined, feeDelegated, feeRatio: ratio })
     return {
       type,
       nonce: params.nonce,
@@ -285,7 +286,7 @@ export const makeTransfer = (params: TransferParams): Either.Either<Transfer, Kl
       value: params.value,
       from: params.from,
       ...(params.memo !== undefined ? { input: params.memo.slice() } : {}),
-      ...(Transaction.hasFeeRatio(type) ? { feeRatio: ratio! } : {})
+      ...(Wire.hasFeeRatio(type) ? { feeRatio: ratio! } : {})
     }
   })
 
@@ -329,9 +330,9 @@ export const TxDataGas = 100
  * @category gas
  * @internal
  */
-export const intrinsicGas = (type: Transaction.TxType, inputBytes: number): number =>
+export const intrinsicGas = (type: Wire.TxType, inputBytes: number): number =>
   TxGasValueTransfer +
-  (Transaction.hasFeeRatio(type) ? TxGasFeeDelegatedWithRatio : Transaction.isFeeDelegatedType(type) ? TxGasFeeDelegated : 0) +
+  (Wire.hasFeeRatio(type) ? TxGasFeeDelegatedWithRatio : Wire.isFeeDelegatedType(type) ? TxGasFeeDelegated : 0) +
   TxDataGas * inputBytes
 
 // The fields both parties sign, in order.
@@ -533,7 +534,7 @@ export const transactionHash = (raw: Uint8Array): Transaction.TxHash => hashHex(
 export const senderTxHash = (p: SignedParts): Transaction.TxHash =>
   hashHex(concat([Uint8Array.of(p.transfer.type), encodeRlp(senderPart(p))]))
 
-const TYPES: ReadonlySet<number> = new Set(Object.values(Transaction.TxType))
+const TYPES: ReadonlySet<number> = new Set(Object.values(Wire.TxType))
 
 const asBytes = (item: RlpItem | undefined, field: string): Uint8Array =>
   item instanceof Uint8Array ? item : invalid(`${field}: expected a byte string`)
@@ -577,11 +578,11 @@ const decodeRawUnsafe = (raw: Uint8Array): SignedParts => {
   if (raw.length === 0) invalid("empty raw transaction")
   const type = raw[0]!
   if (!TYPES.has(type)) invalid(`type 0x${type.toString(16).padStart(2, "0")} is not a value transfer`)
-  const txType = type as Transaction.TxType
+  const txType = type as Wire.TxType
   const fields = asList(decodeWhole(raw.subarray(1)), "transaction")
-  const memo = Transaction.hasMemo(txType)
-  const ratio = Transaction.hasFeeRatio(txType)
-  const delegated = Transaction.isFeeDelegatedType(txType)
+  const memo = Wire.hasMemo(txType)
+  const ratio = Wire.hasFeeRatio(txType)
+  const delegated = Wire.isFeeDelegatedType(txType)
   const expected = 7 + (memo ? 1 : 0) + (ratio ? 1 : 0) + (delegated ? 2 : 0)
   if (fields.length !== expected) invalid(`type 0x${type.toString(16)} has ${expected} fields, got ${fields.length}`)
   let i = 6
@@ -672,7 +673,7 @@ export const signTransfer = (
     if (!Number.isSafeInteger(chainId) || chainId < 1) invalid(`invalid chain id ${chainId}`)
     if (addressOfKeyUnsafe(keys.sender) !== transfer.from) invalid("the sender's key does not belong to `from`")
     const signatures = [signUnsafe(senderSigningHash(transfer, chainId), keys.sender, chainId)]
-    const delegated = Transaction.isFeeDelegatedType(transfer.type)
+    const delegated = Wire.isFeeDelegatedType(transfer.type)
     if (delegated !== (keys.feePayer !== undefined)) {
       invalid(delegated ? "a fee-delegated transfer needs the fee payer's key" : "a transfer the sender pays takes no fee payer")
     }
@@ -694,9 +695,9 @@ export const signTransfer = (
 const transferFields = ({ transfer: t }: SignedTransfer) => ({
   from: t.from,
   to: t.to,
-  value: t.value as Transaction.Peb,
+  value: t.value as Amount.Peb,
   gas: t.gas,
-  gasPrice: t.gasPrice as Transaction.Peb,
+  gasPrice: t.gasPrice as Amount.Peb,
   nonce: t.nonce,
   ...(t.input !== undefined ? { input: hexOf(t.input) } : {})
 })
@@ -719,7 +720,7 @@ export const toResult = (signed: SignedTransfer, status: "Submitted" | "Pending"
     status
   }
   if (signed.feePayer === undefined) {
-    return { ...common, typeInt: t.type as typeof Transaction.TxType.ValueTransfer | typeof Transaction.TxType.ValueTransferMemo }
+    return { ...common, typeInt: t.type as typeof Wire.TxType.ValueTransfer | typeof Wire.TxType.ValueTransferMemo }
   }
   return {
     ...common,
@@ -767,7 +768,7 @@ export const toReceipt = (signed: SignedTransfer, placement: BlockPlacement): Tr
     logs: [],
     logsBloom: EMPTY_BLOOM,
     typeInt: t.type,
-    type: Transaction.typeName(t.type),
+    type: Wire.typeName(t.type),
     signatures: signed.signatures.map(toWireSignature),
     ...(signed.feePayer !== undefined
       ? { feePayer: signed.feePayer.address, feePayerSignatures: signed.feePayer.signatures.map(toWireSignature) }

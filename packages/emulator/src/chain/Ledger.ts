@@ -7,7 +7,7 @@
  * Rules (docs/emulator.md, "Ledger and transfers"):
  *
  * - **Type**: a memo makes a memo type, a fee payer a fee-delegated one, a fee ratio 1..99 a
- *   with-ratio one (Transaction.transferType). Signed with the sender's sealed key, and the fee
+ *   with-ratio one (Wire.transferType). Signed with the sender's sealed key, and the fee
  *   payer's: the member's fee-payer account (`fd-user`) or the chain's global fee payer (`fd`).
  * - **Gas**: `gas` absent or 0 is 100000; it must cover Klaytn's intrinsic gas of the type, which
  *   is what the transaction uses. The gas price is the chain's (25 ston).
@@ -36,7 +36,8 @@
 import type { SqlError } from "@effect/sql"
 import { keccak_256 as keccak256 } from "@noble/hashes/sha3.js"
 import { Clock, Context, Duration, Effect, Either, Layer, Option, Redacted, Schema } from "effect"
-import { type Address, Transaction } from "effect-kas-wallet"
+import { type Address, Amount, Transaction } from "effect-kas-wallet"
+import * as Wire from "effect-kas-wallet/Wire"
 import * as AccountKeys from "./AccountKeys.js"
 import * as ApiError from "../http/ApiError.js"
 import { EmulatorError } from "../EmulatorError.js"
@@ -98,7 +99,7 @@ export interface TransferRequest {
   readonly pool: Wallet.SelectedPool
   readonly from: Address.Address
   readonly to: Address.Address
-  readonly value: Transaction.Peb
+  readonly value: Amount.Peb
   /** Free text; its UTF-8 bytes are the input. Empty counts as absent. */
   readonly memo: string | undefined
   /** Absent or 0: the sender's next nonce. */
@@ -241,7 +242,7 @@ export const make = (options: {
         const chainId = request.pool.chainId
         const memo = request.memo !== undefined && request.memo !== "" ? new TextEncoder().encode(request.memo) : undefined
         const feeRatio = request.payer._tag === "Sender" ? undefined : request.payer.feeRatio
-        const type = Transaction.transferType({ memo: memo !== undefined, feeDelegated: feeRatio !== undefined, feeRatio })
+        const type = Wire.transferType({ memo: memo !== undefined, feeDelegated: feeRatio !== undefined, feeRatio })
         const gas = request.gas === undefined || request.gas === 0 ? DefaultGas : request.gas
         if (!Number.isSafeInteger(gas)) return yield* ApiError.outOfRange("gas")
         if (request.nonce !== undefined && !Number.isSafeInteger(request.nonce)) return yield* ApiError.outOfRange("nonce")
@@ -315,7 +316,7 @@ export const make = (options: {
           move(from, -(request.value + senderFee), 1)
           move(to, request.value)
           if (userPayer !== undefined) move(userPayer, -payerFee)
-          if (after.get(to)!.balance > Transaction.MaxPeb) return yield* ApiError.outOfRange("value")
+          if (after.get(to)!.balance > Amount.MaxPeb) return yield* ApiError.outOfRange("value")
 
           const genesisMs = chain.genesisMs ?? now
           const tip = yield* store.tip(chainId)

@@ -16,7 +16,7 @@
 import type { SqlError } from "@effect/sql"
 import { Clock, Context, Data, Effect, Either, Layer, Option, Redacted, Schema } from "effect"
 import { randomUUID } from "node:crypto"
-import { Address, type ChainId, Krn, Transaction } from "effect-kas-wallet"
+import { Address, Amount, type ChainId, Krn } from "effect-kas-wallet"
 import * as Credentials from "./Credentials.js"
 import * as Database from "../store/Database.js"
 import type { EmulatorError } from "../EmulatorError.js"
@@ -113,7 +113,7 @@ export interface FeePayerPool {
 export interface LedgerBalance {
   readonly chainId: ChainId.ChainId
   readonly address: Address.Address
-  readonly balance: Transaction.Peb
+  readonly balance: Amount.Peb
   readonly nonce: number
 }
 
@@ -130,7 +130,7 @@ export interface FeeBill {
   /** The chain's global fee payer, which signed and paid. */
   readonly feePayer: Address.Address
   /** The fees paid, in peb. */
-  readonly fees: Transaction.Peb
+  readonly fees: Amount.Peb
   /** How many transactions they were for. */
   readonly transactions: number
 }
@@ -222,7 +222,7 @@ export interface Service {
   readonly fund: (
     chainId: 8217 | 1001,
     address: Address.Address | string,
-    amount: Transaction.Peb | bigint
+    amount: Amount.Peb | bigint
   ) => Effect.Effect<LedgerBalance, ConsoleError | SqlError.SqlError>
   /** The balance and next nonce of any address on a chain (0 and 0 for one never seen). */
   readonly balance: (
@@ -439,7 +439,7 @@ export const make: Effect.Effect<Service, never, Store.Store | LedgerStore.Ledge
       Effect.gen(function*() {
         yield* checkChain(chainId)
         const checked = yield* checkAddress(address)
-        if (typeof amount !== "bigint" || amount < 0n || amount > Transaction.MaxPeb) {
+        if (typeof amount !== "bigint" || amount < 0n || amount > Amount.MaxPeb) {
           return yield* invalid(`an amount is a whole number of peb from 0 to 2^256 - 1, got ${String(amount)}`)
         }
         const key = checked.toLowerCase()
@@ -448,7 +448,7 @@ export const make: Effect.Effect<Service, never, Store.Store | LedgerStore.Ledge
         const attempt = Effect.gen(function*() {
           const read = (yield* ledger.balances(chainId, [key])).get(key)!
           const balance = read.balance + amount
-          if (balance > Transaction.MaxPeb) {
+          if (balance > Amount.MaxPeb) {
             return yield* invalid(`${checked} would hold more than 2^256 - 1 peb on chain ${chainId}`)
           }
           const write = { balance, nonce: read.nonce }
@@ -457,7 +457,7 @@ export const make: Effect.Effect<Service, never, Store.Store | LedgerStore.Ledge
         })
         const written = yield* ledger.serialize(Effect.repeat(attempt, { until: Option.isSome }))
         const { balance, nonce } = Option.getOrThrow(written)
-        return { chainId: chainId as ChainId.ChainId, address: checked, balance: balance as Transaction.Peb, nonce }
+        return { chainId: chainId as ChainId.ChainId, address: checked, balance: balance as Amount.Peb, nonce }
       }),
 
     balance: (chainId, address) =>
@@ -465,7 +465,7 @@ export const make: Effect.Effect<Service, never, Store.Store | LedgerStore.Ledge
         yield* checkChain(chainId)
         const checked = yield* checkAddress(address)
         const { balance, nonce } = (yield* ledger.balances(chainId, [checked.toLowerCase()])).get(checked.toLowerCase())!
-        return { chainId: chainId as ChainId.ChainId, address: checked, balance: balance as Transaction.Peb, nonce }
+        return { chainId: chainId as ChainId.ChainId, address: checked, balance: balance as Amount.Peb, nonce }
       }),
 
     feeBills: (filter) =>
@@ -478,7 +478,7 @@ export const make: Effect.Effect<Service, never, Store.Store | LedgerStore.Ledge
           chainId: row.chainId as ChainId.ChainId,
           // A bill exists only once the global fee payer paid, so after it was made.
           feePayer: Either.getOrThrow(decodeAddress(row.feePayer)),
-          fees: row.fees as Transaction.Peb,
+          fees: row.fees as Amount.Peb,
           transactions: row.transactions
         }))
       })
@@ -605,7 +605,7 @@ export const listFeePayerPools = (accountId: string, chainId?: ChainId.ChainId) 
  * @since 0.2.0
  * @category operations
  */
-export const fund = (chainId: 8217 | 1001, address: Address.Address | string, amount: Transaction.Peb | bigint) =>
+export const fund = (chainId: 8217 | 1001, address: Address.Address | string, amount: Amount.Peb | bigint) =>
   Effect.flatMap(Console, (c) => c.fund(chainId, address, amount))
 
 /**

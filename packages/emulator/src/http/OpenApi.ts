@@ -14,6 +14,7 @@
  */
 import { JSONSchema, type Schema } from "effect"
 import { Account, Address, ChainId, ErrorBody, Krn, Pagination, PublicKey, Transaction } from "effect-kas-wallet"
+import * as Wire from "effect-kas-wallet/Wire"
 import { version } from "../version.js"
 import * as ApiError from "./ApiError.js"
 
@@ -214,9 +215,9 @@ export const document = (serverUrl?: string): Document => {
   add("ChainIdFromHeader", ChainId.FromHeader)
   add("Address", Address.Address)
   add("PublicKey", PublicKey.PublicKey)
-  add("ValueTransferBody", Transaction.ValueTransferBody)
-  add("FeeDelegatedTransferBody", Transaction.FeeDelegatedTransferBody)
-  add("UserFeeDelegatedTransferBody", Transaction.UserFeeDelegatedTransferBody)
+  add("ValueTransferBody", Wire.ValueTransferBody)
+  add("FeeDelegatedTransferBody", Wire.FeeDelegatedTransferBody)
+  add("UserFeeDelegatedTransferBody", Wire.UserFeeDelegatedTransferBody)
   add("TransactionResult", Transaction.TransactionResult)
   add("TransactionReceipt", Transaction.TransactionReceipt)
 

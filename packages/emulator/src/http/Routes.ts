@@ -24,7 +24,8 @@ import { NodeHttpServerRequest } from "@effect/platform-node"
 import { secp256k1 } from "@noble/curves/secp256k1.js"
 import { Cause, Effect, Either, Option, ParseResult, Schema } from "effect"
 import { randomUUID } from "node:crypto"
-import { ChainId, Krn, Pagination, Transaction } from "effect-kas-wallet"
+import { ChainId, Krn, Pagination } from "effect-kas-wallet"
+import * as Wire from "effect-kas-wallet/Wire"
 import * as ApiError from "./ApiError.js"
 import * as Credentials from "../console/Credentials.js"
 import type * as Faults from "./Faults.js"
@@ -232,9 +233,9 @@ const transferPaths: Readonly<Record<string, TransferKind>> = {
 }
 
 const transferSchemas = {
-  value: Schema.decodeUnknownEither(Transaction.ValueTransferBody),
-  fd: Schema.decodeUnknownEither(Transaction.FeeDelegatedTransferBody),
-  "fd-user": Schema.decodeUnknownEither(Transaction.UserFeeDelegatedTransferBody)
+  value: Schema.decodeUnknownEither(Wire.ValueTransferBody),
+  fd: Schema.decodeUnknownEither(Wire.FeeDelegatedTransferBody),
+  "fd-user": Schema.decodeUnknownEither(Wire.UserFeeDelegatedTransferBody)
 }
 
 const HEX_QUANTITY = /^0x[0-9a-fA-F]+$/
@@ -283,7 +284,7 @@ export const transferBodyError = (body: Readonly<Record<string, unknown>>, error
 export const parseTransferBody = (
   kind: TransferKind,
   text: string
-): Either.Either<Transaction.TransferBody, ApiError.ApiError> => {
+): Either.Either<Wire.TransferBody, ApiError.ApiError> => {
   return Either.flatMap(
     jsonObject(text),
     (object) => Either.mapLeft(transferSchemas[kind](object), (error) => transferBodyError(object, error))

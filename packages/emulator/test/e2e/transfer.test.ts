@@ -6,6 +6,7 @@
 import { describe, expect, layer } from "@effect/vitest"
 import { Clock, Effect, Schedule } from "effect"
 import { FeeDelegation, Transaction, WalletClient, type WalletError } from "effect-kas-wallet"
+import * as Wire from "effect-kas-wallet/Wire"
 import * as Emulator from "../../src/Emulator.js"
 import { withClockMoving } from "../../../../test/support/clock.js"
 import { wallet } from "./support.js"
@@ -28,18 +29,18 @@ describe("WalletClient ⇄ emulator: transfers and receipts", () => {
         yield* emulator.fund(1001, payerInOps.address, KLAY)
 
         const basic = yield* WalletClient.transferValue({ from: from.address, to: recipient, value: KLAY, memo: "rent" })
-        expect(basic.typeInt).toBe(Transaction.TxType.ValueTransferMemo)
+        expect(basic.typeInt).toBe(Wire.TxType.ValueTransferMemo)
         expect(Transaction.isFeeDelegatedResult(basic)).toBe(false)
         expect(basic.value).toBe(KLAY)
         expect(basic.input).toBe(Transaction.memoInput("rent"))
 
         const global = yield* WalletClient.transferValue({ from: from.address, to: recipient, value: 1n, feePayer: FeeDelegation.global, feeRatio: 30 })
-        expect(global.typeInt).toBe(Transaction.TxType.FeeDelegatedValueTransferWithRatio)
+        expect(global.typeInt).toBe(Wire.TxType.FeeDelegatedValueTransferWithRatio)
         expect(Transaction.isFeeDelegatedResult(global) && global.feePayer).toBe(emulator.globalFeePayer(1001))
         expect(Transaction.isFeeDelegatedResult(global) && global.feeRatio).toBe(30)
 
         const user = yield* WalletClient.transferValue({ from: from.address, to: recipient, value: 2n, feePayer: FeeDelegation.user(payer.address) })
-        expect(user.typeInt).toBe(Transaction.TxType.FeeDelegatedValueTransfer)
+        expect(user.typeInt).toBe(Wire.TxType.FeeDelegatedValueTransfer)
         expect(Transaction.isFeeDelegatedResult(user) && user.feePayer).toBe(payer.address)
 
         // Both pools in x-krn: the fee payer is in the named fee-payer pool.

@@ -1,0 +1,34 @@
+/**
+ * Hex text without Buffer (the client runs in browsers): quantities, bytes, non-negative integers.
+ *
+ * @internal
+ */
+import { Schema } from "effect"
+import { show } from "./show.js"
+
+/**
+ * `0x` and at least one hex digit, any case: a quantity as the service writes it.
+ *
+ * @internal
+ */
+export const HEX_QUANTITY = /^0x[0-9a-fA-F]+$/
+
+/**
+ * `0x` and the bytes in lower-case hex.
+ *
+ * @internal
+ */
+export const hexOfBytes = (bytes: Uint8Array): string => {
+  let out = "0x"
+  for (const b of bytes) out += b.toString(16).padStart(2, "0")
+  return out
+}
+
+/**
+ * A non-negative integer, with a message that shows what was given.
+ *
+ * @internal
+ */
+export const NonNegativeInt = Schema.NonNegativeInt.annotations({
+  message: (issue) => `expected a non-negative integer, got ${show(issue.actual)}`
+})
