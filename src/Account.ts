@@ -3,9 +3,9 @@
  *
  * @since 0.1.0
  */
-import { Arbitrary, Either, type FastCheck, type ParseResult, Schema } from "effect"
+import { Schema } from "effect"
 import * as Address from "./Address.js"
-import { isHexRange, normalizeAddress } from "./internal/hexEngine.js"
+import * as Arb from "./internal/arbitrary.js"
 import * as ChainId from "./ChainId.js"
 import * as KeyId from "./KeyId.js"
 import * as Krn from "./Krn.js"
@@ -68,32 +68,32 @@ const consistency = (a: HeldAccount) => {
   return issues
 }
 
-const arbitraryIn = <K extends Krn.PoolKrn>(pool: Schema.Schema<K, string>) => (fc: typeof FastCheck) =>
+const arbitraryIn = (resourceType: string) => (fc: Arb.Fc) =>
   fc.record({
-    krn: Arbitrary.make(Schema.typeSchema(pool)),
-    address: Arbitrary.make(Address.AddressFromSelf),
-    publicKey: Arbitrary.make(PublicKey.PublicKey),
-    keyHex: Arbitrary.make(KeyId.KeyHex),
-    createdAt: Arbitrary.make(Timestamp.Timestamp),
+    keyId: Arb.keyId(fc, [resourceType]),
+    address: Arb.address(fc),
+    publicKey: Arb.publicKey(fc),
+    createdAt: Arb.timestamp(fc),
     age: fc.nat({ max: 10_000_000 }),
-    multiSigKeys: fc.option(fc.option(fc.array(Arbitrary.make(MultiSigKey), { maxLength: 3 }), { nil: null }), {
-      nil: undefined
-    }),
+    multiSigKeys: fc.option(
+      fc.option(fc.array(fc.record({ publicKey: Arb.publicKey(fc), weight: fc.integer({ min: 1, max: 10 }) }), { maxLength: 3 }), { nil: null }),
+      { nil: undefined }
+    ),
     threshold: fc.option(fc.option(fc.nat({ max: 10 }), { nil: null }), { nil: undefined })
-  }).map(({ address, age, createdAt, keyHex, krn, multiSigKeys, publicKey, threshold }) => ({
+  }).map(({ address, age, createdAt, keyId, multiSigKeys, publicKey, threshold }) => ({
     address,
-    chainId: krn.chainId,
+    chainId: keyId.poolKrn.chainId,
     createdAt,
-    updatedAt: Timestamp.Timestamp.make(Math.min(createdAt + age, Timestamp.Max)),
-    keyId: KeyId.unsafeMake(krn, keyHex),
-    krn,
+    updatedAt: Math.min(createdAt + age, Timestamp.Max),
+    keyId,
+    krn: keyId.poolKrn,
     publicKey,
     ...(multiSigKeys !== undefined ? { multiSigKeys } : {}),
     ...(threshold !== undefined ? { threshold } : {})
-  }))
+  }) as any)
 
-const arbitraryAccount = arbitraryIn(Krn.AccountPoolKrn)
-const arbitraryFeePayer = arbitraryIn(Krn.FeePayerPoolKrn)
+const arbitraryAccount = arbitraryIn(Krn.AccountPoolType)
+const arbitraryFeePayer = arbitraryIn(Krn.FeePayerPoolType)
 
 /**
  * An account as every account operation returns it, decoded from the service's JSON.
@@ -307,168 +307,3 @@ export const PoolAccountCount = Schema.Struct({
  * @category models
  */
 export interface PoolAccountCount extends Schema.Schema.Type<typeof PoolAccountCount> {}
-
-// ---------------------------------------------------------------------------------------------
-// Fast decoding. The schemas above are the contract; decoding a 1000-account page with them costs
-// about 30x `JSON.parse` (docs/benchmarks.md). `decodePage` / `decodeAccount` apply the very same
-// rules through the same predicates, straight over the parsed JSON, and fall back to the schema
-// whenever anything is off, so failures always carry the schema's path-named ParseError. Property
-// tests (test/Account.test.ts) prove both paths agree on valid and broken input.
-// ---------------------------------------------------------------------------------------------
-
-interface PoolMemo<K> {
-  text: string | undefined
-  krn: K | undefined
-}
-
-const isSafeInt = Number.isSafeInteger
-const hasOwn = Object.prototype.hasOwnProperty
-
-const fastMultiSigKeys = (u: unknown): ReadonlyArray<MultiSigKey> | undefined => {
-  if (!Array.isArray(u)) return undefined
-  const out = new Array<MultiSigKey>(u.length)
-  for (let i = 0; i < u.length; i++) {
-    const k: unknown = u[i]
-    if (typeof k !== "object" || k === null) return undefined
-    const { publicKey, weight } = k as Record<string, unknown>
-    if (typeof publicKey !== "string" || !PublicKey.isPublicKey(publicKey)) return undefined
-    if (typeof weight !== "number" || !isSafeInt(weight) || weight <= 0) return undefined
-    out[i] = { publicKey: publicKey as PublicKey.PublicKey, weight }
-  }
-  return out
-}
-
-/**
- * The fast decoders of accounts held in pools of type K: the schemas' result, computed over the
- * parsed JSON, falling back to the schemas for the error.
- */
-const fastDecoders = <K extends Krn.PoolKrn, A extends HeldAccount, P>(
-  pool: Schema.Schema<K, string>,
-  account: Schema.Schema<A, any>,
-  page: Schema.Schema<P, any>
-) => {
-  const decodePool = Schema.decodeUnknownEither(pool)
-  const decodeAccountSlow = Schema.decodeUnknownEither(account)
-  const decodePageSlow = Schema.decodeUnknownEither(page)
-
-  /** The decoded account, or `undefined` when any rule fails (the schema then says which). */
-  const fastAccount = (u: unknown, memo: PoolMemo<K>): A | undefined => {
-    if (typeof u !== "object" || u === null || Array.isArray(u)) return undefined
-    const o = u as Record<string, unknown>
-    const { address, chainId, createdAt, keyId, krn, publicKey, updatedAt } = o
-    if (typeof krn !== "string" || typeof keyId !== "string" || typeof address !== "string") return undefined
-    if (krn !== memo.text) {
-      const decoded = decodePool(krn)
-      if (Either.isLeft(decoded)) return undefined
-      memo.text = krn
-      memo.krn = decoded.right
-    }
-    const poolKrn = memo.krn!
-    // Covers both the ChainId rule and the krn/chainId rule.
-    if (chainId !== poolKrn.chainId) return undefined
-    if (typeof createdAt !== "number" || !Timestamp.isTimestamp(createdAt)) return undefined
-    if (typeof updatedAt !== "number" || !Timestamp.isTimestamp(updatedAt)) return undefined
-    // KRN strings are canonical, so "<krn>:" as a prefix is exactly "the key id's pool is krn".
-    // (`slice` + `===` compares the bytes at once; `startsWith` took a third of a page's decoding.)
-    const n = krn.length
-    if (
-      keyId.charCodeAt(n) !== 0x3a || keyId.charCodeAt(n + 1) !== 0x30 || keyId.charCodeAt(n + 2) !== 0x78 ||
-      !isHexRange(keyId, n + 3, keyId.length) || keyId.slice(0, n) !== krn
-    ) return undefined
-    const keyHex = keyId.slice(n + 1)
-    if (typeof publicKey !== "string" || !PublicKey.isPublicKey(publicKey)) return undefined
-    const checksummed = normalizeAddress(address)
-    if (typeof checksummed !== "string") return undefined
-    const result: { -readonly [F in keyof HeldAccount]: HeldAccount[F] } = {
-      address: checksummed as Address.Address,
-      chainId: poolKrn.chainId,
-      createdAt: createdAt as Timestamp.Timestamp,
-      updatedAt: updatedAt as Timestamp.Timestamp,
-      keyId: KeyId.unsafeMake(poolKrn, keyHex),
-      krn: poolKrn as unknown as Krn.AccountPoolKrn,
-      publicKey: publicKey as PublicKey.PublicKey
-    }
-    if (hasOwn.call(o, "multiSigKeys")) {
-      const keys = o.multiSigKeys
-      if (keys === null) result.multiSigKeys = null
-      else {
-        const decoded = fastMultiSigKeys(keys)
-        if (decoded === undefined) return undefined
-        result.multiSigKeys = decoded
-      }
-    }
-    if (hasOwn.call(o, "threshold")) {
-      const threshold = o.threshold
-      if (threshold === null) result.threshold = null
-      else if (typeof threshold === "number" && isSafeInt(threshold) && threshold >= 0) result.threshold = threshold
-      else return undefined
-    }
-    return result as A
-  }
-
-  return {
-    decodeOne: (u: unknown): Either.Either<A, ParseResult.ParseError> => {
-      const one = fastAccount(u, { text: undefined, krn: undefined })
-      return one !== undefined ? Either.right(one) : decodeAccountSlow(u)
-    },
-    decodePage: (u: unknown): Either.Either<P, ParseResult.ParseError> => {
-      if (typeof u === "object" && u !== null && !Array.isArray(u)) {
-        const { cursor } = u as Record<string, unknown>
-        const items: unknown = hasOwn.call(u, "items") ? (u as Record<string, unknown>).items : []
-        if (typeof cursor === "string" && Array.isArray(items)) {
-          const memo: PoolMemo<K> = { text: undefined, krn: undefined }
-          const source: ReadonlyArray<unknown> = items
-          const out = new Array<A>(source.length)
-          let i = 0
-          for (; i < source.length; i++) {
-            const one = fastAccount(source[i], memo)
-            if (one === undefined) break
-            out[i] = one
-          }
-          if (i === source.length) return Either.right({ items: out, cursor: cursor as Pagination.Cursor } as P)
-        }
-      }
-      return decodePageSlow(u)
-    }
-  }
-}
-
-const accountDecoders = fastDecoders(Krn.AccountPoolKrn, Account, AccountPage)
-const feePayerDecoders = fastDecoders(Krn.FeePayerPoolKrn, FeePayerAccount, FeePayerAccountPage)
-
-/**
- * Decodes one account from parsed JSON: the `Account` schema's result, computed faster.
- *
- * @since 0.1.0
- * @category decoding
- */
-export const decodeAccount: (u: unknown) => Either.Either<Account, ParseResult.ParseError> = accountDecoders.decodeOne
-
-/**
- * Decodes a list page from parsed JSON: the `AccountPage` schema's result, computed about ten
- * times faster (every rule still applies, EIP-55 checksums included).
- *
- * @since 0.1.0
- * @category decoding
- */
-export const decodePage: (u: unknown) => Either.Either<AccountPage, ParseResult.ParseError> = accountDecoders.decodePage
-
-/**
- * Decodes one fee-payer account from parsed JSON: the `FeePayerAccount` schema's result, computed
- * as `decodeAccount` does.
- *
- * @since 0.2.0
- * @category decoding
- */
-export const decodeFeePayer: (u: unknown) => Either.Either<FeePayerAccount, ParseResult.ParseError> =
-  feePayerDecoders.decodeOne
-
-/**
- * Decodes a page of fee-payer accounts from parsed JSON: the `FeePayerAccountPage` schema's
- * result, computed as `decodePage` does.
- *
- * @since 0.2.0
- * @category decoding
- */
-export const decodeFeePayerPage: (u: unknown) => Either.Either<FeePayerAccountPage, ParseResult.ParseError> =
-  feePayerDecoders.decodePage

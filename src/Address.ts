@@ -9,6 +9,7 @@
  */
 import { Option, ParseResult, Schema } from "effect"
 import { BadShape, normalizeAddress as normalize } from "./internal/hexEngine.js"
+import * as Arb from "./internal/arbitrary.js"
 import { show } from "./internal/show.js"
 
 const SHAPE = /^0x[0-9a-fA-F]{40}$/
@@ -25,10 +26,7 @@ const checksummed = (s: string): string => normalize(s.toLowerCase()) as string
 export const AddressFromSelf = Schema.String.pipe(
   Schema.filter((s) => normalize(s) === s, {
     message: (issue) => `expected an EIP-55 checksummed address, got ${show(issue.actual)}`,
-    arbitrary: () => (fc) =>
-      fc.uint8Array({ minLength: 20, maxLength: 20 }).map((bytes) =>
-        checksummed(`0x${Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")}`)
-      )
+    arbitrary: () => Arb.address
   }),
   Schema.brand("Address")
 ).annotations({ identifier: "Address" })

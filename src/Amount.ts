@@ -8,6 +8,7 @@
  * @since 0.2.0
  */
 import { Data, Either, ParseResult, Schema } from "effect"
+import * as Arb from "./internal/arbitrary.js"
 import { HEX_QUANTITY } from "./internal/hex.js"
 import { show } from "./internal/show.js"
 
@@ -46,12 +47,7 @@ const isPebValue = (n: bigint): boolean => n >= 0n && n <= MaxPeb
 export const PebFromSelf = Schema.BigIntFromSelf.pipe(
   Schema.filter(isPebValue, {
     message: (issue) => `amount must be a whole number of peb from 0 to 2^256 - 1, got ${show(issue.actual)}`,
-    arbitrary: () => (fc) =>
-      fc.oneof(
-        fc.bigInt({ min: 0n, max: 10n ** 24n }),
-        fc.bigInt({ min: 0n, max: MaxPeb }),
-        fc.constantFrom(0n, 1n, PebPerKlay, MaxPeb)
-      )
+    arbitrary: () => Arb.peb
   }),
   Schema.brand("Peb")
 ).annotations({ identifier: "Peb" })

@@ -3,8 +3,10 @@
  *
  * @since 0.1.0
  */
-import { Arbitrary, Either, Equal, Hash, Inspectable, ParseResult, Schema } from "effect"
+import { Either, Equal, type Inspectable, ParseResult, Schema } from "effect"
+import * as Arb from "./internal/arbitrary.js"
 import { has0x, isHexRange } from "./internal/hexEngine.js"
+import * as Internal from "./internal/keyId.js"
 import * as Krn from "./Krn.js"
 
 const KEY_HEX = /^0x[0-9a-fA-F]+$/
@@ -28,10 +30,7 @@ export const KeyHex = Schema.String.pipe(
   Schema.pattern(KEY_HEX, { message: () => "key identifier must be 0x followed by hex digits" })
 ).annotations({
   identifier: "KeyHex",
-  arbitrary: () => (fc) =>
-    fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) =>
-      `0x${Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("")}`
-    )
+  arbitrary: () => Arb.keyHex
 })
 
 /**
@@ -51,42 +50,13 @@ export interface KeyId extends Equal.Equal, Inspectable.Inspectable {
   toJSON(): string
 }
 
-// A plain class rather than Schema.Class: a page decode builds one per account, and Schema.Class
-// construction cost 10x more (docs/benchmarks.md). Equality and hashing are still structural.
-class KeyIdImpl implements KeyId {
-  constructor(readonly poolKrn: Krn.PoolKrn, readonly keyHex: string) {}
-  [Equal.symbol](that: Equal.Equal): boolean {
-    return that instanceof KeyIdImpl && this.keyHex === that.keyHex && Krn.equals(this.poolKrn, that.poolKrn)
-  }
-  [Hash.symbol](): number {
-    return Hash.cached(this, Hash.string(this.toString()))
-  }
-  toString(): string {
-    return `${this.poolKrn.toString()}:${this.keyHex}`
-  }
-  toJSON(): string {
-    return this.toString()
-  }
-  [Inspectable.NodeInspectSymbol](): string {
-    return `KeyId(${this.toString()})`
-  }
-}
-
-/**
- * Builds a key id without validation. For values already known to be valid (decoders, tests).
- *
- * @since 0.1.0
- * @category constructors
- */
-export const unsafeMake = (poolKrn: Krn.PoolKrn, keyHex: string): KeyId => new KeyIdImpl(poolKrn, keyHex)
-
 /**
  * Whether a value is a `KeyId`.
  *
  * @since 0.1.0
  * @category guards
  */
-export const isKeyId = (u: unknown): u is KeyId => u instanceof KeyIdImpl
+export const isKeyId: (u: unknown) => u is KeyId = Internal.isKeyId
 
 /**
  * Schema of `KeyId` values themselves.
@@ -99,10 +69,7 @@ export const KeyIdFromSelf: Schema.Schema<KeyId> = Schema.declare(isKeyId, {
   description: "a KeyId value",
   pretty: () => (keyId) => `KeyId(${keyId.toString()})`,
   equivalence: () => Equal.equals,
-  arbitrary: () => (fc) =>
-    fc.tuple(Arbitrary.make(Schema.typeSchema(Krn.PoolKrn)), Arbitrary.make(KeyHex)).map(([poolKrn, keyHex]) =>
-      unsafeMake(poolKrn, keyHex)
-    )
+  arbitrary: () => (fc) => Arb.keyId(fc, [Krn.AccountPoolType, Krn.FeePayerPoolType])
 })
 
 const decodePoolKrn = ParseResult.decodeUnknownEither(Krn.PoolKrn)
@@ -132,7 +99,7 @@ export const KeyId: Schema.Schema<KeyId, string> = Schema.transformOrFail(
       if (poolKrn._tag === "Left") {
         return ParseResult.fail(new ParseResult.Pointer("poolKrn", s, poolKrn.left))
       }
-      return ParseResult.succeed(unsafeMake(poolKrn.right, keyHex))
+      return ParseResult.succeed(Internal.make(poolKrn.right, keyHex))
     },
     encode: (keyId) => ParseResult.succeed(keyId.toString())
   }
@@ -148,4 +115,4 @@ export const KeyId: Schema.Schema<KeyId, string> = Schema.transformOrFail(
  * @category constructors
  */
 export const make = (poolKrn: Krn.PoolKrn, keyHex: string): Either.Either<KeyId, ParseResult.ParseError> =>
-  Either.map(Schema.decodeUnknownEither(KeyHex)(keyHex), (hex) => unsafeMake(poolKrn, hex))
+  Either.map(Schema.decodeUnknownEither(KeyHex)(keyHex), (hex) => Internal.make(poolKrn, hex))

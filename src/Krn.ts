@@ -6,7 +6,9 @@
  *
  * @since 0.1.0
  */
-import { type Either, type FastCheck, ParseResult, Schema } from "effect"
+import { type Either, ParseResult, Schema } from "effect"
+import * as Arb from "./internal/arbitrary.js"
+import { SEGMENT } from "./internal/segment.js"
 import { show } from "./internal/show.js"
 import * as ChainId from "./ChainId.js"
 
@@ -30,9 +32,6 @@ export const Service = Schema.Literal("node", "th", "wallet", "anchor").annotati
  */
 export type Service = typeof Service.Type
 
-// Visible ASCII except ',' and ':'. Colons separate segments; commas separate the KRNs of one
-// x-krn header; anything outside visible ASCII cannot travel in a header at all.
-const SEGMENT = /^[\x21-\x2b\x2d-\x39\x3b-\x7e]+$/
 
 /**
  * One KRN segment (account id, resource type or resource id): non-empty visible ASCII, without
@@ -184,13 +183,7 @@ export const isFeePayerPool = (krn: Krn): boolean => krn.service === "wallet" &&
 export const isPool = (krn: Krn): boolean =>
   krn.service === "wallet" && (krn.resourceType === AccountPoolType || krn.resourceType === FeePayerPoolType)
 
-const arbitraryPool = <A>(resourceTypes: ReadonlyArray<string>) => () => (fc: typeof FastCheck): FastCheck.Arbitrary<A> =>
-  fc.record({
-    chainId: fc.constantFrom(ChainId.Mainnet, ChainId.Testnet),
-    accountId: fc.oneof(fc.uuid(), fc.stringMatching(SEGMENT)),
-    resourceType: fc.constantFrom(...resourceTypes),
-    resourceId: fc.oneof(fc.constant(DefaultPoolName), fc.stringMatching(SEGMENT))
-  }).map((fields) => new KrnFromSelf({ ...fields, service: "wallet" }, true) as A)
+const arbitraryPool = <A>(resourceTypes: ReadonlyArray<string>) => () => (fc: Arb.Fc) => Arb.poolKrn<A>(fc, resourceTypes)
 
 /**
  * A KRN of a wallet pool: an account pool or a fee-payer pool. Key ids name one.

@@ -12,14 +12,13 @@
  */
 import { Schema } from "effect"
 import { has0x, isHexRange } from "./internal/hexEngine.js"
+import * as Arb from "./internal/arbitrary.js"
 import { show } from "./internal/show.js"
 
 const isUncompressed = (s: string) => s.length === 132 && has0x(s) && s.charCodeAt(2) === 0x30 && s.charCodeAt(3) === 0x34 && isHexRange(s, 4, 132)
 const isCompressed = (s: string) =>
   s.length === 68 && has0x(s) && s.charCodeAt(2) === 0x30 && (s.charCodeAt(3) === 0x32 || s.charCodeAt(3) === 0x33) && isHexRange(s, 4, 68)
 const isRaw = (s: string) => s.length === 130 && has0x(s) && isHexRange(s, 2, 130)
-
-const hex = (bytes: Uint8Array): string => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")
 
 /**
  * Whether a string is a public key in one of the accepted forms.
@@ -39,12 +38,7 @@ export const PublicKey = Schema.String.pipe(
   Schema.filter(isPublicKey, {
     message: (issue) =>
       `public key must be 0x04 + 128 hex digits (uncompressed), 0x02/0x03 + 64 (compressed) or 0x + 128 (raw), got ${show(issue.actual)}`,
-    arbitrary: () => (fc) =>
-      fc.oneof(
-        { weight: 4, arbitrary: fc.uint8Array({ minLength: 64, maxLength: 64 }).map((b) => `0x04${hex(b)}`) },
-        { weight: 1, arbitrary: fc.tuple(fc.constantFrom("02", "03"), fc.uint8Array({ minLength: 32, maxLength: 32 })).map(([p, b]) => `0x${p}${hex(b)}`) },
-        { weight: 1, arbitrary: fc.uint8Array({ minLength: 64, maxLength: 64 }).map((b) => `0x${hex(b)}`) }
-      )
+    arbitrary: () => Arb.publicKey
   }),
   Schema.brand("PublicKey")
 ).annotations({ identifier: "PublicKey" })

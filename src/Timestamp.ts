@@ -5,6 +5,7 @@
  * @since 0.1.0
  */
 import { ParseResult, Schema } from "effect"
+import * as Arb from "./internal/arbitrary.js"
 import { show } from "./internal/show.js"
 
 /**
@@ -36,7 +37,7 @@ export const Timestamp = Schema.Number.pipe(
       typeof issue.actual === "number" && Number.isInteger(issue.actual) && issue.actual > Max
         ? `timestamp must be Unix seconds, got ${issue.actual} (milliseconds?)`
         : `timestamp must be a whole number of Unix seconds from 0 to ${Max}, got ${show(issue.actual)}`,
-    arbitrary: () => (fc) => fc.integer({ min: 0, max: 4102444800 })
+    arbitrary: () => Arb.timestamp
   }),
   Schema.brand("Timestamp")
 ).annotations({ identifier: "Timestamp" })

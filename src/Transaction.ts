@@ -19,15 +19,14 @@
  *
  * @since 0.1.0
  */
-import { Arbitrary, type FastCheck, ParseResult, Schema } from "effect"
+import { ParseResult, Schema } from "effect"
 import * as Address from "./Address.js"
 import * as Amount from "./Amount.js"
+import * as FeeDelegation from "./FeeDelegation.js"
+import * as Arb from "./internal/arbitrary.js"
 import * as Wire from "./Wire.js"
 import { HEX_QUANTITY, hexOfBytes, NonNegativeInt } from "./internal/hex.js"
 import { show } from "./internal/show.js"
-
-const arbitraryHex = (fc: typeof FastCheck, minBytes: number, maxBytes: number): FastCheck.Arbitrary<string> =>
-  fc.uint8Array({ minLength: minBytes, maxLength: maxBytes }).map(hexOfBytes)
 
 // ---------------------------------------------------------------------------------------------
 // Hashes, hex data, signatures
@@ -45,7 +44,7 @@ const ANY_CASE_HASH = /^0x[0-9a-fA-F]{64}$/
 export const TxHashFromSelf = Schema.String.pipe(
   Schema.filter((s) => TX_HASH.test(s), {
     message: (issue) => `expected a lower-case transaction hash (0x + 64 hex digits), got ${show(issue.actual)}`,
-    arbitrary: () => (fc) => arbitraryHex(fc, 32, 32)
+    arbitrary: () => (fc) => Arb.hexBytes(fc, 32, 32)
   }),
   Schema.brand("TxHash")
 ).annotations({ identifier: "TxHash" })
@@ -92,7 +91,7 @@ const HEX_BYTES = /^0x(?:[0-9a-fA-F]{2})*$/
 export const HexBytes = Schema.String.pipe(
   Schema.filter((s) => HEX_BYTES.test(s), {
     message: (issue) => `expected 0x followed by an even number of hex digits, got ${show(issue.actual)}`,
-    arbitrary: () => (fc) => arbitraryHex(fc, 0, 40)
+    arbitrary: () => (fc) => Arb.hexBytes(fc, 0, 40)
   })
 ).annotations({ identifier: "HexBytes" })
 
@@ -116,7 +115,7 @@ const hexInteger = (name: string, maxDigits: number) => {
   return Schema.String.pipe(
     Schema.filter((s) => pattern.test(s), {
       message: (issue) => `${name} must be 0x followed by 1 to ${maxDigits} hex digits, got ${show(issue.actual)}`,
-      arbitrary: () => (fc) => fc.bigInt({ min: 1n, max: (1n << BigInt(4 * maxDigits)) - 1n }).map((n) => `0x${n.toString(16)}`)
+      arbitrary: () => (fc) => Arb.hexInteger(fc, maxDigits)
     })
   )
 }
@@ -241,13 +240,34 @@ const ratioMatchesType = (r: FeeDelegatedFields) =>
  */
 export const FeeDelegatedTransactionResult = FeeDelegatedFields.pipe(
   Schema.filter(ratioMatchesType, {
+    // Built from the vocabulary's generators (no Arbitrary.make at run time: see internal/arbitrary).
     arbitrary: () => (fc) =>
-      fc.tuple(Arbitrary.make(Schema.typeSchema(FeeDelegatedFields)), fc.integer({ min: 1, max: 99 }), fc.boolean()).map(
-        ([r, ratio, zero]) => {
-          const { feeRatio: _, ...rest } = r
-          return Wire.hasFeeRatio(r.typeInt) ? { ...rest, feeRatio: ratio } : zero ? { ...rest, feeRatio: 0 } : rest
-        }
-      )
+      fc.record({
+        typeInt: fc.constantFrom(
+          Wire.TxType.FeeDelegatedValueTransfer,
+          Wire.TxType.FeeDelegatedValueTransferWithRatio,
+          Wire.TxType.FeeDelegatedValueTransferMemo,
+          Wire.TxType.FeeDelegatedValueTransferMemoWithRatio
+        ),
+        from: Arb.address(fc),
+        to: Arb.address(fc),
+        value: Arb.peb(fc),
+        gas: fc.nat(),
+        gasPrice: Arb.peb(fc),
+        nonce: fc.nat(),
+        input: fc.option(Arb.hexBytes(fc, 0, 40), { nil: undefined }),
+        rlp: Arb.hexBytes(fc, 0, 40),
+        signatures: fc.array(Arb.signature(fc), { maxLength: 2 }),
+        transactionHash: Arb.hexBytes(fc, 32, 32),
+        status: fc.constantFrom("Submitted" as const, "Pending" as const),
+        feePayer: Arb.address(fc),
+        ratio: fc.integer({ min: FeeDelegation.MinFeeRatio, max: FeeDelegation.MaxFeeRatio }),
+        zero: fc.boolean()
+      }).map(({ input, ratio, zero, ...r }) => ({
+        ...r,
+        ...(input !== undefined ? { input } : {}),
+        ...(Wire.hasFeeRatio(r.typeInt) ? { feeRatio: ratio } : zero ? { feeRatio: 0 } : {})
+      }) as any)
   })
 ).annotations({ identifier: "FeeDelegatedTransactionResult" })
 

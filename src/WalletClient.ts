@@ -34,6 +34,7 @@ import * as ErrorBody from "./ErrorBody.js"
 import type * as ChainId from "./ChainId.js"
 import * as FeeDelegation from "./FeeDelegation.js"
 import * as Auth from "./internal/auth.js"
+import * as DecodeAccounts from "./internal/decodeAccounts.js"
 import * as Listing from "./internal/listing.js"
 import * as Options from "./internal/options.js"
 import { pages } from "./internal/paginate.js"
@@ -505,7 +506,7 @@ export const make = (
         (status): ListingSpec<Account.AccountPage> => ({
           name: "listAccounts",
           path: "/v2/account",
-          decode: Account.decodePage,
+          decode: DecodeAccounts.decodePage,
           extra: status !== undefined ? [["status", status]] : [],
           headers: poolHeaders
         })
@@ -515,7 +516,7 @@ export const make = (
       Effect.succeed<ListingSpec<Account.FeePayerAccountPage>>({
         name: "listFeePayers",
         path: "/v2/feepayer",
-        decode: Account.decodeFeePayerPage,
+        decode: DecodeAccounts.decodeFeePayerPage,
         extra: [],
         headers: feePayerPoolHeaders
       })
@@ -527,13 +528,13 @@ export const make = (
           send("createAccount", t, {
             request: HttpClientRequest.post("/v2/account", { headers: poolHeaders(t) }),
             idempotent: false,
-            decode: Account.decodeAccount
+            decode: DecodeAccounts.decodeAccount
           })),
       getAccount: (address, call) =>
         onAddress("getAccount", address, call, (a, t) => ({
           request: HttpClientRequest.get(`/v2/account/${a}`, { headers: poolHeaders(t) }),
           idempotent: true,
-          decode: Account.decodeAccount
+          decode: DecodeAccounts.decodeAccount
         })),
       listAccounts: accountListing.one,
       accountPages: accountListing.all,
@@ -587,13 +588,13 @@ export const make = (
               HttpClientRequest.bodyUnsafeJson({ withoutAccountUpdate: call?.withoutAccountUpdate === true })
             ),
             idempotent: false,
-            decode: Account.decodeFeePayer
+            decode: DecodeAccounts.decodeFeePayer
           })),
       getFeePayer: (address, call) =>
         onAddress("getFeePayer", address, call, (a, t) => ({
           request: HttpClientRequest.get(`/v2/feepayer/${a}`, { headers: feePayerPoolHeaders(t) }),
           idempotent: true,
-          decode: Account.decodeFeePayer
+          decode: DecodeAccounts.decodeFeePayer
         })),
       deleteFeePayer: (address, call) =>
         onAddress("deleteFeePayer", address, call, (a, t) => ({

@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs"
 import { describe, expect, it } from "@effect/vitest"
 import { Arbitrary, Either, FastCheck as fc, Schema } from "effect"
 import * as Account from "../src/Account.js"
+import * as DecodeAccounts from "../src/internal/decodeAccounts.js"
 import * as ChainId from "../src/ChainId.js"
 import * as Krn from "../src/Krn.js"
 
@@ -27,14 +28,14 @@ const sameOutcome = (fast: Either.Either<unknown, { message: string }>, slow: Ei
 describe("the real example bodies", () => {
   it("a created fee-payer account decodes, its KRN and key id in a fee-payer pool, and encodes back unchanged", () => {
     const body = fixture("feepayer-create-200-success.json")
-    const decoded = Either.getOrThrow(Account.decodeFeePayer(body))
-    sameOutcome(Account.decodeFeePayer(body), decodeFeePayerSchema(body))
+    const decoded = Either.getOrThrow(DecodeAccounts.decodeFeePayer(body))
+    sameOutcome(DecodeAccounts.decodeFeePayer(body), decodeFeePayerSchema(body))
     expect(Krn.isFeePayerPool(decoded.krn)).toBe(true)
     expect(decoded.krn.accountId).toBe("local")
     expect(Krn.equals(decoded.keyId.poolKrn, decoded.krn)).toBe(true)
     expect(viaJson(Schema.encodeSync(Account.FeePayerAccount)(decoded))).toStrictEqual(body)
     // ...and is not an account of an account pool.
-    expect(Either.isLeft(Account.decodeAccount(body))).toBe(true)
+    expect(Either.isLeft(DecodeAccounts.decodeAccount(body))).toBe(true)
   })
 
   it("a disable result decodes as an AccountSummary and encodes back unchanged", () => {
@@ -95,11 +96,11 @@ describe("fee-payer fast decoders agree with the schemas", () => {
   )
 
   it.prop("decodeFeePayer", [mutated], ([u]) => {
-    sameOutcome(Account.decodeFeePayer(u), decodeFeePayerSchema(u))
+    sameOutcome(DecodeAccounts.decodeFeePayer(u), decodeFeePayerSchema(u))
   }, { fastCheck: { numRuns: 200 } })
 
   it.prop("decodeFeePayerPage", [fc.array(mutated, { maxLength: 4 }), fc.string({ maxLength: 8 })], ([items, cursor]) => {
     const page = { items, cursor }
-    sameOutcome(Account.decodeFeePayerPage(page), decodeFeePayerPageSchema(page))
+    sameOutcome(DecodeAccounts.decodeFeePayerPage(page), decodeFeePayerPageSchema(page))
   }, { fastCheck: { numRuns: 150 } })
 })

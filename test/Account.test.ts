@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs"
 import { describe, expect, it } from "@effect/vitest"
 import { Arbitrary, Either, FastCheck as fc, ParseResult, Schema } from "effect"
 import * as Account from "../src/Account.js"
+import * as DecodeAccounts from "../src/internal/decodeAccounts.js"
 import * as Address from "../src/Address.js"
 import * as ErrorBody from "../src/ErrorBody.js"
 import * as FeeDelegation from "../src/FeeDelegation.js"
@@ -80,7 +81,7 @@ describe("fixtures", () => {
     const body = fixture(name)
     if ("items" in body) {
       const slow = decodePageSchema(body)
-      const fast = Account.decodePage(body)
+      const fast = DecodeAccounts.decodePage(body)
       expect(Either.isRight(slow)).toBe(true)
       expectSameOutcome(fast, slow)
       if (Either.isRight(slow)) {
@@ -94,7 +95,7 @@ describe("fixtures", () => {
       }
     } else {
       const slow = decodeAccountSchema(body)
-      const fast = Account.decodeAccount(body)
+      const fast = DecodeAccounts.decodeAccount(body)
       expect(Either.isRight(slow)).toBe(true)
       expectSameOutcome(fast, slow)
       if (Either.isRight(slow)) {
@@ -114,7 +115,7 @@ describe("fixtures", () => {
   })
 
   it("the page fixture is the last page, newest first", () => {
-    const page = Either.getOrThrow(Account.decodePage(fixture("accounts-list-200-success.json")))
+    const page = Either.getOrThrow(DecodeAccounts.decodePage(fixture("accounts-list-200-success.json")))
     expect(Account.isLastPage(page)).toBe(true)
     const created = page.items.map((a) => a.createdAt)
     expect(created).toStrictEqual([...created].sort((a, b) => b - a))
@@ -132,14 +133,14 @@ describe("round trips", () => {
     expect(typeof encoded.krn).toBe("string")
     expect(Schema.decodeSync(Account.Account)(encoded)).toStrictEqual(account)
     expect(Schema.decodeUnknownSync(Account.Account)(viaJson(encoded))).toStrictEqual(account)
-    expect(Either.getOrThrow(Account.decodeAccount(viaJson(encoded)))).toStrictEqual(account)
+    expect(Either.getOrThrow(DecodeAccounts.decodeAccount(viaJson(encoded)))).toStrictEqual(account)
   })
 
   it.prop("AccountPage: decode(encode(x)) equals x, also through JSON text", [Account.AccountPage], ([page]) => {
     const encoded = encodePage(page)
     expect(Schema.decodeSync(Account.AccountPage)(encoded)).toStrictEqual(page)
     expect(Schema.decodeUnknownSync(Account.AccountPage)(viaJson(encoded))).toStrictEqual(page)
-    expect(Either.getOrThrow(Account.decodePage(viaJson(encoded)))).toStrictEqual(page)
+    expect(Either.getOrThrow(DecodeAccounts.decodePage(viaJson(encoded)))).toStrictEqual(page)
   }, { fastCheck: { numRuns: 50 } })
 
   it.prop("Schema.equivalence agrees after a round trip", [Account.Account], ([account]) => {
@@ -158,12 +159,12 @@ const basePage = fixture("accounts-list-200-success.json")
 
 const bothAccount = (u: unknown) => {
   const slow = decodeAccountSchema(u)
-  expectSameOutcome(Account.decodeAccount(u), slow)
+  expectSameOutcome(DecodeAccounts.decodeAccount(u), slow)
   return slow
 }
 const bothPage = (u: unknown) => {
   const slow = decodePageSchema(u)
-  expectSameOutcome(Account.decodePage(u), slow)
+  expectSameOutcome(DecodeAccounts.decodePage(u), slow)
   return slow
 }
 
@@ -268,7 +269,7 @@ describe("error messages", () => {
 
   it.each(items.map((_, i) => i))("a bad address in item %i names the item, the field and the rule", (i) => {
     const u = pageWith(i, { address: breakChecksum(String(items[i]!.address)) })
-    const message = messageOf(Account.decodePage(u))
+    const message = messageOf(DecodeAccounts.decodePage(u))
     expect(message).toContain(`[${i}]`)
     expect(message).toContain("[\"items\"]")
     expect(message).toContain("[\"address\"]")
@@ -277,49 +278,49 @@ describe("error messages", () => {
   })
 
   it("a malformed address names the shape rule", () => {
-    const message = messageOf(Account.decodePage(pageWith(3, { address: "0x1234" })))
+    const message = messageOf(DecodeAccounts.decodePage(pageWith(3, { address: "0x1234" })))
     expect(message).toContain("[3]")
     expect(message).toContain("[\"address\"]")
     expect(message).toContain("expected 0x followed by 40 hex digits, got \"0x1234\"")
   })
 
   it("a bad chainId names the field and the rule", () => {
-    const message = messageOf(Account.decodePage(pageWith(5, { chainId: 1002 })))
+    const message = messageOf(DecodeAccounts.decodePage(pageWith(5, { chainId: 1002 })))
     expect(message).toContain("[5]")
     expect(message).toContain("[\"chainId\"]")
     expect(message).toContain("chain id must be 8217 (mainnet) or 1001 (testnet), got 1002")
     // A valid chain id that is not the pool's: the krn rule.
-    const other = messageOf(Account.decodePage(pageWith(5, { chainId: 8217 })))
+    const other = messageOf(DecodeAccounts.decodePage(pageWith(5, { chainId: 8217 })))
     expect(other).toContain("[5]")
     expect(other).toContain("[\"krn\"]")
     expect(other).toContain("the account on chain 8217")
   })
 
   it("a bad keyId names the field and the rule", () => {
-    const malformed = messageOf(Account.decodePage(pageWith(2, { keyId: `${String(items[2]!.krn)}:abc` })))
+    const malformed = messageOf(DecodeAccounts.decodePage(pageWith(2, { keyId: `${String(items[2]!.krn)}:abc` })))
     expect(malformed).toContain("[2]")
     expect(malformed).toContain("[\"keyId\"]")
     expect(malformed).toContain("must be 0x followed by hex digits")
-    const otherPool = messageOf(Account.decodePage(pageWith(2, { keyId: String(items[2]!.keyId).replace(":default:", ":payroll:") })))
+    const otherPool = messageOf(DecodeAccounts.decodePage(pageWith(2, { keyId: String(items[2]!.keyId).replace(":default:", ":payroll:") })))
     expect(otherPool).toContain("[2]")
     expect(otherPool).toContain("[\"keyId\"]")
     expect(otherPool).toContain("key id must belong to the account's pool")
   })
 
   it("bad timestamps and public keys name their field", () => {
-    const ms = messageOf(Account.decodePage(pageWith(1, { createdAt: 1599187293000 })))
+    const ms = messageOf(DecodeAccounts.decodePage(pageWith(1, { createdAt: 1599187293000 })))
     expect(ms).toContain("[\"createdAt\"]")
     expect(ms).toContain("milliseconds")
-    const key = messageOf(Account.decodePage(pageWith(1, { publicKey: "0x05" })))
+    const key = messageOf(DecodeAccounts.decodePage(pageWith(1, { publicKey: "0x05" })))
     expect(key).toContain("[\"publicKey\"]")
     expect(key).toContain("public key must be")
-    expect(messageOf(Account.decodePage(pageWith(1, { updatedAt: undefined })))).toContain("[\"updatedAt\"]")
+    expect(messageOf(DecodeAccounts.decodePage(pageWith(1, { updatedAt: undefined })))).toContain("[\"updatedAt\"]")
   })
 
   it("a failure in a full page does not print the page", () => {
     const item = items[0]!
     const big = { cursor: "", items: Array.from({ length: 1000 }, (_, i) => (i === 999 ? { ...item, createdAt: -1 } : item)) }
-    const message = messageOf(Account.decodePage(big))
+    const message = messageOf(DecodeAccounts.decodePage(big))
     expect(message).toContain("[999]")
     expect(message).toContain("[\"createdAt\"]")
     expect(message.length).toBeLessThan(2000)
@@ -475,17 +476,17 @@ const mutatedAccount = fc.tuple(accountJson, fc.array(mutation, { maxLength: 2 }
 
 describe("fast decoding is equivalent to the schema", () => {
   it.prop("decodePage on generated and mutated pages", [mutatedPage], ([u]) => {
-    expectSameOutcome(Account.decodePage(u), decodePageSchema(u))
+    expectSameOutcome(DecodeAccounts.decodePage(u), decodePageSchema(u))
   }, { fastCheck: { numRuns: 400 } })
 
   it.prop("decodeAccount on generated and mutated accounts", [mutatedAccount], ([u]) => {
-    expectSameOutcome(Account.decodeAccount(u), decodeAccountSchema(u))
+    expectSameOutcome(DecodeAccounts.decodeAccount(u), decodeAccountSchema(u))
   }, { fastCheck: { numRuns: 400 } })
 
   it.prop("decodePage on mutated fixture pages", [fc.array(mutation, { minLength: 1, maxLength: 3 })], ([ms]) => {
     const page = viaJson(basePage)
     for (const m of ms) applyToPage(page, m)
-    expectSameOutcome(Account.decodePage(page), decodePageSchema(page))
+    expectSameOutcome(DecodeAccounts.decodePage(page), decodePageSchema(page))
   }, { fastCheck: { numRuns: 300 } })
 
   it("the generators reach both outcomes often", () => {
@@ -493,8 +494,8 @@ describe("fast decoding is equivalent to the schema", () => {
       const rights = samples.filter((u) => Either.isRight(decode(u))).length
       return { rights, lefts: samples.length - rights }
     }
-    const pages = outcomes(fc.sample(mutatedPage, { numRuns: 300, seed: 42 }), Account.decodePage)
-    const accounts = outcomes(fc.sample(mutatedAccount, { numRuns: 300, seed: 42 }), Account.decodeAccount)
+    const pages = outcomes(fc.sample(mutatedPage, { numRuns: 300, seed: 42 }), DecodeAccounts.decodePage)
+    const accounts = outcomes(fc.sample(mutatedAccount, { numRuns: 300, seed: 42 }), DecodeAccounts.decodeAccount)
     for (const { lefts, rights } of [pages, accounts]) {
       expect(rights).toBeGreaterThan(40)
       expect(lefts).toBeGreaterThan(40)
@@ -516,8 +517,8 @@ describe("nothing throws", () => {
     ["Address", Schema.decodeUnknownEither(Address.Address)],
     ["ErrorBody", Schema.decodeUnknownEither(ErrorBody.ErrorBody)],
     ["FeeDelegation", Schema.decodeUnknownEither(FeeDelegation.FeeDelegation)],
-    ["decodePage", Account.decodePage],
-    ["decodeAccount", Account.decodeAccount]
+    ["decodePage", DecodeAccounts.decodePage],
+    ["decodeAccount", DecodeAccounts.decodeAccount]
   ]
 
   const runAll = (u: unknown): void => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Arbitrary, Either, Equal, FastCheck as fc, Hash, Schema } from "effect"
 import * as Account from "../src/Account.js"
 import * as KeyId from "../src/KeyId.js"
+import { make as makeKeyId } from "../src/internal/keyId.js"
 import * as Krn from "../src/Krn.js"
 
 const decodeKeyId = Schema.decodeUnknownEither(KeyId.KeyId)
@@ -65,7 +66,7 @@ describe("KeyId", () => {
 
   it.prop("Equal.equals and Hash agree with the wire form", [poolKrnString, keyHex, poolKrnString, keyHex], ([p1, h1, p2, h2]) => {
     const a = Schema.decodeSync(KeyId.KeyId)(`${p1}:${h1}`)
-    const a2 = KeyId.unsafeMake(Schema.decodeSync(Krn.PoolKrn)(p1), h1)
+    const a2 = makeKeyId(Schema.decodeSync(Krn.PoolKrn)(p1), h1)
     const b = Schema.decodeSync(KeyId.KeyId)(`${p2}:${h2}`)
     expect(Equal.equals(a, a2)).toBe(true)
     expect(Hash.hash(a)).toBe(Hash.hash(a2))

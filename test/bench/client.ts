@@ -10,7 +10,8 @@
 import { FetchHttpClient, HttpClient, type HttpClientError } from "@effect/platform"
 import { NodeHttpClient } from "@effect/platform-node"
 import { Effect, Layer, ManagedRuntime, Redacted, Stream } from "effect"
-import { Account, ChainId, WalletClient } from "../../src/index.js"
+import { ChainId, WalletClient } from "../../src/index.js"
+import * as DecodeAccounts from "../../src/internal/decodeAccounts.js"
 import { fmt, median, spread, verdict } from "./harness.js"
 import { start } from "./server.js"
 
@@ -130,7 +131,7 @@ export const run = async (): Promise<ReadonlyArray<string>> => {
     let cursor = ""
     let count = 0
     do {
-      const decoded = Account.decodePage(JSON.parse(await (await fetch(pageUrl(cursor), { headers })).text()))
+      const decoded = DecodeAccounts.decodePage(JSON.parse(await (await fetch(pageUrl(cursor), { headers })).text()))
       if (decoded._tag === "Left") throw new Error("page does not decode")
       count += decoded.right.items.length
       cursor = decoded.right.cursor

@@ -5,6 +5,7 @@
 import { Either, Schema } from "effect"
 import { keccak_256 } from "@noble/hashes/sha3.js"
 import * as Account from "../../src/Account.js"
+import * as DecodeAccounts from "../../src/internal/decodeAccounts.js"
 import { makeNobleEngine, makeWasmEngine, useEngine } from "../../src/internal/hexEngine.js"
 import { load } from "../../src/internal/keccakWasm.js"
 import { compare, fmt, median, spread, verdict } from "./harness.js"
@@ -15,7 +16,7 @@ const RUNS = 5
 export const run = async (): Promise<ReadonlyArray<string>> => {
   const text = pageText(1000)
   const slow = Schema.decodeUnknownEither(Account.AccountPage)
-  const check = Account.decodePage(JSON.parse(text))
+  const check = DecodeAccounts.decodePage(JSON.parse(text))
   if (Either.isLeft(check)) throw new Error(`fixture does not decode: ${check.left.message}`)
   const addresses = (JSON.parse(text) as { items: Array<{ address: string }> }).items.map((a) => a.address)
   const encoder = new TextEncoder()
@@ -25,7 +26,7 @@ export const run = async (): Promise<ReadonlyArray<string>> => {
   // round) would put its collections into the other candidates' times.
   const target = [
     { name: "JSON.parse", run: () => JSON.parse(text) },
-    { name: "JSON.parse + Account.decodePage (WebAssembly keccak, the default)", run: () => Account.decodePage(JSON.parse(text)) }
+    { name: "JSON.parse + DecodeAccounts.decodePage (WebAssembly keccak, the default)", run: () => DecodeAccounts.decodePage(JSON.parse(text)) }
   ]
   const others = [
     { name: "JSON.parse", run: () => JSON.parse(text) },
@@ -36,8 +37,8 @@ export const run = async (): Promise<ReadonlyArray<string>> => {
   ]
   // The engines side by side on the same decoding, a pair of their own (the ratio is within each run).
   const engines = [
-    { name: "JSON.parse + Account.decodePage (WebAssembly keccak)", run: () => (useEngine(wasm), Account.decodePage(JSON.parse(text))) },
-    { name: "JSON.parse + Account.decodePage (@noble/hashes keccak, the fallback)", run: () => (useEngine(noble), Account.decodePage(JSON.parse(text))) }
+    { name: "JSON.parse + DecodeAccounts.decodePage (WebAssembly keccak)", run: () => (useEngine(wasm), DecodeAccounts.decodePage(JSON.parse(text))) },
+    { name: "JSON.parse + DecodeAccounts.decodePage (@noble/hashes keccak, the fallback)", run: () => (useEngine(noble), DecodeAccounts.decodePage(JSON.parse(text))) }
   ]
   useEngine(wasm)
   const targetRuns = [] as Array<ReadonlyArray<{ readonly medianMs: number }>>
