@@ -6,15 +6,12 @@
  * - `GlobalFeePayer`: the service pays first and bills the member later. On the wire, no fee-payer
  *   field is sent.
  *
- * Spelling: the specification writes the field `fee_payer` in one place and `feePayer` in
- * another; the public KAS API reference uses `feePayer` (camelCase, like every other body field).
- * We encode `feePayer` only, and decode either spelling (both present must agree), so that a
- * request written either way is understood.
+ * The fee ratio of partial delegation (`FeeRatio`, 1..99 percent) goes with either choice.
  *
  * @since 0.1.0
  */
-import { ParseResult, Schema } from "effect"
-import * as Address from "./Address.js"
+import { Schema } from "effect"
+import type * as Address from "./Address.js"
 import { show } from "./internal/show.js"
 
 /**
@@ -24,7 +21,8 @@ import { show } from "./internal/show.js"
  * @category models
  */
 export class UserFeePayer extends Schema.TaggedClass<UserFeePayer>()("UserFeePayer", {
-  address: Schema.typeSchema(Address.AddressFromSelf)
+  /** The fee-payer account's address, as given: checked (any case, or EIP-55) when a transfer is made. */
+  address: Schema.String
 }) {}
 
 /**
@@ -48,65 +46,6 @@ export const FeePayer = Schema.Union(UserFeePayer, GlobalFeePayer).annotations({
  * @category models
  */
 export type FeePayer = typeof FeePayer.Type
-
-/**
- * The body fields that carry the choice: `{ feePayer }` for a user fee payer, nothing for the
- * global fee payer.
- *
- * @since 0.1.0
- * @category models
- */
-export interface FeeDelegationBody {
-  readonly feePayer?: string
-  readonly fee_payer?: string
-}
-
-const WireFields = Schema.Struct({
-  feePayer: Schema.optionalWith(Schema.String, { exact: true }),
-  fee_payer: Schema.optionalWith(Schema.String, { exact: true })
-})
-const decodeAddress = ParseResult.decodeUnknownEither(Address.Address)
-
-/**
- * The wire codec between body fields and `FeePayer` (see the module notes for the spelling).
- *
- * @since 0.1.0
- * @category schemas
- */
-export const FeeDelegation: Schema.Schema<FeePayer, FeeDelegationBody> = Schema.transformOrFail(
-  WireFields,
-  Schema.typeSchema(FeePayer),
-  {
-    strict: true,
-    decode: (body, _, ast) => {
-      const decodeField = (field: "feePayer" | "fee_payer") => {
-        const raw = body[field]
-        if (raw === undefined) return undefined
-        const address = decodeAddress(raw)
-        return address._tag === "Left" ? new ParseResult.Pointer(field, body, address.left) : address.right
-      }
-      const camel = decodeField("feePayer")
-      const snake = decodeField("fee_payer")
-      if (camel instanceof ParseResult.Pointer) return ParseResult.fail(camel)
-      if (snake instanceof ParseResult.Pointer) return ParseResult.fail(snake)
-      if (camel !== undefined && snake !== undefined && camel !== snake) {
-        return ParseResult.fail(new ParseResult.Type(ast, body, "feePayer and fee_payer name different accounts"))
-      }
-      const address = camel ?? snake
-      return ParseResult.succeed(address === undefined ? new GlobalFeePayer() : new UserFeePayer({ address }))
-    },
-    encode: (payer) => ParseResult.succeed(payer._tag === "UserFeePayer" ? { feePayer: payer.address } : {})
-  }
-).annotations({ identifier: "FeeDelegation" })
-
-/**
- * The value-transfer path of the service for a fee-delegation choice (`undefined`: the sender pays).
- *
- * @since 0.1.0
- * @category utils
- */
-export const valueTransferPath = (payer: FeePayer | undefined): string =>
-  payer === undefined ? "/v2/tx/value" : payer._tag === "GlobalFeePayer" ? "/v2/tx/fd/value" : "/v2/tx/fd-user/value"
 
 /**
  * The smallest fee ratio of partial delegation, in percent.
@@ -156,7 +95,7 @@ export type FeeRatio = typeof FeeRatio.Type
  * @since 0.2.0
  * @category constructors
  */
-export const user = (address: Address.Address): FeePayer => new UserFeePayer({ address })
+export const user = (address: Address.Address | string): FeePayer => new UserFeePayer({ address })
 
 /**
  * The service pays the fee first and bills the member later (GlobalFeePayer).

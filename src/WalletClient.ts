@@ -48,23 +48,6 @@ import * as WalletConfig from "./WalletConfig.js"
 import * as WalletError from "./WalletError.js"
 import * as Wire from "./Wire.js"
 
-export {
-  /**
-   * Runs an Effect or a Stream on a chain (see `WalletConfig.withChain`).
-   *
-   * @since 0.1.0
-   * @category scoping
-   */
-  withChain,
-  /**
-   * Runs an Effect or a Stream with a pool selected (see `WalletConfig.withPool`).
-   *
-   * @since 0.1.0
-   * @category scoping
-   */
-  withPool
-} from "./WalletConfig.js"
-
 /**
  * Per-call selection of chain and pool. Unset fields fall back to the scope (`withChain`,
  * `withPool`), then to the layer's options.
@@ -136,15 +119,12 @@ export interface CreateFeePayerOptions extends FeePayerCallOptions {
 }
 
 /**
- * A value transfer from an account of the selected pool. The fee is paid by the sender, unless
- * `feePayer` delegates it: `FeeDelegation.global` (the service pays and bills the member) or
- * `FeeDelegation.user(address)` (the member's fee-payer account at `address` pays; its pool is the
- * call's or the layer's `feePayerPool`).
+ * The fields of every value transfer, whoever pays the fee.
  *
  * @since 0.2.0
  * @category models
  */
-export interface TransferParams extends CallOptions {
+export interface TransferFields extends CallOptions {
   /** The sender: an account of the selected pool. */
   readonly from: Address.Address | string
   /** The recipient (not the zero address). */
@@ -153,19 +133,40 @@ export interface TransferParams extends CallOptions {
   readonly value: Amount.Peb | bigint
   /** Free text recorded in the transaction (its UTF-8 bytes become the input). */
   readonly memo?: string | undefined
-  /** Who pays the fee; absent: the sender. */
-  readonly feePayer?: FeeDelegation.FeePayer | undefined
-  /** With `feePayer`: the percentage of the fee the fee payer pays, 1..99 (absent: all of it). */
-  readonly feeRatio?: number | undefined
   /** The sender's nonce; absent or 0: the next one. */
   readonly nonce?: number | undefined
   /** The gas limit; absent or 0: the service's default. */
   readonly gas?: number | undefined
   /** `false`: sign without sending. Default `true`. */
   readonly submit?: boolean | undefined
-  /** Fee-payer pool of a `FeeDelegation.user` fee payer; absent: the layer's, else the member's default. */
-  readonly feePayerPool?: WalletConfig.FeePayerPoolSelection | undefined
 }
+
+/**
+ * A value transfer from an account of the selected pool. The fee is paid by the sender, unless
+ * `feePayer` delegates it: `FeeDelegation.global` (the service pays and bills the member) or
+ * `FeeDelegation.user(address)` (the member's fee-payer account at `address` pays; its pool is the
+ * call's `feePayerPool`, else the scope's (`WalletConfig.withFeePayerPool`), else the layer's).
+ * A `feeRatio` (the fee payer's share, 1..99 percent) needs a `feePayer`: without one it is a
+ * type error.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type TransferParams =
+  | (TransferFields & {
+    /** Who pays the fee; absent: the sender. */
+    readonly feePayer?: undefined
+    readonly feeRatio?: undefined
+    readonly feePayerPool?: undefined
+  })
+  | (TransferFields & {
+    /** Who pays the fee. */
+    readonly feePayer: FeeDelegation.FeePayer
+    /** The percentage of the fee the fee payer pays, 1..99 (absent: all of it). */
+    readonly feeRatio?: number | undefined
+    /** Fee-payer pool of a `FeeDelegation.user` fee payer. */
+    readonly feePayerPool?: WalletConfig.FeePayerPoolSelection | undefined
+  })
 
 /**
  * How `awaitReceipt` polls.
@@ -300,49 +301,51 @@ const validAddress = Options.argument("address", Address.Address)
 const validPublicKey = Options.argument("publicKey", PublicKey.PublicKey)
 const validStatus = Options.argument("status", Account.StatusFilter)
 const validHash = Options.argument("hash", Transaction.TxHash)
-const validSender = Options.argument("from", Address.Address)
-const validRecipient = Options.argument("to", Wire.Recipient)
 const validValue = Options.argument("value", Amount.PebFromSelf)
+const validFeePayer = Options.argument("feePayer", FeeDelegation.FeePayer)
 const validFeeRatio = Options.argument("feeRatio", FeeDelegation.FeeRatio)
-const validCount = (name: string) => Options.argument(name, Schema.NonNegativeInt)
+const decodeTransferBody = Schema.decodeUnknownEither(Wire.TransferBody)
+const encodeTransferBody = Schema.encodeEither(Wire.TransferBody)
 const decodeTransactionResult: Decode<Transaction.TransactionResult> = Schema.decodeUnknownEither(Transaction.TransactionResult)
 const decodeReceipt: Decode<Transaction.TransactionReceipt> = Schema.decodeUnknownEither(Transaction.TransactionReceipt)
 
-/** The transfer's body, checked field by field before anything is sent. */
+/**
+ * The transfer's body, on the wire: the parameters decoded with `Wire.TransferBody` (the schema
+ * the emulator decodes the same body with), so that every field is checked, and named when it
+ * fails, before anything is sent; then encoded by the same schema.
+ */
 const transferBody = (params: TransferParams) =>
   Either.gen(function*() {
-    const from = yield* validSender(params.from)
-    const to = yield* validRecipient(params.to)
     const value = yield* validValue(params.value)
-    if (params.feeRatio !== undefined && params.feePayer === undefined) {
+    const feePayer = params.feePayer === undefined ? undefined : yield* validFeePayer(params.feePayer)
+    if (params.feeRatio !== undefined && feePayer === undefined) {
+      // A type error in TypeScript; JavaScript callers reach this.
       return yield* Either.left(Options.invalid("feeRatio", "a fee ratio needs a fee payer (feePayer: FeeDelegation.global or FeeDelegation.user(address))"))
     }
-    const feeRatio = params.feeRatio === undefined ? undefined : yield* validFeeRatio(params.feeRatio)
-    const nonce = params.nonce === undefined ? undefined : yield* validCount("nonce")(params.nonce)
-    const gas = params.gas === undefined ? undefined : yield* validCount("gas")(params.gas)
-    if (params.memo !== undefined && typeof params.memo !== "string") return yield* Either.left(Options.invalid("memo", "must be a string"))
-    if (params.submit !== undefined && typeof params.submit !== "boolean") return yield* Either.left(Options.invalid("submit", "must be a boolean"))
-    if (params.feePayer !== undefined && !Schema.is(FeeDelegation.FeePayer)(params.feePayer)) {
-      return yield* Either.left(Options.invalid("feePayer", "must be FeeDelegation.global or FeeDelegation.user(address)"))
-    }
-    const payer = params.feePayer?._tag === "UserFeePayer" ? params.feePayer.address : undefined
-    return {
-      from,
-      to,
-      value: Amount.toHex(value),
-      ...(params.memo !== undefined ? { memo: params.memo } : {}),
-      ...(nonce !== undefined ? { nonce } : {}),
-      ...(gas !== undefined ? { gas } : {}),
-      ...(params.submit !== undefined ? { submit: params.submit } : {}),
-      ...(payer !== undefined ? { feePayer: payer } : {}),
-      ...(feeRatio !== undefined ? { feeRatio } : {})
-    }
+    // 1..99 here: the wire's 0 (the whole fee) is written as no ratio at all.
+    if (params.feeRatio !== undefined) yield* validFeeRatio(params.feeRatio)
+    const body = yield* Either.mapLeft(
+      decodeTransferBody({
+        from: params.from,
+        to: params.to,
+        value: Amount.toHex(value),
+        ...(params.memo !== undefined ? { memo: params.memo } : {}),
+        ...(params.nonce !== undefined ? { nonce: params.nonce } : {}),
+        ...(params.gas !== undefined ? { gas: params.gas } : {}),
+        ...(params.submit !== undefined ? { submit: params.submit } : {}),
+        ...(feePayer?._tag === "UserFeePayer" ? { feePayer: feePayer.address } : {}),
+        ...(params.feeRatio !== undefined ? { feeRatio: params.feeRatio } : {})
+      }),
+      Options.fromParseError("params")
+    )
+    // Encoding a value the schema has just decoded cannot fail.
+    return { body: Either.getOrThrow(encodeTransferBody(body)), feePayer }
   })
+
+type Decode<A> = (body: unknown) => Either.Either<A, ParseResult.ParseError>
 
 /** Polling gave no final receipt yet. */
 const NotYet = Symbol("NotYet")
-
-type Decode<A> = (body: unknown) => Either.Either<A, ParseResult.ParseError>
 
 const decodeAccountStatus: Decode<Account.AccountStatus> = Schema.decodeUnknownEither(Account.AccountStatus)
 const decodeAccountSummary: Decode<Account.AccountSummary> = Schema.decodeUnknownEither(Account.AccountSummary)
@@ -606,14 +609,14 @@ export const make = (
       feePayerPages: feePayerListing.all,
       feePayers: feePayerListing.items,
       transferValue: (params) =>
-        Effect.flatMap(Effect.all([transferBody(params), target(params)]), ([body, t]) =>
+        Effect.flatMap(Effect.all([transferBody(params), target(params)]), ([{ body, feePayer }, t]) =>
           send("transferValue", t, {
-            request: HttpClientRequest.post(FeeDelegation.valueTransferPath(params.feePayer), {
-              headers: params.feePayer?._tag === "UserFeePayer" ? bothPoolsHeaders(t) : poolHeaders(t)
+            request: HttpClientRequest.post(Wire.valueTransferPath(feePayer), {
+              headers: feePayer?._tag === "UserFeePayer" ? bothPoolsHeaders(t) : poolHeaders(t)
             }).pipe(HttpClientRequest.bodyUnsafeJson(body)),
             idempotent: false,
             decode: decodeTransactionResult
-          }, { "kas.fee_payer": params.feePayer === undefined ? "sender" : params.feePayer._tag })),
+          }, { "kas.fee_payer": feePayer === undefined ? "sender" : feePayer._tag })),
       getTransactionReceipt: (hash, call) => receipt(hash, call),
       awaitReceipt: (hash, options) =>
         Effect.flatMap(validHash(hash), (checked) => {

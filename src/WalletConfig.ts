@@ -4,9 +4,10 @@
  *
  * @since 0.1.0
  */
-import { Config, Context, Duration, Effect, Option, Redacted, Schema, Stream } from "effect"
+import { Config, Context, Duration, Effect, Function, Option, Schema, Stream } from "effect"
 import type { HttpClient } from "@effect/platform"
 import * as ChainId from "./ChainId.js"
+import type * as Credentials from "./Credentials.js"
 import * as Krn from "./Krn.js"
 
 /**
@@ -49,18 +50,6 @@ export const DefaultMaxResponseBytes = 16 * 1024 * 1024
  * @category constants
  */
 export const MaxResponseBytesLimit = 256 * 1024 * 1024
-
-/**
- * The API key, in either of the two forms the service accepts (they produce the same header):
- * the AccessKey ID and Secret AccessKey, or a ready `Basic <base64(id:secret)>` Authorization value.
- * Secrets are `Redacted` so that they never print.
- *
- * @since 0.1.0
- * @category models
- */
-export type Credentials =
-  | { readonly accessKeyId: string; readonly secretAccessKey: Redacted.Redacted<string> }
-  | { readonly authorization: Redacted.Redacted<string> }
 
 /**
  * When and how often a request is tried again.
@@ -122,8 +111,8 @@ export type FeePayerPoolSelection = Krn.FeePayerPoolKrn | string | null
  * @category models
  */
 export interface Options {
-  /** The API key. */
-  readonly credentials: Credentials
+  /** The API key (see `Credentials`). */
+  readonly credentials: Credentials.Credentials
   /** Default chain of every request (`x-chain-id`). */
   readonly chainId: ChainId.ChainId | number
   /** Base URL of the service. Default `DefaultBaseUrl`. */
@@ -220,6 +209,16 @@ export class CurrentPool extends Context.Reference<CurrentPool>()("effect-kas-wa
 }) {}
 
 /**
+ * The fee-payer pool selected for the current scope, if any (set by `withFeePayerPool`).
+ *
+ * @since 0.2.0
+ * @category references
+ */
+export class CurrentFeePayerPool extends Context.Reference<CurrentFeePayerPool>()("effect-kas-wallet/WalletConfig/CurrentFeePayerPool", {
+  defaultValue: (): Option.Option<FeePayerPoolSelection> => Option.none()
+}) {}
+
+/**
  * The chain selected for the current scope, if any (set by `withChain`).
  *
  * @since 0.1.0
@@ -229,8 +228,13 @@ export class CurrentChain extends Context.Reference<CurrentChain>()("effect-kas-
   defaultValue: (): Option.Option<ChainId.ChainId | number> => Option.none()
 }) {}
 
-const isStream = (u: unknown): u is Stream.Stream<unknown, unknown, unknown> =>
-  typeof u === "object" && u !== null && Stream.StreamTypeId in u
+/**
+ * An Effect or a Stream: what a scope override applies to.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type Scopable = Stream.Stream<any, any, any> | Effect.Effect<any, any, any>
 
 /**
  * A scope override, applicable to an Effect or a Stream; it returns the same type.
@@ -238,17 +242,17 @@ const isStream = (u: unknown): u is Stream.Stream<unknown, unknown, unknown> =>
  * @since 0.1.0
  * @category models
  */
-export type Scoped = <S extends Stream.Stream<any, any, any> | Effect.Effect<any, any, any>>(self: S) => S
+export type Scoped = <S extends Scopable>(self: S) => S
 
-const provide = <I, S>(tag: Context.Tag<I, S>, value: S) =>
-  ((self: Stream.Stream<unknown, unknown, unknown> | Effect.Effect<unknown, unknown, unknown>) =>
-    isStream(self) ? Stream.provideService(self, tag, value) : Effect.provideService(self, tag, value)) as Scoped
-
-// Both scope overrides, data-last `(value)(self)` or data-first `(self, value)`.
-const scopedBy = <I, A>(tag: Context.Tag<I, Option.Option<A>>) => (...args: ReadonlyArray<unknown>): unknown =>
-  args.length === 1
-    ? provide(tag, Option.some(args[0] as A))
-    : provide(tag, Option.some(args[1] as A))(args[0] as Effect.Effect<unknown>)
+/** Both forms of an override of `tag`: data-last `(value)(self)` and data-first `(self, value)`. */
+const scopedBy = <I, A>(tag: Context.Tag<I, Option.Option<A>>): {
+  (value: A): Scoped
+  <S extends Scopable>(self: S, value: A): S
+} =>
+  Function.dual(2, <S extends Scopable>(self: S, value: A): S =>
+    (Stream.StreamTypeId in self
+      ? Stream.provideService(self as Stream.Stream<unknown, unknown, unknown>, tag, Option.some(value))
+      : Effect.provideService(self as Effect.Effect<unknown, unknown, unknown>, tag, Option.some(value))) as S)
 
 /**
  * Runs an Effect or a Stream with `pool` selected for every request in it that does not name a
@@ -256,11 +260,10 @@ const scopedBy = <I, A>(tag: Context.Tag<I, Option.Option<A>>) => (...args: Read
  *
  * @example
  * ```ts
- * import { Effect } from "effect"
- * import { WalletClient } from "effect-kas-wallet"
+ * import { WalletClient, WalletConfig } from "effect-kas-wallet"
  *
  * const inPayroll = WalletClient.createAccount().pipe(
- *   WalletClient.withPool("krn:1001:wallet:68ec0e4b-0f61-4e6f-ae35-be865ab23187:account-pool:payroll")
+ *   WalletConfig.withPool("krn:1001:wallet:68ec0e4b-0f61-4e6f-ae35-be865ab23187:account-pool:payroll")
  * )
  * ```
  *
@@ -269,8 +272,21 @@ const scopedBy = <I, A>(tag: Context.Tag<I, Option.Option<A>>) => (...args: Read
  */
 export const withPool: {
   (pool: PoolSelection): Scoped
-  <S extends Stream.Stream<any, any, any> | Effect.Effect<any, any, any>>(self: S, pool: PoolSelection): S
-} = scopedBy(CurrentPool) as never
+  <S extends Scopable>(self: S, pool: PoolSelection): S
+} = scopedBy(CurrentPool)
+
+/**
+ * Runs an Effect or a Stream with `feePayerPool` selected for every fee-payer operation, and every
+ * transfer paid by a user fee payer, that does not name one itself (`null`: the member's default
+ * fee-payer pool). Data-first or data-last.
+ *
+ * @since 0.2.0
+ * @category scoping
+ */
+export const withFeePayerPool: {
+  (feePayerPool: FeePayerPoolSelection): Scoped
+  <S extends Scopable>(self: S, feePayerPool: FeePayerPoolSelection): S
+} = scopedBy(CurrentFeePayerPool)
 
 /**
  * Runs an Effect or a Stream on `chainId` for every request in it that does not name a chain
@@ -281,5 +297,5 @@ export const withPool: {
  */
 export const withChain: {
   (chainId: ChainId.ChainId | number): Scoped
-  <S extends Stream.Stream<any, any, any> | Effect.Effect<any, any, any>>(self: S, chainId: ChainId.ChainId | number): S
-} = scopedBy(CurrentChain) as never
+  <S extends Scopable>(self: S, chainId: ChainId.ChainId | number): S
+} = scopedBy(CurrentChain)

@@ -25,7 +25,7 @@
  *
  * @since 0.1.0
  */
-import { Duration, Predicate, Schema } from "effect"
+import { Predicate, Schema } from "effect"
 
 const RequestFields = {
   /** HTTP method of the failed request. */
@@ -268,15 +268,6 @@ export class ReceiptTimeout extends Schema.TaggedError<ReceiptTimeout>()("Receip
     return `transaction ${this.hash} not committed after ${this.waitedMillis} ms (last status: ${this.lastStatus})`
   }
 }
-
-/**
- * The longest wait `RateLimited.retryAfterMillis` ever carries when no retry policy says otherwise
- * (the default policy's `maxRetryAfter`, 30 s): a server asking for more is clamped to it.
- *
- * @since 0.2.0
- * @category constants
- */
-export const MaxRetryAfter: Duration.Duration = Duration.seconds(30)
 
 /**
  * Errors answered by the service (a non-2xx response).

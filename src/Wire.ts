@@ -200,3 +200,12 @@ export interface TransferBody extends Schema.Schema.Type<typeof TransferBody> {}
  * @category models
  */
 export interface TransferBodyJson extends Schema.Schema.Encoded<typeof TransferBody> {}
+
+/**
+ * The value-transfer path of the service for a fee-delegation choice (`undefined`: the sender pays).
+ *
+ * @since 0.1.0
+ * @category routes
+ */
+export const valueTransferPath = (payer: FeeDelegation.FeePayer | undefined): string =>
+  payer === undefined ? "/v2/tx/value" : payer._tag === "GlobalFeePayer" ? "/v2/tx/fd/value" : "/v2/tx/fd-user/value"

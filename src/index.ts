@@ -36,6 +36,13 @@ export * as Address from "./Address.js"
 export * as ChainId from "./ChainId.js"
 
 /**
+ * The API key, its Authorization header, and the scrubber of its secret.
+ *
+ * @since 0.2.0
+ */
+export * as Credentials from "./Credentials.js"
+
+/**
  * The service's error body and codes.
  *
  * @since 0.1.0

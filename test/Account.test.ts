@@ -5,7 +5,6 @@ import * as Account from "../src/Account.js"
 import * as DecodeAccounts from "../src/internal/decodeAccounts.js"
 import * as Address from "../src/Address.js"
 import * as ErrorBody from "../src/ErrorBody.js"
-import * as FeeDelegation from "../src/FeeDelegation.js"
 import * as KeyId from "../src/KeyId.js"
 import * as Krn from "../src/Krn.js"
 
@@ -516,7 +515,6 @@ describe("nothing throws", () => {
     ["KeyId", Schema.decodeUnknownEither(KeyId.KeyId)],
     ["Address", Schema.decodeUnknownEither(Address.Address)],
     ["ErrorBody", Schema.decodeUnknownEither(ErrorBody.ErrorBody)],
-    ["FeeDelegation", Schema.decodeUnknownEither(FeeDelegation.FeeDelegation)],
     ["decodePage", DecodeAccounts.decodePage],
     ["decodeAccount", DecodeAccounts.decodeAccount]
   ]

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, FastCheck as fc, Stream } from "effect"
-import { Address, WalletClient, type WalletError } from "../src/index.js"
+import { Address, WalletClient, WalletConfig, type WalletError } from "../src/index.js"
 import { testClient, withClient } from "./support/client.js"
 import { accountJson } from "./support/fakeWallet.js"
 import { json } from "./support/recordingClient.js"
@@ -68,8 +68,8 @@ describe("WalletClient argument validation (no request is sent)", () => {
       for (const pool of pools) {
         yield* rejects((c) => c.createAccount({ pool }), "pool")
         yield* rejects((c) => c.listAccounts({ pool }), "pool")
-        yield* rejects((c) => WalletClient.withPool(c.getAccount(accountJson(0).address), pool), "pool")
-        yield* rejects((c) => drain(WalletClient.withPool(c.accounts(), pool)), "pool")
+        yield* rejects((c) => WalletConfig.withPool(c.getAccount(accountJson(0).address), pool), "pool")
+        yield* rejects((c) => drain(WalletConfig.withPool(c.accounts(), pool)), "pool")
       }
       const mainnet = "krn:8217:wallet:acc:account-pool:default"
       const error = yield* rejects((c) => c.createAccount({ pool: mainnet }), "pool")
@@ -82,7 +82,7 @@ describe("WalletClient argument validation (no request is sent)", () => {
     Effect.gen(function*() {
       for (const chainId of [0, 1, 1002, 8217.5, Number.NaN]) {
         yield* rejects((c) => c.createAccount({ chainId }), "chainId")
-        yield* rejects((c) => WalletClient.withChain(c.listAccounts(), chainId), "chainId")
+        yield* rejects((c) => WalletConfig.withChain(c.listAccounts(), chainId), "chainId")
       }
     }))
 

@@ -7,7 +7,7 @@ import { HttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Chunk, Effect, Stream } from "effect"
 import { readFileSync } from "node:fs"
-import { ChainId, WalletClient, type WalletError } from "../src/index.js"
+import { ChainId, WalletClient, WalletConfig, type WalletError } from "../src/index.js"
 import { testClient, withClient } from "./support/client.js"
 import { accountJson, accountsJson, listHandler, poolKrn } from "./support/fakeWallet.js"
 import { json, type Recorded } from "./support/recordingClient.js"
@@ -68,7 +68,7 @@ describe("account lifecycle on the wire", () => {
       const items = yield* withClient(test, WalletClient.accountsByPublicKey(publicKey))
       expect(items).toStrictEqual([{ address, chainId: ChainId.Testnet }])
       const total = yield* withClient(test, WalletClient.accountCount())
-      const inPool = yield* withClient(test, WalletClient.accountCountByPool().pipe(WalletClient.withPool(poolKrn)))
+      const inPool = yield* withClient(test, WalletClient.accountCountByPool().pipe(WalletConfig.withPool(poolKrn)))
       expect(total.count).toBe(7)
       expect(inPool.count).toBe(2)
       expect(String(inPool.krn)).toBe(poolKrn)

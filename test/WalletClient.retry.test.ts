@@ -72,6 +72,19 @@ describe("WalletClient retries and timeouts", () => {
       expect(clamped.requests).toHaveLength(2)
     }))
 
+  it.effect("a Retry-After date in the past means now: the error carries 0 ms, and the retry does not wait", () =>
+    Effect.gen(function*() {
+      // The TestClock starts at 1970: a date of 1960 is 10 years in its past.
+      const past = new Date(Date.UTC(1960, 0, 1)).toUTCString()
+      const limited = testClient(() => json(429, { code: 1, message: "slow" }, { "retry-after": past }), { retry: false })
+      const error = yield* Effect.flip(withClient(limited, WalletClient.getAccount(address)))
+      expect(error._tag === "RateLimited" && error.retryAfterMillis).toBe(0)
+
+      const retried = testClient(sequence(() => json(429, { code: 1, message: "slow" }, { "retry-after": past }), ok))
+      yield* withClient(retried, WalletClient.getAccount(address))
+      expect(retried.requests).toHaveLength(2)
+    }))
+
   it.effect("backoff waits r·min(maxDelay, baseDelay·2ⁿ⁻¹) for a uniform r (full jitter)", () =>
     Effect.gen(function*() {
       const fail = () => json(500, { code: 1, message: "x" })

@@ -92,7 +92,10 @@ describe("transferValue on the wire", () => {
       expect(yield* argumentOf({ from: "0x12", to, value: 1n })).toBe("from")
       expect(yield* argumentOf({ from, to: "0x0000000000000000000000000000000000000000", value: 1n })).toBe("to")
       expect(yield* argumentOf({ from, to, value: -1n })).toBe("value")
+      // @ts-expect-error a fee ratio without a fee payer is a type error (the discriminated TransferParams)...
       expect(yield* argumentOf({ from, to, value: 1n, feeRatio: 30 })).toBe("feeRatio")
+      // ...and, for JavaScript callers, refused before anything is sent.
+      expect(yield* argumentOf({ from, to, value: 1n, feeRatio: 30 } as unknown as WalletClient.TransferParams)).toBe("feeRatio")
       expect(yield* argumentOf({ from, to, value: 1n, feePayer: FeeDelegation.global, feeRatio: 100 })).toBe("feeRatio")
       expect(yield* argumentOf({ from, to, value: 1n, feePayer: FeeDelegation.global, feeRatio: 0 })).toBe("feeRatio")
       expect(yield* argumentOf({ from, to, value: 1n, nonce: -1 })).toBe("nonce")

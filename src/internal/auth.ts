@@ -5,7 +5,7 @@
  * @internal
  */
 import { Either, type Exit, Option, Redacted, Tracer } from "effect"
-import type { Credentials } from "../WalletConfig.js"
+import type { Credentials } from "../Credentials.js"
 import * as WalletError from "../WalletError.js"
 
 /**
@@ -21,7 +21,17 @@ export interface Auth {
   readonly leaks: (s: string) => boolean
 }
 
-const invalid = (description: string) => new WalletError.InvalidArgument({ argument: "credentials", description })
+const invalid = (field: string, description: string) =>
+  new WalletError.InvalidArgument({ argument: `credentials${field === "" ? "" : `.${field}`}`, description })
+
+const FORMS = "give credentials: { accessKeyId, secretAccessKey: Redacted.make(secret) } or { authorization: Redacted.make(\"Basic ...\") } (from the environment: KAS_ACCESS_KEY_ID and KAS_SECRET_ACCESS_KEY)"
+
+/** The text inside a `Redacted`, when it is a `Redacted` holding a string. */
+const redactedText = (u: unknown): string | undefined => {
+  if (!Redacted.isRedacted(u)) return undefined
+  const value: unknown = Redacted.value(u as Redacted.Redacted<unknown>)
+  return typeof value === "string" ? value : undefined
+}
 
 const base64 = (s: string): string => {
   const bytes = new TextEncoder().encode(s)
@@ -91,6 +101,14 @@ const hiddenIn = (s: string, found: (s: string) => boolean): boolean => {
 }
 
 /**
+ * `Basic base64(accessKeyId:secret)`: the one builder of the header (`Credentials.authorization`).
+ *
+ * @internal
+ */
+export const basic = (accessKeyId: string, secretAccessKey: Redacted.Redacted<string>): Redacted.Redacted<string> =>
+  Redacted.make(`Basic ${base64(`${accessKeyId}:${Redacted.value(secretAccessKey)}`)}`)
+
+/**
  * The scrubber over a list of secret strings. Each secret is matched however a server may have
  * echoed it back: verbatim, URL- or form-encoded (a cursor or a Location), or JSON-escaped (a
  * body), in any mix; a string hiding one under several layers of these is replaced whole.
@@ -132,28 +150,43 @@ export const scrubberOf = (secrets: ReadonlyArray<string>): Pick<Auth, "scrub" |
  * @internal
  */
 export const make = (credentials: Credentials): Either.Either<Auth, WalletError.InvalidArgument> => {
-  if ("authorization" in credentials) {
-    const value = Redacted.value(credentials.authorization).trim()
+  // Checked as `unknown`: a JavaScript caller, or `process.env.X!`, can hand over anything.
+  const given: unknown = credentials
+  if (typeof given !== "object" || given === null) return Either.left(invalid("", `missing: ${FORMS}`))
+  if ("authorization" in given) {
+    const text = redactedText(given.authorization)
+    if (text === undefined) return Either.left(invalid("authorization", "must be a Redacted string: Redacted.make(\"Basic ...\")"))
+    const value = text.trim()
     const match = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(value)
-    if (match === null) return Either.left(invalid("authorization must be \"Basic <base64(id:secret)>\""))
+    if (match === null) return Either.left(invalid("authorization", "must be \"Basic <base64(id:secret)>\""))
     const encoded = match[1]!
     let decoded: string
     try {
       decoded = new TextDecoder().decode(Uint8Array.from(atob(encoded), (c) => c.charCodeAt(0)))
     } catch {
-      return Either.left(invalid("authorization is not valid base64"))
+      return Either.left(invalid("authorization", "is not valid base64"))
     }
     const colon = decoded.indexOf(":")
-    if (colon <= 0) return Either.left(invalid("authorization must encode \"id:secret\""))
+    if (colon <= 0) return Either.left(invalid("authorization", "must encode \"id:secret\""))
     return Either.right({
       header: Redacted.make(`Basic ${encoded}`),
       ...scrubberOf([encoded, decoded.slice(colon + 1)])
     })
   }
-  const id = credentials.accessKeyId
-  const secret = Redacted.value(credentials.secretAccessKey)
-  if (id === "" || id.includes(":")) return Either.left(invalid("accessKeyId must be non-empty and contain no ':'"))
-  if (secret === "") return Either.left(invalid("secretAccessKey must be non-empty"))
+  const id: unknown = "accessKeyId" in given ? given.accessKeyId : undefined
+  if (typeof id !== "string" || id === "") {
+    return Either.left(invalid("accessKeyId", `${id === "" ? "is empty" : "is missing"}: set it to the AccessKey ID of your KAS key (KAS_ACCESS_KEY_ID)`))
+  }
+  if (id.includes(":")) return Either.left(invalid("accessKeyId", "must not contain ':' (HTTP Basic splits the key at the first colon)"))
+  const raw: unknown = "secretAccessKey" in given ? given.secretAccessKey : undefined
+  const secret = redactedText(raw)
+  if (secret === undefined) {
+    return Either.left(invalid(
+      "secretAccessKey",
+      raw === undefined ? "is missing: set it to Redacted.make(<Secret AccessKey>) (KAS_SECRET_ACCESS_KEY)" : "must be a Redacted string: Redacted.make(<Secret AccessKey>)"
+    ))
+  }
+  if (secret === "") return Either.left(invalid("secretAccessKey", "is empty: set it to the Secret AccessKey of your KAS key (KAS_SECRET_ACCESS_KEY)"))
   const encoded = base64(`${id}:${secret}`)
   return Either.right({ header: Redacted.make(`Basic ${encoded}`), ...scrubberOf([encoded, secret]) })
 }

@@ -186,8 +186,8 @@ export const resolve = (options: WalletConfig.Options): Either.Either<Settings, 
   })
 
 /**
- * The chain and pool of one call: the call's own options, then the scope (`withChain`,
- * `withPool`), then the layer's defaults; a pool must be on the call's chain.
+ * The chain and pools of one call: the call's own options, then the scope (`withChain`,
+ * `withPool`, `withFeePayerPool`), then the layer's defaults; a pool must be on the call's chain.
  *
  * @internal
  */
@@ -198,16 +198,23 @@ export const targetOf = (
 ): Either.Either<Target, WalletError.InvalidArgument> => {
   const scopeChain = Context.get(context, WalletConfig.CurrentChain)
   const scopePool = Context.get(context, WalletConfig.CurrentPool)
+  const scopeFeePayerPool = Context.get(context, WalletConfig.CurrentFeePayerPool)
   const chain = call?.chainId ?? Option.getOrUndefined(scopeChain)
-  const pool = call?.pool !== undefined ? call.pool : Option.getOrUndefined(scopePool)
   // The common case, nothing selected beyond the layer: nothing to validate again.
-  if (chain === undefined && pool === undefined && Option.isNone(scopePool) && call?.feePayerPool === undefined) {
+  if (
+    chain === undefined && call?.pool === undefined && call?.feePayerPool === undefined &&
+    Option.isNone(scopePool) && Option.isNone(scopeFeePayerPool)
+  ) {
     return Either.right(layer)
   }
   return Either.gen(function*() {
     const chainId = chain === undefined ? layer.chainId : yield* chainOf(chain)
-    const selected = call?.pool !== undefined || Option.isSome(scopePool) ? yield* poolOf(pool) : layer.pool
-    const feePayerPool = call?.feePayerPool !== undefined ? yield* feePayerPoolOf(call.feePayerPool) : layer.feePayerPool
-    return yield* poolsOnChain(chainId, selected, feePayerPool, "request")
+    const pool = call?.pool !== undefined
+      ? yield* poolOf(call.pool)
+      : Option.isSome(scopePool) ? yield* poolOf(scopePool.value) : layer.pool
+    const feePayerPool = call?.feePayerPool !== undefined
+      ? yield* feePayerPoolOf(call.feePayerPool)
+      : Option.isSome(scopeFeePayerPool) ? yield* feePayerPoolOf(scopeFeePayerPool.value) : layer.feePayerPool
+    return yield* poolsOnChain(chainId, pool, feePayerPool, "request")
   })
 }

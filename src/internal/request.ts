@@ -11,7 +11,7 @@ import type { RetryPolicy } from "../WalletConfig.js"
 import * as WalletError from "../WalletError.js"
 import type { Auth } from "./auth.js"
 import { describeParseError } from "./issues.js"
-import { parseRetryAfter } from "./retryAfter.js"
+import { retryAfterMillis } from "./retryAfter.js"
 
 /**
  * What the pipeline needs from the client.
@@ -164,11 +164,8 @@ const statusError = (
   }
   if (status === 401) return new WalletError.Unauthorized(fields)
   if (status === 429) {
-    const raw = parseRetryAfter(response.headers["retry-after"], now)
-    // A hostile or broken server may ask for years: the error never carries more than the policy
-    // would ever wait.
-    const cap = Duration.toMillis(policy?.maxRetryAfter ?? WalletError.MaxRetryAfter)
-    return new WalletError.RateLimited({ ...fields, ...(raw !== undefined ? { retryAfterMillis: Math.min(raw, cap) } : {}) })
+    const wait = retryAfterMillis(response.headers["retry-after"], now, policy)
+    return new WalletError.RateLimited({ ...fields, ...(wait !== undefined ? { retryAfterMillis: wait } : {}) })
   }
   if (status >= 500) return new WalletError.ServerError(fields)
   if (kas?.code === ErrorBody.Code.DataNotExist) return new WalletError.AccountNotFound(fields)
@@ -340,7 +337,8 @@ export const retryDelay = (
   next: number
 ): Effect.Effect<Duration.Duration> => {
   if (error._tag === "RateLimited" && error.retryAfterMillis !== undefined) {
-    return Effect.succeed(Duration.min(Duration.millis(error.retryAfterMillis), Duration.decode(policy.maxRetryAfter)))
+    // Already clamped to the policy when the error was made (internal/retryAfter).
+    return Effect.succeed(Duration.millis(error.retryAfterMillis))
   }
   const cap = Math.min(
     Duration.toMillis(policy.maxDelay),

@@ -10,7 +10,7 @@ import { Chunk, Console, Effect, Layer, Option, Schedule, Stream } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Address, Amount, ChainId, FeeDelegation, WalletClient } from "effect-kas-wallet"
+import { Address, Amount, ChainId, FeeDelegation, WalletClient, WalletConfig } from "effect-kas-wallet"
 import * as Wire from "effect-kas-wallet/Wire"
 import { Emulator } from "effect-kas-wallet-emulator"
 import * as Output from "../output/Output.js"
@@ -46,7 +46,7 @@ export const program = Effect.gen(function*() {
   yield* step(3, "Create a named pool in the console, and two accounts in it", "POST /v2/account, x-krn: <pool KRN>")
   const payroll = yield* emulator.createPool({ accountId: emulator.member.accountId, chainId: ChainId.Testnet, name: "payroll" })
   yield* say(`pool ${payroll.krn.toString()}`)
-  const inPool = yield* Effect.forEach([1, 2], () => WalletClient.createAccount()).pipe(WalletClient.withPool(payroll.krn))
+  const inPool = yield* Effect.forEach([1, 2], () => WalletClient.createAccount()).pipe(WalletConfig.withPool(payroll.krn))
   yield* rows(inPool)
 
   yield* step(4, "Get one account back by address (any case; decoded to its EIP-55 form)", "GET /v2/account/<address>")

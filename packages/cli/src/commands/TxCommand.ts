@@ -146,19 +146,16 @@ const send = Command.make("send", {
     const userFeePayer = feePayer?._tag === "UserFeePayer" ? feePayer.address : undefined
     return yield* Client.withClient(o, { operation: "send", address: from, feePayer: userFeePayer }, (print, s) =>
       Effect.gen(function*() {
-        const result = yield* WalletClient.transferValue({
-          from,
-          to,
-          value,
-          memo,
-          feePayer,
-          feeRatio,
-          nonce,
-          gas,
-          submit: !o.noSubmit,
-          // The layer's fee-payer pool (--fee-payer-pool / KAS_FEEPAYER_POOL) serves a user fee payer only.
-          feePayerPool: userFeePayer !== undefined ? s.feePayerPool : undefined
-        })
+        const fields = { from, to, value, memo, nonce, gas, submit: !o.noSubmit }
+        const result = yield* WalletClient.transferValue(
+          feePayer === undefined ? fields : {
+            ...fields,
+            feePayer,
+            feeRatio,
+            // The layer's fee-payer pool (--fee-payer-pool / KAS_FEEPAYER_POOL) serves a user fee payer only.
+            feePayerPool: userFeePayer !== undefined ? s.feePayerPool : undefined
+          }
+        )
         yield* print(s.json ? JSON.stringify(encodeResult(result)) : resultDetails(result))
         if (!o.wait) return
         const receipt = yield* WalletClient.awaitReceipt(result.transactionHash, { schedule: polling })

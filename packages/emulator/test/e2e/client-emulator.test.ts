@@ -4,7 +4,7 @@
 import { FetchHttpClient } from "@effect/platform"
 import { describe, expect, layer } from "@effect/vitest"
 import { Chunk, Effect, Either, Layer, Option, Redacted, Stream } from "effect"
-import { Address, ChainId, Krn, WalletClient, type WalletError } from "effect-kas-wallet"
+import { Address, ChainId, Krn, WalletClient, WalletConfig, type WalletError } from "effect-kas-wallet"
 import * as Emulator from "../../src/Emulator.js"
 import { wallet } from "./support.js"
 
@@ -46,10 +46,10 @@ describe("WalletClient ⇄ emulator over loopback HTTP", () => {
         const emulator = yield* Emulator.Emulator
         const pool = yield* emulator.createPool({ accountId: emulator.member.accountId, chainId: ChainId.Testnet, name: "e2e-pool" })
         const a = yield* WalletClient.createAccount({ pool: pool.krn })
-        const b = yield* WalletClient.createAccount().pipe(WalletClient.withPool(pool.krn.toString()))
+        const b = yield* WalletClient.createAccount().pipe(WalletConfig.withPool(pool.krn.toString()))
         expect(a.krn.toString()).toBe(pool.krn.toString())
         expect(b.krn.toString()).toBe(pool.krn.toString())
-        const inPool = yield* WalletClient.accounts().pipe(WalletClient.withPool(pool.krn), Stream.runCollect)
+        const inPool = yield* WalletClient.accounts().pipe(WalletConfig.withPool(pool.krn), Stream.runCollect)
         expect(Chunk.toReadonlyArray(inPool).map((x) => x.address)).toEqual([b.address, a.address])
         // the default pool does not hold them
         const missing = yield* Effect.flip(WalletClient.getAccount(a.address))
@@ -65,7 +65,7 @@ describe("WalletClient ⇄ emulator over loopback HTTP", () => {
         expect(onMainnet.krn.chainId).toBe(8217)
         const fromTestnet = yield* Effect.flip(WalletClient.getAccount(onMainnet.address))
         expect(fromTestnet._tag).toBe("AccountNotFound")
-        const fromMainnet = yield* WalletClient.getAccount(onMainnet.address).pipe(WalletClient.withChain(ChainId.Mainnet))
+        const fromMainnet = yield* WalletClient.getAccount(onMainnet.address).pipe(WalletConfig.withChain(ChainId.Mainnet))
         expect(fromMainnet.address).toBe(onMainnet.address)
       }))
 
