@@ -145,16 +145,19 @@ const parseDecimal = (input: string, text: string, decimals: number, unit: strin
 export const fromKlay = (klay: string): Either.Either<Peb, InvalidAmount> => parseDecimal(klay, klay, 18, "KLAY")
 
 /**
- * An amount as a decimal number of KLAY, without trailing zeros (`"1.5"`, `"0"`, `"20"`): the
- * exact inverse of `fromKlay`.
+ * An amount of peb as a decimal number of KLAY, without trailing zeros (`"1.5"`, `"0"`, `"20"`):
+ * the exact inverse of `fromKlay`. Takes any `bigint` (a plain one, a fee, a difference of
+ * balances: a negative amount is written with a leading `-`).
  *
  * @since 0.1.0
  * @category formatting
  */
-export const formatKlay = (amount: Peb): string => {
-  const whole = amount / PebPerKlay
-  const fraction = (amount % PebPerKlay).toString().padStart(18, "0").replace(/0+$/, "")
-  return fraction === "" ? whole.toString() : `${whole}.${fraction}`
+export const formatKlay = (amount: Peb | bigint): string => {
+  const sign = amount < 0n ? "-" : ""
+  const abs = amount < 0n ? -amount : amount
+  const whole = abs / PebPerKlay
+  const fraction = (abs % PebPerKlay).toString().padStart(18, "0").replace(/0+$/, "")
+  return `${sign}${whole}${fraction === "" ? "" : `.${fraction}`}`
 }
 
 const AMOUNT = /^(.*?)\s*(klay|ston|peb)?$/i

@@ -6,7 +6,7 @@
  *
  * @since 0.1.0
  */
-import { type Either, ParseResult, Schema } from "effect"
+import { type Either, Inspectable, ParseResult, Schema } from "effect"
 import * as Arb from "./internal/arbitrary.js"
 import { SEGMENT } from "./internal/segment.js"
 import { show } from "./internal/show.js"
@@ -66,6 +66,11 @@ export class KrnFromSelf extends Schema.Class<KrnFromSelf>("Krn")({
 
   /** The wire form, so that records holding a KRN serialize as the service expects. */
   toJSON(): string {
+    return this.toString()
+  }
+
+  /** The wire form, for `console.log` and `util.inspect`. */
+  [Inspectable.NodeInspectSymbol](): string {
     return this.toString()
   }
 }

@@ -26,7 +26,7 @@
  * @since 0.1.0
  */
 import { HttpClient, HttpClientRequest } from "@effect/platform"
-import { type Config, type ConfigError, Context, Duration, Effect, Either, Layer, type ParseResult, Redacted, Schedule, Schema, Stream, type Tracer } from "effect"
+import { type Config, Context, Duration, Effect, Either, Layer, type ParseResult, Redacted, Schedule, Schema, Stream, type Tracer } from "effect"
 import * as Account from "./Account.js"
 import * as Address from "./Address.js"
 import * as Amount from "./Amount.js"
@@ -660,7 +660,8 @@ export const layer = (options: WalletConfig.Options): Layer.Layer<WalletClient, 
 /**
  * A layer of the service from configuration: by default `WalletConfig.fromEnv` (environment
  * variables `KAS_ACCESS_KEY_ID`, `KAS_SECRET_ACCESS_KEY`, `KAS_CHAIN_ID`, `KAS_WALLET_URL`,
- * `KAS_ACCOUNT_POOL`); `extra` adds options that do not come from configuration.
+ * `KAS_ACCOUNT_POOL`, `KAS_FEEPAYER_POOL`); `extra` adds options that do not come from
+ * configuration. Every mistake of the configuration is an `InvalidArgument` naming the setting.
  *
  * @since 0.1.0
  * @category layers
@@ -668,222 +669,72 @@ export const layer = (options: WalletConfig.Options): Layer.Layer<WalletClient, 
 export const layerConfig = (
   config: Config.Config<WalletConfig.Options> = WalletConfig.fromEnv,
   extra?: Omit<WalletConfig.Options, "credentials" | "chainId">
-): Layer.Layer<WalletClient, WalletError.InvalidArgument | ConfigError.ConfigError, HttpClient.HttpClient> =>
-  Layer.effect(WalletClient, Effect.flatMap(config, (options) => make({ ...options, ...extra })))
+): Layer.Layer<WalletClient, WalletError.InvalidArgument, HttpClient.HttpClient> =>
+  Layer.effect(WalletClient, Effect.flatMap(WalletConfig.load(config), (options) => make({ ...options, ...extra })))
 
 /**
- * Creates an account with the WalletClient in context.
+ * The operations, each with the WalletClient taken from the context: `createAccount`,
+ * `getAccount`, `listAccounts`, `deleteAccount`, `disableAccount`, `enableAccount`,
+ * `accountsByPublicKey`, `accountCount`, `accountCountByPool`, `createFeePayer`, `getFeePayer`,
+ * `deleteFeePayer`, `listFeePayers`, `transferValue`, `getTransactionReceipt`, `awaitReceipt`.
+ * Each is documented on `Service`.
  *
  * @since 0.1.0
  * @category accessors
  */
-export const createAccount = (options?: CallOptions): Effect.Effect<Account.Account, WalletError.WalletError, WalletClient> =>
-  Effect.flatMap(WalletClient, (client) => client.createAccount(options))
+export const {
+  accountCount,
+  accountCountByPool,
+  accountsByPublicKey,
+  awaitReceipt,
+  createAccount,
+  createFeePayer,
+  deleteAccount,
+  deleteFeePayer,
+  disableAccount,
+  enableAccount,
+  getAccount,
+  getFeePayer,
+  getTransactionReceipt,
+  listAccounts,
+  listFeePayers,
+  transferValue
+} = Effect.serviceFunctions(WalletClient)
+
+/** A listing of the service as a Stream with the WalletClient taken from the context. */
+const streamed = <P, A>(listing: (client: Service) => (params?: P) => Stream.Stream<A, WalletError.WalletError>) =>
+(params?: P): Stream.Stream<A, WalletError.WalletError, WalletClient> =>
+  Stream.unwrap(Effect.map(WalletClient, (client) => listing(client)(params)))
 
 /**
- * Gets an account with the WalletClient in context.
+ * Every account of the listing, with the WalletClient taken from the context (see `Service.accounts`).
  *
  * @since 0.1.0
  * @category accessors
  */
-export const getAccount = (
-  address: Address.Address | string,
-  options?: CallOptions
-): Effect.Effect<Account.Account, WalletError.WalletError, WalletClient> =>
-  Effect.flatMap(WalletClient, (client) => client.getAccount(address, options))
+export const accounts = streamed((client) => client.accounts)
 
 /**
- * Lists one page with the WalletClient in context.
+ * Every page of the listing, with the WalletClient taken from the context (see `Service.accountPages`).
  *
  * @since 0.1.0
  * @category accessors
  */
-export const listAccounts = (params?: ListParams): Effect.Effect<Account.AccountPage, WalletError.WalletError, WalletClient> =>
-  Effect.flatMap(WalletClient, (client) => client.listAccounts(params))
+export const accountPages = streamed((client) => client.accountPages)
 
 /**
- * Streams every account with the WalletClient in context.
- *
- * @since 0.1.0
- * @category accessors
- */
-export const accounts = (params?: ListParams): Stream.Stream<Account.Account, WalletError.WalletError, WalletClient> =>
-  Stream.unwrap(Effect.map(WalletClient, (client) => client.accounts(params)))
-
-/**
- * Streams every page with the WalletClient in context.
- *
- * @since 0.1.0
- * @category accessors
- */
-export const accountPages = (params?: ListParams): Stream.Stream<Account.AccountPage, WalletError.WalletError, WalletClient> =>
-  Stream.unwrap(Effect.map(WalletClient, (client) => client.accountPages(params)))
-
-/**
- * Deletes an account with the WalletClient in context.
+ * Every fee-payer account, with the WalletClient taken from the context (see `Service.feePayers`).
  *
  * @since 0.2.0
  * @category accessors
  */
-export const deleteAccount = (
-  address: Address.Address | string,
-  options?: CallOptions
-): Effect.Effect<Account.AccountStatus, WalletError.WalletError, WalletClient> =>
-  Effect.flatMap(WalletClient, (client) => client.deleteAccount(address, options))
+export const feePayers = streamed((client) => client.feePayers)
 
 /**
- * Disables an account with the WalletClient in context.
+ * Every page of the fee-payer listing, with the WalletClient taken from the context (see
+ * `Service.feePayerPages`).
  *
  * @since 0.2.0
  * @category accessors
  */
-export const disableAccount = (
-  address: Address.Address | string,
-  options?: CallOptions
-): Effect.Effect<Account.AccountSummary, WalletError.WalletError, WalletClient> =>
-  Effect.flatMap(WalletClient, (client) => client.disableAccount(address, options))
-
-/**
- * Enables an account with the WalletClient in context.
- *
- * @since 0.2.0
- * @category accessors
- */
-export const enableAccount = (
-  address: Address.Address | string,
-  options?: CallOptions
-): Effect.Effect<Account.AccountSummary, WalletError.WalletError, WalletClient> =>
-  Effect.flatMap(WalletClient, (client) => client.enableAccount(address, options))
-
-/**
- * The accounts of a public key, with the WalletClient in context.
- *
- * @since 0.2.0
- * @category accessors
- */
-export const accountsByPublicKey = (
-  publicKey: PublicKey.PublicKey | string,
-  options?: CallOptions
-): Effect.Effect<ReadonlyArray<Account.PublicKeyAccount>, WalletError.WalletError, WalletClient> =>
-  Effect.flatMap(WalletClient, (client) => client.accountsByPublicKey(publicKey, options))
-
-/**
- * The member's account count on the chain, with the WalletClient in context.
- *
- * @since 0.2.0
- * @category accessors
- */
-export const accountCount = (options?: CallOptions): Effect.Effect<Account.AccountCount, WalletError.WalletError, WalletClient> =>
-  Effect.flatMap(WalletClient, (client) => client.accountCount(options))
-
-/**
- * The selected pool's account count, with the WalletClient in context.
- *
- * @since 0.2.0
- * @category accessors
- */
-export const accountCountByPool = (
-  options?: CallOptions
-): Effect.Effect<Account.PoolAccountCount, WalletError.WalletError, WalletClient> =>
-  Effect.flatMap(WalletClient, (client) => client.accountCountByPool(options))
-
-/**
- * Creates a fee-payer account with the WalletClient in context.
- *
- * @since 0.2.0
- * @category accessors
- */
-export const createFeePayer = (
-  options?: CreateFeePayerOptions
-): Effect.Effect<Account.FeePayerAccount, WalletError.WalletError, WalletClient> =>
-  Effect.flatMap(WalletClient, (client) => client.createFeePayer(options))
-
-/**
- * Gets a fee-payer account with the WalletClient in context.
- *
- * @since 0.2.0
- * @category accessors
- */
-export const getFeePayer = (
-  address: Address.Address | string,
-  options?: FeePayerCallOptions
-): Effect.Effect<Account.FeePayerAccount, WalletError.WalletError, WalletClient> =>
-  Effect.flatMap(WalletClient, (client) => client.getFeePayer(address, options))
-
-/**
- * Deletes a fee-payer account with the WalletClient in context.
- *
- * @since 0.2.0
- * @category accessors
- */
-export const deleteFeePayer = (
-  address: Address.Address | string,
-  options?: FeePayerCallOptions
-): Effect.Effect<Account.AccountStatus, WalletError.WalletError, WalletClient> =>
-  Effect.flatMap(WalletClient, (client) => client.deleteFeePayer(address, options))
-
-/**
- * Lists one page of fee-payer accounts with the WalletClient in context.
- *
- * @since 0.2.0
- * @category accessors
- */
-export const listFeePayers = (
-  params?: FeePayerListParams
-): Effect.Effect<Account.FeePayerAccountPage, WalletError.WalletError, WalletClient> =>
-  Effect.flatMap(WalletClient, (client) => client.listFeePayers(params))
-
-/**
- * Streams every fee-payer account with the WalletClient in context.
- *
- * @since 0.2.0
- * @category accessors
- */
-export const feePayers = (params?: FeePayerListParams): Stream.Stream<Account.FeePayerAccount, WalletError.WalletError, WalletClient> =>
-  Stream.unwrap(Effect.map(WalletClient, (client) => client.feePayers(params)))
-
-/**
- * Streams every page of fee-payer accounts with the WalletClient in context.
- *
- * @since 0.2.0
- * @category accessors
- */
-export const feePayerPages = (
-  params?: FeePayerListParams
-): Stream.Stream<Account.FeePayerAccountPage, WalletError.WalletError, WalletClient> =>
-  Stream.unwrap(Effect.map(WalletClient, (client) => client.feePayerPages(params)))
-
-/**
- * Transfers value with the WalletClient in context.
- *
- * @since 0.2.0
- * @category accessors
- */
-export const transferValue = (
-  params: TransferParams
-): Effect.Effect<Transaction.TransactionResult, WalletError.WalletError, WalletClient> =>
-  Effect.flatMap(WalletClient, (client) => client.transferValue(params))
-
-/**
- * The receipt of a transaction, with the WalletClient in context.
- *
- * @since 0.2.0
- * @category accessors
- */
-export const getTransactionReceipt = (
-  hash: Transaction.TxHash | string,
-  options?: CallOptions
-): Effect.Effect<Transaction.TransactionReceipt, WalletError.WalletError, WalletClient> =>
-  Effect.flatMap(WalletClient, (client) => client.getTransactionReceipt(hash, options))
-
-/**
- * Waits for a transaction to be committed, with the WalletClient in context.
- *
- * @since 0.2.0
- * @category accessors
- */
-export const awaitReceipt = (
-  hash: Transaction.TxHash | string,
-  options?: AwaitReceiptOptions
-): Effect.Effect<Transaction.CommittedReceipt, WalletError.WalletError, WalletClient> =>
-  Effect.flatMap(WalletClient, (client) => client.awaitReceipt(hash, options))
+export const feePayerPages = streamed((client) => client.feePayerPages)

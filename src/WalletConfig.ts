@@ -4,11 +4,12 @@
  *
  * @since 0.1.0
  */
-import { Config, Context, Duration, Effect, Function, Option, Schema, Stream } from "effect"
+import { Config, ConfigError, Context, Duration, Effect, Either, Function, Option, ParseResult, Schema, Stream } from "effect"
 import type { HttpClient } from "@effect/platform"
 import * as ChainId from "./ChainId.js"
 import type * as Credentials from "./Credentials.js"
 import * as Krn from "./Krn.js"
+import * as WalletError from "./WalletError.js"
 
 /**
  * Production base URL of the KAS wallet API.
@@ -166,8 +167,37 @@ export const EnvironmentVariables = {
   feePayerPool: "KAS_FEEPAYER_POOL"
 } as const
 
+/** What each variable holds, for the messages of a mistake in one. */
+const meaning: Record<string, string> = {
+  [EnvironmentVariables.accessKeyId]: "the AccessKey ID of your KAS key",
+  [EnvironmentVariables.secretAccessKey]: "the Secret AccessKey of your KAS key",
+  [EnvironmentVariables.chainId]: "8217 (mainnet) or 1001 (testnet)",
+  [EnvironmentVariables.baseUrl]: `the service's base URL (unset: ${DefaultBaseUrl})`,
+  [EnvironmentVariables.pool]: "an account pool KRN, krn:<chain-id>:wallet:<account-id>:account-pool:<pool-name> (unset: the default pool)",
+  [EnvironmentVariables.feePayerPool]:
+    "a fee-payer pool KRN, krn:<chain-id>:wallet:<account-id>:feepayer-pool:<pool-name> (unset: the default fee-payer pool)"
+}
+
+/** An optional setting: absent or empty is unset; anything else must decode. */
+const optional = <A>(name: string, schema: Schema.Schema<A, string>): Config.Config<Option.Option<A>> =>
+  Config.option(Config.string(name)).pipe(
+    Config.mapOrFail((value) =>
+      Option.isNone(value) || value.value === ""
+        ? Either.right(Option.none())
+        : Either.mapBoth(Schema.decodeUnknownEither(schema)(value.value), {
+          onLeft: (error) => ConfigError.InvalidData([name], ParseResult.TreeFormatter.formatErrorSync(error)),
+          onRight: Option.some
+        })
+    )
+  )
+
+const Url = Schema.String.pipe(
+  Schema.filter((s) => URL.canParse(s), { message: () => "expected a URL such as https://wallet-api.klaytnapi.com" })
+)
+
 /**
- * Options from configuration (by default the environment):
+ * Options from configuration (by default the environment). An empty optional variable counts as
+ * unset.
  *
  * | variable | meaning | default |
  * | --- | --- | --- |
@@ -183,11 +213,11 @@ export const EnvironmentVariables = {
  */
 export const fromEnv: Config.Config<Options> = Config.all({
   accessKeyId: Config.nonEmptyString(EnvironmentVariables.accessKeyId),
-  secretAccessKey: Config.redacted(EnvironmentVariables.secretAccessKey),
+  secretAccessKey: Config.redacted(Config.nonEmptyString(EnvironmentVariables.secretAccessKey)),
   chainId: Schema.Config(EnvironmentVariables.chainId, ChainId.FromHeader),
-  baseUrl: Config.option(Config.url(EnvironmentVariables.baseUrl)),
-  pool: Config.option(Schema.Config(EnvironmentVariables.pool, Krn.AccountPoolKrn)),
-  feePayerPool: Config.option(Schema.Config(EnvironmentVariables.feePayerPool, Krn.FeePayerPoolKrn))
+  baseUrl: optional(EnvironmentVariables.baseUrl, Url),
+  pool: optional(EnvironmentVariables.pool, Krn.AccountPoolKrn),
+  feePayerPool: optional(EnvironmentVariables.feePayerPool, Krn.FeePayerPoolKrn)
 }).pipe(
   Config.map(({ accessKeyId, baseUrl, chainId, feePayerPool, pool, secretAccessKey }): Options => ({
     credentials: { accessKeyId, secretAccessKey },
@@ -197,6 +227,51 @@ export const fromEnv: Config.Config<Options> = Config.all({
     feePayerPool: Option.getOrUndefined(feePayerPool)
   }))
 )
+
+/** Each mistake of a configuration error, with the setting it concerns. */
+const mistakes = (error: ConfigError.ConfigError): Array<{ readonly setting: string; readonly problem: string }> => {
+  switch (error._op) {
+    case "And":
+    case "Or":
+      return [...mistakes(error.left), ...mistakes(error.right)]
+    case "MissingData":
+      return [{ setting: error.path.join("_"), problem: "is not set (or empty)" }]
+    case "InvalidData":
+      return [{ setting: error.path.join("_"), problem: `is invalid: ${error.message.replace(/\s*\n\s*/g, " ")}` }]
+    case "SourceUnavailable":
+      return [{ setting: error.path.join("_"), problem: `cannot be read: ${error.message}` }]
+    case "Unsupported":
+      return [{ setting: error.path.join("_"), problem: `is unsupported: ${error.message}` }]
+  }
+}
+
+/**
+ * The `InvalidArgument` of a configuration error: it names the first setting at fault (a
+ * variable, with `fromEnv`) and says what it must hold; the others follow in the description.
+ *
+ * @since 0.2.0
+ * @category config
+ */
+export const fromConfigError = (error: ConfigError.ConfigError): WalletError.InvalidArgument => {
+  const all = mistakes(error)
+  const [first, ...rest] = all.length > 0 ? all : [{ setting: "configuration", problem: "is invalid" }]
+  const hint = meaning[first!.setting]
+  return new WalletError.InvalidArgument({
+    argument: first!.setting,
+    description: `${first!.problem}${hint !== undefined ? `: set it to ${hint}` : ""}` +
+      rest.map((m) => `; ${m.setting} ${m.problem}`).join("")
+  })
+}
+
+/**
+ * Loads options from configuration (by default `fromEnv`); a missing or malformed setting is an
+ * `InvalidArgument` naming it (see `fromConfigError`), never a defect.
+ *
+ * @since 0.2.0
+ * @category config
+ */
+export const load = (config: Config.Config<Options> = fromEnv): Effect.Effect<Options, WalletError.InvalidArgument> =>
+  Effect.mapError(config, fromConfigError)
 
 /**
  * The pool selected for the current scope, if any (set by `withPool`).

@@ -34,10 +34,12 @@ export interface Query {
   readonly range: Pagination.TimeRange
 }
 
+// `exact`: an optional field that is present is checked once, as the field's own schema says
+// (without it, a failure also said "Expected undefined").
 const Paging = Schema.Struct({
-  pageSize: Schema.optional(Pagination.PageSize),
-  size: Schema.optional(Pagination.PageSize),
-  cursor: Schema.optional(Schema.String)
+  pageSize: Schema.optionalWith(Pagination.PageSize, { exact: true }),
+  size: Schema.optionalWith(Pagination.PageSize, { exact: true }),
+  cursor: Schema.optionalWith(Schema.String, { exact: true })
 })
 const decodePaging = Schema.decodeUnknownEither(Paging)
 const decodeRange = Schema.decodeUnknownEither(Pagination.TimeRange)
@@ -50,7 +52,11 @@ const decodeRange = Schema.decodeUnknownEither(Pagination.TimeRange)
 export const query = (params: Params | undefined): Either.Either<Query, WalletError.InvalidArgument> =>
   Either.gen(function*() {
     const p = params ?? {}
-    const paging = yield* Either.mapLeft(decodePaging(p), fromParseError("params"))
+    // Only the parameters given: `undefined` is as good as absent (ListParams says `| undefined`).
+    const given = Object.fromEntries(
+      (["pageSize", "size", "cursor"] as const).filter((k) => p[k] !== undefined).map((k) => [k, p[k]])
+    )
+    const paging = yield* Either.mapLeft(decodePaging(given), fromParseError("params"))
     if (paging.pageSize !== undefined && paging.size !== undefined && paging.pageSize !== paging.size) {
       return yield* Either.left(invalid("pageSize", `pageSize (${paging.pageSize}) and its alias size (${paging.size}) differ`))
     }

@@ -66,7 +66,7 @@ export const invalid = (argument: string, description: string) => new WalletErro
  * @internal
  */
 export const fromParseError = (fallback: string) => (error: ParseResult.ParseError): WalletError.InvalidArgument => {
-  const { head, text } = describeParseError(error)
+  const { head, text } = describeParseError(error, { under: "" })
   return invalid(head ?? fallback, text)
 }
 
@@ -78,7 +78,7 @@ export const fromParseError = (fallback: string) => (error: ParseResult.ParseErr
 export const argument = <A, I>(name: string, schema: Schema.Schema<A, I>) => {
   const decode = Schema.decodeUnknownEither(schema)
   return (input: unknown): Either.Either<A, WalletError.InvalidArgument> =>
-    Either.mapLeft(decode(input), (error) => invalid(name, describeParseError(error).text))
+    Either.mapLeft(decode(input), (error) => invalid(name, describeParseError(error, { under: name }).text))
 }
 
 const decodeChainId = ParseResult.decodeUnknownEither(ChainId.ChainId)
