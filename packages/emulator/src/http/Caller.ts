@@ -24,7 +24,8 @@ import type * as Wallet from "../Wallet.js"
 /**
  * What a route reads from the headers:
  *
- * - `anonymous`: nothing (the emulator's own `/health` and `/openapi.json`).
+ * - `anonymous`: nothing (the emulator's own `/health` and `/openapi.json`); faults are never
+ *   injected on these, so a test injecting faults can still reach them.
  * - `accountPool`: an account pool KRN in `x-krn`, the member's default pool when absent.
  * - `memberWide`: the same, checked as on every account route though the operation spans the
  *   member's pools (counts, lookups by public key).

@@ -33,7 +33,7 @@ export type Segment =
  */
 export interface PathPattern {
   /** The template as written, for example `/v2/pubkey/{public-key}/account`: also the OpenAPI path. */
-  readonly template: string
+  readonly template: `/${string}`
   readonly segments: ReadonlyArray<Segment>
   /** The parameters' names, in the order of the path. */
   readonly parameters: ReadonlyArray<string>
@@ -61,15 +61,11 @@ const PARAMETER = /^\{(.+)\}$/
  * @since 0.3.0
  * @category constructors
  */
-export const make = (template: string): PathPattern => {
-  const segments = splitPath(template).pipe(
-    Option.getOrElse((): ReadonlyArray<string> => [template]),
-    (parts) =>
-      parts.map((part): Segment => {
-        const parameter = PARAMETER.exec(part)
-        return parameter === null ? { _tag: "Literal", value: part } : { _tag: "Parameter", name: parameter[1]! }
-      })
-  )
+export const make = (template: `/${string}`): PathPattern => {
+  const segments = template.slice(1).split("/").map((part): Segment => {
+    const parameter = PARAMETER.exec(part)
+    return parameter === null ? { _tag: "Literal", value: part } : { _tag: "Parameter", name: parameter[1]! }
+  })
   return {
     template,
     segments,

@@ -56,7 +56,7 @@ export interface Services {
  * @since 0.3.0
  * @category models
  */
-export interface Input<P extends string, A extends Caller.Access, B extends Description.Body | undefined> {
+export interface Input<P extends `/${string}`, A extends Caller.Access, B extends Description.Body | undefined> {
   readonly services: Services
   readonly request: HttpServerRequest.HttpServerRequest
   readonly params: { readonly [K in PathPattern.ParameterNames<P>]: string }
@@ -81,7 +81,7 @@ export type Answer = Effect.Effect<string | Uint8Array, ApiError.ApiError | SqlE
  * @since 0.3.0
  * @category models
  */
-export type Spec<P extends string, A extends Caller.Access, B extends Description.Body | undefined> =
+export type Spec<P extends `/${string}`, A extends Caller.Access, B extends Description.Body | undefined> =
   & {
     readonly method: Method
     readonly path: P
@@ -133,7 +133,7 @@ export interface Route {
  * @since 0.3.0
  * @category constructors
  */
-export const make = <const P extends string, A extends Caller.Access, B extends Description.Body | undefined = undefined>(
+export const make = <const P extends `/${string}`, A extends Caller.Access, B extends Description.Body | undefined = undefined>(
   spec: Spec<P, A, B>
 ): Route => {
   const path = PathPattern.make(spec.path)
