@@ -22,6 +22,7 @@
 import { Context, type Duration, Effect, Layer, type Redacted, type Scope } from "effect"
 import type { ConfigError } from "effect/ConfigError"
 import type { Address } from "effect-kas-wallet"
+import * as App from "./http/App.js"
 import * as Console from "./console/EmulatorConsole.js"
 import * as Credentials from "./console/Credentials.js"
 import * as Database from "./store/Database.js"
@@ -145,8 +146,14 @@ export const make = (options: EmulatorConfig.Options = {}): Effect.Effect<Servic
 
     const listener = yield* Listener.listen({ host, port })
     const url = `http://${urlHost(host)}:${listener.port}`
-    const openApi = OpenApi.document(url)
-    yield* listener.serve(Routes.make({ wallet, ledger, faults: Faults.makeInjector(faults), openApi: JSON.stringify(openApi) }))
+    const openApi = OpenApi.document(Routes.table, url)
+    yield* listener.serve(App.make({
+      table: Routes.table,
+      wallet,
+      ledger,
+      faults: Faults.makeInjector(faults),
+      openApi: JSON.stringify(openApi)
+    }))
 
     const service: Service = {
       ...console,

@@ -1,6 +1,6 @@
 /**
  * The wallet interface behind the HTTP routes: authenticating a key, selecting a pool, and the
- * operations on accounts and fee-payer accounts, with the rules of the real service. Inputs arrive parsed (Routes.ts reads
+ * operations on accounts and fee-payer accounts, with the rules of the real service. Inputs arrive parsed (the routes read
  * the wire); failures are `ApiError`s carrying the service's status and code.
  *
  * Internal to the emulator: not exported from `effect-kas-wallet-emulator`.

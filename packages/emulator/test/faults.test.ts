@@ -2,7 +2,7 @@
  * Fault injection: off by default, reproducible from a seed, each kind as specified.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Duration, Effect, Either, FastCheck as fc, Layer, Option, Redacted } from "effect"
+import { Chunk, Clock, Deferred, Duration, Effect, Either, FastCheck as fc, Fiber, Layer, Option, Redacted, TestClock } from "effect"
 import type { HttpClient } from "@effect/platform"
 import * as Emulator from "../src/Emulator.js"
 import type * as EmulatorConfig from "../src/EmulatorConfig.js"
@@ -116,12 +116,42 @@ describe("fault injection over HTTP", () => {
       expect(Either.isLeft(reply)).toBe(true)
     })))
 
-  it.live("latency faults delay the answer, which is otherwise normal", () =>
-    withEmulator({ faults: { rate: 1, kinds: ["latency"], latency: "300 millis" } })(Effect.gen(function*() {
-      const e = yield* Emulator.Emulator
+  it.scoped("latency faults sleep the configured latency on Effect's Clock before an otherwise normal answer", () =>
+    Effect.gen(function*() {
+      // The emulator sleeps on the TestClock, through this clock, which tells the test that (and
+      // how long) a request sleeps: the test then moves time instead of waiting for it.
+      const testClock = yield* TestClock.testClock()
+      const slept = yield* Deferred.make<Duration.Duration>()
+      const observed: Clock.Clock = {
+        [Clock.ClockTypeId]: Clock.ClockTypeId,
+        unsafeCurrentTimeMillis: () => testClock.unsafeCurrentTimeMillis(),
+        currentTimeMillis: testClock.currentTimeMillis,
+        unsafeCurrentTimeNanos: () => testClock.unsafeCurrentTimeNanos(),
+        currentTimeNanos: testClock.currentTimeNanos,
+        sleep: (duration) => Effect.zipRight(Deferred.succeed(slept, duration), testClock.sleep(duration))
+      }
+      const e = yield* Emulator.make({ port: 0, faults: { rate: 1, kinds: ["latency"], latency: "300 millis" } }).pipe(
+        Effect.withClock(observed),
+        Effect.orDie
+      )
+      // Should an expectation fail while a request sleeps, the emulator's shutdown would wait for
+      // it forever: wake every sleeper first.
+      yield* Effect.addFinalizer(() => TestClock.adjust("1 hour"))
       const headers = { authorization: Redacted.value(e.member.authorization), "x-chain-id": "1001" }
-      const [elapsed, reply] = yield* Effect.timed(Effect.orDie(sendEither("POST", `${e.url}/v2/account`, headers)))
-      expect(reply.status).toBe(200)
-      expect(Duration.toMillis(elapsed)).toBeGreaterThanOrEqual(290)
-    })))
+      const request = yield* Effect.fork(Effect.orDie(sendEither("POST", `${e.url}/v2/account`, headers)))
+      // The request sleeps before it is answered; an answer first means no latency was injected.
+      const asleep = yield* Effect.raceFirst(
+        Effect.map(Deferred.await(slept), Either.right),
+        Effect.map(Fiber.await(request), () => Either.left("answered without a sleep"))
+      )
+      expect(Either.map(asleep, Duration.toMillis)).toEqual(Either.right(300))
+      yield* TestClock.adjust("299 millis")
+      // Still asleep, and so still unanswered, a millisecond short of the latency.
+      expect(Chunk.toReadonlyArray(yield* TestClock.sleeps())).toHaveLength(1)
+      expect(Option.isNone(yield* Fiber.poll(request))).toBe(true)
+      yield* TestClock.adjust("1 millis")
+      const reply = yield* Fiber.join(request)
+      expect(reply.status, reply.text).toBe(200)
+      expect(reply.body.address).toMatch(/^0x[0-9a-fA-F]{40}$/)
+    }).pipe(Effect.provide(clientLayer)))
 })

@@ -4,10 +4,13 @@
  * and no stored data changes.
  */
 import { describe, expect, it, layer } from "@effect/vitest"
+import { HttpServerRequest } from "@effect/platform"
+import { NodeHttpServerRequest } from "@effect/platform-node"
 import { SqlClient } from "@effect/sql"
-import { Cause, Clock, Context, Effect, Exit, FastCheck as fc, Fiber, Layer, Logger, Redacted, Scope } from "effect"
+import { Cause, Clock, Context, Effect, Exit, FastCheck as fc, Fiber, Layer, Logger, Option, Redacted, Scope } from "effect"
 import * as fs from "node:fs"
 import * as http from "node:http"
+import type { Socket } from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
 import * as Database from "../src/store/Database.js"
@@ -332,8 +335,9 @@ describe("emulator shutdown with requests in flight", () => {
       const logged: Array<string> = []
       // Each request sleeps first (an injected latency) on this clock, which holds every sleeper
       // until the gate opens: the test knows when the requests are in flight, and keeps them there.
+      // It also keeps each sleeping request's server-side connection, to wait for its close.
       const gate = yield* Effect.makeLatch(false)
-      let sleeping = 0
+      const connections: Array<Socket> = []
       let onSleep = () => {}
       const gated: Clock.Clock = {
         [Clock.ClockTypeId]: Clock.ClockTypeId,
@@ -341,7 +345,15 @@ describe("emulator shutdown with requests in flight", () => {
         currentTimeMillis: Effect.sync(() => Date.now()),
         unsafeCurrentTimeNanos: () => BigInt(Date.now()) * 1_000_000n,
         currentTimeNanos: Effect.sync(() => BigInt(Date.now()) * 1_000_000n),
-        sleep: () => Effect.zipRight(Effect.sync(() => (sleeping++, onSleep())), gate.await)
+        sleep: () =>
+          Effect.zipRight(
+            Effect.flatMap(Effect.serviceOption(HttpServerRequest.HttpServerRequest), (request) =>
+              Effect.sync(() => {
+                if (Option.isSome(request)) connections.push(NodeHttpServerRequest.toIncomingMessage(request.value).socket)
+                onSleep()
+              })),
+            gate.await
+          )
       }
       const scope = yield* Scope.make()
       const emulator = yield* Emulator.make({ port: 0, database, faults: { rate: 1, kinds: ["latency"] } }).pipe(
@@ -361,13 +373,29 @@ describe("emulator shutdown with requests in flight", () => {
         req.end()
       }
       yield* Effect.async<void>((resume) => {
-        onSleep = () => sleeping === abandoned && resume(Effect.void)
+        onSleep = () => connections.length === abandoned && resume(Effect.void)
         onSleep()
       })
-      // Every connection is gone now: only the requests themselves are left in flight.
+      // The clients gave up: wait until the emulator has seen each of their connections close, so
+      // that only the requests themselves are left in flight.
+      yield* Effect.async<void>((resume) => {
+        let open = abandoned
+        const closed = () => --open === 0 && resume(Effect.void)
+        for (const socket of connections) {
+          if (socket.closed) closed()
+          else socket.once("close", closed)
+        }
+      })
       const closing = yield* Effect.fork(Scope.close(scope, Exit.void))
-      // Were the database to close without waiting for them, it would have closed by now.
-      yield* Effect.sleep("100 millis")
+      // Nothing is left for the shutdown to wait for but those requests: were it to close the
+      // database without them, it would do so within a few turns of the event loop (it waits on
+      // no timer: without the wait it is gone in one). Give it many more turns, counted, not timed.
+      let turns = 0
+      while (turns < 100 && Option.isNone(yield* Fiber.poll(closing))) {
+        yield* Effect.async<void>((resume) => void setImmediate(() => resume(Effect.void)))
+        turns++
+      }
+      expect(turns, "the shutdown waits for the requests in flight").toBe(100)
       yield* gate.open
       const closed = yield* Fiber.join(closing).pipe(Effect.disconnect, Effect.timeoutOption("15 seconds"))
       expect(closed._tag, "the shutdown ends").toBe("Some")

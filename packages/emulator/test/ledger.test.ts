@@ -18,7 +18,7 @@ import * as Database from "../src/store/Database.js"
 import * as Emulator from "../src/Emulator.js"
 import * as Ledger from "../src/chain/Ledger.js"
 import * as LedgerStore from "../src/store/LedgerStore.js"
-import * as Routes from "../src/http/Routes.js"
+import * as RequestBody from "../src/http/RequestBody.js"
 import { GasPrice, intrinsic, memberTx, newMemberTx, unhex, verifySigned } from "./_ledger.js"
 import { expectError } from "./_support.js"
 
@@ -308,7 +308,7 @@ describe("the service's rules", () => {
   it("the request bodies of the reference's examples decode with the endpoints' schemas", () => {
     // The request examples of the public KAS reference (as the official client documents them,
     // amounts already as the hex it sends).
-    const examples: ReadonlyArray<readonly [Routes.TransferKind, Record<string, unknown>]> = [
+    const examples: ReadonlyArray<readonly [RequestBody.TransferKind, Record<string, unknown>]> = [
       ["value", { from: "0x13a9f77304cE84bb4EecA9E7d56AeE644bdd71bd", to: "0x76c6b1f34562ed7a843786e1d7f57d0d7948a6f1", value: "0x1", gas: 750000, memo: "memo", submit: true }],
       ["fd", { from: "0xd2061D4bdbee433Dd2f99C28E25d301593f544e0", to: "0x76c6b1f34562ed7a843786e1d7f57d0d7948a6f1", value: "0x1", gas: 50000, memo: "memo", feeRatio: 99, submit: true }],
       ["fd-user", {
@@ -327,7 +327,7 @@ describe("the service's rules", () => {
       ["fd-user", { from: fdExample.from, to: fdExample.to, value: fdExample.value, feePayer: fdExample.feePayer, feeRatio: fdExample.feeRatio, submit: false }]
     ]
     for (const [kind, body] of examples) {
-      const decoded = Routes.parseTransferBody(kind, JSON.stringify(body))
+      const decoded = RequestBody.parseTransferBody(kind, JSON.stringify(body))
       expect(Either.isRight(decoded), JSON.stringify(body)).toBe(true)
       if (Either.isRight(decoded)) {
         expect(decoded.right.from.toLowerCase()).toBe(String(body.from).toLowerCase())

@@ -14,7 +14,7 @@ import * as Cursor from "../src/http/Cursor.js"
 import * as Database from "../src/store/Database.js"
 import * as Emulator from "../src/Emulator.js"
 import * as KeyVault from "../src/store/KeyVault.js"
-import * as Routes from "../src/http/Routes.js"
+import * as Listing from "../src/http/Listing.js"
 
 const b64 = (s: string) => Buffer.from(s, "utf8").toString("base64")
 
@@ -68,7 +68,7 @@ describe("Credentials", () => {
 
 describe("query values", () => {
   it("size: absent, empty or 0 → 100; above 1000 → 1000; else 400 1061615", () => {
-    const size = (v: string | undefined) => Either.getOrElse(Either.map(Routes.parseSize(v), (n) => n as number | string), (e) => `${e.code}`)
+    const size = (v: string | undefined) => Either.getOrElse(Either.map(Listing.parseSize(v), (n) => n as number | string), (e) => `${e.code}`)
     expect([undefined, "", "0", "-0", "1", "999", "1000", "1001", "1".repeat(400)].map(size)).toEqual([
       100, 100, 100, 100, 1, 999, 1000, 1000, 1000
     ])
@@ -76,7 +76,7 @@ describe("query values", () => {
   })
 
   it("timestamps: absent, empty or 0 → unbounded; non-negative integers; else 400 1061615", () => {
-    const ts = (v: string | undefined) => Routes.parseTimestamp("from-timestamp", v)
+    const ts = (v: string | undefined) => Listing.parseTimestamp("from-timestamp", v)
     expect(ts(undefined)).toEqual(Either.right(undefined))
     expect(ts("")).toEqual(Either.right(undefined))
     expect(ts("0")).toEqual(Either.right(undefined))

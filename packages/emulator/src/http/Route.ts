@@ -1,0 +1,168 @@
+/**
+ * A route of the emulated API, as one entry of the route table: its method and path template,
+ * the operation it is (id, summary, description), the headers it reads (its `Caller.Access`), its
+ * query parameters, request body and responses — and its handler.
+ *
+ * The table is the one description of the API: the router dispatches on it (`Router`), and the
+ * OpenAPI document is derived from it (`OpenApi`).
+ *
+ * Running a route follows the gateway's order: path and method (the router), then the headers the
+ * route declares (`Caller.select`), then its body when it declares one (`RequestBody.read`), then
+ * the handler with the operation's own parameters.
+ *
+ * Internal to the emulator: not exported from `effect-kas-wallet-emulator`.
+ *
+ * @since 0.3.0
+ * @internal
+ */
+import type { HttpServerRequest } from "@effect/platform"
+import type { SqlError } from "@effect/sql"
+import { Effect } from "effect"
+import type * as ApiError from "./ApiError.js"
+import * as Caller from "./Caller.js"
+import type * as Description from "./Description.js"
+import type * as Ledger from "../chain/Ledger.js"
+import * as PathPattern from "./PathPattern.js"
+import * as RequestBody from "./RequestBody.js"
+import type * as Wallet from "../Wallet.js"
+
+/**
+ * The methods the table uses.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export type Method = "GET" | "POST" | "PUT" | "DELETE"
+
+/**
+ * What handlers work with.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface Services {
+  readonly wallet: Wallet.Service
+  /** The chain of the transaction routes. */
+  readonly ledger: Ledger.Service
+  /** The OpenAPI document, serialized (it is derived from the table, so it cannot be in it). */
+  readonly openApi: string
+}
+
+/**
+ * What a handler is given: its path parameters (raw, percent-encoded, as sent: the handler's
+ * parsers decode them), the raw query, what its access selected and, when it declares a body,
+ * the body's text.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface Input<P extends `/${string}`, A extends Caller.Access, B extends Description.Body | undefined> {
+  readonly services: Services
+  readonly request: HttpServerRequest.HttpServerRequest
+  readonly params: { readonly [K in PathPattern.ParameterNames<P>]: string }
+  readonly query: string
+  readonly caller: Caller.Selections[A]
+  readonly body: B extends Description.Body ? string : undefined
+}
+
+/**
+ * A handler's answer: the JSON body of a 200. Failures are `ApiError`s (answered with their
+ * status and code) or storage failures (answered 500).
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export type Answer = Effect.Effect<string | Uint8Array, ApiError.ApiError | SqlError.SqlError>
+
+/**
+ * A route as written in the table. Every parameter of the path template must be described
+ * (`pathParameters`), which the types check.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export type Spec<P extends `/${string}`, A extends Caller.Access, B extends Description.Body | undefined> =
+  & {
+    readonly method: Method
+    readonly path: P
+    readonly operationId: string
+    readonly summary: string
+    readonly description?: string
+    readonly access: A
+    readonly query?: ReadonlyArray<Description.QueryParameter>
+    readonly body?: B
+    readonly response: Description.Response
+    /** The route's own error responses, by status; the router and the document add the common ones. */
+    readonly errors?: Readonly<Record<number, string>>
+    readonly handler: (input: Input<P, A, B>) => Answer
+  }
+  & ([PathPattern.ParameterNames<P>] extends [never] ? {}
+    : { readonly pathParameters: { readonly [K in PathPattern.ParameterNames<P>]: Description.Parameter } })
+
+/**
+ * A route of the table, its types erased: what the router and the document use.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface Route {
+  readonly method: Method
+  readonly path: PathPattern.PathPattern
+  readonly operationId: string
+  readonly summary: string
+  readonly description: string | undefined
+  readonly access: Caller.Access
+  /** The path parameters in the order of the path, with their descriptions. */
+  readonly pathParameters: ReadonlyArray<Description.Parameter & { readonly name: string }>
+  readonly query: ReadonlyArray<Description.QueryParameter>
+  readonly body: Description.Body | undefined
+  readonly response: Description.Response
+  readonly errors: Readonly<Record<number, string>>
+  /** Runs the route on a request whose path matched, with the raw values of its path parameters. */
+  readonly run: (
+    services: Services,
+    request: HttpServerRequest.HttpServerRequest,
+    params: Readonly<Record<string, string>>,
+    query: string
+  ) => Answer
+}
+
+/**
+ * Makes a table entry from its spec.
+ *
+ * @since 0.3.0
+ * @category constructors
+ */
+export const make = <const P extends `/${string}`, A extends Caller.Access, B extends Description.Body | undefined = undefined>(
+  spec: Spec<P, A, B>
+): Route => {
+  const path = PathPattern.make(spec.path)
+  const described: Readonly<Record<string, Description.Parameter>> = "pathParameters" in spec ? spec.pathParameters : {}
+  return {
+    method: spec.method,
+    path,
+    operationId: spec.operationId,
+    summary: spec.summary,
+    description: spec.description,
+    access: spec.access,
+    pathParameters: path.parameters.map((name) => ({ name, ...described[name]! })),
+    query: spec.query ?? [],
+    body: spec.body,
+    response: spec.response,
+    errors: spec.errors ?? {},
+    run: (services, request, params, query) =>
+      Effect.gen(function*() {
+        const caller = yield* Caller.select(spec.access, services.wallet, request)
+        const body = spec.body === undefined ? undefined : yield* RequestBody.read(request)
+        return yield* spec.handler({
+          services,
+          request,
+          // The router matched this route's template: it gives exactly these parameters.
+          params: params as Input<P, A, B>["params"],
+          query,
+          caller,
+          body: body as Input<P, A, B>["body"]
+        })
+      })
+  }
+}
