@@ -39,6 +39,7 @@ import * as Listing from "./internal/listing.js"
 import * as Options from "./internal/options.js"
 import { pages } from "./internal/paginate.js"
 import * as Request from "./internal/request.js"
+import * as Spans from "./internal/spans.js"
 import { version } from "./internal/version.js"
 import * as Krn from "./Krn.js"
 import * as Pagination from "./Pagination.js"
@@ -290,6 +291,17 @@ export interface Service {
 export class WalletClient extends Context.Tag("effect-kas-wallet/WalletClient")<WalletClient, Service>() {}
 
 /**
+ * The attributes the client sets on its spans (`WalletClient.<operation>`), by name, for tools
+ * that read them: the chain and pool of each request, the account or transaction it is about, and
+ * before each retry the attempt, the error that caused it and the wait chosen
+ * (`kas.retry.delay_ms`).
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const SpanAttributes = Spans.SpanAttributes
+
+/**
  * The User-Agent the client sends.
  *
  * @since 0.1.0
@@ -441,8 +453,8 @@ export const make = (
       const krn = call.request.headers["x-krn"]
       const traced = Effect.withSpan(Request.run(pipeline, call, path), `WalletClient.${name}`, {
         attributes: {
-          "kas.chain_id": t.chainId,
-          "kas.pool": krn ?? "default",
+          [Spans.SpanAttributes.chainId]: t.chainId,
+          [Spans.SpanAttributes.pool]: krn ?? "default",
           "http.request.method": call.request.method,
           "url.path": settings.auth.scrub(path),
           ...attributes
@@ -463,7 +475,7 @@ export const make = (
       request: (address: Address.Address, t: Options.Target) => Request.Call<A>
     ) =>
       Effect.flatMap(Effect.all([validAddress(address), target(call)]), ([checked, t]) =>
-        send(name, t, request(checked, t), { "kas.address": checked }))
+        send(name, t, request(checked, t), { [Spans.SpanAttributes.address]: checked }))
 
     /** A listing, validated once: its query, and one page at any cursor. */
     const listing = <P>(spec: ListingSpec<P>, params: (Listing.Params & Options.Selection) | undefined) =>
@@ -477,7 +489,7 @@ export const make = (
             }),
             idempotent: true,
             decode: spec.decode
-          }, { "kas.page_size": query.size ?? Pagination.DefaultPageSize })
+          }, { [Spans.SpanAttributes.pageSize]: query.size ?? Pagination.DefaultPageSize })
       }))
 
     /** A listing's one page, its pages and its items, from one spec. */
@@ -501,7 +513,7 @@ export const make = (
           request: HttpClientRequest.get(`/v2/tx/${checked}`, { headers: { "x-chain-id": String(t.chainId) } }),
           idempotent: true,
           decode: decodeReceipt
-        }, { "kas.tx_hash": checked }))
+        }, { [Spans.SpanAttributes.txHash]: checked }))
 
     const accountListing = paged<Account.Account, Account.AccountPage>((params: ListParams | undefined) =>
       Effect.map(
@@ -616,7 +628,7 @@ export const make = (
             }).pipe(HttpClientRequest.bodyUnsafeJson(body)),
             idempotent: false,
             decode: decodeTransactionResult
-          }, { "kas.fee_payer": feePayer === undefined ? "sender" : feePayer._tag })),
+          }, { [Spans.SpanAttributes.feePayer]: feePayer === undefined ? "sender" : feePayer._tag })),
       getTransactionReceipt: (hash, call) => receipt(hash, call),
       awaitReceipt: (hash, options) =>
         Effect.flatMap(validHash(hash), (checked) => {
@@ -642,7 +654,7 @@ export const make = (
             }),
             Effect.catchIf((e): e is typeof NotYet => e === NotYet, () =>
               Effect.fail(new WalletError.ReceiptTimeout({ hash: checked, waitedMillis: Duration.toMillis(timeout), lastStatus }))),
-            Effect.withSpan("WalletClient.awaitReceipt", { attributes: { "kas.tx_hash": checked }, captureStackTrace: false })
+            Effect.withSpan("WalletClient.awaitReceipt", { attributes: { [Spans.SpanAttributes.txHash]: checked }, captureStackTrace: false })
           )
         })
     })

@@ -167,5 +167,13 @@ describe("receipts", () => {
       const unauthorized = yield* Effect.flip(withClient(denied, WalletClient.awaitReceipt(hash)))
       expect(unauthorized._tag).toBe("Unauthorized")
       expect(denied.requests).toHaveLength(1)
+      // Only "unknown hash" (1065000) means "not yet": another refusal of the same status ends it.
+      const refused = testClient(() => json(400, { code: 1061607, message: "must start with 0x and be hex" }))
+      const polling = yield* Effect.fork(Effect.flip(withClient(refused, WalletClient.awaitReceipt(hash))))
+      // Were it taken for "not yet", polling would go on until the deadline: let the clock get there.
+      yield* TestClock.adjust("61 seconds")
+      const invalid = yield* Fiber.join(polling)
+      expect(invalid._tag === "InvalidRequest" && invalid.code).toBe(1061607)
+      expect(refused.requests).toHaveLength(1)
     }))
 })

@@ -12,6 +12,7 @@ import * as WalletError from "../WalletError.js"
 import type { Auth } from "./auth.js"
 import { describeParseError } from "./issues.js"
 import { retryAfterMillis } from "./retryAfter.js"
+import { SpanAttributes } from "./spans.js"
 
 /**
  * What the pipeline needs from the client.
@@ -365,9 +366,9 @@ export const run = <A>(pipeline: Pipeline, call: Call<A>, path: string): Effect.
         : Effect.flatMap(retryDelay(policy, error, n + 1), (delay) =>
           Effect.zipRight(
             Effect.annotateCurrentSpan({
-              "kas.retry.attempt": n + 1,
-              "kas.retry.after_error": error._tag,
-              "kas.retry.delay_ms": Duration.toMillis(delay)
+              [SpanAttributes.retryAttempt]: n + 1,
+              [SpanAttributes.retryAfterError]: error._tag,
+              [SpanAttributes.retryDelayMillis]: Duration.toMillis(delay)
             }),
             Effect.zipRight(Effect.sleep(delay), loop(n + 1))
           ))

@@ -21,10 +21,9 @@
  */
 import { Context, type Duration, Effect, Layer, type Redacted, type Scope } from "effect"
 import type { ConfigError } from "effect/ConfigError"
-import type { Address } from "effect-kas-wallet"
+import { type Address, Credentials } from "effect-kas-wallet"
 import * as App from "./http/App.js"
-import * as Console from "./console/EmulatorConsole.js"
-import * as Credentials from "./console/Credentials.js"
+import * as EmulatorConsole from "./console/EmulatorConsole.js"
 import * as Database from "./store/Database.js"
 import * as EmulatorConfig from "./EmulatorConfig.js"
 import { EmulatorError } from "./EmulatorError.js"
@@ -60,7 +59,7 @@ export interface Member {
  * @since 0.1.0
  * @category models
  */
-export interface Service extends Console.Service {
+export interface Service extends EmulatorConsole.Service {
   /** Base URL, for example `http://127.0.0.1:41234`. */
   readonly url: string
   readonly host: string
@@ -124,13 +123,13 @@ export const make = (options: EmulatorConfig.Options = {}): Effect.Effect<Servic
     const database = options.database ?? EmulatorConfig.DefaultDatabase
 
     const services = yield* Layer.build(
-      Layer.mergeAll(Console.layer, Wallet.layer, Ledger.layer({ blockInterval: options.blockInterval })).pipe(
+      Layer.mergeAll(EmulatorConsole.layer, Wallet.layer, Ledger.layer({ blockInterval: options.blockInterval })).pipe(
         Layer.provideMerge(KeyVault.layer(options)),
         Layer.provideMerge(Layer.merge(Store.layer, LedgerStore.layer)),
         Layer.provideMerge(Database.layer({ database, authToken: options.authToken }))
       )
     )
-    const console = Context.get(services, Console.Console)
+    const console = Context.get(services, EmulatorConsole.Console)
     const wallet = Context.get(services, Wallet.Wallet)
     const ledger = Context.get(services, Ledger.Ledger)
     const vault = Context.get(services, KeyVault.KeyVault)
@@ -175,7 +174,7 @@ export const make = (options: EmulatorConfig.Options = {}): Effect.Effect<Servic
     return service
   })
 
-const startMember = (console: Console.Service, given: EmulatorConfig.MemberKey | undefined) =>
+const startMember = (console: EmulatorConsole.Service, given: EmulatorConfig.MemberKey | undefined) =>
   given !== undefined
     ? Effect.map(console.ensureKey(given), (key): Member => ({
       accountId: key.accountId,

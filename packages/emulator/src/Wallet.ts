@@ -14,7 +14,7 @@ import { randomBytes } from "node:crypto"
 import { Account, type ChainId, Krn } from "effect-kas-wallet"
 import * as AccountKeys from "./chain/AccountKeys.js"
 import * as ApiError from "./http/ApiError.js"
-import * as Credentials from "./console/Credentials.js"
+import * as ApiKeys from "./console/ApiKeys.js"
 import * as Cursor from "./http/Cursor.js"
 import { EmulatorError } from "./EmulatorError.js"
 import * as KeyVault from "./store/KeyVault.js"
@@ -74,7 +74,7 @@ export interface ListRequest {
  */
 export interface Service {
   /** The member owning a key, or 401 `1010009` when the key is unknown or the secret wrong. */
-  readonly authenticate: (credentials: Credentials.BasicCredentials) => Effect.Effect<Caller, ApiError.ApiError | SqlError.SqlError>
+  readonly authenticate: (credentials: ApiKeys.BasicCredentials) => Effect.Effect<Caller, ApiError.ApiError | SqlError.SqlError>
   /**
    * The pool of an `x-krn` value (the member's default pool of that kind when absent). A KRN that
    * is not one of the caller's pools of that kind on this chain is 400 `1061010`: no other
@@ -203,8 +203,8 @@ export const make: Effect.Effect<Service, EmulatorError, Store.Store | KeyVault.
     authenticate: ({ accessKeyId, secretAccessKey }) =>
       Effect.flatMap(store.findKey(accessKeyId), (found) => {
         const ok = Option.isSome(found)
-          ? Credentials.verifySecret(secretAccessKey, found.value.salt, found.value.secretHash)
-          : Credentials.verifyAgainstNothing(secretAccessKey)
+          ? ApiKeys.verifySecret(secretAccessKey, found.value.salt, found.value.secretHash)
+          : ApiKeys.verifyAgainstNothing(secretAccessKey)
         return ok && Option.isSome(found)
           ? Effect.succeed({ memberId: found.value.memberId, accountId: found.value.accountId })
           : Effect.fail(ApiError.credentialMismatch())

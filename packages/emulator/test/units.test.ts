@@ -9,7 +9,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import * as AccountKeys from "../src/chain/AccountKeys.js"
-import * as Credentials from "../src/console/Credentials.js"
+import * as ApiKeys from "../src/console/ApiKeys.js"
 import * as Cursor from "../src/http/Cursor.js"
 import * as Database from "../src/store/Database.js"
 import * as Emulator from "../src/Emulator.js"
@@ -20,12 +20,12 @@ const b64 = (s: string) => Buffer.from(s, "utf8").toString("base64")
 
 describe("Credentials", () => {
   it("parseBasic splits on the first colon (RFC 7617), scheme case-insensitive", () => {
-    const parsed = Credentials.parseBasic(`Basic ${b64("id:se:cr:et")}`)
+    const parsed = ApiKeys.parseBasic(`Basic ${b64("id:se:cr:et")}`)
     expect(Option.map(parsed, (c) => [c.accessKeyId, Redacted.value(c.secretAccessKey)])).toEqual(Option.some(["id", "se:cr:et"]))
-    expect(Option.isSome(Credentials.parseBasic(`bAsIc ${b64("id:x")}`))).toBe(true)
-    expect(Option.map(Credentials.parseBasic(`Basic ${b64("id:")}`), (c) => Redacted.value(c.secretAccessKey))).toEqual(Option.some(""))
+    expect(Option.isSome(ApiKeys.parseBasic(`bAsIc ${b64("id:x")}`))).toBe(true)
+    expect(Option.map(ApiKeys.parseBasic(`Basic ${b64("id:")}`), (c) => Redacted.value(c.secretAccessKey))).toEqual(Option.some(""))
     // unpadded base64 is tolerated
-    expect(Option.isSome(Credentials.parseBasic(`Basic ${b64("id:xy").replace(/=+$/, "")}`))).toBe(true)
+    expect(Option.isSome(ApiKeys.parseBasic(`Basic ${b64("id:xy").replace(/=+$/, "")}`))).toBe(true)
   })
 
   it("parseBasic refuses other schemes, bad base64, no colon, an empty id, invalid UTF-8", () => {
@@ -42,25 +42,25 @@ describe("Credentials", () => {
         `Basic ${b64("id:x")} extra`
       ]
     ) {
-      expect(Credentials.parseBasic(header), header).toEqual(Option.none())
+      expect(ApiKeys.parseBasic(header), header).toEqual(Option.none())
     }
   })
 
   it.prop("hashes verify only the same secret, in constant time", [fc.string(), fc.string()], ([a, b]) => {
-    const salt = Credentials.generateSalt()
-    const hash = Credentials.hashSecret(Redacted.make(a), salt)
-    expect(Credentials.verifySecret(Redacted.make(a), salt, hash)).toBe(true)
-    expect(Credentials.verifySecret(Redacted.make(b), salt, hash)).toBe(a === b)
+    const salt = ApiKeys.generateSalt()
+    const hash = ApiKeys.hashSecret(Redacted.make(a), salt)
+    expect(ApiKeys.verifySecret(Redacted.make(a), salt, hash)).toBe(true)
+    expect(ApiKeys.verifySecret(Redacted.make(b), salt, hash)).toBe(a === b)
     expect(Buffer.from(hash).toString("utf8")).not.toContain(a.length > 3 ? a : "\u0000never")
   })
 
   it("generated ids and secrets have the documented shapes and never a colon", () => {
     const ids = new Set<string>()
     for (let i = 0; i < 200; i++) {
-      const id = Credentials.generateAccessKeyId()
+      const id = ApiKeys.generateAccessKeyId()
       expect(id).toMatch(/^KASK[A-Z0-9]{20}$/)
       ids.add(id)
-      expect(Redacted.value(Credentials.generateSecret())).toMatch(/^[A-Za-z0-9]{40}$/)
+      expect(Redacted.value(ApiKeys.generateSecret())).toMatch(/^[A-Za-z0-9]{40}$/)
     }
     expect(ids.size).toBe(200)
   })

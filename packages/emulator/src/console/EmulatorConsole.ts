@@ -16,8 +16,8 @@
 import type { SqlError } from "@effect/sql"
 import { Clock, Context, Data, Effect, Either, Layer, Option, Redacted, Schema } from "effect"
 import { randomUUID } from "node:crypto"
-import { Address, Amount, type ChainId, Krn } from "effect-kas-wallet"
-import * as Credentials from "./Credentials.js"
+import { Address, Amount, type ChainId, Credentials, Krn } from "effect-kas-wallet"
+import * as ApiKeys from "./ApiKeys.js"
 import * as Database from "../store/Database.js"
 import type { EmulatorError } from "../EmulatorError.js"
 import * as LedgerStore from "../store/LedgerStore.js"
@@ -339,10 +339,10 @@ export const make: Effect.Effect<Service, never, Store.Store | LedgerStore.Ledge
     secret: Redacted.Redacted<string>
   ): Effect.Effect<ApiKey, ConsoleError | SqlError.SqlError> =>
     Effect.gen(function*() {
-      const salt = Credentials.generateSalt()
+      const salt = ApiKeys.generateSalt()
       const createdAt = yield* now
       const outcome = yield* store.insertKey(
-        { accessKeyId, memberId: m.id, salt, secretHash: Credentials.hashSecret(secret, salt), createdAt },
+        { accessKeyId, memberId: m.id, salt, secretHash: ApiKeys.hashSecret(secret, salt), createdAt },
         MaxKeysPerMember
       )
       if (outcome === "limit") {
@@ -359,10 +359,10 @@ export const make: Effect.Effect<Service, never, Store.Store | LedgerStore.Ledge
 
   const registerKey: Service["registerKey"] = ({ accessKeyId, accountId, secretAccessKey }) =>
     Effect.gen(function*() {
-      if (!Credentials.isAccessKeyId(accessKeyId)) {
+      if (!ApiKeys.isAccessKeyId(accessKeyId)) {
         return yield* invalid("an AccessKey ID must be 1 to 128 visible ASCII characters without ':'")
       }
-      if (!Credentials.isSecret(Redacted.value(secretAccessKey))) {
+      if (!ApiKeys.isSecret(Redacted.value(secretAccessKey))) {
         return yield* invalid("a Secret AccessKey must be 1 to 256 characters without control characters")
       }
       return yield* insertKey(yield* member(accountId), accessKeyId, secretAccessKey)
@@ -376,8 +376,8 @@ export const make: Effect.Effect<Service, never, Store.Store | LedgerStore.Ledge
     createKey: (accountId) =>
       Effect.gen(function*() {
         const m = yield* member(accountId)
-        const secretAccessKey = Credentials.generateSecret()
-        const key = yield* insertKey(m, Credentials.generateAccessKeyId(), secretAccessKey)
+        const secretAccessKey = ApiKeys.generateSecret()
+        const key = yield* insertKey(m, ApiKeys.generateAccessKeyId(), secretAccessKey)
         return { ...key, secretAccessKey, authorization: Credentials.authorization(key.accessKeyId, secretAccessKey) }
       }),
 
@@ -413,7 +413,7 @@ export const make: Effect.Effect<Service, never, Store.Store | LedgerStore.Ledge
         if (Option.isSome(existing)) {
           const key = existing.value
           if (
-            !Credentials.verifySecret(secretAccessKey, key.salt, key.secretHash) ||
+            !ApiKeys.verifySecret(secretAccessKey, key.salt, key.secretHash) ||
             (accountId !== undefined && accountId !== key.accountId)
           ) {
             return yield* new ConsoleError({

@@ -16,7 +16,7 @@ import type { SqlError } from "@effect/sql"
 import { Effect, Either, Option, Schema } from "effect"
 import { ChainId, Krn } from "effect-kas-wallet"
 import * as ApiError from "./ApiError.js"
-import * as Credentials from "../console/Credentials.js"
+import * as ApiKeys from "../console/ApiKeys.js"
 import * as Description from "./Description.js"
 import type * as Store from "../store/Store.js"
 import type * as Wallet from "../Wallet.js"
@@ -97,7 +97,7 @@ const authenticate = (wallet: Wallet.Service, request: HttpServerRequest.HttpSer
   // Node keeps the first of repeated Authorization lines: two credentials are ambiguous, and
   // must never be served as the first one's member.
   const repeated = (NodeHttpServerRequest.toIncomingMessage(request).headersDistinct.authorization?.length ?? 0) > 1
-  const credentials = value === undefined || repeated ? Option.none() : Credentials.parseBasic(value)
+  const credentials = value === undefined || repeated ? Option.none() : ApiKeys.parseBasic(value)
   return Option.isNone(credentials)
     ? Effect.fail(ApiError.invalidAuthorization())
     : wallet.authenticate(credentials.value)

@@ -133,15 +133,6 @@ export const parseBasic = (header: string): Option.Option<BasicCredentials> => {
 }
 
 /**
- * The `Authorization` header value of a key, `Basic base64(id:secret)`.
- *
- * @since 0.1.0
- * @category encoding
- */
-export const authorization = (accessKeyId: string, secret: Redacted.Redacted<string>): Redacted.Redacted<string> =>
-  Redacted.make(`Basic ${Buffer.from(`${accessKeyId}:${Redacted.value(secret)}`, "utf8").toString("base64")}`)
-
-/**
  * Whether a string can be an AccessKey ID: 1 to 128 visible ASCII characters, no colon (Basic
  * credentials split on the first one).
  *
