@@ -163,8 +163,17 @@ export const formatKlay = (amount: Peb | bigint): string => {
 const AMOUNT = /^(.*?)\s*(klay|ston|peb)?$/i
 
 /**
+ * How to write an amount, as every refusal of `parseAmount` ends.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const AmountHint = "write it with its unit, such as 1.5KLAY, 25ston or 1000peb"
+
+/**
  * Reads an amount as a person writes it: `1.5KLAY` / `1.5 klay`, `25ston`, `1000peb`, a bare
- * integer (peb) or `0x` hex (peb). Decimals are exact; fractions of a peb are refused.
+ * integer (peb) or `0x` hex (peb). Decimals are exact; fractions of a peb are refused. Every
+ * refusal says how to write it (`AmountHint`).
  *
  * @since 0.1.0
  * @category parsing
@@ -172,13 +181,15 @@ const AMOUNT = /^(.*?)\s*(klay|ston|peb)?$/i
 export const parseAmount = (input: string): Either.Either<Peb, InvalidAmount> => {
   const match = AMOUNT.exec(input)
   const number = match?.[1] ?? ""
-  const unit = (match?.[2] ?? "peb").toLowerCase()
+  const written = match?.[2]
+  const unit = (written ?? "peb").toLowerCase()
   if (unit === "peb" && HEX_QUANTITY.test(number)) {
     const n = BigInt(number)
     return n <= MaxPeb ? Either.right(n as Peb) : Either.left(new InvalidAmount({ input, reason: "amount exceeds 2^256 - 1 peb" }))
   }
-  if (number === "") {
-    return Either.left(new InvalidAmount({ input, reason: "expected an amount such as 1.5KLAY, 25ston, 1000peb or 0x3e8" }))
+  if (!DECIMAL.test(number)) return Either.left(new InvalidAmount({ input, reason: `not an amount: ${AmountHint}` }))
+  if (written === undefined && number.includes(".")) {
+    return Either.left(new InvalidAmount({ input, reason: `a number without a unit is peb, which has no fractions: ${AmountHint}` }))
   }
   return parseDecimal(input, number, unit === "klay" ? 18 : unit === "ston" ? 9 : 0, unit === "klay" ? "KLAY" : unit)
 }

@@ -85,8 +85,20 @@ describe("Amount", () => {
     expect(ok("1000peb")).toBe(1000n)
     expect(ok("1000")).toBe(1000n)
     expect(ok("0x3e8")).toBe(1000n)
-    for (const bad of ["", "KLAY", "1.5", "1.5peb", "0.0000000001ston", "-1KLAY", "1.5 KLAYS", "0x3e8KLAY", "1e3"]) {
+    for (const bad of ["", "KLAY", "1.5", "1.5peb", "0.0000000001ston", "-1KLAY", "1.5 KLAYS", "0x3e8KLAY", "1e3", "0x", "1KAIA"]) {
       expect(Either.isLeft(Amount.parseAmount(bad))).toBe(true)
+    }
+  })
+
+  it("parseAmount: every refusal says how to write an amount, in words that are themselves accepted", () => {
+    const reason = (s: string) => Either.match(Amount.parseAmount(s), { onLeft: (e) => e.reason, onRight: () => "accepted" })
+    for (const bad of ["1e3", "0x", "1KAIA", "", "abc"]) expect(reason(bad)).toBe(`not an amount: ${Amount.AmountHint}`)
+    expect(reason("1.5")).toBe(`a number without a unit is peb, which has no fractions: ${Amount.AmountHint}`)
+    expect(reason("1.5peb")).toContain("the smallest unit is 1 peb")
+    // The examples of the hint are amounts.
+    for (const example of ["1.5KLAY", "25ston", "1000peb"]) {
+      expect(Amount.AmountHint).toContain(example)
+      expect(Either.isRight(Amount.parseAmount(example))).toBe(true)
     }
   })
 

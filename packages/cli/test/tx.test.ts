@@ -95,7 +95,7 @@ describe("kas-wallet tx and the emulator's ledger commands", () => {
       const cases: ReadonlyArray<readonly [ReadonlyArray<string>, number, string | RegExp]> = [
         [["tx", "send", "--to", from, "--value", "1"], 2, /^kas-wallet: --from is required, e\.g\. --from 0x/],
         [["tx", "send", "--from", from, "--to", "0x12", "--value", "1"], 2, "kas-wallet: --to must be 0x followed by 40 hex digits (got 0x12)"],
-        [["tx", "send", "--from", from, "--to", from, "--value", "1.5"], 2, "kas-wallet: --value peb has at most 0 decimal places (the smallest unit is 1 peb) (got 1.5)"],
+        [["tx", "send", "--from", from, "--to", from, "--value", "1.5"], 2, "kas-wallet: --value a number without a unit is peb, which has no fractions: write it with its unit, such as 1.5KLAY, 25ston or 1000peb (got 1.5)"],
         [["tx", "send", "--from", from, "--to", from, "--value", "1", "--fee-ratio", "30"], 2, /^kas-wallet: --fee-ratio needs --fee-payer/],
         [["tx", "send", "--from", from, "--to", from, "--value", "1", "--fee-payer", "global", "--fee-ratio", "100"], 2, "kas-wallet: --fee-ratio must be an integer from 1 to 99 (got 100)"],
         [["tx", "send", "--from", from, "--to", from, "--value", "1", "--fee-payer", "someone"], 2, /^kas-wallet: --fee-payer must be global or a fee-payer account's address/],
