@@ -107,7 +107,7 @@ describe("kas-wallet tx and the emulator's ledger commands", () => {
         [["tx", "receipt", "0x12"], 2, "kas-wallet: <hash> must be 0x followed by 64 hex digits (got 0x12)"],
         [["tx", "receipt", `0x${"ab".repeat(32)}`], 4, /^kas-wallet: no transaction 0x(ab){32} on chain 1001 \(HTTP 400, code 1065000/],
         [["emulator", "fund", "0x12", "1", "--db", db], 2, "kas-wallet: <address> must be 0x followed by 40 hex digits (got 0x12)"],
-        [["emulator", "fund", from, "ten", "--db", db], 2, /^kas-wallet: <amount> expected a decimal number of peb/],
+        [["emulator", "fund", from, "ten", "--db", db], 2, /^kas-wallet: <amount> not an amount: write it with its unit, such as 1.5KLAY, 25ston or 1000peb \(got ten\)$/],
         [["emulator", "balance", from, "--chain", "5", "--db", db], 2, "kas-wallet: --chain must be 8217 (mainnet) or 1001 (testnet) (got 5)"],
         [["emulator", "bill", "--account-id", "nobody", "--db", db], 2, "kas-wallet: no member has the account id nobody"]
       ]
