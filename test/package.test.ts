@@ -7,6 +7,7 @@
  */
 import { beforeAll, describe, expect, it } from "@effect/vitest"
 import { awaitDist } from "./setup/dist.js"
+import { measure } from "./support/bundle.js"
 import { Effect } from "effect"
 import { build } from "esbuild"
 import { execFileSync } from "node:child_process"
@@ -67,6 +68,17 @@ describe("the root entry point runs outside Node", () => {
 })
 
 
+
+describe("the browser bundle of an application using the client", () => {
+  it.effect("adds at most 80 KB to the effect modules its API needs, and no fast-check of its own", () =>
+    Effect.gen(function*() {
+      const sizes = yield* Effect.promise(() => measure())
+      // The client's own code, @noble/hashes and the effect modules only it uses (docs/benchmarks.md).
+      expect(sizes.client.raw - sizes.streams.raw).toBeLessThanOrEqual(80 * 1024)
+      // The only fast-check is what effect's Schema module imports: the same in the baseline.
+      expect(sizes.client.fastCheck).toBeLessThanOrEqual(sizes.baseline.fastCheck + 512)
+    }), 60_000)
+})
 
 const pack = () => {
   if (!existsSync(`${root}/dist/index.js`)) throw new Error("dist/ is missing: run the tests with vitest (its global setup builds it)")

@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url"
 
 const self = fileURLToPath(import.meta.url)
 const benches: Record<string, () => Promise<{ readonly run: () => Promise<ReadonlyArray<string>> }>> = {
+  install: () => import("./install.js"),
   decode: () => import("./decode.js"),
   client: () => import("./client.js"),
   memory: () => import("./memory.js"),

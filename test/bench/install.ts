@@ -1,0 +1,104 @@
+/**
+ * What users install, measured as a new user would: the packed client (`npm pack`) installed with
+ * its peers into a brand-new project, beside the peers alone (`effect@3` + `@effect/platform`), in
+ * the same run; and the browser bundle of the client beside two baselines (test/support/bundle.ts).
+ * Uses the npm registry.
+ */
+import { execFileSync, spawnSync } from "node:child_process"
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { measure } from "../support/bundle.js"
+import { verdict } from "./harness.js"
+
+const root = fileURLToPath(new URL("../..", import.meta.url))
+
+interface Installed {
+  readonly bytes: number
+  readonly packages: number
+  readonly native: ReadonlyArray<string>
+  readonly warnings: ReadonlyArray<string>
+}
+
+/** Every file under `dir`: its size in bytes, the packages (a package.json under node_modules), native binaries. */
+const walk = (dir: string, acc = { bytes: 0, packages: 0, native: [] as Array<string> }) => {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name)
+    if (entry.isSymbolicLink()) continue
+    if (entry.isDirectory()) walk(path, acc)
+    else {
+      acc.bytes += statSync(path).size
+      if (entry.name.endsWith(".node")) acc.native.push(path.slice(path.indexOf("node_modules")))
+      if (entry.name === "package.json" && /node_modules\/(@[^/]+\/)?[^/@][^/]*\/package\.json$/.test(path)) acc.packages++
+    }
+  }
+  return acc
+}
+
+/** A new project with `specs` installed: node_modules' size, packages, native binaries, npm's warnings. */
+const install = (specs: ReadonlyArray<string>): Installed => {
+  const dir = mkdtempSync(join(tmpdir(), "kas-install-"))
+  try {
+    writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "new-app", version: "1.0.0", private: true, type: "module" }))
+    const npm = spawnSync("npm", ["install", "--no-audit", "--no-fund", ...specs], { cwd: dir, encoding: "utf8" })
+    if (npm.status !== 0) throw new Error(`npm install ${specs.join(" ")} failed: ${npm.stderr}`)
+    const { bytes, native, packages } = walk(join(dir, "node_modules"))
+    return { bytes, packages, native, warnings: npm.stderr.split("\n").filter((l) => /^npm warn/i.test(l)) }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`
+
+export const run = async (): Promise<ReadonlyArray<string>> => {
+  // The package as npm would publish it: its real build (tsc, declarations included), then pack.
+  execFileSync("npx", ["tsc", "-p", "src"], { cwd: root, stdio: "ignore" })
+  const packDir = mkdtempSync(join(tmpdir(), "kas-pack-"))
+  const [packed] = JSON.parse(
+    execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", packDir], { cwd: root, encoding: "utf8" })
+  ) as Array<{ filename: string; size: number; unpackedSize: number }>
+  const tarball = join(packDir, packed!.filename)
+  const version = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).version as string
+  try {
+    const peers = install(["effect@3", "@effect/platform"])
+    const client = install([tarball, "effect@3", "@effect/platform"])
+    const bundles = await measure()
+    const extraBytes = client.bytes - peers.bytes
+    const extraPackages = client.packages - peers.packages
+    const overBaseline = bundles.client.raw - bundles.baseline.raw
+    const overStreams = bundles.client.raw - bundles.streams.raw
+    return [
+      "## What users install",
+      "",
+      `\`npm pack\` of effect-kas-wallet ${version} (${kb(packed!.size)} packed, ${kb(packed!.unpackedSize)} unpacked), installed into a new project with \`npm install <tarball> effect@3 @effect/platform\`, beside \`npm install effect@3 @effect/platform\` alone, in the same run.`,
+      "",
+      "| install | node_modules | packages | native binaries | npm warnings |",
+      "| --- | ---: | ---: | ---: | ---: |",
+      `| effect@3 + @effect/platform | ${mb(peers.bytes)} | ${peers.packages} | ${peers.native.length} | ${peers.warnings.length} |`,
+      `| effect-kas-wallet + effect@3 + @effect/platform | ${mb(client.bytes)} | ${client.packages} | ${client.native.length} | ${client.warnings.length} |`,
+      `| the client's share | ${mb(extraBytes)} | ${extraPackages} | ${client.native.length - peers.native.length} | ${client.warnings.length - peers.warnings.length} |`,
+      "",
+      `Target: at most 5 MB and 4 packages more than the peers alone, no native binary and no npm warning of its own (the peers bring msgpackr-extract's binaries and its install-script warning either way): ${verdict(extraBytes <= 5 * 1024 * 1024 && extraPackages <= 4 && client.native.length === peers.native.length && client.warnings.length === peers.warnings.length)}.`,
+      "",
+      "## Browser bundle",
+      "",
+      "esbuild `--bundle --platform=browser --minify` of one file each, in the same run (test/support/bundle.ts):",
+      "",
+      "| entry | raw | gzip | of which fast-check |",
+      "| --- | ---: | ---: | ---: |",
+      `| effect + @effect/platform + one \`Schema\` decode (the baseline) | ${kb(bundles.baseline.raw)} | ${kb(bundles.baseline.gzip)} | ${kb(bundles.baseline.fastCheck)} |`,
+      `| the baseline + \`Stream\` (paginate, bufferChunks), \`Schedule\`, \`Config\` | ${kb(bundles.streams.raw)} | ${kb(bundles.streams.gzip)} | ${kb(bundles.streams.fastCheck)} |`,
+      `| \`WalletClient\` + \`ChainId\` | ${kb(bundles.client.raw)} | ${kb(bundles.client.gzip)} | ${kb(bundles.client.fastCheck)} |`,
+      "",
+      `The client over the baseline: ${kb(overBaseline)} raw; over the baseline with the Stream, Schedule and Config modules its API returns and takes: ${kb(overStreams)} raw. fast-check: only the part effect's own \`Schema\` module imports, the same in all three (the client's generators take fast-check as a parameter).`,
+      `Target, at most 80 KB over the baseline: ${verdict(overBaseline <= 80 * 1024)}; over the baseline with those modules: ${verdict(overStreams <= 80 * 1024)}.`
+    ]
+  } finally {
+    rmSync(packDir, { recursive: true, force: true })
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) console.log((await run()).join("\n"))

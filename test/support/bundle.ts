@@ -1,0 +1,84 @@
+/**
+ * Browser bundles of the client, as an application's bundler would make them (esbuild, minified,
+ * browser platform), beside two baselines in the same run: `effect` + `@effect/platform` with one
+ * Schema decode (what every Effect application pays), and that plus the `Stream`, `Schedule` and
+ * `Config` modules the client's API returns or takes (what any client with Stream listings pays).
+ * Shared by the bench (figures) and the package test (the gate).
+ */
+import { build, type Metafile } from "esbuild"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { gzipSync } from "node:zlib"
+
+const root = fileURLToPath(new URL("../..", import.meta.url))
+
+const baseline = `
+import { FetchHttpClient, HttpClient } from "@effect/platform"
+import { Schema } from "effect"
+console.log(FetchHttpClient.layer, HttpClient.HttpClient, Schema.decodeUnknownSync(Schema.Struct({ a: Schema.String }))({ a: "x" }))
+`
+
+/** The entries measured, by name. */
+export const entries = {
+  baseline,
+  streams: baseline + `
+import { Chunk, Config, Effect, Option, Schedule, Stream } from "effect"
+console.log(Stream.bufferChunks(Stream.paginateChunkEffect(0, (n) => Effect.succeed([Chunk.of(n), Option.none()] as const)), { capacity: 1 }))
+console.log(Effect.retry(Effect.succeed(1), { schedule: Schedule.spaced("1 second"), while: () => true }))
+console.log(Config.all({ a: Config.string("A"), b: Config.redacted("B") }))
+`,
+  client: `
+import { ChainId, WalletClient } from ${JSON.stringify(`${root}src/index.ts`)}
+console.log(WalletClient.layer, ChainId.Testnet)
+`
+} as const
+
+/** A bundle's size: raw and gzipped bytes, and the bytes that come from fast-check. */
+export interface Size {
+  readonly raw: number
+  readonly gzip: number
+  readonly fastCheck: number
+  readonly inputs: ReadonlyArray<string>
+}
+
+const bytesFrom = (metafile: Metafile, match: (path: string) => boolean): number =>
+  Object.values(metafile.outputs).reduce(
+    (n, output) => n + Object.entries(output.inputs).reduce((m, [path, input]) => (match(path) ? m + input.bytesInOutput : m), 0),
+    0
+  )
+
+/** Bundles every entry, as one application each. */
+export const measure = async (): Promise<Record<keyof typeof entries, Size>> => {
+  const dir = mkdtempSync(join(tmpdir(), "kas-bundle-size-"))
+  try {
+    const sizes: Partial<Record<keyof typeof entries, Size>> = {}
+    for (const [name, code] of Object.entries(entries) as Array<[keyof typeof entries, string]>) {
+      const file = join(dir, `${name}.ts`)
+      writeFileSync(file, code)
+      const result = await build({
+        entryPoints: [file],
+        bundle: true,
+        platform: "browser",
+        format: "esm",
+        minify: true,
+        write: false,
+        metafile: true,
+        logLevel: "silent",
+        // effect and the platform resolve from this repository's node_modules.
+        nodePaths: [join(root, "node_modules")]
+      })
+      const text = result.outputFiles[0]!.contents
+      sizes[name] = {
+        raw: text.byteLength,
+        gzip: gzipSync(text, { level: 9 }).byteLength,
+        fastCheck: bytesFrom(result.metafile, (p) => p.includes("node_modules/fast-check/") || p.includes("node_modules/pure-rand/")),
+        inputs: Object.keys(result.metafile.inputs)
+      }
+    }
+    return sizes as Record<keyof typeof entries, Size>
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
