@@ -37,15 +37,10 @@ export const AddressFromSelf = Schema.String.pipe(
  */
 export type Address = typeof AddressFromSelf.Type
 
-/**
- * An address schema that decodes as `Address` does (any case; mixed case must be the EIP-55
- * checksum) and writes `encode(address)` back on the wire: the service sends accounts'
- * addresses checksummed and transactions' in lower case.
- *
- * @since 0.2.0
- * @category schemas
- */
-export const encodedAs = (encode: (address: Address) => string): Schema.Schema<Address, string> =>
+// Decodes as `Address` does (any case; mixed case must be the EIP-55 checksum) and writes
+// `encode(address)` back on the wire: the service sends accounts' addresses checksummed and
+// transactions' in lower case.
+const encodedAs = (encode: (address: Address) => string): Schema.Schema<Address, string> =>
   Schema.transformOrFail(Schema.String, AddressFromSelf, {
     strict: true,
     decode: (s, _, ast) => {
@@ -75,6 +70,19 @@ export const encodedAs = (encode: (address: Address) => string): Schema.Schema<A
 export const Address: Schema.Schema<Address, string> = encodedAs((address) => address).annotations({
   identifier: "Address",
   description: "an address, 0x followed by 40 hex digits (EIP-55)"
+})
+
+/**
+ * An address written in lower case, as transaction results and receipts show them: decodes any
+ * accepted case (as `Address` does) to the checksummed `Address`, encodes to lower case, so that a
+ * re-encoded result is the service's JSON byte for byte.
+ *
+ * @since 0.2.0
+ * @category schemas
+ */
+export const LowerCase: Schema.Schema<Address, string> = encodedAs((address) => address.toLowerCase()).annotations({
+  identifier: "LowerCaseAddress",
+  description: "an address, 0x followed by 40 hex digits, written in lower case"
 })
 
 /**

@@ -139,15 +139,7 @@ export const Signature = Schema.Struct({
  */
 export interface Signature extends Schema.Schema.Type<typeof Signature> {}
 
-/**
- * An address written in lower case, as transaction results show them: decodes any accepted case
- * (see `Address.Address`) to the checksummed `Address`, encodes to lower case.
- *
- * @since 0.1.0
- * @category schemas
- */
-export const LowerCaseAddress: Schema.Schema<Address.Address, string> = Address.encodedAs((a) => a.toLowerCase())
-  .annotations({ identifier: "LowerCaseAddress", description: "an address, 0x followed by 40 hex digits" })
+const LowerCaseAddress = Address.LowerCase
 
 /**
  * A `0x` hex quantity as a `number` (block numbers, gas, nonces in receipts): at most the largest

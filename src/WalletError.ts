@@ -347,37 +347,3 @@ export const isWalletError = (u: unknown): u is WalletError =>
 export const isServiceError = (error: WalletError): error is ServiceError =>
   error._tag === "Unauthorized" || error._tag === "AccountNotFound" || error._tag === "InvalidRequest" ||
   error._tag === "RateLimited" || error._tag === "ServerError"
-
-/**
- * The same error with the cursor that resumes a listing at the failed page.
- *
- * @since 0.1.0
- * @category combinators
- */
-export const withCursor = <E extends WalletError>(error: E, cursor: string): E => {
-  if (error._tag === "InvalidArgument" || error._tag === "ReceiptTimeout" || error.cursor === cursor) return error
-  const Ctor = error.constructor as new(props: object) => E
-  const { _tag, ...fields } = error as E & { readonly cursor?: string }
-  return new Ctor({ ...fields, cursor })
-}
-
-/**
- * The same error with `f` applied to every string field (a message, a path, a body excerpt...);
- * the error itself when nothing changes.
- *
- * @since 0.2.0
- * @category combinators
- */
-export const mapStrings = <E extends WalletError>(error: E, f: (s: string) => string): E => {
-  const { _tag, ...fields } = error as E & Record<string, unknown>
-  let changed = false
-  const mapped: Record<string, unknown> = {}
-  for (const [key, value] of Object.entries(fields)) {
-    const next = typeof value === "string" ? f(value) : value
-    if (next !== value) changed = true
-    mapped[key] = next
-  }
-  if (!changed) return error
-  const Ctor = error.constructor as new(props: object) => E
-  return new Ctor(mapped)
-}

@@ -5,6 +5,7 @@
  */
 import { Chunk, Effect, Option, Stream } from "effect"
 import * as WalletError from "../WalletError.js"
+import { withCursor } from "./errors.js"
 
 /**
  * How to page through one listing.
@@ -42,7 +43,7 @@ export const pages = <P extends { readonly cursor: string }>(paging: Paging<P>):
         return Effect.fail(new WalletError.RepeatedCursor({ method: "GET", path: paging.path, cursor: state.repeated }))
       }
       return paging.fetch(state.at).pipe(
-        Effect.mapError((error) => WalletError.withCursor(error, state.at)),
+        Effect.mapError((error) => withCursor(error, state.at)),
         Effect.map((page): readonly [Chunk.Chunk<P>, Option.Option<State>] => {
           const next = page.cursor
           if (next === "") return [Chunk.of(page), Option.none()]

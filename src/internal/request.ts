@@ -9,6 +9,7 @@ import { Clock, Duration, Effect, Either, Option, ParseResult, Random, Stream } 
 import * as ErrorBody from "../ErrorBody.js"
 import type { RetryPolicy } from "../WalletConfig.js"
 import * as WalletError from "../WalletError.js"
+import { mapStrings } from "./errors.js"
 import type { Auth } from "./auth.js"
 import { describeParseError } from "./issues.js"
 import { retryAfterMillis } from "./retryAfter.js"
@@ -373,5 +374,5 @@ export const run = <A>(pipeline: Pipeline, call: Call<A>, path: string): Effect.
             Effect.zipRight(Effect.sleep(delay), loop(n + 1))
           ))
     )
-  return Effect.mapError(loop(1), (error) => WalletError.mapStrings(error, pipeline.auth.scrub))
+  return Effect.mapError(loop(1), (error) => mapStrings(error, pipeline.auth.scrub))
 }
