@@ -25,7 +25,7 @@ import * as Amount from "./Amount.js"
 import * as FeeDelegation from "./FeeDelegation.js"
 import * as Arb from "./internal/arbitrary.js"
 import * as Wire from "./Wire.js"
-import { HEX_QUANTITY, hexOfBytes, NonNegativeInt } from "./internal/hex.js"
+import { HEX_QUANTITY, NonNegativeInt } from "./internal/hex.js"
 import { show } from "./internal/show.js"
 
 // ---------------------------------------------------------------------------------------------
@@ -94,21 +94,6 @@ export const HexBytes = Schema.String.pipe(
     arbitrary: () => (fc) => Arb.hexBytes(fc, 0, 40)
   })
 ).annotations({ identifier: "HexBytes" })
-
-/**
- * The `input` of a memo transfer: the UTF-8 bytes of the memo, as the service encodes it.
- *
- * @example
- * ```ts
- * import { Transaction } from "effect-kas-wallet"
- *
- * Transaction.memoInput("memo") // "0x6d656d6f"
- * ```
- *
- * @since 0.1.0
- * @category formatting
- */
-export const memoInput = (memo: string): string => hexOfBytes(new TextEncoder().encode(memo))
 
 const hexInteger = (name: string, maxDigits: number) => {
   const pattern = new RegExp(`^0x[0-9a-fA-F]{1,${maxDigits}}$`)

@@ -12,7 +12,7 @@ import { Schema } from "effect"
 import * as Address from "./Address.js"
 import * as Amount from "./Amount.js"
 import * as FeeDelegation from "./FeeDelegation.js"
-import { NonNegativeInt } from "./internal/hex.js"
+import { hexOfBytes, NonNegativeInt } from "./internal/hex.js"
 import { show } from "./internal/show.js"
 
 /**
@@ -209,3 +209,18 @@ export interface TransferBodyJson extends Schema.Schema.Encoded<typeof TransferB
  */
 export const valueTransferPath = (payer: FeeDelegation.FeePayer | undefined): string =>
   payer === undefined ? "/v2/tx/value" : payer._tag === "GlobalFeePayer" ? "/v2/tx/fd/value" : "/v2/tx/fd-user/value"
+
+/**
+ * The `input` of a memo transfer: the UTF-8 bytes of the memo, as the service encodes it.
+ *
+ * @example
+ * ```ts
+ * import * as Wire from "effect-kas-wallet/Wire"
+ *
+ * Wire.memoInput("memo") // "0x6d656d6f"
+ * ```
+ *
+ * @since 0.1.0
+ * @category formatting
+ */
+export const memoInput = (memo: string): string => hexOfBytes(new TextEncoder().encode(memo))

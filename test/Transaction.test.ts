@@ -29,7 +29,7 @@ describe("the service's example bodies", () => {
     expect(result.from).not.toBe(result.from.toLowerCase())
     expect(result.value).toBe(0n)
     expect(result.gasPrice).toBe(0xae9f7bcc00n)
-    expect(result.input).toBe(Transaction.memoInput("0x123"))
+    expect(result.input).toBe(Wire.memoInput("0x123"))
     expect(Schema.encodeSync(Transaction.TransactionResult)(result)).toStrictEqual(json)
   })
 
@@ -59,7 +59,7 @@ describe("the service's example bodies", () => {
     expect(receipt.transactionIndex).toBe(0)
     expect(receipt.value).toBe(0x100n)
     expect(receipt.contractAddress).toBe("")
-    expect(receipt.input).toBe(Transaction.memoInput("memo"))
+    expect(receipt.input).toBe(Wire.memoInput("memo"))
     expect(receipt.type).toBe(Wire.typeName(Wire.TxType.ValueTransferMemo))
     expect(receipt.senderTxHash).toBe(receipt.transactionHash)
     expect(Schema.encodeSync(Transaction.TransactionReceipt)(receipt)).toStrictEqual(json)
@@ -189,10 +189,10 @@ describe("results, receipts and bodies", () => {
   })
 
   it("memoInput is the UTF-8 bytes of the memo", () => {
-    expect(Transaction.memoInput("memo")).toBe("0x6d656d6f")
-    expect(Transaction.memoInput("0x123")).toBe("0x3078313233")
-    expect(Transaction.memoInput("")).toBe("0x")
-    expect(Transaction.memoInput("é")).toBe("0xc3a9")
+    expect(Wire.memoInput("memo")).toBe("0x6d656d6f")
+    expect(Wire.memoInput("0x123")).toBe("0x3078313233")
+    expect(Wire.memoInput("")).toBe("0x")
+    expect(Wire.memoInput("é")).toBe("0xc3a9")
   })
 
   it.prop("decoders never throw, whatever the input", [fc.anything()], ([u]) => {

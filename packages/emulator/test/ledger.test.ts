@@ -80,7 +80,7 @@ describe("transfers on the wire", () => {
         expect(sorted(result)).toEqual([...expected].sort())
         if (c.kind === "fd-user") expect(result.feePayer).toBe(payer.toLowerCase())
         if (c.kind === "fd") expect(result.feePayer).toBe(e.globalFeePayer(1001).toLowerCase())
-        if (typeof c.body.memo === "string") expect(result.input).toBe(Transaction.memoInput(c.body.memo))
+        if (typeof c.body.memo === "string") expect(result.input).toBe(Wire.memoInput(c.body.memo))
         verifySigned(result, unhex(result.rlp), 1001)
         // It decodes with the client's schema and encodes back to the same JSON.
         expect(Schema.encodeSync(Transaction.TransactionResult)(Schema.decodeUnknownSync(Transaction.TransactionResult)(result))).toEqual(result)

@@ -32,7 +32,7 @@ describe("WalletClient ⇄ emulator: transfers and receipts", () => {
         expect(basic.typeInt).toBe(Wire.TxType.ValueTransferMemo)
         expect(Transaction.isFeeDelegatedResult(basic)).toBe(false)
         expect(basic.value).toBe(KLAY)
-        expect(basic.input).toBe(Transaction.memoInput("rent"))
+        expect(basic.input).toBe(Wire.memoInput("rent"))
 
         const global = yield* WalletClient.transferValue({ from: from.address, to: recipient, value: 1n, feePayer: FeeDelegation.global, feeRatio: 30 })
         expect(global.typeInt).toBe(Wire.TxType.FeeDelegatedValueTransferWithRatio)
