@@ -1,12 +1,10 @@
 /**
  * The command table and what is derived from it: `--help` (readable, short, colour only on a
- * terminal), the first check of a command line (`Argv`), the bash completions, and agreement with
- * the options @effect/cli parses.
+ * terminal), the one reading of a command line (`Argv`), the bash completions, and a handler for
+ * every command.
  */
-import { CommandDescriptor } from "@effect/cli"
-import { NodeContext } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either } from "effect"
+import { Effect } from "effect"
 import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -14,7 +12,7 @@ import * as path from "node:path"
 import * as Argv from "../src/input/Argv.js"
 import { ExitCode } from "../src/output/ExitCode.js"
 import * as Help from "../src/output/Help.js"
-import { cliConfig, rootFor } from "../src/main.js"
+import { modules } from "../src/main.js"
 import * as Spec from "../src/input/Spec.js"
 import { EmulatorConfig, Faults } from "effect-kas-wallet-emulator"
 import { version } from "../src/version.js"
@@ -173,23 +171,26 @@ describe("reading a command line against the table", () => {
   })
 })
 
-describe("the @effect/cli options are the table's", () => {
-  it.effect("every flag of the table, with its example's value, parses as the command's own option", () =>
+describe("the table and the commands", () => {
+  it.effect("every command of the table that runs has its handler, and every handler its command", () =>
     Effect.gen(function*() {
-      for (const command of commands.filter((c) => c.runs && c.path.length > 0)) {
-        const parser = yield* rootFor(command.path[0] as "accounts" | "fee-payers" | "emulator" | "tour")
-        const positionals = command.positionals.map(() => "0xa809284c83b901ed106aba4ccda14628af128e14")
-        for (const flag of [undefined, ...Spec.flags(command)]) {
-          const args = ["kas-wallet", ...command.path, ...positionals, ...(flag === undefined ? [] : words(flag.example))]
-          const parsed = yield* Effect.either(CommandDescriptor.parse(parser.descriptor, args, cliConfig))
-          expect(Either.isRight(parsed), args.join(" ")).toBe(true)
-          if (Either.isRight(parsed)) {
-            expect(parsed.right._tag, args.join(" ")).toBe("UserDefined")
-            expect(parsed.right._tag === "UserDefined" && parsed.right.leftover, args.join(" ")).toEqual([])
-          }
-        }
+      const runs = commands.filter((c) => c.runs && c.path.length > 0).map((c) => c.path.join(" ")).sort()
+      const handled: Array<string> = []
+      for (const [top, load] of Object.entries(modules)) {
+        const { commands: handlers } = yield* Effect.promise(load)
+        for (const name of Object.keys(handlers)) handled.push(name === "" ? top : `${top} ${name}`)
       }
-    }).pipe(Effect.provide(NodeContext.layer)))
+      expect(handled.sort()).toEqual(runs)
+    }))
+
+  it("a command to run gets its flags' values and its arguments from the one reading", () => {
+    const read = Argv.read(root, ["accounts", "list", "--page-size=5", "--cursor", "c", "--all", "--", "--json"])
+    expect(read._tag).toBe("Usage")
+    const run = Argv.read(root, ["tx", "receipt", "--wait", "0xab", "--url", "http://x"])
+    expect(run).toMatchObject({ _tag: "Run", flags: { wait: true, url: "http://x" }, positionals: ["0xab"] })
+    const list = Argv.read(root, ["accounts", "list", "--page-size=5", "--all"])
+    expect(list).toMatchObject({ _tag: "Run", flags: { "page-size": "5", all: true }, positionals: [] })
+  })
 })
 
 describe("bash completions", () => {

@@ -1,7 +1,7 @@
 /**
  * The command table of `kas-wallet`: every command, its arguments and flags, with descriptions and
- * examples. `--help`, the bash completions and the check of the command line are derived from it;
- * the commands build their @effect/cli options from the same flags.
+ * examples. `--help`, the bash completions and the one reading of the command line (`Argv`) are
+ * derived from it; the commands read their flags' values from that reading.
  *
  * Plain data with no runtime import, so that `--help` and `--version` answer without loading
  * effect, the client or the emulator.
@@ -480,7 +480,7 @@ export const tx = {
   value: {
     name: "value",
     value: "AMOUNT",
-    description: "amount: 1.5KLAY, 25ston, 1000peb, 0x hex or plain digits (peb)",
+    description: "amount with its unit: 1.5KLAY, 25ston or 1000peb",
     example: "--value 1.5KLAY"
   },
   memo: {
@@ -667,18 +667,32 @@ export const emulator = {
     description: "AccessKey ID of the key",
     example: "--access-key-id KASK..."
   },
+  poolChain: {
+    name: "chain",
+    value: "ID",
+    description: "chain: 8217 (mainnet) or 1001 (testnet)",
+    example: "--chain 1001",
+    choices: ["8217", "1001"]
+  },
   chainId: {
     name: "chain-id",
     value: "ID",
-    description: "chain: 8217 (mainnet) or 1001 (testnet)",
+    description: "the same as --chain (an older spelling)",
     example: "--chain-id 1001",
+    choices: ["8217", "1001"]
+  },
+  optionalPoolChain: {
+    name: "chain",
+    value: "ID",
+    default: "both",
+    description: "only the pools of this chain: 8217 or 1001",
+    example: "--chain 8217",
     choices: ["8217", "1001"]
   },
   optionalChainId: {
     name: "chain-id",
     value: "ID",
-    default: "both",
-    description: "only the pools of this chain: 8217 or 1001",
+    description: "the same as --chain (an older spelling)",
     example: "--chain-id 8217",
     choices: ["8217", "1001"]
   },
@@ -702,6 +716,14 @@ export const emulator = {
  * @category flags
  */
 export const ledger = {
+  url: {
+    name: "url",
+    value: "URL",
+    env: "KAS_WALLET_URL",
+    default: "KAS_WALLET_URL when set, else the database",
+    description: "a running emulator, with the key of the KAS_* settings",
+    example: "--url http://127.0.0.1:8787"
+  },
   billChain: {
     name: "chain",
     value: "ID",
@@ -827,28 +849,28 @@ const emulatorSubcommands: ReadonlyArray<Command> = [
     consoleCommand(
       ["emulator", "pool", "create"],
       "create a named account pool (or fee-payer pool) on a chain; prints its KRN",
-      [emulator.accountId, emulator.chainId, emulator.name, emulator.feePayer],
-      "kas-wallet emulator pool create --account-id <id> --chain-id 1001 --name pay"
+      [emulator.accountId, emulator.poolChain, emulator.chainId, emulator.name, emulator.feePayer],
+      "kas-wallet emulator pool create --account-id <id> --chain 1001 --name pay"
     ),
     consoleCommand(
       ["emulator", "pool", "list"],
       "list the account pools (or fee-payer pools) of a member",
-      [emulator.accountId, emulator.optionalChainId, emulator.feePayer],
+      [emulator.accountId, emulator.optionalPoolChain, emulator.optionalChainId, emulator.feePayer],
       "kas-wallet emulator pool list --account-id <id>"
     )
   ]),
   {
     path: ["emulator", "fund"],
-    summary: "credit test value to any address (the emulator's faucet)",
+    summary: "credit test value to an address (the emulator's faucet)",
     description: [
-      "Credit test value to any address on a chain, directly in the emulator's database (running or",
-      "not): the wire API has no faucet. A plain number is peb; write 10KLAY for KLAY."
+      "Credit test value to an address on a chain (the wire API has no faucet): through a running",
+      "emulator (--url, KAS_WALLET_URL), or in a database, to its accounts and fee-payer accounts only."
     ],
     positionals: [
-      { name: "address", description: "0x followed by 40 hex digits: any address, not only the member's" },
-      { name: "amount", description: "1.5KLAY, 25ston, 1000peb, 0x hex or plain digits (peb)" }
+      { name: "address", description: "0x followed by 40 hex digits" },
+      { name: "amount", description: "with its unit: 1.5KLAY, 25ston or 1000peb" }
     ],
-    groups: [{ title: "Options", flags: [accounts.chain, ledger.json, emulator.dataDir, emulator.consoleDb] }],
+    groups: [{ title: "Options", flags: [accounts.chain, ledger.json, ledger.url, emulator.dataDir, emulator.consoleDb] }],
     subcommands: [],
     runs: true,
     examples: ["kas-wallet emulator fund 0xa809284C83b901eD106Aba4Ccda14628Af128e14 10KLAY"]
@@ -856,9 +878,12 @@ const emulatorSubcommands: ReadonlyArray<Command> = [
   {
     path: ["emulator", "balance"],
     summary: "show the balance and nonce of any address",
-    description: ["Show the balance (KLAY and peb) and next nonce of any address on a chain, from the emulator's database."],
+    description: [
+      "Show the balance (KLAY and peb) and next nonce of any address on a chain, from a running",
+      "emulator (--url, KAS_WALLET_URL) or a database."
+    ],
     positionals: [{ name: "address", description: "0x followed by 40 hex digits" }],
-    groups: [{ title: "Options", flags: [accounts.chain, ledger.json, emulator.dataDir, emulator.consoleDb] }],
+    groups: [{ title: "Options", flags: [accounts.chain, ledger.json, ledger.url, emulator.dataDir, emulator.consoleDb] }],
     subcommands: [],
     runs: true,
     examples: ["kas-wallet emulator balance 0xa809284C83b901eD106Aba4Ccda14628Af128e14"]
@@ -868,10 +893,10 @@ const emulatorSubcommands: ReadonlyArray<Command> = [
     summary: "show what the global fee payer paid for each member",
     description: [
       "Show the global fee payer's bills: the fees it paid for each member's fee-delegated transfers",
-      "(POST /v2/tx/fd/value) on each chain, which the service charges the member later."
+      "(POST /v2/tx/fd/value) on each chain, from a running emulator (--url) or a database."
     ],
     positionals: [],
-    groups: [{ title: "Options", flags: [ledger.billChain, ledger.accountId, ledger.json, emulator.dataDir, emulator.consoleDb] }],
+    groups: [{ title: "Options", flags: [ledger.billChain, ledger.accountId, ledger.json, ledger.url, emulator.dataDir, emulator.consoleDb] }],
     subcommands: [],
     runs: true,
     examples: ["kas-wallet emulator bill --chain 1001"]
