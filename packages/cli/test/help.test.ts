@@ -12,6 +12,7 @@ import * as path from "node:path"
 import * as Argv from "../src/input/Argv.js"
 import { ExitCode } from "../src/output/ExitCode.js"
 import * as Help from "../src/output/Help.js"
+import { WalletConfig } from "effect-kas-wallet"
 import { modules } from "../src/main.js"
 import * as Spec from "../src/input/Spec.js"
 import { EmulatorConfig, Faults } from "effect-kas-wallet-emulator"
@@ -35,9 +36,10 @@ const words = (line: string): Array<string> => {
 }
 
 describe("--help", () => {
-  it("every command's help has its full usage, fits one screen (40 lines) and has no colour when piped", () => {
+  it("every command's help has its full usage, fits one screen (40 lines at 80 columns) and has no colour when piped", () => {
     for (const command of commands) {
-      const text = helpOf(command)
+      const text = helpOf(command, Help.styleFor({ isTTY: false }, {}))
+      for (const line of text.split("\n")) expect(line.length, `${command.path.join(" ")}: ${line}`).toBeLessThanOrEqual(80)
       const name = ["kas-wallet", ...command.path].join(" ")
       expect(text, name).toContain(`Usage: ${name}`)
       expect(text.trimEnd().split("\n").length, name).toBeLessThanOrEqual(40)
@@ -47,7 +49,8 @@ describe("--help", () => {
   })
 
   it("the top level lists the commands, not the emulator's options", () => {
-    const text = helpOf(root)
+    // A row wrapped at 80 columns, as one line.
+    const text = helpOf(root).replace(/\n {3,}/g, " ")
     expect(text.startsWith(`kas-wallet ${version}: `)).toBe(true)
     // Each group on one line, by the names of its commands.
     expect(text).toMatch(/^  accounts +create \| get \| list \| count \| by-public-key \| disable \| enable \| delete$/m)
@@ -93,7 +96,7 @@ describe("--help", () => {
       expect(text.includes(field.env) || text.includes(`(env ${field.env.slice(0, field.env.length - field.flag.length)}<FLAG>)`), field.env).toBe(true)
     }
     for (const kind of Faults.Kinds) expect(EmulatorConfig.fields.faultKinds.description).toContain(kind)
-    expect(text).toMatch(/^\* A secret: .*prefer .*KAS_SECRET_ACCESS_KEY or --secret-access-key-file/m)
+    expect(text).toMatch(/^\* A secret: [\s\S]*prefer [\s\S]*KAS_SECRET_ACCESS_KEY\s+or\s+--secret-access-key-file/m)
   })
 
   it("colour only on a terminal, never with NO_COLOR or TERM=dumb", () => {
@@ -101,7 +104,7 @@ describe("--help", () => {
     expect(Help.styleFor({ isTTY: true }, { NO_COLOR: "1" }).color).toBe(false)
     expect(Help.styleFor({ isTTY: true }, { NO_COLOR: "" }).color).toBe(true)
     expect(Help.styleFor({ isTTY: true }, { TERM: "dumb" }).color).toBe(false)
-    expect(Help.styleFor({ isTTY: false }, {})).toEqual({ color: false, width: undefined })
+    expect(Help.styleFor({ isTTY: false }, {})).toEqual({ color: false, width: 80 })
     expect(Help.styleFor({}, {})).toEqual(Help.plain)
     expect(helpOf(root, { color: true, width: 100 })).toContain("\x1b[1mUsage:\x1b[22m")
     for (const command of commands) {
@@ -172,6 +175,19 @@ describe("reading a command line against the table", () => {
 })
 
 describe("the table and the commands", () => {
+  it("the connection flags read the client's variables, WalletConfig.EnvironmentVariables", () => {
+    const S = Spec.accounts
+    const connection = [S.url, S.chain, S.pool, S.feePayerPool, S.accessKeyId, S.secretAccessKey]
+    expect(connection.map((f) => f.env).sort()).toEqual(Object.values(WalletConfig.EnvironmentVariables).sort())
+    // Every flag of the table that reads one of them is one of these.
+    const names = new Set<string>(Object.values(WalletConfig.EnvironmentVariables))
+    for (const command of commands) {
+      for (const flag of Spec.flags(command).filter((f) => f.env !== undefined && names.has(f.env))) {
+        expect(connection.some((c) => c.name === flag.name && c.env === flag.env), `${command.path.join(" ")} --${flag.name}`).toBe(true)
+      }
+    }
+  })
+
   it.effect("every command of the table that runs has its handler, and every handler its command", () =>
     Effect.gen(function*() {
       const runs = commands.filter((c) => c.runs && c.path.length > 0).map((c) => c.path.join(" ")).sort()
