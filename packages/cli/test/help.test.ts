@@ -96,7 +96,7 @@ describe("--help", () => {
       expect(text.includes(field.env) || text.includes(`(env ${field.env.slice(0, field.env.length - field.flag.length)}<FLAG>)`), field.env).toBe(true)
     }
     for (const kind of Faults.Kinds) expect(EmulatorConfig.fields.faultKinds.description).toContain(kind)
-    expect(text).toMatch(/^\* A secret: [\s\S]*prefer [\s\S]*KAS_SECRET_ACCESS_KEY\s+or\s+--secret-access-key-file/m)
+    expect(text).toMatch(/^\* A secret: [\s\S]*prefer\s[\s\S]*KAS_SECRET_ACCESS_KEY\s+or\s+--secret-access-key-file/m)
   })
 
   it("colour only on a terminal, never with NO_COLOR or TERM=dumb", () => {
