@@ -12,6 +12,7 @@ import * as path from "node:path"
 import * as Argv from "../src/input/Argv.js"
 import { ExitCode } from "../src/output/ExitCode.js"
 import * as Help from "../src/output/Help.js"
+import * as Value from "../src/input/Value.js"
 import { WalletConfig } from "effect-kas-wallet"
 import { modules } from "../src/main.js"
 import * as Spec from "../src/input/Spec.js"
@@ -175,6 +176,27 @@ describe("reading a command line against the table", () => {
 })
 
 describe("the table and the commands", () => {
+  it("--chain is accepted wherever a chain is chosen", () => {
+    for (const command of commands) {
+      const names = Spec.flags(command).map((f) => f.name)
+      if (names.some((n) => n.startsWith("chain"))) expect(names, command.path.join(" ")).toContain("chain")
+    }
+  })
+
+  it("no example invites a unit-less amount: every --value and <amount> of the table and docs/cli.md has its unit", () => {
+    const doc = fs.readFileSync(new URL("../docs/cli.md", import.meta.url), "utf8")
+    const lines = [
+      ...commands.flatMap((c) => [...c.examples, ...Spec.flags(c).map((f) => f.example)]),
+      ...doc.split("\n").filter((l) => l.includes("kas-wallet "))
+    ]
+    const amounts = lines.flatMap((l) => [
+      ...[...l.matchAll(/--value (\S+)/g)].map((m) => m[1]!),
+      ...[...l.matchAll(/emulator fund \S+ (\S+)/g)].map((m) => m[1]!)
+    ]).filter((a) => !a.startsWith("AMOUNT") && !a.startsWith("<"))
+    expect(amounts.length).toBeGreaterThan(5)
+    for (const amount of amounts) expect(Value.parseAmount(amount)._tag, amount).toBe("Right")
+  })
+
   it("the connection flags read the client's variables, WalletConfig.EnvironmentVariables", () => {
     const S = Spec.accounts
     const connection = [S.url, S.chain, S.pool, S.feePayerPool, S.accessKeyId, S.secretAccessKey]
