@@ -1,8 +1,9 @@
 /**
  * Builds the `kas-wallet` executable: one ESM bundle (dist/kas-wallet.js) with lazily loaded chunks,
  * so that a command loads only what it runs. `--help` and `--version` load the command table
- * alone; a client command loads effect, the platform, the client and @effect/cli; the emulator and
- * its database code load only for an emulator command or the tour. @libsql/client stays a
+ * alone; a client command loads effect, the platform's HTTP client and the client; the emulator and
+ * its database code load only for an emulator command or the tour (a test checks this with the
+ * metafile). @libsql/client stays a
  * dependency: its native binary cannot be bundled.
  *
  * docs/benchmarks.md ("CLI start") compares this with running the modules unbundled.

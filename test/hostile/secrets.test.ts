@@ -3,12 +3,11 @@
  * value, base64(id:secret), the secret, in URL, form or JSON spellings) into every place of a
  * response the client reads. Whatever the transport, nothing of it reaches an error (String,
  * message, JSON, util.inspect, Cause.pretty), a returned value, a span attribute or event, a log
- * line, or a request the client sends next.
+ * line, or a request the client sends next. (Through the CLI: packages/cli/test/secrets.test.ts.)
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, FastCheck as fc, Layer, ManagedRuntime, Stream } from "effect"
 import type * as http from "node:http"
-import { capturing, running } from "../../packages/cli/test/_run.js"
 import { WalletClient } from "../../src/index.js"
 import { accountJson } from "../support/fakeWallet.js"
 import { assertNoSecret, findSecret, observe } from "./observe.js"
@@ -180,36 +179,6 @@ describe("reflected credentials", () => {
         const error = yield* Effect.flip(Effect.provide(WalletClient.getAccount(address), layer))
         expect(error._tag, name).toBe("ResponseDecodeError")
         expect(error.message, name).toContain("the body contains the client's credentials; refused")
-      }
-    }))
-})
-
-describe("reflected credentials through the CLI", () => {
-  const kasWallet = (...args: Array<string>) =>
-    Effect.gen(function*() {
-      const out: Array<string> = []
-      const err: Array<string> = []
-      const code = yield* running(args, {}, yield* capturing((l) => out.push(l), (l) => err.push(l)))
-      return { code, out: out.join("\n"), err: err.join("\n") }
-    })
-
-  it.live("stdout and stderr carry no echoed credential (--verbose included)", () =>
-    Effect.gen(function*() {
-      const credentials = ["--url", server.url, "--access-key-id", S.accessKeyId, "--secret-access-key", S.secret]
-      const cases: Array<[Placement, Form, Array<string>]> = [
-        ["400 KAS message and requestId", "secret", ["accounts", "get", address, "--verbose"]],
-        ["2xx body, unknown field", "basic", ["accounts", "get", address]],
-        ["returned cursor", "secret, JSON \\u-escaped", ["accounts", "list", "--all", "--json", "--verbose"]],
-        ["302 Location", "secret, URL-encoded", ["accounts", "create", "--verbose"]]
-      ]
-      for (const [placement, form, args] of cases) {
-        server.handle((req, res) => placements[placement]!(forms[form](req.headers.authorization ?? ""), "", req, res))
-        const result = yield* kasWallet(...args, ...credentials)
-        const label = `kas-wallet ${args.join(" ")} against ${placement} × ${form}`
-        expect(server.seen.length, label).toBeGreaterThan(0)
-        expect(result.code, label).not.toBe(0)
-        expect(result.err, label).toMatch(/^kas-wallet: /m)
-        assertNoSecret([{ where: "stdout", text: result.out }, { where: "stderr", text: result.err }], label)
       }
     }))
 })

@@ -3,9 +3,9 @@
  * The `kas-wallet` executable.
  *
  * Help, the version, completions and usage errors are answered from the command table alone;
- * effect, the client and @effect/cli are loaded only to run a command, and the emulator only to
- * run an emulator command. `kas-wallet --help` thus starts in a fraction of the time the full
- * program takes to load.
+ * effect and the client are loaded only to run a command, and the emulator only to run an
+ * emulator command. `kas-wallet --help` thus starts in a fraction of the time the full program
+ * takes to load.
  *
  * @since 0.1.0
  */
@@ -27,12 +27,13 @@ const args = process.argv.slice(2)
 // The emulator's options (a part of effect) are needed only for its own help and the completions.
 const fields = Spec.needsEmulatorFields(args) ? (await import("effect-kas-wallet-emulator/EmulatorConfig")).fields : undefined
 const root = Spec.tree(fields)
-const answered = Help.answer(root, Argv.read(root, args), version, Help.styleFor(process.stdout, process.env))
-if (answered !== undefined) {
+const request = Argv.read(root, args)
+if (request._tag !== "Run") {
+  const answered = Help.answer(root, request, version, Help.styleFor(process.stdout, process.env))!
   process.stdout.write(answered.stdout)
   process.stderr.write(answered.stderr)
   process.exitCode = answered.code
 } else {
   const { main } = await import("./main.js")
-  main(args)
+  main(root, request)
 }

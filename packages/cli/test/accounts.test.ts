@@ -56,10 +56,16 @@ describe("kas-wallet accounts", () => {
         [["accounts", "list", "--from", "1.5"], env, 2, /^kas-wallet: --from must be Unix seconds or an ISO-8601 date .*\(got 1\.5\)$/],
         [["accounts", "list", "--to", "2024-02-30"], env, 2, "kas-wallet: --to must be a date and time that exist (got 2024-02-30)"],
         [["accounts", "list", "--from", "2024-05-02", "--to", "2024-05-01"], env, 2, /^kas-wallet: --from \(1714608000\) is after --to \(1714521600\)/],
-        [["accounts", "list"], { ...env, KAS_CHAIN_ID: "5" }, 2, "kas-wallet: KAS_CHAIN_ID must be 8217 (mainnet) or 1001 (testnet) (got 5)"],
-        [["accounts", "list", "--url", "ftp://x"], env, 2, /^kas-wallet: --url must be an http\(s\) URL/],
-        [["accounts", "list", "--pool", "payroll"], env, 2, /^kas-wallet: --pool must be an account pool KRN/],
-        [["accounts", "list", "--chain", "8217", "--pool", `krn:1001:wallet:${e.member.accountId}:account-pool:default`], env, 2, /is on chain 1001, but the chain is 8217/],
+        [["accounts", "list"], { ...env, KAS_CHAIN_ID: "5" }, 2, "kas-wallet: KAS_CHAIN_ID is invalid: chain id must be \"8217\" (mainnet) or \"1001\" (testnet), got \"5\": set it to 8217 (mainnet) or 1001 (testnet)"],
+        [["accounts", "list", "--chain", "5"], env, 2, /^kas-wallet: --chain is invalid: chain id must be "8217" \(mainnet\) or "1001" \(testnet\), got "5"/],
+        [["accounts", "list", "--url", "ftp://x"], env, 2, "kas-wallet: --url must be http(s): give an http(s) URL such as http://127.0.0.1:8787, without a user or password"],
+        [["accounts", "list", "--url", "not a url"], env, 2, /^kas-wallet: --url is invalid: expected a URL such as https:\/\/wallet-api\.klaytnapi\.com: set it to the service's base URL/],
+        [["accounts", "list", "--pool", "payroll"], env, 2, /^kas-wallet: --pool is invalid: KRN must have the form .*: set it to an account pool KRN/],
+        [["accounts", "list", "--access-key-id", ""], env, 2, "kas-wallet: --access-key-id is not set (or empty): set it to the AccessKey ID of your KAS key"],
+        [["accounts", "list", "--access-key-id", "KASK:1"], env, 2, "kas-wallet: --access-key-id must not contain ':' (HTTP Basic splits the key at the first colon): give the AccessKey ID of your KAS key"],
+        [["accounts", "list"], { ...env, KAS_ACCESS_KEY_ID: "" }, 2, /^kas-wallet: no API key: set KAS_ACCESS_KEY_ID and KAS_SECRET_ACCESS_KEY/],
+        [["accounts", "list", "--chain", "8217", "--pool", `krn:1001:wallet:${e.member.accountId}:account-pool:default`], env, 2, /^kas-wallet: --pool: pool krn:1001:\S+ is on chain 1001, the client on chain 8217: give an account pool KRN of the chain \(--chain \/ KAS_CHAIN_ID\)$/],
+        [["accounts", "list", "--pool", `krn:1001:wallet:${e.member.accountId}:account-pool:default`], { ...env, KAS_CHAIN_ID: "8217" }, 2, /^kas-wallet: --pool: pool krn:1001:\S+ is on chain 1001, the client on chain 8217/],
         [["accounts", "get", "0x1234"], env, 2, "kas-wallet: <address> must be 0x followed by 40 hex digits (got 0x1234)"],
         [["accounts", "get", account.address.toLowerCase().replace(/[a-f]/, (c) => c.toUpperCase()).replace(/^0X/, "0x")], env, 2, /has a wrong EIP-55 checksum/],
         [["accounts", "get", `0x${"12".repeat(20)}`], env, 4, /^kas-wallet: no account 0x(12){20} in the default pool on chain 1001 \(HTTP 400, code 1061010/],
@@ -152,9 +158,9 @@ describe("kas-wallet accounts", () => {
       expect(ran.code).toBe(6)
       expect(ran.out).toBe(JSON.stringify(page.items[0]))
       const err = ran.err.split("\n")
-      expect(err[0]).toBe(`> GET ${url}/v2/account?size=1 (x-chain-id: 1001, authorization: <redacted>)`)
+      expect(err[0]).toBe(`> GET ${url}/v2/account?size=1 (x-chain-id: 1001, authorization: Basic <redacted>)`)
       expect(err[1]).toMatch(/^< 200 \(\d+ ms\)$/)
-      expect(err[2]).toBe(`> GET ${url}/v2/account?size=1&cursor=page-2 (x-chain-id: 1001, authorization: <redacted>)`)
+      expect(err[2]).toBe(`> GET ${url}/v2/account?size=1&cursor=page-2 (x-chain-id: 1001, authorization: Basic <redacted>)`)
       expect(err[3]).toMatch(/^< 503 \(\d+ ms\)$/)
       expect(err[4]).toMatch(/^retry: attempt 2 after ServerError, waited \d+ ms$/)
       expect(err[5]).toBe(err[2])
@@ -177,6 +183,21 @@ describe("kas-wallet accounts", () => {
       expect(log.filter((l) => l.startsWith("retry: "))).toHaveLength(1)
       expect(log.filter((l) => l.startsWith("> GET "))).toHaveLength(4)
       expect(log[log.findIndex((l) => l.startsWith("retry: ")) + 1]).toContain("cursor=page-2")
+    }).pipe(Effect.scoped), 60_000)
+
+  it.live("--verbose prints the delay the client chose before a retry (a Retry-After of 1 s: 1000 ms), not a measured time", () =>
+    Effect.gen(function*() {
+      const { env } = yield* emulator
+      const page = JSON.parse((yield* cli(["accounts", "list", "--json"], env)).out)
+      let first = true
+      const url = yield* scripted(() => {
+        if (!first) return { status: 200, body: page }
+        first = false
+        return { status: 429, body: { code: 1, message: "slow down" }, headers: { "retry-after": "1" } }
+      })
+      const ran = yield* cli(["accounts", "list", "--verbose"], { ...env, KAS_WALLET_URL: url })
+      expect(ran.code, ran.err).toBe(0)
+      expect(ran.err.split("\n").filter((l) => l.startsWith("retry: "))).toEqual(["retry: attempt 2 after RateLimited, waited 1000 ms"])
     }).pipe(Effect.scoped), 60_000)
 
   it.live("what a hostile server echoes of the key (body, message, header, cursor) never reaches the output", () =>

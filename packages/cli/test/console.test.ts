@@ -43,7 +43,7 @@ describe("kas-wallet emulator member|key|pool", () => {
       const deleteAgain = yield* cli("emulator", "key", "delete", "--db", db, "--account-id", accountId!, "--access-key-id", ids[0]!)
       expect(deleteAgain.err).toContain(`has no key ${ids[0]}`)
 
-      const pool = yield* cli("emulator", "pool", "create", "--db", db, "--account-id", accountId!, "--chain-id", "8217", "--name", "payroll")
+      const pool = yield* cli("emulator", "pool", "create", "--db", db, "--account-id", accountId!, "--chain", "8217", "--name", "payroll")
       expect(pool.out).toBe(`krn:8217:wallet:${accountId}:account-pool:payroll`)
       const dup = yield* cli("emulator", "pool", "create", "--db", db, "--account-id", accountId!, "--chain-id", "8217", "--name", "payroll")
       expect(dup.err).toContain("exists already")
@@ -54,8 +54,11 @@ describe("kas-wallet emulator member|key|pool", () => {
         `krn:8217:wallet:${accountId}:account-pool:default  (default)`,
         `krn:8217:wallet:${accountId}:account-pool:payroll`
       ])
-      const mainnetOnly = yield* cli("emulator", "pool", "list", "--db", db, "--account-id", accountId!, "--chain-id", "8217")
+      const mainnetOnly = yield* cli("emulator", "pool", "list", "--db", db, "--account-id", accountId!, "--chain", "8217")
       expect(mainnetOnly.out.split("\n")).toHaveLength(2)
+      expect((yield* cli("emulator", "pool", "list", "--db", db, "--account-id", accountId!, "--chain-id", "8217")).out).toBe(mainnetOnly.out)
+      const bothSpellings = yield* cli("emulator", "pool", "list", "--db", db, "--account-id", accountId!, "--chain", "8217", "--chain-id", "1001")
+      expect(bothSpellings).toMatchObject({ code: 2, err: "kas-wallet: give --chain or --chain-id, not both" })
       // Fee-payer pools, apart from the account pools (the same name is another pool).
       const feePayerPool = yield* cli("emulator", "pool", "create", "--fee-payer", "--db", db, "--account-id", accountId!, "--chain-id", "8217", "--name", "payroll")
       expect(feePayerPool.out).toBe(`krn:8217:wallet:${accountId}:feepayer-pool:payroll`)

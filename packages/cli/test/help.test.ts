@@ -1,12 +1,10 @@
 /**
  * The command table and what is derived from it: `--help` (readable, short, colour only on a
- * terminal), the first check of a command line (`Argv`), the bash completions, and agreement with
- * the options @effect/cli parses.
+ * terminal), the one reading of a command line (`Argv`), the bash completions, and a handler for
+ * every command.
  */
-import { CommandDescriptor } from "@effect/cli"
-import { NodeContext } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either } from "effect"
+import { Effect } from "effect"
 import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -14,7 +12,9 @@ import * as path from "node:path"
 import * as Argv from "../src/input/Argv.js"
 import { ExitCode } from "../src/output/ExitCode.js"
 import * as Help from "../src/output/Help.js"
-import { cliConfig, rootFor } from "../src/main.js"
+import * as Value from "../src/input/Value.js"
+import { WalletConfig } from "effect-kas-wallet"
+import { modules } from "../src/main.js"
 import * as Spec from "../src/input/Spec.js"
 import { EmulatorConfig, Faults } from "effect-kas-wallet-emulator"
 import { version } from "../src/version.js"
@@ -37,9 +37,10 @@ const words = (line: string): Array<string> => {
 }
 
 describe("--help", () => {
-  it("every command's help has its full usage, fits one screen (40 lines) and has no colour when piped", () => {
+  it("every command's help has its full usage, fits one screen (40 lines at 80 columns) and has no colour when piped", () => {
     for (const command of commands) {
-      const text = helpOf(command)
+      const text = helpOf(command, Help.styleFor({ isTTY: false }, {}))
+      for (const line of text.split("\n")) expect(line.length, `${command.path.join(" ")}: ${line}`).toBeLessThanOrEqual(80)
       const name = ["kas-wallet", ...command.path].join(" ")
       expect(text, name).toContain(`Usage: ${name}`)
       expect(text.trimEnd().split("\n").length, name).toBeLessThanOrEqual(40)
@@ -49,7 +50,8 @@ describe("--help", () => {
   })
 
   it("the top level lists the commands, not the emulator's options", () => {
-    const text = helpOf(root)
+    // A row wrapped at 80 columns, as one line.
+    const text = helpOf(root).replace(/\n {3,}/g, " ")
     expect(text.startsWith(`kas-wallet ${version}: `)).toBe(true)
     // Each group on one line, by the names of its commands.
     expect(text).toMatch(/^  accounts +create \| get \| list \| count \| by-public-key \| disable \| enable \| delete$/m)
@@ -95,7 +97,7 @@ describe("--help", () => {
       expect(text.includes(field.env) || text.includes(`(env ${field.env.slice(0, field.env.length - field.flag.length)}<FLAG>)`), field.env).toBe(true)
     }
     for (const kind of Faults.Kinds) expect(EmulatorConfig.fields.faultKinds.description).toContain(kind)
-    expect(text).toMatch(/^\* A secret: .*prefer .*KAS_SECRET_ACCESS_KEY or --secret-access-key-file/m)
+    expect(text).toMatch(/^\* A secret: [\s\S]*prefer\s[\s\S]*KAS_SECRET_ACCESS_KEY\s+or\s+--secret-access-key-file/m)
   })
 
   it("colour only on a terminal, never with NO_COLOR or TERM=dumb", () => {
@@ -103,7 +105,7 @@ describe("--help", () => {
     expect(Help.styleFor({ isTTY: true }, { NO_COLOR: "1" }).color).toBe(false)
     expect(Help.styleFor({ isTTY: true }, { NO_COLOR: "" }).color).toBe(true)
     expect(Help.styleFor({ isTTY: true }, { TERM: "dumb" }).color).toBe(false)
-    expect(Help.styleFor({ isTTY: false }, {})).toEqual({ color: false, width: undefined })
+    expect(Help.styleFor({ isTTY: false }, {})).toEqual({ color: false, width: 80 })
     expect(Help.styleFor({}, {})).toEqual(Help.plain)
     expect(helpOf(root, { color: true, width: 100 })).toContain("\x1b[1mUsage:\x1b[22m")
     for (const command of commands) {
@@ -173,23 +175,60 @@ describe("reading a command line against the table", () => {
   })
 })
 
-describe("the @effect/cli options are the table's", () => {
-  it.effect("every flag of the table, with its example's value, parses as the command's own option", () =>
-    Effect.gen(function*() {
-      for (const command of commands.filter((c) => c.runs && c.path.length > 0)) {
-        const parser = yield* rootFor(command.path[0] as "accounts" | "fee-payers" | "emulator" | "tour")
-        const positionals = command.positionals.map(() => "0xa809284c83b901ed106aba4ccda14628af128e14")
-        for (const flag of [undefined, ...Spec.flags(command)]) {
-          const args = ["kas-wallet", ...command.path, ...positionals, ...(flag === undefined ? [] : words(flag.example))]
-          const parsed = yield* Effect.either(CommandDescriptor.parse(parser.descriptor, args, cliConfig))
-          expect(Either.isRight(parsed), args.join(" ")).toBe(true)
-          if (Either.isRight(parsed)) {
-            expect(parsed.right._tag, args.join(" ")).toBe("UserDefined")
-            expect(parsed.right._tag === "UserDefined" && parsed.right.leftover, args.join(" ")).toEqual([])
-          }
-        }
+describe("the table and the commands", () => {
+  it("--chain is accepted wherever a chain is chosen", () => {
+    for (const command of commands) {
+      const names = Spec.flags(command).map((f) => f.name)
+      if (names.some((n) => n.startsWith("chain"))) expect(names, command.path.join(" ")).toContain("chain")
+    }
+  })
+
+  it("no example invites a unit-less amount: every --value and <amount> of the table and docs/cli.md has its unit", () => {
+    const doc = fs.readFileSync(new URL("../docs/cli.md", import.meta.url), "utf8")
+    const lines = [
+      ...commands.flatMap((c) => [...c.examples, ...Spec.flags(c).map((f) => f.example)]),
+      ...doc.split("\n").filter((l) => l.includes("kas-wallet "))
+    ]
+    const amounts = lines.flatMap((l) => [
+      ...[...l.matchAll(/--value (\S+)/g)].map((m) => m[1]!),
+      ...[...l.matchAll(/emulator fund \S+ (\S+)/g)].map((m) => m[1]!)
+    ]).filter((a) => !a.startsWith("AMOUNT") && !a.startsWith("<"))
+    expect(amounts.length).toBeGreaterThan(5)
+    for (const amount of amounts) expect(Value.parseAmount(amount)._tag, amount).toBe("Right")
+  })
+
+  it("the connection flags read the client's variables, WalletConfig.EnvironmentVariables", () => {
+    const S = Spec.accounts
+    const connection = [S.url, S.chain, S.pool, S.feePayerPool, S.accessKeyId, S.secretAccessKey]
+    expect(connection.map((f) => f.env).sort()).toEqual(Object.values(WalletConfig.EnvironmentVariables).sort())
+    // Every flag of the table that reads one of them is one of these.
+    const names = new Set<string>(Object.values(WalletConfig.EnvironmentVariables))
+    for (const command of commands) {
+      for (const flag of Spec.flags(command).filter((f) => f.env !== undefined && names.has(f.env))) {
+        expect(connection.some((c) => c.name === flag.name && c.env === flag.env), `${command.path.join(" ")} --${flag.name}`).toBe(true)
       }
-    }).pipe(Effect.provide(NodeContext.layer)))
+    }
+  })
+
+  it.effect("every command of the table that runs has its handler, and every handler its command", () =>
+    Effect.gen(function*() {
+      const runs = commands.filter((c) => c.runs && c.path.length > 0).map((c) => c.path.join(" ")).sort()
+      const handled: Array<string> = []
+      for (const [top, load] of Object.entries(modules)) {
+        const { commands: handlers } = yield* Effect.promise(load)
+        for (const name of Object.keys(handlers)) handled.push(name === "" ? top : `${top} ${name}`)
+      }
+      expect(handled.sort()).toEqual(runs)
+    }))
+
+  it("a command to run gets its flags' values and its arguments from the one reading", () => {
+    const read = Argv.read(root, ["accounts", "list", "--page-size=5", "--cursor", "c", "--all", "--", "--json"])
+    expect(read._tag).toBe("Usage")
+    const run = Argv.read(root, ["tx", "receipt", "--wait", "0xab", "--url", "http://x"])
+    expect(run).toMatchObject({ _tag: "Run", flags: { wait: true, url: "http://x" }, positionals: ["0xab"] })
+    const list = Argv.read(root, ["accounts", "list", "--page-size=5", "--all"])
+    expect(list).toMatchObject({ _tag: "Run", flags: { "page-size": "5", all: true }, positionals: [] })
+  })
 })
 
 describe("bash completions", () => {

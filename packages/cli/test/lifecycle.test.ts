@@ -219,9 +219,9 @@ describe("kas-wallet fee-payers", () => {
     Effect.gen(function*() {
       const { env, member, secret } = yield* emulator
       const failures: Array<[ReadonlyArray<string>, Record<string, string>, number, string | RegExp]> = [
-        [["fee-payers", "list", "--fee-payer-pool", `krn:1001:wallet:${member}:account-pool:default`], env, 2, /^kas-wallet: --fee-payer-pool must be a fee-payer pool KRN, krn:<chain>:wallet:<account-id>:feepayer-pool:<name> \(got /],
-        [["fee-payers", "create"], { ...env, KAS_FEEPAYER_POOL: "ops" }, 2, "kas-wallet: KAS_FEEPAYER_POOL must be a fee-payer pool KRN, krn:<chain>:wallet:<account-id>:feepayer-pool:<name> (got ops)"],
-        [["fee-payers", "list", "--chain", "8217", "--fee-payer-pool", `krn:1001:wallet:${member}:feepayer-pool:ops`], env, 2, /^kas-wallet: --fee-payer-pool krn:1001:.* is on chain 1001, but the chain is 8217/],
+        [["fee-payers", "list", "--fee-payer-pool", `krn:1001:wallet:${member}:account-pool:default`], env, 2, /^kas-wallet: --fee-payer-pool is invalid: .*: set it to a fee-payer pool KRN, krn:<chain-id>:wallet:<account-id>:feepayer-pool:<pool-name>/],
+        [["fee-payers", "create"], { ...env, KAS_FEEPAYER_POOL: "ops" }, 2, /^kas-wallet: KAS_FEEPAYER_POOL is invalid: KRN must have the form .*: set it to a fee-payer pool KRN/],
+        [["fee-payers", "list", "--chain", "8217", "--fee-payer-pool", `krn:1001:wallet:${member}:feepayer-pool:ops`], env, 2, /^kas-wallet: --fee-payer-pool: fee-payer pool krn:1001:.* is on chain 1001, the client on chain 8217/],
         [["fee-payers", "create", "--fee-payer-pool", `krn:1001:wallet:${member}:feepayer-pool:nope`], env, 4, new RegExp(`^kas-wallet: no such fee-payer pool krn:1001:wallet:${member}:feepayer-pool:nope on chain 1001 \\(HTTP 400, code 1061010.*check --fee-payer-pool and --chain$`)],
         [["fee-payers", "list", "--from", "2024-02-30"], env, 2, "kas-wallet: --from must be a date and time that exist (got 2024-02-30)"],
         [["fee-payers", "get", "nope"], env, 2, "kas-wallet: <address> must be 0x followed by 40 hex digits (got nope)"],

@@ -57,7 +57,7 @@ describe("kas-wallet tx and the emulator's ledger commands", () => {
       expect(JSON.parse(committed.out)).toMatchObject({ status: "Committed", blockNumber: "0x1", gasUsed: "0x8d68" })
 
       // The human form of a send, waited for: who paid what.
-      const done = yield* withClockMoving(run(["tx", "send", "--from", from, "--to", to, "--value", "1000", "--wait"]))
+      const done = yield* withClockMoving(run(["tx", "send", "--from", from, "--to", to, "--value", "1000peb", "--wait"]))
       expect(done.code, done.err).toBe(0)
       expect(done.out).toMatch(/^type +TxTypeValueTransfer \(8\)$/m)
       expect(done.out).toMatch(/^value +0\.000000000000001 KLAY \(1000 peb\)$/m)
@@ -71,7 +71,7 @@ describe("kas-wallet tx and the emulator's ledger commands", () => {
           .then((r) => r.json() as Promise<{ address: string }>)
       )
       yield* run(["emulator", "fund", created.address, "1KLAY", "--db", db])
-      const user = yield* run(["tx", "send", "--from", from, "--to", to, "--value", "0x10", "--fee-payer", created.address])
+      const user = yield* run(["tx", "send", "--from", from, "--to", to, "--value", "0x10peb", "--fee-payer", created.address])
       expect(user.code, user.err).toBe(0)
       expect(user.out).toMatch(new RegExp(`^fee payer +${created.address} \\(all of the fee\\)$`, "m"))
       expect(JSON.parse((yield* run(["emulator", "balance", created.address, "--db", db, "--json"])).out).balance).toBe(
@@ -93,17 +93,19 @@ describe("kas-wallet tx and the emulator's ledger commands", () => {
       const { account, db, run } = yield* setup
       const from = yield* account
       const cases: ReadonlyArray<readonly [ReadonlyArray<string>, number, string | RegExp]> = [
-        [["tx", "send", "--to", from, "--value", "1"], 2, /^kas-wallet: --from is required, e\.g\. --from 0x/],
-        [["tx", "send", "--from", from, "--to", "0x12", "--value", "1"], 2, "kas-wallet: --to must be 0x followed by 40 hex digits (got 0x12)"],
-        [["tx", "send", "--from", from, "--to", from, "--value", "1.5"], 2, "kas-wallet: --value a number without a unit is peb, which has no fractions: write it with its unit, such as 1.5KLAY, 25ston or 1000peb (got 1.5)"],
-        [["tx", "send", "--from", from, "--to", from, "--value", "1", "--fee-ratio", "30"], 2, /^kas-wallet: --fee-ratio needs --fee-payer/],
-        [["tx", "send", "--from", from, "--to", from, "--value", "1", "--fee-payer", "global", "--fee-ratio", "100"], 2, "kas-wallet: --fee-ratio must be an integer from 1 to 99 (got 100)"],
-        [["tx", "send", "--from", from, "--to", from, "--value", "1", "--fee-payer", "someone"], 2, /^kas-wallet: --fee-payer must be global or a fee-payer account's address/],
-        [["tx", "send", "--from", from, "--to", from, "--value", "1", "--no-submit", "--wait"], 2, /^kas-wallet: --wait waits for a sent transaction/],
-        [["tx", "send", "--from", from, "--to", from, "--value", "1", "--fee-payer", "global", "--fee-payer-pool", `krn:1001:wallet:x:feepayer-pool:ops`], 2, "kas-wallet: --fee-payer-pool selects the pool of --fee-payer ADDRESS, and there is none"],
-        [["tx", "send", "--from", from, "--to", from, "--value", "1"], 2, /^kas-wallet: the chain refused the transfer \(HTTP 400, code 1065001: failed to send a raw transaction to klaytn node; -32000::insufficient funds of the sender for value \[request /],
-        [["tx", "send", "--from", `0x${"12".repeat(20)}`, "--to", from, "--value", "1"], 4, /^kas-wallet: no account 0x1212121212121212121212121212121212121212 in the default pool on chain 1001 \(HTTP 400, code 1061010/],
-        [["tx", "send", "--from", from, "--to", from, "--value", "1", "--fee-payer", from], 4, /or 0x\S+ is not one of the member's fee-payer accounts .*check --from, --pool, --chain and --fee-payer$/],
+        [["tx", "send", "--to", from, "--value", "1peb"], 2, /^kas-wallet: --from is required, e\.g\. --from 0x/],
+        [["tx", "send", "--from", from, "--to", "0x12", "--value", "1peb"], 2, "kas-wallet: --to must be 0x followed by 40 hex digits (got 0x12)"],
+        [["tx", "send", "--from", from, "--to", from, "--value", "1.5"], 2, "kas-wallet: --value has no unit: write it with its unit, such as 1.5KLAY, 25ston or 1000peb (got 1.5)"],
+        [["tx", "send", "--from", from, "--to", from, "--value", "1000"], 2, "kas-wallet: --value has no unit: write it with its unit, such as 1.5KLAY, 25ston or 1000peb (got 1000)"],
+        [["tx", "send", "--from", from, "--to", from, "--value", "0x10"], 2, /^kas-wallet: --value has no unit: write it with its unit/],
+        [["tx", "send", "--from", from, "--to", from, "--value", "1peb", "--fee-ratio", "30"], 2, /^kas-wallet: --fee-ratio needs --fee-payer/],
+        [["tx", "send", "--from", from, "--to", from, "--value", "1peb", "--fee-payer", "global", "--fee-ratio", "100"], 2, "kas-wallet: --fee-ratio must be an integer from 1 to 99 (got 100)"],
+        [["tx", "send", "--from", from, "--to", from, "--value", "1peb", "--fee-payer", "someone"], 2, /^kas-wallet: --fee-payer must be global or a fee-payer account's address/],
+        [["tx", "send", "--from", from, "--to", from, "--value", "1peb", "--no-submit", "--wait"], 2, /^kas-wallet: --wait waits for a sent transaction/],
+        [["tx", "send", "--from", from, "--to", from, "--value", "1peb", "--fee-payer", "global", "--fee-payer-pool", `krn:1001:wallet:x:feepayer-pool:ops`], 2, "kas-wallet: --fee-payer-pool selects the pool of --fee-payer ADDRESS, and there is none"],
+        [["tx", "send", "--from", from, "--to", from, "--value", "1peb"], 2, /^kas-wallet: the chain refused the transfer \(HTTP 400, code 1065001: failed to send a raw transaction to klaytn node; -32000::insufficient funds of the sender for value \[request /],
+        [["tx", "send", "--from", `0x${"12".repeat(20)}`, "--to", from, "--value", "1peb"], 4, /^kas-wallet: no account 0x1212121212121212121212121212121212121212 in the default pool on chain 1001 \(HTTP 400, code 1061010/],
+        [["tx", "send", "--from", from, "--to", from, "--value", "1peb", "--fee-payer", from], 4, /or 0x\S+ is not one of the member's fee-payer accounts .*check --from, --pool, --chain and --fee-payer$/],
         [["tx", "receipt", "0x12"], 2, "kas-wallet: <hash> must be 0x followed by 64 hex digits (got 0x12)"],
         [["tx", "receipt", `0x${"ab".repeat(32)}`], 4, /^kas-wallet: no transaction 0x(ab){32} on chain 1001 \(HTTP 400, code 1065000/],
         [["emulator", "fund", "0x12", "1", "--db", db], 2, "kas-wallet: <address> must be 0x followed by 40 hex digits (got 0x12)"],
@@ -119,7 +121,7 @@ describe("kas-wallet tx and the emulator's ledger commands", () => {
         else expect(ran.err).toMatch(message)
       }
       // Signed only: Pending, nothing sent.
-      const signed = yield* run(["tx", "send", "--from", from, "--to", from, "--value", "1", "--no-submit", "--json"])
+      const signed = yield* run(["tx", "send", "--from", from, "--to", from, "--value", "1peb", "--no-submit", "--json"])
       expect(JSON.parse(signed.out)).toMatchObject({ status: "Pending", nonce: 0 })
       expect(JSON.parse((yield* run(["emulator", "balance", from, "--db", db, "--json"])).out).nonce).toBe(0)
     }))

@@ -150,6 +150,7 @@ export const make = (options: EmulatorConfig.Options = {}): Effect.Effect<Servic
       table: Routes.table,
       wallet,
       ledger,
+      console,
       faults: Faults.makeInjector(faults),
       openApi: JSON.stringify(openApi)
     }))

@@ -516,6 +516,9 @@ layer(TestLayer)("emulator wire contract", (it) => {
         const doc = reply.body
         expect(doc.openapi).toBe("3.1.0")
         expect(Object.keys(doc.paths).sort()).toEqual([
+          "/_emulator/balance/{address}",
+          "/_emulator/bills",
+          "/_emulator/fund",
           "/health",
           "/openapi.json",
           "/v2/account",

@@ -1,16 +1,17 @@
 /**
- * What the `accounts` and `fee-payers` commands share: the service and key settings (each flag,
- * else its environment variable), running a program with the WalletClient (every printed line
- * scrubbed of the key, every failure one line and an exit code), the address and time parsers,
- * and the listing (one page, or every page streamed with a progress line).
+ * What the `accounts`, `fee-payers` and `tx` commands share: running a program with the
+ * WalletClient configured by `ClientConfig` (every printed line scrubbed of the key, every failure
+ * one line and an exit code), the address and time parsers, and the listing (one page, or every
+ * page streamed with a progress line).
  *
  * @since 0.2.0
  */
-import type { Command } from "@effect/cli"
-import { FetchHttpClient, FileSystem } from "@effect/platform"
-import { Console, Effect, Either, Layer, Option, Redacted, Schema, Stream } from "effect"
-import { Address, Krn, Timestamp, WalletClient, WalletConfig, WalletError } from "effect-kas-wallet"
+import { FetchHttpClient } from "@effect/platform"
+import { Console, Effect, Either, Option, Schema, Stream } from "effect"
+import { Address, Pagination, Timestamp, WalletClient, WalletConfig, WalletError } from "effect-kas-wallet"
 import * as ExitCode from "../output/ExitCode.js"
+import type * as Argv from "../input/Argv.js"
+import * as ClientConfig from "./ClientConfig.js"
 import * as Flags from "../input/Flags.js"
 import * as Messages from "../output/Messages.js"
 import * as Output from "../output/Output.js"
@@ -19,167 +20,25 @@ import * as Verbose from "../output/Verbose.js"
 
 const S = Spec.accounts
 
-const connection = {
-  url: Flags.text(S.url),
-  chain: Flags.text(S.chain),
-  accessKeyId: Flags.text(S.accessKeyId),
-  secretAccessKey: Flags.text(S.secretAccessKey),
-  secretAccessKeyFile: Flags.text(S.secretAccessKeyFile),
-  json: Flags.toggle(S.json),
-  verbose: Flags.toggle(S.verbose)
-}
-
 /**
- * The options of every `accounts` command: service, chain, account pool, key and output.
- *
- * @since 0.2.0
- * @category options
- */
-export const accountOptions = { ...connection, pool: Flags.text(S.pool) }
-
-/**
- * The options of every `fee-payers` command: service, chain, fee-payer pool, key and output.
- *
- * @since 0.2.0
- * @category options
- */
-export const feePayerOptions = { ...connection, feePayerPool: Flags.text(S.feePayerPool) }
-
-/**
- * The parsed options of a command: the connection's, and the pool of its kind.
- *
- * @since 0.2.0
- * @category models
- */
-export type Options = Command.Command.ParseConfig<typeof connection> & {
-  readonly pool?: Option.Option<string>
-  readonly feePayerPool?: Option.Option<string>
-}
-
-/**
- * The settings of a command, checked.
+ * What a running command knows of its settings, for what it prints.
  *
  * @since 0.1.0
  * @category models
  */
 export interface Settings {
   readonly url: string
-  readonly chainId: 8217 | 1001
-  /** The account pool KRN (`accounts` commands). */
+  readonly chainId: number
+  /** The account pool KRN; `undefined` for the member's default pool. */
   readonly pool: string | undefined
-  /** The fee-payer pool KRN (`fee-payers` commands). */
+  /** The fee-payer pool KRN; `undefined` for the member's default fee-payer pool. */
   readonly feePayerPool: string | undefined
-  readonly accessKeyId: string
-  readonly secretAccessKey: Redacted.Redacted<string>
   readonly json: boolean
   readonly verbose: boolean
 }
 
-const parseUrl: Flags.Parser<string> = (raw) => {
-  let url: URL
-  try {
-    url = new URL(raw)
-  } catch {
-    return Either.left(`must be an http(s) URL such as http://127.0.0.1:8787 (got ${Flags.show(raw)})`)
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    return Either.left(`must be an http(s) URL such as http://127.0.0.1:8787 (got ${Flags.show(raw)})`)
-  }
-  // A key in the URL would be printed with it: it belongs in the key's own settings.
-  if (url.username !== "" || url.password !== "") return Either.left("must not contain a user or password: give the key separately")
-  return Either.right(url.toString().replace(/\/+$/, ""))
-}
-
-const krnParser = (schema: Schema.Schema<any, string>, expected: string): Flags.Parser<string> => {
-  const decode = Schema.decodeUnknownEither(schema)
-  return (raw) => Either.isRight(decode(raw)) ? Either.right(raw) : Either.left(`must be ${expected} (got ${Flags.show(raw)})`)
-}
-
-const parsePool = krnParser(Krn.AccountPoolKrn, "an account pool KRN, krn:<chain>:wallet:<account-id>:account-pool:<name>")
-const parseFeePayerPool = krnParser(
-  Krn.FeePayerPoolKrn,
-  "a fee-payer pool KRN, krn:<chain>:wallet:<account-id>:feepayer-pool:<name>"
-)
-
-const NoKey =
-  "no API key: set KAS_ACCESS_KEY_ID and KAS_SECRET_ACCESS_KEY (or --secret-access-key-file); for a local emulator, run `kas-wallet emulator`, then `eval \"$(kas-wallet emulator env)\"`"
-
-const readSecretFile = (path: string, source: string) =>
-  Effect.flatMap(FileSystem.FileSystem, (fs) => fs.readFileString(path)).pipe(
-    Effect.mapError((e) => ExitCode.invalid(`${source}: cannot read ${path} (${e._tag === "SystemError" && e.reason === "NotFound" ? "no such file" : e.message})`)),
-    // The file's trailing newline is not part of the secret.
-    Effect.map((text) => text.replace(/\r?\n$/, "")),
-    Effect.filterOrFail((secret) => secret !== "", () => ExitCode.invalid(`${source}: ${path} is empty`)),
-    Effect.map(Redacted.make)
-  )
-
-/** The secret: its flag, its file's flag, its variable, its file's variable, in that order. */
-const secretOf = (o: Options) =>
-  Effect.gen(function*() {
-    if (Option.isSome(o.secretAccessKey) && Option.isSome(o.secretAccessKeyFile)) {
-      return yield* ExitCode.invalid(`give --${S.secretAccessKey.name} or --${S.secretAccessKeyFile.name}, not both`)
-    }
-    if (Option.isSome(o.secretAccessKey)) {
-      return o.secretAccessKey.value === ""
-        ? yield* ExitCode.invalid(`--${S.secretAccessKey.name} must not be empty`)
-        : Option.some(Redacted.make(o.secretAccessKey.value))
-    }
-    if (Option.isSome(o.secretAccessKeyFile)) {
-      return Option.some(yield* readSecretFile(o.secretAccessKeyFile.value, `--${S.secretAccessKeyFile.name}`))
-    }
-    const env = yield* Flags.raw(S.secretAccessKey, Option.none())
-    if (Option.isSome(env)) return Option.some(Redacted.make(env.value.value))
-    const file = yield* Flags.raw(S.secretAccessKeyFile, Option.none())
-    if (Option.isSome(file)) return Option.some(yield* readSecretFile(file.value.value, file.value.source))
-    return Option.none()
-  })
-
-/** A pool KRN of the command's kind, when it has one, on the chain of the command. */
-const poolOf = (flag: Spec.Flag, given: Option.Option<string> | undefined, parse: Flags.Parser<string>, chainId: number) =>
-  given === undefined
-    ? Effect.succeed(undefined)
-    : Effect.flatMap(Flags.read(flag, given, parse), (found) => {
-      const krn = Option.getOrUndefined(found)
-      return krn !== undefined && !krn.startsWith(`krn:${chainId}:`)
-        ? Effect.fail(ExitCode.invalid(`--${flag.name} ${krn} is on chain ${krn.split(":")[1]}, but the chain is ${chainId} (--chain / KAS_CHAIN_ID)`))
-        : Effect.succeed(krn)
-    })
-
-/**
- * Reads and checks the shared settings: each flag, else its environment variable.
- *
- * @since 0.1.0
- * @category settings
- */
-export const settings = (o: Options): Effect.Effect<Settings, ExitCode.Failure, FileSystem.FileSystem> =>
-  Effect.gen(function*() {
-    const chain = yield* Flags.read(S.chain, o.chain, Flags.choice(["8217", "1001"], "8217 (mainnet) or 1001 (testnet)"))
-    const chainId = Number(Option.getOrElse(chain, () => "1001")) as 8217 | 1001
-    const url = Option.getOrElse(yield* Flags.read(S.url, o.url, parseUrl), () => WalletConfig.DefaultBaseUrl)
-    const pool = yield* poolOf(S.pool, o.pool, parsePool, chainId)
-    const feePayerPool = yield* poolOf(S.feePayerPool, o.feePayerPool, parseFeePayerPool, chainId)
-    const accessKeyId = yield* Flags.read(S.accessKeyId, o.accessKeyId, Flags.nonEmpty)
-    const secretAccessKey = yield* secretOf(o)
-    if (Option.isNone(accessKeyId) || Option.isNone(secretAccessKey)) return yield* ExitCode.invalid(NoKey)
-    return {
-      url,
-      chainId,
-      pool,
-      feePayerPool,
-      accessKeyId: accessKeyId.value,
-      secretAccessKey: secretAccessKey.value,
-      json: o.json,
-      verbose: o.verbose
-    }
-  })
-
-const base64 = (s: string) => Buffer.from(s, "utf8").toString("base64")
-
-/** What must never be printed: the secret and the Authorization value made from it. */
-const secretsOf = (s: Settings): ReadonlyArray<string> => {
-  const secret = Redacted.value(s.secretAccessKey)
-  return [base64(`${s.accessKeyId}:${secret}`), secret]
-}
+const krnOf = (selection: WalletConfig.PoolSelection | WalletConfig.FeePayerPoolSelection | undefined) =>
+  selection === undefined || selection === null ? undefined : selection.toString()
 
 const encodeError = Schema.encodeSync(WalletError.WalletError)
 
@@ -192,32 +51,38 @@ const encodeError = Schema.encodeSync(WalletError.WalletError)
 export type Print = (line: string) => Effect.Effect<void>
 
 /**
- * Runs a command's program with the client, every printed line scrubbed of the key, and every
- * failure turned into one line and an exit code.
+ * Runs a command's program with the client configured by `ClientConfig`, every printed line
+ * scrubbed of the key by the client's scrubber, and every failure turned into one line and an
+ * exit code.
  *
  * @since 0.2.0
  * @category running
  */
 export const withClient = <A>(
-  o: Options,
+  run: Argv.Run,
+  uses: ClientConfig.Uses,
   context: Omit<Messages.Context, "chainId" | "pool" | "url">,
   program: (print: Print, s: Settings) => Effect.Effect<A, WalletError.WalletError, WalletClient.WalletClient>
-): Effect.Effect<void, ExitCode.Failure, FileSystem.FileSystem> =>
+): Effect.Effect<void, ExitCode.Failure> =>
   Effect.gen(function*() {
-    const s = yield* settings(o)
-    const scrub = Output.scrub(secretsOf(s))
+    const configured = yield* ClientConfig.configure(run, uses)
+    const { options, scrubber } = configured
+    const s: Settings = {
+      url: options.baseUrl?.toString().replace(/\/+$/, "") ?? WalletConfig.DefaultBaseUrl,
+      chainId: Number(options.chainId),
+      pool: krnOf(options.pool),
+      feePayerPool: krnOf(options.feePayerPool),
+      json: Flags.isSet(run, S.json),
+      verbose: Flags.isSet(run, S.verbose)
+    }
+    const scrub = scrubber.scrub
     const print = (line: string) => Console.log(scrub(line))
     const verbose = s.verbose ? Verbose.make({ baseUrl: s.url, log: (line) => Console.error(line), scrub }) : undefined
-    const layer = WalletClient.layer({
-      credentials: { accessKeyId: s.accessKeyId, secretAccessKey: s.secretAccessKey },
-      chainId: s.chainId,
-      baseUrl: s.url,
-      pool: s.pool,
-      feePayerPool: s.feePayerPool,
-      transformClient: verbose?.transformClient
-    }).pipe(Layer.provide(FetchHttpClient.layer))
-    const run = Effect.provide(program(print, s), layer)
-    yield* (verbose !== undefined ? verbose.observe(run) : run).pipe(
+    const client = yield* ClientConfig.client(configured, { transformClient: verbose?.transformClient }).pipe(
+      Effect.provide(FetchHttpClient.layer)
+    )
+    const provided = Effect.provideService(program(print, s), WalletClient.WalletClient, client)
+    yield* (verbose !== undefined ? verbose.observe(provided) : provided).pipe(
       Effect.catchAll((error) => {
         const full: Messages.Context = {
           ...context,
@@ -257,12 +122,14 @@ export const parseAddress: Flags.Parser<string> = (raw) =>
  */
 export const withAddress = (
   raw: string,
-  withAddress: (address: string) => Effect.Effect<void, ExitCode.Failure, FileSystem.FileSystem>
-): Effect.Effect<void, ExitCode.Failure, FileSystem.FileSystem> =>
+  withAddress: (address: string) => Effect.Effect<void, ExitCode.Failure>
+): Effect.Effect<void, ExitCode.Failure> =>
   Either.match(parseAddress(raw), {
     onLeft: (problem) => Effect.fail(ExitCode.invalid(`<address> ${problem}`)),
     onRight: withAddress
   })
+
+const parsePageSize = Flags.integerOf(Pagination.PageSize, Pagination.MinPageSize, Pagination.MaxPageSize)
 
 /**
  * Reads a time bound: Unix seconds (digits only), or an ISO-8601 date (`2024-05-01`) or date and
@@ -313,20 +180,6 @@ export const parseTime: Flags.Parser<number> = (raw) => {
 }
 
 /**
- * The listing options: page size, cursor, time range, all pages.
- *
- * @since 0.2.0
- * @category options
- */
-export const listOptions = {
-  pageSize: Flags.text(S.pageSize),
-  cursor: Flags.text(S.cursor),
-  from: Flags.text(S.from),
-  to: Flags.text(S.to),
-  all: Flags.toggle(S.all)
-}
-
-/**
  * A listing's paging, checked.
  *
  * @since 0.2.0
@@ -345,17 +198,12 @@ export interface Paging {
  * @since 0.2.0
  * @category settings
  */
-export const paging = (o: {
-  readonly pageSize: Option.Option<string>
-  readonly cursor: Option.Option<string>
-  readonly from: Option.Option<string>
-  readonly to: Option.Option<string>
-}): Effect.Effect<Paging, ExitCode.Failure> =>
+export const paging = (run: Argv.Run): Effect.Effect<Paging, ExitCode.Failure> =>
   Effect.gen(function*() {
-    const pageSize = yield* Flags.read(S.pageSize, o.pageSize, Flags.integer(1, 1000))
-    const cursor = yield* Flags.read(S.cursor, o.cursor, Flags.nonEmpty)
-    const from = yield* Flags.read(S.from, o.from, parseTime)
-    const to = yield* Flags.read(S.to, o.to, parseTime)
+    const pageSize = yield* Flags.read(S.pageSize, Flags.given(run, S.pageSize), parsePageSize)
+    const cursor = yield* Flags.read(S.cursor, Flags.given(run, S.cursor), Flags.nonEmpty)
+    const from = yield* Flags.read(S.from, Flags.given(run, S.from), parseTime)
+    const to = yield* Flags.read(S.to, Flags.given(run, S.to), parseTime)
     if (Option.isSome(from) && Option.isSome(to) && from.value > to.value) {
       return yield* ExitCode.invalid(`--from (${from.value}) is after --to (${to.value}): nothing can be listed`)
     }
@@ -392,14 +240,14 @@ export interface Listed<A, P extends { readonly items: ReadonlyArray<A>; readonl
  * @category running
  */
 export const list = <A, P extends { readonly items: ReadonlyArray<A>; readonly cursor: string }>(
-  o: Options,
-  all: boolean,
+  run: Argv.Run,
+  uses: ClientConfig.Uses,
   listed: Listed<A, P>
-): Effect.Effect<void, ExitCode.Failure, FileSystem.FileSystem> =>
+): Effect.Effect<void, ExitCode.Failure> =>
   Effect.gen(function*() {
     const context = { operation: "list", kind: listed.kind } as const
-    if (!all) {
-      return yield* withClient(o, context, (print, s) =>
+    if (!Flags.isSet(run, S.all)) {
+      return yield* withClient(run, uses, context, (print, s) =>
         Effect.flatMap(listed.one, (page) =>
           print(
             s.json
@@ -414,7 +262,7 @@ export const list = <A, P extends { readonly items: ReadonlyArray<A>; readonly c
     const progress = Output.showsProgress(terminal)
     let accounts = 0
     let pages = 0
-    return yield* withClient(o, context, (print, s) =>
+    return yield* withClient(run, uses, context, (print, s) =>
       listed.pages.pipe(
         Stream.runForEach((page) =>
           Effect.gen(function*() {

@@ -5,16 +5,17 @@
  *
  * @since 0.2.0
  */
-import { Args, Command } from "@effect/cli"
 import { Effect, Schema } from "effect"
 import { Account, WalletClient } from "effect-kas-wallet"
+import type * as Argv from "../input/Argv.js"
 import * as Client from "./ClientCommand.js"
+import type * as ExitCode from "../output/ExitCode.js"
 import * as Flags from "../input/Flags.js"
 import * as Output from "../output/Output.js"
 import * as Spec from "../input/Spec.js"
 
 const S = Spec.accounts
-const shared = Client.feePayerOptions
+const uses = { pool: false, feePayerPool: true }
 
 const encodeFeePayer = Schema.encodeSync(Account.FeePayerAccount)
 const encodePage = Schema.encodeSync(Account.FeePayerAccountPage)
@@ -23,39 +24,42 @@ const encodeStatus = Schema.encodeSync(Account.AccountStatus)
 const printFeePayer = (print: Client.Print, s: Client.Settings, account: Account.FeePayerAccount) =>
   print(s.json ? JSON.stringify(encodeFeePayer(account)) : Output.accountDetails(account))
 
-const address = Args.text({ name: "address" })
+type Handler = (run: Argv.Run) => Effect.Effect<void, ExitCode.Failure>
 
-const create = Command.make("create", { ...shared, withoutAccountUpdate: Flags.toggle(S.withoutAccountUpdate) }, (o) =>
-  Client.withClient(o, { operation: "create", kind: "fee-payer" }, (print, s) =>
-    Effect.flatMap(WalletClient.createFeePayer({ withoutAccountUpdate: o.withoutAccountUpdate }), (a) => printFeePayer(print, s, a))))
-
-const get = Command.make("get", { ...shared, address }, (o) =>
-  Client.withAddress(o.address, (address) =>
-    Client.withClient(o, { operation: "get", kind: "fee-payer", address }, (print, s) =>
-      Effect.flatMap(WalletClient.getFeePayer(address), (a) => printFeePayer(print, s, a)))))
-
-const list = Command.make("list", { ...shared, ...Client.listOptions }, (o) =>
-  Effect.flatMap(Client.paging(o), (params) =>
-    Client.list<Account.FeePayerAccount, Account.FeePayerAccountPage>(o, o.all, {
-      kind: "fee-payer",
-      one: WalletClient.listFeePayers(params),
-      pages: WalletClient.feePayerPages(params),
-      itemJson: (a) => JSON.stringify(encodeFeePayer(a)),
-      pageJson: (page) => JSON.stringify(encodePage(page)),
-      row: (a) => Output.accountRow(a),
-      empty: "(no fee-payer accounts)"
-    })))
-
-const remove = Command.make("delete", { ...shared, address }, (o) =>
-  Client.withAddress(o.address, (address) =>
-    Client.withClient(o, { operation: "delete", kind: "fee-payer", address }, (print, s) =>
-      Effect.flatMap(WalletClient.deleteFeePayer(address), (status) =>
-        print(s.json ? JSON.stringify(encodeStatus(status)) : `deleted ${address}`)))))
+const onAddress = (run: Argv.Run, f: (address: string) => Effect.Effect<void, ExitCode.Failure>) =>
+  Client.withAddress(Flags.positional(run, "address"), f)
 
 /**
- * `kas-wallet fee-payers`.
+ * The `fee-payers` commands, by name.
  *
  * @since 0.2.0
  * @category commands
  */
-export const command = Command.make("fee-payers").pipe(Command.withSubcommands([create, get, list, remove]))
+export const commands: Readonly<Record<string, Handler>> = {
+  create: (run) =>
+    Client.withClient(run, uses, { operation: "create", kind: "fee-payer" }, (print, s) =>
+      Effect.flatMap(
+        WalletClient.createFeePayer({ withoutAccountUpdate: Flags.isSet(run, S.withoutAccountUpdate) }),
+        (a) => printFeePayer(print, s, a)
+      )),
+  get: (run) =>
+    onAddress(run, (address) =>
+      Client.withClient(run, uses, { operation: "get", kind: "fee-payer", address }, (print, s) =>
+        Effect.flatMap(WalletClient.getFeePayer(address), (a) => printFeePayer(print, s, a)))),
+  list: (run) =>
+    Effect.flatMap(Client.paging(run), (params) =>
+      Client.list<Account.FeePayerAccount, Account.FeePayerAccountPage>(run, uses, {
+        kind: "fee-payer",
+        one: WalletClient.listFeePayers(params),
+        pages: WalletClient.feePayerPages(params),
+        itemJson: (a) => JSON.stringify(encodeFeePayer(a)),
+        pageJson: (page) => JSON.stringify(encodePage(page)),
+        row: (a) => Output.accountRow(a),
+        empty: "(no fee-payer accounts)"
+      })),
+  delete: (run) =>
+    onAddress(run, (address) =>
+      Client.withClient(run, uses, { operation: "delete", kind: "fee-payer", address }, (print, s) =>
+        Effect.flatMap(WalletClient.deleteFeePayer(address), (status) =>
+          print(s.json ? JSON.stringify(encodeStatus(status)) : `deleted ${address}`))))
+}

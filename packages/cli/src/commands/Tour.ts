@@ -13,6 +13,8 @@ import { join } from "node:path"
 import { Address, Amount, ChainId, FeeDelegation, WalletClient, WalletConfig } from "effect-kas-wallet"
 import * as Wire from "effect-kas-wallet/Wire"
 import { Emulator } from "effect-kas-wallet-emulator"
+import type * as Argv from "../input/Argv.js"
+import * as ExitCode from "../output/ExitCode.js"
 import * as Output from "../output/Output.js"
 
 const step = (n: number, title: string, wire?: string) =>
@@ -131,3 +133,16 @@ export const run = Effect.gen(function*() {
   ))
   yield* program.pipe(Effect.provide(client.pipe(Layer.provideMerge(emulator), Layer.provide(FetchHttpClient.layer))))
 }).pipe(Effect.scoped)
+
+/**
+ * `kas-wallet tour`, as a command: a failure of the tour is unexpected (exit code 1).
+ *
+ * @since 0.2.0
+ * @category commands
+ */
+export const commands: Readonly<Record<string, (run: Argv.Run) => Effect.Effect<void, ExitCode.Failure>>> = {
+  "": () =>
+    run.pipe(
+      Effect.mapError((e) => new ExitCode.Failure({ message: `the tour failed: ${e.message}`, code: ExitCode.ExitCode.Unexpected }))
+    )
+}

@@ -6,21 +6,18 @@
  *
  * @since 0.2.0
  */
-import { Args, Command } from "@effect/cli"
 import { Effect, Either, Option, Schedule, Schema } from "effect"
 import { Address, Amount, FeeDelegation, Transaction, WalletClient } from "effect-kas-wallet"
 import * as Wire from "effect-kas-wallet/Wire"
+import type * as Argv from "../input/Argv.js"
 import * as Client from "./ClientCommand.js"
 import * as ExitCode from "../output/ExitCode.js"
 import * as Flags from "../input/Flags.js"
 import * as Output from "../output/Output.js"
 import * as Spec from "../input/Spec.js"
+import * as Value from "../input/Value.js"
 
 const T = Spec.tx
-
-// The connection of `accounts` (the sender's pool in --pool) and the fee-payer pool of
-// `fee-payers` (the second KRN of x-krn for --fee-payer ADDRESS).
-const connection = { ...Client.accountOptions, feePayerPool: Client.feePayerOptions.feePayerPool, json: Flags.toggle(T.json) }
 
 const encodeResult = Schema.encodeSync(Transaction.TransactionResult)
 const encodeReceipt = Schema.encodeSync(Transaction.TransactionReceipt)
@@ -28,8 +25,7 @@ const encodeReceipt = Schema.encodeSync(Transaction.TransactionReceipt)
 const parseAddress: Flags.Parser<Address.Address> = (raw) =>
   Either.map(Client.parseAddress(raw), (checked) => Option.getOrThrow(Address.checksum(checked)))
 
-const parseValue: Flags.Parser<Amount.Peb> = (raw) =>
-  Either.mapLeft(Amount.parseAmount(raw), (e) => `${e.reason} (got ${Flags.show(raw)})`)
+const parseFeeRatio = Flags.integerOf(FeeDelegation.FeeRatio, FeeDelegation.MinFeeRatio, FeeDelegation.MaxFeeRatio)
 
 const parseFeePayer: Flags.Parser<FeeDelegation.FeePayer> = (raw) =>
   raw === "global"
@@ -112,72 +108,61 @@ export const receiptDetails = (r: Transaction.TransactionReceipt): string => {
   return Output.table(["FIELD", "VALUE"], rows)
 }
 
-const send = Command.make("send", {
-  ...connection,
-  from: Flags.text(T.from),
-  to: Flags.text(T.to),
-  value: Flags.text(T.value),
-  memo: Flags.text(T.memo),
-  feePayer: Flags.text(T.feePayer),
-  feeRatio: Flags.text(T.feeRatio),
-  feePayerPool: Flags.text(T.feePayerPool),
-  nonce: Flags.text(T.nonce),
-  gas: Flags.text(T.gas),
-  noSubmit: Flags.toggle(T.noSubmit),
-  wait: Flags.toggle(T.wait)
-}, (o) =>
+const send = (run: Argv.Run): Effect.Effect<void, ExitCode.Failure> =>
   Effect.gen(function*() {
-    const from = yield* required(T.from, yield* Flags.read(T.from, o.from, parseAddress))
-    const to = yield* required(T.to, yield* Flags.read(T.to, o.to, parseAddress))
-    const value = yield* required(T.value, yield* Flags.read(T.value, o.value, parseValue))
-    const memo = Option.getOrUndefined(yield* Flags.read(T.memo, o.memo, Flags.nonEmpty))
-    const feePayer = Option.getOrUndefined(yield* Flags.read(T.feePayer, o.feePayer, parseFeePayer))
-    const feeRatio = Option.getOrUndefined(yield* Flags.read(T.feeRatio, o.feeRatio, Flags.integer(1, 99)))
-    const nonce = Option.getOrUndefined(yield* Flags.read(T.nonce, o.nonce, Flags.integer(0, Number.MAX_SAFE_INTEGER)))
-    const gas = Option.getOrUndefined(yield* Flags.read(T.gas, o.gas, Flags.integer(0, Number.MAX_SAFE_INTEGER)))
+    const read = <A>(flag: Spec.Flag, parse: Flags.Parser<A>) => Flags.read(flag, Flags.given(run, flag), parse)
+    const from = yield* required(T.from, yield* read(T.from, parseAddress))
+    const to = yield* required(T.to, yield* read(T.to, parseAddress))
+    const value = yield* required(T.value, yield* read(T.value, Value.parseAmount))
+    const memo = Option.getOrUndefined(yield* read(T.memo, Flags.nonEmpty))
+    const feePayer = Option.getOrUndefined(yield* read(T.feePayer, parseFeePayer))
+    const feeRatio = Option.getOrUndefined(yield* read(T.feeRatio, parseFeeRatio))
+    const nonce = Option.getOrUndefined(yield* read(T.nonce, Flags.integer(0, Number.MAX_SAFE_INTEGER)))
+    const gas = Option.getOrUndefined(yield* read(T.gas, Flags.integer(0, Number.MAX_SAFE_INTEGER)))
+    const noSubmit = Flags.isSet(run, T.noSubmit)
+    const wait = Flags.isSet(run, T.wait)
     if (feeRatio !== undefined && feePayer === undefined) {
       return yield* ExitCode.invalid(`--${T.feeRatio.name} needs --${T.feePayer.name} (global or your fee-payer account): the sender pays all of its fee`)
     }
-    if (Option.isSome(o.feePayerPool) && feePayer?._tag !== "UserFeePayer") {
+    if (Option.isSome(Flags.given(run, T.feePayerPool)) && feePayer?._tag !== "UserFeePayer") {
       // Only the flag: KAS_FEEPAYER_POOL is a default for the commands that use one.
       return yield* ExitCode.invalid(`--${T.feePayerPool.name} selects the pool of --${T.feePayer.name} ADDRESS, and there is none`)
     }
-    if (o.noSubmit && o.wait) return yield* ExitCode.invalid(`--${T.wait.name} waits for a sent transaction: leave out --${T.noSubmit.name} or --${T.wait.name}`)
+    if (noSubmit && wait) return yield* ExitCode.invalid(`--${T.wait.name} waits for a sent transaction: leave out --${T.noSubmit.name} or --${T.wait.name}`)
     const userFeePayer = feePayer?._tag === "UserFeePayer" ? feePayer.address : undefined
-    return yield* Client.withClient(o, { operation: "send", address: from, feePayer: userFeePayer }, (print, s) =>
+    return yield* Client.withClient(run, { pool: true, feePayerPool: true }, { operation: "send", address: from, feePayer: userFeePayer }, (print, s) =>
       Effect.gen(function*() {
-        const fields = { from, to, value, memo, nonce, gas, submit: !o.noSubmit }
-        const result = yield* WalletClient.transferValue(
-          feePayer === undefined ? fields : {
-            ...fields,
-            feePayer,
-            feeRatio,
-            // The layer's fee-payer pool (--fee-payer-pool / KAS_FEEPAYER_POOL) serves a user fee payer only.
-            feePayerPool: userFeePayer !== undefined ? s.feePayerPool : undefined
-          }
-        )
+        const fields = { from, to, value, memo, nonce, gas, submit: !noSubmit }
+        const params: WalletClient.TransferParams = feePayer === undefined ? fields : {
+          ...fields,
+          feePayer,
+          feeRatio,
+          // The layer's fee-payer pool (--fee-payer-pool / KAS_FEEPAYER_POOL) serves a user fee payer only.
+          feePayerPool: userFeePayer !== undefined ? s.feePayerPool : undefined
+        }
+        const result = yield* WalletClient.transferValue(params)
         yield* print(s.json ? JSON.stringify(encodeResult(result)) : resultDetails(result))
-        if (!o.wait) return
+        if (!wait) return
         const receipt = yield* WalletClient.awaitReceipt(result.transactionHash, { schedule: polling })
         yield* print(s.json ? JSON.stringify(encodeReceipt(receipt)) : `\n${receiptDetails(receipt)}`)
       }))
-  }))
+  })
 
-const receipt = Command.make("receipt", { ...connection, wait: Flags.toggle(T.wait), hash: Args.text({ name: "hash" }) }, (o) =>
-  Either.match(parseHash(o.hash), {
+const receipt = (run: Argv.Run): Effect.Effect<void, ExitCode.Failure> =>
+  Either.match(parseHash(Flags.positional(run, "hash")), {
     onLeft: (problem) => Effect.fail(ExitCode.invalid(`<hash> ${problem}`)),
     onRight: (hash) =>
-      Client.withClient(o, { operation: "receipt", hash }, (print, s) =>
+      Client.withClient(run, { pool: true, feePayerPool: false }, { operation: "receipt", hash }, (print, s) =>
         Effect.flatMap(
-          o.wait ? WalletClient.awaitReceipt(hash, { schedule: polling }) : WalletClient.getTransactionReceipt(hash),
+          Flags.isSet(run, T.wait) ? WalletClient.awaitReceipt(hash, { schedule: polling }) : WalletClient.getTransactionReceipt(hash),
           (r) => print(s.json ? JSON.stringify(encodeReceipt(r)) : receiptDetails(r))
         ))
-  }))
+  })
 
 /**
- * `kas-wallet tx`.
+ * The `tx` commands, by name.
  *
  * @since 0.2.0
  * @category commands
  */
-export const command = Command.make("tx").pipe(Command.withSubcommands([send, receipt]))
+export const commands: Readonly<Record<string, (run: Argv.Run) => Effect.Effect<void, ExitCode.Failure>>> = { send, receipt }

@@ -1,8 +1,8 @@
 /**
- * The first look at a command line, against the command table: which command it names, and
- * whether it asks for help, the version or completions, or breaks a rule of the table (an unknown
- * command or flag, a flag without its value, a missing or extra argument). Each problem is one
- * message in the user's terms, naming the flag.
+ * The one reading of a command line, against the command table: which command it names, with its
+ * flags' values and its arguments, or whether it asks for help, the version or completions, or
+ * breaks a rule of the table (an unknown command or flag, a flag without its value, a missing or
+ * extra argument). Each problem is one message in the user's terms, naming the flag.
  *
  * No runtime dependency: `kas-wallet` answers `--help`, `--version` and usage errors before it
  * loads effect.
@@ -22,7 +22,22 @@ export type Request =
   | { readonly _tag: "Version" }
   | { readonly _tag: "Completions" }
   | { readonly _tag: "Usage"; readonly command: Spec.Command; readonly message: string }
-  | { readonly _tag: "Run"; readonly command: Spec.Command }
+  | Run
+
+/**
+ * A command to run, with what the command line gave it: the value of each flag given with one,
+ * `true` for each switch given, and the positional arguments in the table's order.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Run {
+  readonly _tag: "Run"
+  readonly command: Spec.Command
+  /** By flag name (without `--`): its value, or `true` for a switch. */
+  readonly flags: Readonly<Record<string, string | true>>
+  readonly positionals: ReadonlyArray<string>
+}
 
 const display = (command: Spec.Command) => ["kas-wallet", ...command.path].join(" ")
 
@@ -94,7 +109,7 @@ export const read = (root: Spec.Command, args: ReadonlyArray<string>): Request =
   }
 
   const flags = Spec.flags(command)
-  const seen = new Set<string>()
+  const given: Record<string, string | true> = {}
   const positionals: Array<string> = []
   for (let j = 0; j < rest.length; j++) {
     const arg = rest[j]!
@@ -108,20 +123,22 @@ export const read = (root: Spec.Command, args: ReadonlyArray<string>): Request =
       const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq)
       const flag = flags.find((f) => f.name === name)
       if (flag === undefined) return usage(`unknown option --${name} for ${display(command)}${suggest(name, flags)}`)
-      if (seen.has(name)) return usage(`--${name} is given twice`)
-      seen.add(name)
+      if (given[name] !== undefined) return usage(`--${name} is given twice`)
       if (flag.value === undefined) {
         if (eq !== -1) return usage(`--${name} takes no value`)
+        given[name] = true
         continue
       }
       if (eq !== -1) {
         if (arg.length === eq + 1) return usage(`--${name} needs a value, e.g. ${flag.example}`)
+        given[name] = arg.slice(eq + 1)
         continue
       }
       const value = rest[j + 1]
       if (value === undefined || j + 1 === end || (value.startsWith("--") && flags.some((f) => value.split("=")[0] === `--${f.name}`))) {
         return usage(`--${name} needs a value, e.g. ${flag.example}`)
       }
+      given[name] = value
       j++
       continue
     }
@@ -138,7 +155,7 @@ export const read = (root: Spec.Command, args: ReadonlyArray<string>): Request =
     const missing = command.positionals[positionals.length]!
     return usage(`${display(command)} needs <${missing.name}>: ${missing.description}`)
   }
-  return { _tag: "Run", command }
+  return { _tag: "Run", command, flags: given, positionals }
 }
 
 /**

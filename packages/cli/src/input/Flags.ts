@@ -1,33 +1,45 @@
 /**
- * The command line's flags as @effect/cli options, and reading their values: the flag, else its
- * environment variable, checked by a parser whose message names where the value came from.
+ * Reading the values of a command line's flags: the flag, else its environment variable, checked
+ * by a parser whose message names where the value came from.
  *
- * Every flag is read as text by @effect/cli and checked here, so that each message is one line in
- * the user's terms (`--page-size must be an integer from 1 to 1000 (got 0)`) rather than the
- * parser's (`'abc' is not a integer`).
+ * The command line itself is read once, by `Argv.read`, against the table; every value arrives
+ * here as text and is checked here, so that each message is one line in the user's terms
+ * (`--page-size must be ...`) and names the flag or the variable it came from.
  *
  * @since 0.1.0
  */
-import { Options } from "@effect/cli"
-import { Config, Effect, Either, Option } from "effect"
+import { Config, Effect, Either, Option, Schema } from "effect"
 import * as ExitCode from "../output/ExitCode.js"
+import type * as Argv from "./Argv.js"
 import type * as Spec from "./Spec.js"
 
 /**
- * A flag with a value, as an optional @effect/cli option.
+ * The value given to a flag on the command line, if any.
  *
- * @since 0.1.0
- * @category options
+ * @since 0.2.0
+ * @category reading
  */
-export const text = (flag: Spec.Flag): Options.Options<Option.Option<string>> => Options.optional(Options.text(flag.name))
+export const given = (run: Argv.Run, flag: Spec.Flag): Option.Option<string> => {
+  const value = run.flags[flag.name]
+  return typeof value === "string" ? Option.some(value) : Option.none()
+}
 
 /**
- * A switch, as an @effect/cli option.
+ * Whether a switch was given.
  *
- * @since 0.1.0
- * @category options
+ * @since 0.2.0
+ * @category reading
  */
-export const toggle = (flag: Spec.Flag): Options.Options<boolean> => Options.boolean(flag.name)
+export const isSet = (run: Argv.Run, flag: Spec.Flag): boolean => run.flags[flag.name] === true
+
+/**
+ * A positional argument by name; `Argv.read` has checked that every one is there.
+ *
+ * @since 0.2.0
+ * @category reading
+ */
+export const positional = (run: Argv.Run, name: string): string =>
+  run.positionals[run.command.positionals.findIndex((p) => p.name === name)] ?? ""
 
 /**
  * Checks a value: the value, or what is wrong with it, as the end of a sentence whose subject is
@@ -111,6 +123,24 @@ export const integer = (min: number, max: number): Parser<number> => (raw) =>
   /^\d{1,15}$/.test(raw) && Number(raw) >= min && Number(raw) <= max
     ? Either.right(Number(raw))
     : Either.left(`must be an integer from ${min} to ${max} (got ${show(raw)})`)
+
+/**
+ * An integer (digits only) that a schema of the client accepts, such as `FeeDelegation.FeeRatio`
+ * or `Pagination.PageSize`: the schema is the one definition of the bound, `min` and `max` (its
+ * constants) only word the refusal.
+ *
+ * @since 0.2.0
+ * @category parsers
+ */
+export const integerOf = <A>(schema: Schema.Schema<A, number>, min: number, max: number): Parser<A> => {
+  const decode = Schema.decodeUnknownEither(schema)
+  return (raw) => {
+    const decoded = /^\d{1,15}$/.test(raw) ? decode(Number(raw)) : undefined
+    return decoded !== undefined && Either.isRight(decoded)
+      ? Either.right(decoded.right)
+      : Either.left(`must be an integer from ${min} to ${max} (got ${show(raw)})`)
+  }
+}
 
 /**
  * One of some values.

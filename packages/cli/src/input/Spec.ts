@@ -1,7 +1,7 @@
 /**
  * The command table of `kas-wallet`: every command, its arguments and flags, with descriptions and
- * examples. `--help`, the bash completions and the check of the command line are derived from it;
- * the commands build their @effect/cli options from the same flags.
+ * examples. `--help`, the bash completions and the one reading of the command line (`Argv`) are
+ * derived from it; the commands read their flags' values from that reading.
  *
  * Plain data with no runtime import, so that `--help` and `--version` answer without loading
  * effect, the client or the emulator.
@@ -58,6 +58,12 @@ export interface Positional {
 export interface Group {
   readonly title: string
   readonly flags: ReadonlyArray<Flag>
+  /**
+   * Rarely changed flags (the connection, the emulator's storage and faults): the help lists
+   * them on a few "more flags" lines, each with its variable, and docs/cli.md describes them, so
+   * that every help fits a screen.
+   */
+  readonly more?: boolean
 }
 
 /**
@@ -172,7 +178,7 @@ export const accounts = {
   },
   verbose: {
     name: "verbose",
-    description: "log requests (query strings; secrets redacted), statuses and retries on stderr",
+    description: "log requests, statuses, retries on stderr",
     example: "--verbose"
   },
   pageSize: {
@@ -235,11 +241,13 @@ export const accounts = {
 
 const connection: Group = {
   title: "Service and key",
+  more: true,
   flags: [accounts.url, accounts.chain, accounts.pool, accounts.accessKeyId, accounts.secretAccessKeyFile, accounts.secretAccessKey]
 }
 const output: Group = { title: "Output", flags: [accounts.json, accounts.verbose] }
 const feePayerConnection: Group = {
   title: "Service and key",
+  more: true,
   flags: [
     accounts.url,
     accounts.chain,
@@ -468,7 +476,7 @@ export const tx = {
   from: {
     name: "from",
     value: "ADDRESS",
-    description: "the sender: an account of the pool (--pool, else the default one)",
+    description: "the sender: an account of the pool (--pool)",
     example: "--from 0xa809284C83b901eD106Aba4Ccda14628Af128e14"
   },
   to: {
@@ -480,7 +488,7 @@ export const tx = {
   value: {
     name: "value",
     value: "AMOUNT",
-    description: "amount: 1.5KLAY, 25ston, 1000peb, 0x hex or plain digits (peb)",
+    description: "amount with its unit: 1.5KLAY, 25ston or 1000peb",
     example: "--value 1.5KLAY"
   },
   memo: {
@@ -532,12 +540,12 @@ export const tx = {
   },
   wait: {
     name: "wait",
-    description: "wait until the transaction is committed and print its receipt",
+    description: "wait for the receipt (committed) and print it",
     example: "--wait"
   },
   json: {
     name: "json",
-    description: "JSON output: the result, then with --wait the receipt, one document per line",
+    description: "JSON: the result, then with --wait the receipt",
     example: "--json | jq -r .transactionHash"
   }
 } as const satisfies Record<string, Flag>
@@ -546,15 +554,13 @@ const txSend: Command = {
   path: ["tx", "send"],
   summary: "transfer KLAY from an account of a pool",
   description: [
-    "Transfer value from an account of the pool (POST /v2/tx/value; with --fee-payer, /v2/tx/fd/value",
-    "or /v2/tx/fd-user/value) and print the signed transaction. Never retried once sent."
+    "Send value from an account of the pool (POST /v2/tx/value, /v2/tx/fd/value or",
+    "/v2/tx/fd-user/value); never retried once sent."
   ],
   positionals: [],
   groups: [
-    {
-      title: "Transfer",
-      flags: [tx.from, tx.to, tx.value, tx.memo, tx.feePayer, tx.feeRatio, tx.feePayerPool, tx.nonce, tx.gas, tx.noSubmit, tx.wait]
-    },
+    { title: "Transfer", flags: [tx.from, tx.to, tx.value, tx.memo, tx.feePayer, tx.feeRatio, tx.wait] },
+    { title: "Rarely", flags: [tx.feePayerPool, tx.nonce, tx.gas, tx.noSubmit], more: true },
     { title: "Output", flags: [tx.json, accounts.verbose] },
     connection
   ],
@@ -562,8 +568,7 @@ const txSend: Command = {
   runs: true,
   examples: [
     "kas-wallet tx send --from \"$FROM\" --to \"$TO\" --value 1.5KLAY --wait",
-    "kas-wallet tx send --from \"$FROM\" --to \"$TO\" --value 1000 --memo \"invoice 42\"",
-    "kas-wallet tx send --from \"$FROM\" --to \"$TO\" --value 1 --fee-payer \"$FP\""
+    "kas-wallet tx send --from \"$FROM\" --to \"$TO\" --value 1KLAY --fee-payer global"
   ]
 }
 
@@ -616,14 +621,14 @@ export const emulator = {
     name: "data-dir",
     value: "DIR",
     env: "KAS_EMULATOR_DATA_DIR",
-    default: "$XDG_DATA_HOME/kas-wallet/emulator, else ~/.kas-wallet/emulator",
-    description: "keeps the database, master key and member key",
+    default: "~/.kas-wallet/emulator, or under $XDG_DATA_HOME",
+    description: "keeps the database and keys",
     example: "--data-dir ./.emulator",
     files: true
   },
   ephemeral: {
     name: "ephemeral",
-    description: "a throwaway run: in memory, a new member and key, nothing kept",
+    description: "a throwaway run in memory: nothing kept",
     example: "--ephemeral --port 0"
   },
   secretAccessKeyFile: {
@@ -667,18 +672,32 @@ export const emulator = {
     description: "AccessKey ID of the key",
     example: "--access-key-id KASK..."
   },
+  poolChain: {
+    name: "chain",
+    value: "ID",
+    description: "chain: 8217 (mainnet) or 1001 (testnet)",
+    example: "--chain 1001",
+    choices: ["8217", "1001"]
+  },
   chainId: {
     name: "chain-id",
     value: "ID",
-    description: "chain: 8217 (mainnet) or 1001 (testnet)",
+    description: "the same as --chain (an older spelling)",
     example: "--chain-id 1001",
+    choices: ["8217", "1001"]
+  },
+  optionalPoolChain: {
+    name: "chain",
+    value: "ID",
+    default: "both",
+    description: "only the pools of this chain: 8217 or 1001",
+    example: "--chain 8217",
     choices: ["8217", "1001"]
   },
   optionalChainId: {
     name: "chain-id",
     value: "ID",
-    default: "both",
-    description: "only the pools of this chain: 8217 or 1001",
+    description: "the same as --chain (an older spelling)",
     example: "--chain-id 8217",
     choices: ["8217", "1001"]
   },
@@ -702,6 +721,14 @@ export const emulator = {
  * @category flags
  */
 export const ledger = {
+  url: {
+    name: "url",
+    value: "URL",
+    env: "KAS_WALLET_URL",
+    default: "KAS_WALLET_URL when set, else the database",
+    description: "a running emulator, with the key of the KAS_* settings",
+    example: "--url http://127.0.0.1:8787"
+  },
   billChain: {
     name: "chain",
     value: "ID",
@@ -823,32 +850,32 @@ const emulatorSubcommands: ReadonlyArray<Command> = [
       "kas-wallet emulator key delete --account-id <id> --access-key-id KASK..."
     )
   ]),
-  consoleGroup("pool", "create and list account pools and fee-payer pools of members", [
+  consoleGroup("pool", "create and list account and fee-payer pools", [
     consoleCommand(
       ["emulator", "pool", "create"],
       "create a named account pool (or fee-payer pool) on a chain; prints its KRN",
-      [emulator.accountId, emulator.chainId, emulator.name, emulator.feePayer],
-      "kas-wallet emulator pool create --account-id <id> --chain-id 1001 --name pay"
+      [emulator.accountId, emulator.poolChain, emulator.chainId, emulator.name, emulator.feePayer],
+      "kas-wallet emulator pool create --account-id <id> --chain 1001 --name pay"
     ),
     consoleCommand(
       ["emulator", "pool", "list"],
       "list the account pools (or fee-payer pools) of a member",
-      [emulator.accountId, emulator.optionalChainId, emulator.feePayer],
+      [emulator.accountId, emulator.optionalPoolChain, emulator.optionalChainId, emulator.feePayer],
       "kas-wallet emulator pool list --account-id <id>"
     )
   ]),
   {
     path: ["emulator", "fund"],
-    summary: "credit test value to any address (the emulator's faucet)",
+    summary: "credit test value to an address (a faucet)",
     description: [
-      "Credit test value to any address on a chain, directly in the emulator's database (running or",
-      "not): the wire API has no faucet. A plain number is peb; write 10KLAY for KLAY."
+      "Credit test value to an address on a chain (the wire API has no faucet): through a running",
+      "emulator (--url, KAS_WALLET_URL), or in a database, to its accounts and fee-payer accounts only."
     ],
     positionals: [
-      { name: "address", description: "0x followed by 40 hex digits: any address, not only the member's" },
-      { name: "amount", description: "1.5KLAY, 25ston, 1000peb, 0x hex or plain digits (peb)" }
+      { name: "address", description: "0x followed by 40 hex digits" },
+      { name: "amount", description: "with its unit: 1.5KLAY, 25ston or 1000peb" }
     ],
-    groups: [{ title: "Options", flags: [accounts.chain, ledger.json, emulator.dataDir, emulator.consoleDb] }],
+    groups: [{ title: "Options", flags: [accounts.chain, ledger.json, ledger.url, emulator.dataDir, emulator.consoleDb] }],
     subcommands: [],
     runs: true,
     examples: ["kas-wallet emulator fund 0xa809284C83b901eD106Aba4Ccda14628Af128e14 10KLAY"]
@@ -856,9 +883,12 @@ const emulatorSubcommands: ReadonlyArray<Command> = [
   {
     path: ["emulator", "balance"],
     summary: "show the balance and nonce of any address",
-    description: ["Show the balance (KLAY and peb) and next nonce of any address on a chain, from the emulator's database."],
+    description: [
+      "Show the balance (KLAY and peb) and next nonce of any address on a chain, from a running",
+      "emulator (--url, KAS_WALLET_URL) or a database."
+    ],
     positionals: [{ name: "address", description: "0x followed by 40 hex digits" }],
-    groups: [{ title: "Options", flags: [accounts.chain, ledger.json, emulator.dataDir, emulator.consoleDb] }],
+    groups: [{ title: "Options", flags: [accounts.chain, ledger.json, ledger.url, emulator.dataDir, emulator.consoleDb] }],
     subcommands: [],
     runs: true,
     examples: ["kas-wallet emulator balance 0xa809284C83b901eD106Aba4Ccda14628Af128e14"]
@@ -868,10 +898,10 @@ const emulatorSubcommands: ReadonlyArray<Command> = [
     summary: "show what the global fee payer paid for each member",
     description: [
       "Show the global fee payer's bills: the fees it paid for each member's fee-delegated transfers",
-      "(POST /v2/tx/fd/value) on each chain, which the service charges the member later."
+      "(POST /v2/tx/fd/value) on each chain, from a running emulator (--url) or a database."
     ],
     positionals: [],
-    groups: [{ title: "Options", flags: [ledger.billChain, ledger.accountId, ledger.json, emulator.dataDir, emulator.consoleDb] }],
+    groups: [{ title: "Options", flags: [ledger.billChain, ledger.accountId, ledger.json, ledger.url, emulator.dataDir, emulator.consoleDb] }],
     subcommands: [],
     runs: true,
     examples: ["kas-wallet emulator bill --chain 1001"]
@@ -884,33 +914,34 @@ const emulatorCommand = (fields: typeof EmulatorConfig.fields | undefined): Comm
     path: ["emulator"],
     summary: "run a local emulator of the wallet API, which keeps its data",
     description: [
-      "Serve a local KAS wallet API that keeps its data, member and key in a data directory. It prints",
-      "the KAS_* settings to eval, then `listening on URL`; Ctrl-C stops it."
+      "Serve a local KAS wallet API that keeps its data in a data directory; print the KAS_*",
+      "settings to eval, then `listening on URL`. Ctrl-C stops it."
     ],
     positionals: [],
     groups: [
       {
-        title: "Server, data, blocks and faults",
+        title: "Server and data",
+        flags: [...f("host"), ...f("port"), emulator.dataDir, emulator.ephemeral, ...f("blockInterval")]
+      },
+      {
+        title: "Storage and faults",
         flags: [
-          ...f("host"),
-          ...f("port"),
-          emulator.dataDir,
-          emulator.ephemeral,
           ...f("database"),
           ...f("authToken"),
           ...f("masterKey"),
           ...f("masterKeyFile"),
-          ...f("blockInterval"),
           ...f("faultRate"),
           ...f("faultSeed"),
           ...f("faultKinds"),
           ...f("faultLatency"),
           ...f("faultRetryAfter")
-        ]
+        ],
+        more: true
       },
       {
         title: "Member key (default: the stored one)",
-        flags: [...f("accessKeyId"), emulator.secretAccessKeyFile, ...f("secretAccessKey"), ...f("accountId")]
+        flags: [...f("accessKeyId"), emulator.secretAccessKeyFile, ...f("secretAccessKey"), ...f("accountId")],
+        more: true
       }
     ],
     subcommands: emulatorSubcommands,

@@ -33,16 +33,25 @@ export const styleFor = (
 ): Style => {
   const tty = stream.isTTY === true
   const noColor = (env.NO_COLOR !== undefined && env.NO_COLOR !== "") || env.TERM === "dumb"
-  return { color: tty && !noColor, width: tty ? Math.max(60, stream.columns ?? 80) : undefined }
+  return { color: tty && !noColor, width: tty ? Math.max(60, stream.columns ?? PipedWidth) : PipedWidth }
 }
 
 /**
- * Plain text, not wrapped: what pipes and files get (a pager wraps it to its own width).
+ * The width of help that goes to a pipe or a file: the classic terminal's, which every pager and
+ * editor shows without wrapping.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const PipedWidth = 80
+
+/**
+ * Plain text at `PipedWidth` columns: what pipes and files get.
  *
  * @since 0.1.0
  * @category constants
  */
-export const plain: Style = { color: false, width: undefined }
+export const plain: Style = { color: false, width: PipedWidth }
 
 const bold = (style: Style, s: string) => (style.color ? `\x1b[1m${s}\x1b[22m` : s)
 
@@ -82,7 +91,8 @@ const envPrefix = (group: Spec.Group): string | undefined => {
   return valued.length >= 2 && prefixes.size === 1 && prefix !== undefined ? prefix : undefined
 }
 
-const flagText = (flag: Spec.Flag, inlineEnv: boolean): string => {
+/** A flag's description and notes, with its example when that costs no extra line at `room` columns. */
+const flagText = (flag: Spec.Flag, inlineEnv: boolean, room: number | undefined): string => {
   const notes = [
     ...(inlineEnv && flag.env !== undefined ? [`env ${flag.env}`] : []),
     ...(flag.default !== undefined ? [`default ${flag.default}`] : [])
@@ -90,8 +100,18 @@ const flagText = (flag: Spec.Flag, inlineEnv: boolean): string => {
   const example = flag.value !== undefined && flag.example.startsWith(`--${flag.name} `)
     ? flag.example.slice(flag.name.length + 3)
     : flag.example
-  return `${flag.description}${notes.length > 0 ? ` (${notes.join("; ")})` : ""}. E.g. ${example}`
+  const text = `${flag.description}${notes.length > 0 ? ` (${notes.join("; ")})` : ""}`
+  const withExample = `${text}. E.g. ${example}`
+  if (room === undefined) return withExample
+  return wrap(withExample, 0, 0, room).length <= wrap(text, 0, 0, room).length ? withExample : text
 }
+
+/** The "more flags" lines of a group: each flag's label and variable, run together (docs/cli.md has the rest). */
+const moreFlags = (group: Spec.Group, prefix: string | undefined): string =>
+  group.flags.map((f) =>
+    // A label is not cut across lines: its spaces are non-breaking until the lines are made.
+    `${flagLabel(f).replace(/ /g, "\u00a0")}${prefix === undefined && f.env !== undefined ? ` (${f.env})` : ""}`
+  ).join(", ")
 
 /** Where each secret flag's value is better given, for the footnote of the secret flags. */
 const secretNote = (flags: ReadonlyArray<Spec.Flag>): string | undefined => {
@@ -115,7 +135,7 @@ const columns = (style: Style, rows: ReadonlyArray<readonly [string, string]>, c
   })
 
 // Wider labels go on a line of their own.
-const MaxColumn = 30
+const MaxColumn = 25
 
 const name = (command: Spec.Command) => ["kas-wallet", ...command.path].join(" ")
 
@@ -155,7 +175,8 @@ export const render = (command: Spec.Command, style: Style = plain): string => {
   ]
   const column = Math.min(Math.max(0, ...labels.map((l) => l.length)), MaxColumn)
   out.push(`${bold(style, "Usage:")} ${usage(command)}`, "")
-  for (const line of command.description) out.push(...wrap(line, 0, 0, style.width))
+  // One paragraph, wrapped here: the table's lines are only where its source breaks.
+  out.push(...wrap(command.description.join(" "), 0, 0, style.width))
   if (command.positionals.length > 0) {
     heading("Arguments")
     out.push(...columns(style, command.positionals.map((p) => [`<${p.name}>`, p.description] as const), column))
@@ -164,11 +185,15 @@ export const render = (command: Spec.Command, style: Style = plain): string => {
     heading(`Commands (${name(command)} <command> --help for theirs)`)
     out.push(...columns(style, listed(command), column))
   }
+  const room = style.width === undefined ? undefined : style.width - (2 + column + 2)
   for (const group of command.groups) {
     if (group.flags.length === 0) continue
     const prefix = envPrefix(group)
-    heading(`${group.title}${prefix !== undefined ? ` (env ${prefix}<FLAG>)` : ""}`)
-    out.push(...columns(style, group.flags.map((f) => [flagLabel(f), flagText(f, prefix === undefined)] as const), column))
+    heading(`${group.title}${prefix !== undefined ? ` (env ${prefix}<FLAG>)` : ""}${group.more === true ? "; more in docs/cli.md" : ""}`)
+    if (group.more === true) {
+      out.push(...wrap(moreFlags(group, prefix), 2, 2, style.width).map((l, i) => `${i === 0 ? "  " : ""}${l.replace(/\u00a0/g, " ")}`))
+    }
+    else out.push(...columns(style, group.flags.map((f) => [flagLabel(f), flagText(f, prefix === undefined, room)] as const), column))
   }
   const secrets = secretNote(Spec.flags(command))
   if (secrets !== undefined) out.push(...wrap(secrets, 0, 0, style.width))

@@ -58,15 +58,6 @@ export const progress = (accounts: number, pages: number, done: boolean): string
   `${count(accounts, "account")}, ${count(pages, "page")}${done ? "." : "…"}`
 
 /**
- * Replaces every occurrence of the secrets in `s` with `<redacted>`.
- *
- * @since 0.1.0
- * @category formatting
- */
-export const scrub = (secrets: ReadonlyArray<string>) => (s: string): string =>
-  secrets.reduce((out, secret) => (secret !== "" && out.includes(secret) ? out.split(secret).join("<redacted>") : out), s)
-
-/**
  * `0xa809…8e14`: the head and tail of a long hex string (or any string), joined by an ellipsis.
  *
  * @since 0.1.0

@@ -1,17 +1,20 @@
 /**
- * `--verbose`: each request (method, URL with its query string, headers with secrets redacted),
- * each response (status and time) and each retry (the attempt, the error that caused it, and the
- * wait) on stderr.
+ * `--verbose`: each request (method, URL with its query string, headers), each response (status
+ * and time) and each retry (the attempt, the error that caused it, and the delay the client chose)
+ * on stderr. Every line goes through the client's scrubber (`Credentials.scrubber`), which takes
+ * the key out of the Authorization header as out of anything else.
  *
  * Requests are observed through the client's `transformClient` option; retries through the span
- * attributes the client sets before it waits (`kas.retry.attempt`, `kas.retry.after_error`, and
- * `kas.retry.delay_millis` when the client reports the wait it chose), by a tracer that wraps the
- * current one.
+ * attributes the client sets before it waits (`WalletClient.SpanAttributes`: the attempt, the
+ * error that caused it and the delay), by a tracer that wraps the current one.
  *
  * @since 0.1.0
  */
-import { Headers, HttpClient, type HttpClientRequest } from "@effect/platform"
+import { HttpClient, type HttpClientRequest } from "@effect/platform"
 import { Effect, Tracer } from "effect"
+import { WalletClient } from "effect-kas-wallet"
+
+const A = WalletClient.SpanAttributes
 
 /**
  * What `--verbose` installs.
@@ -29,7 +32,7 @@ export interface Verbose {
 interface Retry {
   readonly attempt: number
   readonly after: string
-  readonly at: number
+  /** The delay the client chose, in milliseconds. */
   readonly delay: number | undefined
 }
 
@@ -52,7 +55,7 @@ export const make = (options: {
   const describe = (request: HttpClientRequest.HttpClientRequest) => {
     const query = new URLSearchParams(request.urlParams as unknown as Array<[string, string]>).toString()
     const url = request.url.startsWith("/") ? `${options.baseUrl}${request.url}` : request.url
-    const headers = Object.entries(Headers.redact(request.headers, ["authorization"]))
+    const headers = Object.entries(request.headers)
       .filter(([name]) => name !== "accept" && name !== "user-agent")
       .map(([name, value]) => `${name}: ${String(value)}`)
     return `> ${request.method} ${url}${query === "" ? "" : `?${query}`}${headers.length > 0 ? ` (${headers.join(", ")})` : ""}`
@@ -61,13 +64,12 @@ export const make = (options: {
   const transformClient = (client: HttpClient.HttpClient): HttpClient.HttpClient =>
     HttpClient.transform(client, (effect, request) =>
       Effect.gen(function*() {
-        // The wall clock, as the tracer's callback (synchronous) reads it for the start of a wait.
         const now = Date.now()
         const pending = retry
         retry = undefined
         if (pending !== undefined) {
-          const waited = pending.delay !== undefined ? `${pending.delay} ms` : `${now - pending.at} ms`
-          yield* log(`retry: attempt ${pending.attempt} after ${pending.after}, waited ${waited}`)
+          // The delay the client chose (a Retry-After, or its backoff), not a measured time.
+          yield* log(`retry: attempt ${pending.attempt} after ${pending.after}, waited ${pending.delay ?? "an unknown number of"} ms`)
         }
         yield* log(describe(request))
         return yield* effect.pipe(
@@ -89,11 +91,13 @@ export const make = (options: {
           get: (target, property, receiver) =>
             property === "attribute"
               ? (key: string, value: unknown) => {
-                if (key.startsWith("kas.retry.")) {
-                  if (key === "kas.retry.after_error") after = String(value)
-                  if (key === "kas.retry.delay_millis" && typeof value === "number") delay = value
-                  if (key === "kas.retry.attempt" && typeof value === "number") attempt = value
-                  if (attempt !== undefined) retry = { attempt, after, at: Date.now(), delay }
+                // Only the retry's own attributes arm the next request's line: the span's others
+                // come after the retried request too.
+                if (key === A.retryAfterError || key === A.retryDelayMillis || key === A.retryAttempt) {
+                  if (key === A.retryAfterError) after = String(value)
+                  if (key === A.retryDelayMillis && typeof value === "number") delay = value
+                  if (key === A.retryAttempt && typeof value === "number") attempt = value
+                  if (attempt !== undefined) retry = { attempt, after, delay }
                 }
                 target.attribute(key, value)
               }

@@ -224,6 +224,12 @@ export interface Service {
     address: Address.Address | string,
     amount: Amount.Peb | bigint
   ) => Effect.Effect<LedgerBalance, ConsoleError | SqlError.SqlError>
+  /**
+   * Whether an account or a fee-payer account of this database (not deleted) has this address:
+   * what a console run against a database file checks before funding, so that funding the
+   * database of another emulator than the running one is refused rather than done unseen.
+   */
+  readonly isWalletAddress: (address: Address.Address | string) => Effect.Effect<boolean, ConsoleError | SqlError.SqlError>
   /** The balance and next nonce of any address on a chain (0 and 0 for one never seen). */
   readonly balance: (
     chainId: 8217 | 1001,
@@ -459,6 +465,9 @@ export const make: Effect.Effect<Service, never, Store.Store | LedgerStore.Ledge
         const { balance, nonce } = Option.getOrThrow(written)
         return { chainId: chainId as ChainId.ChainId, address: checked, balance: balance as Amount.Peb, nonce }
       }),
+
+    isWalletAddress: (address) =>
+      Effect.flatMap(checkAddress(address), (checked) => Effect.map(store.sealedPrivateKey(checked.toLowerCase()), Option.isSome)),
 
     balance: (chainId, address) =>
       Effect.gen(function*() {

@@ -20,6 +20,7 @@ import type { SqlError } from "@effect/sql"
 import { Effect } from "effect"
 import type * as ApiError from "./ApiError.js"
 import * as Caller from "./Caller.js"
+import type * as EmulatorConsole from "../console/EmulatorConsole.js"
 import type * as Description from "./Description.js"
 import type * as Ledger from "../chain/Ledger.js"
 import * as PathPattern from "./PathPattern.js"
@@ -44,9 +45,20 @@ export interface Services {
   readonly wallet: Wallet.Service
   /** The chain of the transaction routes. */
   readonly ledger: Ledger.Service
+  /** The console of the emulator's database, for its own routes (`ConsolePrefix`). */
+  readonly console: EmulatorConsole.Service
   /** The OpenAPI document, serialized (it is derived from the table, so it cannot be in it). */
   readonly openApi: string
 }
+
+/**
+ * Where the emulator's own console routes live (fund, balance, bills): a prefix the KAS API never
+ * uses, and that faults never touch.
+ *
+ * @since 0.3.0
+ * @category constants
+ */
+export const ConsolePrefix = "/_emulator/"
 
 /**
  * What a handler is given: its path parameters (raw, percent-encoded, as sent: the handler's

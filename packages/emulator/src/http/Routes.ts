@@ -8,6 +8,7 @@
  * @internal
  */
 import * as Accounts from "./routes/Accounts.js"
+import * as Console from "./routes/Console.js"
 import * as FeePayers from "./routes/FeePayers.js"
 import type * as Route from "./Route.js"
 import * as Service from "./routes/Service.js"
@@ -23,5 +24,6 @@ export const table: ReadonlyArray<Route.Route> = [
   ...Accounts.routes,
   ...FeePayers.routes,
   ...Transactions.routes,
-  ...Service.routes
+  ...Service.routes,
+  ...Console.routes
 ]

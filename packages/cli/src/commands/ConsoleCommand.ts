@@ -1,0 +1,199 @@
+/**
+ * `kas-wallet emulator env | member | key | pool`: the emulator's shell settings, and its members,
+ * keys and pools managed directly in its database (running or not); with the database's location
+ * (`--db`, else `--data-dir`, else the default data directory) and the emulator's failures as one
+ * line each, which `LedgerCommand` shares.
+ *
+ * @since 0.2.0
+ */
+import type { FileSystem } from "@effect/platform"
+import type { SqlError } from "@effect/sql"
+import { Config, Console, Effect, Option, Redacted } from "effect"
+import type { ChainId } from "effect-kas-wallet"
+import type * as EmulatorConsole from "effect-kas-wallet-emulator/EmulatorConsole"
+import type { EmulatorError } from "effect-kas-wallet-emulator/EmulatorError"
+import type * as Argv from "../input/Argv.js"
+import * as DataDir from "../input/DataDir.js"
+import * as ExitCode from "../output/ExitCode.js"
+import * as Flags from "../input/Flags.js"
+import * as Spec from "../input/Spec.js"
+
+const E = Spec.emulator
+
+const loadConsole = Effect.promise(() => import("effect-kas-wallet-emulator/EmulatorConsole"))
+
+/**
+ * The line and exit code of a failure of the emulator or its console.
+ *
+ * @since 0.2.0
+ * @category errors
+ */
+export const failureOf = (error: EmulatorError | EmulatorConsole.ConsoleError | SqlError.SqlError): ExitCode.Failure => {
+  const cause = "cause" in error && error.cause instanceof Error && error._tag === "EmulatorError" && error.reason === "Database"
+    ? ` (${error.cause.message.replace(/\s+/g, " ")})`
+    : ""
+  const hint = error._tag === "EmulatorError" && error.reason === "Listen"
+    ? `; is another emulator running? --port 0 picks a free port`
+    : ""
+  const message = error._tag === "SqlError" ? `storage failure: ${error.message}` : error.message
+  return new ExitCode.Failure({ message: `${message}${cause}${hint}`.replace(/\s*\n\s*/g, " "), code: ExitCode.ofEmulatorError(error) })
+}
+
+const variable = (name: string) =>
+  Effect.orElseSucceed(Config.string(name).pipe(Config.option, Config.map(Option.getOrUndefined)), () => undefined)
+
+/**
+ * The data directory: `--data-dir`, else `KAS_EMULATOR_DATA_DIR`, else the default one.
+ *
+ * @since 0.2.0
+ * @category settings
+ */
+export const dataDirectory = (given: Option.Option<string>): Effect.Effect<string> =>
+  Effect.flatMap(Flags.raw(E.dataDir, given), (found) =>
+    Option.match(found, {
+      onSome: (s) => Effect.succeed(s.value),
+      // Read through Config, like every other setting, so that a test can give its own.
+      onNone: () =>
+        Effect.zipWith(variable("XDG_DATA_HOME"), variable("HOME"), (xdg, home) => DataDir.defaultDirectory({ XDG_DATA_HOME: xdg }, home))
+    }))
+
+/**
+ * The database of a console command: `--db` (or `KAS_EMULATOR_DB`), else the data directory's.
+ *
+ * @since 0.2.0
+ * @category settings
+ */
+export const database = (run: Argv.Run): Effect.Effect<string> =>
+  Effect.flatMap(Flags.raw(E.consoleDb, Flags.given(run, E.consoleDb)), (db) =>
+    Option.match(db, {
+      onSome: (s) => Effect.succeed(s.value),
+      onNone: () => Effect.map(dataDirectory(Flags.given(run, E.dataDir)), (dir) => DataDir.files(dir).database)
+    }))
+
+/**
+ * Runs `f` with the console of a database.
+ *
+ * @since 0.2.0
+ * @category running
+ */
+export const withConsole = <A>(
+  database: string,
+  f: (console: EmulatorConsole.Service) => Effect.Effect<A, EmulatorConsole.ConsoleError | SqlError.SqlError>
+): Effect.Effect<A, ExitCode.Failure> =>
+  Effect.flatMap(loadConsole, (C) => Effect.flatMap(C.Console, f).pipe(Effect.provide(C.layerDatabase({ database })), Effect.mapError(failureOf)))
+
+const printNewKey = (key: EmulatorConsole.NewApiKey) =>
+  Console.log(
+    [
+      `access key id: ${key.accessKeyId}`,
+      `secret access key: ${Redacted.value(key.secretAccessKey)}`,
+      `authorization: ${Redacted.value(key.authorization)}`,
+      "(the secret is shown this once: only its hash is stored)"
+    ].join("\n")
+  )
+
+/**
+ * Reads a chain flag: 8217 or 1001.
+ *
+ * @since 0.2.0
+ * @category settings
+ */
+export const chainOf = (run: Argv.Run, flag: Spec.Flag): Effect.Effect<Option.Option<ChainId.ChainId>, ExitCode.Failure> =>
+  Effect.map(
+    Flags.read(flag, Flags.given(run, flag), Flags.choice(["8217", "1001"], "8217 (mainnet) or 1001 (testnet)")),
+    Option.map((s) => Number(s) as ChainId.ChainId)
+  )
+
+const required = <A>(flag: Spec.Flag, value: Effect.Effect<Option.Option<A>, ExitCode.Failure>) =>
+  Effect.flatMap(value, Option.match({
+    onNone: () => Effect.fail(ExitCode.invalid(`--${flag.name} is required, e.g. ${flag.example}`)),
+    onSome: Effect.succeed
+  }))
+
+/**
+ * A text flag, not empty when given.
+ *
+ * @since 0.2.0
+ * @category settings
+ */
+export const text = (run: Argv.Run, flag: Spec.Flag): Effect.Effect<Option.Option<string>, ExitCode.Failure> =>
+  Flags.read(flag, Flags.given(run, flag), Flags.nonEmpty)
+
+/** The chain of `pool create` and `pool list`: `--chain`, as everywhere, or its older spelling `--chain-id`. */
+const poolChain = (run: Argv.Run, chainFlag: Spec.Flag, chainIdFlag: Spec.Flag) =>
+  Effect.gen(function*() {
+    const chain = yield* chainOf(run, chainFlag)
+    const chainId = yield* chainOf(run, chainIdFlag)
+    if (Option.isSome(chain) && Option.isSome(chainId)) return yield* ExitCode.invalid(`give --${chainFlag.name} or --${chainIdFlag.name}, not both`)
+    return Option.orElse(chain, () => chainId)
+  })
+
+const onDatabase = <A>(run: Argv.Run, f: (console: EmulatorConsole.Service) => Effect.Effect<A, EmulatorConsole.ConsoleError | SqlError.SqlError>) =>
+  Effect.flatMap(database(run), (db) => withConsole(db, f))
+
+type Handler = (run: Argv.Run) => Effect.Effect<void, ExitCode.Failure, FileSystem.FileSystem>
+
+/**
+ * The console commands, by the words after `emulator`.
+ *
+ * @since 0.2.0
+ * @category commands
+ */
+export const commands: Readonly<Record<string, Handler>> = {
+  env: (run) =>
+    Effect.gen(function*() {
+      const directory = yield* dataDirectory(Flags.given(run, E.dataDir))
+      yield* Console.log((yield* DataDir.readEnv(directory)).trimEnd())
+    }),
+  "member create": (run) =>
+    Effect.flatMap(text(run, E.newAccountId), (accountId) =>
+      onDatabase(run, (c) =>
+        Effect.gen(function*() {
+          const member = yield* c.createMember({ accountId: Option.getOrUndefined(accountId) })
+          yield* Console.log(`account id: ${member.accountId}`)
+          if (Flags.isSet(run, E.withKey)) yield* printNewKey(yield* c.createKey(member.accountId))
+        }))),
+  "member list": (run) =>
+    onDatabase(run, (c) =>
+      Effect.flatMap(c.listMembers, (members) =>
+        Effect.forEach(members, (m) => Console.log(`${m.accountId}  created ${new Date(m.createdAt * 1000).toISOString()}`), { discard: true }))),
+  "key create": (run) =>
+    Effect.flatMap(required(E.accountId, text(run, E.accountId)), (accountId) =>
+      onDatabase(run, (c) => Effect.flatMap(c.createKey(accountId), printNewKey))),
+  "key list": (run) =>
+    Effect.flatMap(required(E.accountId, text(run, E.accountId)), (accountId) =>
+      onDatabase(run, (c) =>
+        Effect.flatMap(c.listKeys(accountId), (keys) =>
+          Effect.forEach(keys, (k) => Console.log(`${k.accessKeyId}  created ${new Date(k.createdAt * 1000).toISOString()}`), { discard: true })))),
+  "key delete": (run) =>
+    Effect.gen(function*() {
+      const accountId = yield* required(E.accountId, text(run, E.accountId))
+      const accessKeyId = yield* required(E.keyId, text(run, E.keyId))
+      yield* onDatabase(run, (c) => Effect.zipRight(c.deleteKey(accountId, accessKeyId), Console.log(`deleted ${accessKeyId}`)))
+    }),
+  "pool create": (run) =>
+    Effect.gen(function*() {
+      const accountId = yield* required(E.accountId, text(run, E.accountId))
+      const chainId = yield* required(E.poolChain, poolChain(run, E.poolChain, E.chainId))
+      const name = yield* required(E.name, text(run, E.name))
+      yield* onDatabase(run, (c) =>
+        Effect.flatMap(
+          Flags.isSet(run, E.feePayer)
+            ? Effect.map(c.createFeePayerPool({ accountId, chainId, name }), (p) => p.krn.toString())
+            : Effect.map(c.createPool({ accountId, chainId, name }), (p) => p.krn.toString()),
+          (krn) => Console.log(krn)
+        ))
+    }),
+  "pool list": (run) =>
+    Effect.gen(function*() {
+      const accountId = yield* required(E.accountId, text(run, E.accountId))
+      const chainId = Option.getOrUndefined(yield* poolChain(run, E.optionalPoolChain, E.optionalChainId))
+      yield* onDatabase(run, (c) =>
+        Effect.flatMap(
+          Flags.isSet(run, E.feePayer)
+            ? Effect.map(c.listFeePayerPools(accountId, chainId), (pools) => pools.map((p) => ({ krn: p.krn.toString(), isDefault: p.isDefault })))
+            : Effect.map(c.listPools(accountId, chainId), (pools) => pools.map((p) => ({ krn: p.krn.toString(), isDefault: p.isDefault }))),
+          (pools) => Effect.forEach(pools, (p) => Console.log(`${p.krn}${p.isDefault ? "  (default)" : ""}`), { discard: true })
+        ))
+    })
+}

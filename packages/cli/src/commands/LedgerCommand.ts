@@ -1,0 +1,240 @@
+/**
+ * `kas-wallet emulator fund | balance | bill`: the emulator's ledger, either through a running
+ * emulator (`--url`, else `KAS_WALLET_URL` when set: its console routes under `/_emulator/`, with
+ * the member's key of the KAS_* settings) or directly in a database (`--db` or `--data-dir`, else
+ * the default data directory).
+ *
+ * They never write elsewhere and claim success: against a database, the database must exist, and
+ * `fund` credits only an account or a fee-payer account of it. An address it does not know means
+ * the emulator in use is another one (an `--ephemeral` one, say), which only its `--url` reaches.
+ *
+ * @since 0.2.0
+ */
+import { FetchHttpClient, HttpClient, HttpClientRequest } from "@effect/platform"
+import { Console, Effect, Either, Option, Redacted } from "effect"
+import { Amount, type ChainId, Credentials } from "effect-kas-wallet"
+import { existsSync } from "node:fs"
+import type * as Argv from "../input/Argv.js"
+import * as Client from "./ClientCommand.js"
+import * as ClientConfig from "./ClientConfig.js"
+import * as ConsoleCommand from "./ConsoleCommand.js"
+import * as ExitCode from "../output/ExitCode.js"
+import * as Flags from "../input/Flags.js"
+import * as Spec from "../input/Spec.js"
+import * as Value from "../input/Value.js"
+
+const E = Spec.emulator
+const L = Spec.ledger
+
+/** A balance as both ways answer it, and as `--json` prints it. */
+interface Balance {
+  readonly chainId: number
+  readonly address: string
+  readonly balance: bigint
+  readonly nonce: number
+}
+
+/** A bill as both ways answer it. */
+interface Bill {
+  readonly accountId: string
+  readonly chainId: number
+  readonly feePayer: string
+  readonly fees: bigint
+  readonly transactions: number
+}
+
+/** What `fund`, `balance` and `bill` do, against a database or a running emulator. */
+interface Ledger {
+  readonly fund: (chainId: ChainId.ChainId, address: string, amount: bigint) => Effect.Effect<Balance, ExitCode.Failure>
+  readonly balance: (chainId: ChainId.ChainId, address: string) => Effect.Effect<Balance, ExitCode.Failure>
+  readonly bills: (filter: { readonly accountId?: string | undefined; readonly chainId?: ChainId.ChainId | undefined }) => Effect.Effect<ReadonlyArray<Bill>, ExitCode.Failure>
+}
+
+const isFile = (database: string) => !/^(libsql|https?|wss?):\/\//i.test(database.trim()) && database !== ":memory:"
+
+/** The ledger of a database, which must exist: opening a missing file would create an empty one. */
+const databaseLedger = (database: string): Effect.Effect<Ledger, ExitCode.Failure> =>
+  isFile(database) && !existsSync(database)
+    ? Effect.fail(
+      ExitCode.invalid(`no emulator database at ${database}: start one with \`kas-wallet emulator\`, or give a running emulator's --url`)
+    )
+    : Effect.succeed({
+      fund: (chainId, address, amount) =>
+        ConsoleCommand.withConsole(database, (c) =>
+          Effect.flatMap(c.isWalletAddress(address), (known) =>
+            known ? Effect.map(c.fund(chainId, address, amount), Option.some) : Effect.succeed(Option.none()))).pipe(
+            Effect.flatMap(Option.match({
+              onNone: () =>
+                Effect.fail(ExitCode.invalid(
+                  `${address} is neither an account nor a fee-payer account of the database ${database}; ` +
+                    "if a running emulator (an --ephemeral one, say) holds it, give that emulator's --url " +
+                    "(or eval its settings: KAS_WALLET_URL)"
+                )),
+              onSome: Effect.succeed
+            }))
+          ),
+      balance: (chainId, address) => ConsoleCommand.withConsole(database, (c) => c.balance(chainId, address)),
+      bills: (filter) => ConsoleCommand.withConsole(database, (c) => c.feeBills(filter))
+    })
+
+interface Answer {
+  readonly status: number
+  readonly text: string
+}
+
+/** The ledger of a running emulator, through its console routes, with the member's key. */
+const emulatorLedger = (run: Argv.Run): Effect.Effect<Ledger, ExitCode.Failure> =>
+  Effect.gen(function*() {
+    const { options } = yield* ClientConfig.configure(run, { pool: false, feePayerPool: false })
+    const url = options.baseUrl?.toString().replace(/\/+$/, "") ?? ""
+    if (!/^https?:\/\//.test(url)) return yield* ExitCode.invalid(`--url must be a running emulator's http(s) URL (got ${Flags.show(url)})`)
+    const credentials = options.credentials
+    const authorization = "authorization" in credentials
+      ? credentials.authorization
+      : Credentials.authorization(credentials.accessKeyId, credentials.secretAccessKey)
+
+    const request = (method: "GET" | "POST", path: string, chainId: number, body?: unknown) =>
+      Effect.gen(function*() {
+        const client = yield* HttpClient.HttpClient
+        const base = HttpClientRequest.make(method)(`${url}/_emulator/${path}`).pipe(
+          HttpClientRequest.setHeaders({ authorization: Redacted.value(authorization), "x-chain-id": String(chainId) })
+        )
+        const response = yield* client.execute(body === undefined ? base : HttpClientRequest.bodyUnsafeJson(base, body))
+        return { status: response.status, text: yield* response.text } satisfies Answer
+      }).pipe(
+        Effect.provide(FetchHttpClient.layer),
+        Effect.mapError(() =>
+          new ExitCode.Failure({
+            message: `cannot reach an emulator at ${url}; is it running? check --url / KAS_WALLET_URL`,
+            code: ExitCode.ExitCode.Transport
+          })
+        ),
+        Effect.flatMap((answer) => answer.status === 200 ? Effect.succeed(JSON.parse(answer.text) as unknown) : Effect.fail(refused(url, answer)))
+      )
+
+    const balanceOf = (u: unknown): Balance => {
+      const b = u as { chainId: number; address: string; balance: string; nonce: number }
+      return { ...b, balance: BigInt(b.balance) }
+    }
+    return {
+      fund: (chainId, address, amount) => Effect.map(request("POST", "fund", chainId, { address, amount: amount.toString() }), balanceOf),
+      balance: (chainId, address) => Effect.map(request("GET", `balance/${address}`, chainId), balanceOf),
+      bills: (filter) =>
+        Effect.map(
+          Effect.forEach(filter.chainId !== undefined ? [filter.chainId] : [8217, 1001], (chainId) =>
+            request("GET", `bills${filter.accountId !== undefined ? `?accountId=${encodeURIComponent(filter.accountId)}` : ""}`, chainId)),
+          (pages) =>
+            pages.flatMap((page) =>
+              (page as ReadonlyArray<Omit<Bill, "fees"> & { fees: string }>).map((b) => ({ ...b, fees: BigInt(b.fees) }))
+            )
+        )
+    } satisfies Ledger
+  })
+
+/** The line of an emulator's refusal: its own message, and what to check. */
+const refused = (url: string, answer: Answer): ExitCode.Failure => {
+  let message = answer.text.slice(0, 200)
+  try {
+    message = String((JSON.parse(answer.text) as { message?: unknown }).message ?? message)
+  } catch {
+    // Not a KAS body: not an emulator's answer, shown as it came.
+  }
+  if (answer.status === 401) {
+    return new ExitCode.Failure({
+      message: `${url} refused the key (HTTP 401: ${message}); check KAS_ACCESS_KEY_ID and KAS_SECRET_ACCESS_KEY`,
+      code: ExitCode.ExitCode.Unauthorized
+    })
+  }
+  if (answer.status === 404) {
+    return ExitCode.invalid(`${url} has no emulator console (HTTP 404): is it a kas-wallet emulator? check --url / KAS_WALLET_URL`)
+  }
+  return new ExitCode.Failure({
+    message: message.replace(/\s+/g, " "),
+    code: answer.status < 500 ? ExitCode.ExitCode.InvalidArgument : ExitCode.ExitCode.Server
+  })
+}
+
+/**
+ * Where the ledger commands work: `--url` or `--db`/`--data-dir` as given (not both); else a
+ * running emulator when `KAS_WALLET_URL` is set (the settings of `kas-wallet emulator env`); else
+ * the database of `KAS_EMULATOR_DB`, `KAS_EMULATOR_DATA_DIR` or the default data directory.
+ */
+const ledgerOf = (run: Argv.Run): Effect.Effect<Ledger, ExitCode.Failure> =>
+  Effect.gen(function*() {
+    const url = Flags.given(run, L.url)
+    const local = [E.consoleDb, E.dataDir].find((flag) => Option.isSome(Flags.given(run, flag)))
+    if (Option.isSome(url) && local !== undefined) {
+      return yield* ExitCode.invalid(`give --${L.url.name} (a running emulator) or --${local.name} (a database), not both`)
+    }
+    if (local === undefined && (Option.isSome(url) || Option.isSome(yield* Flags.raw(L.url, Option.none())))) {
+      return yield* emulatorLedger(run)
+    }
+    return yield* Effect.flatMap(ConsoleCommand.database(run), databaseLedger)
+  })
+
+const klay = (peb: bigint) => `${Amount.formatKlay(peb as Amount.Peb)} KLAY (${peb} peb)`
+
+const balanceJson = (b: Balance) => JSON.stringify({ chainId: b.chainId, address: b.address, balance: b.balance.toString(), nonce: b.nonce })
+
+/** `<address>`: 0x and 40 hex digits, in one case or with its EIP-55 checksum. */
+const addressArgument = (run: Argv.Run) =>
+  Either.match(Client.parseAddress(Flags.positional(run, "address")), {
+    onLeft: (problem) => Effect.fail(ExitCode.invalid(`<address> ${problem}`)),
+    onRight: Effect.succeed
+  })
+
+/** The chain of `fund` and `balance`: --chain, else KAS_CHAIN_ID, else 1001 (as the client commands). */
+const ledgerChain = (run: Argv.Run) =>
+  Effect.gen(function*() {
+    const chain = yield* Flags.read(
+      Spec.accounts.chain,
+      Flags.given(run, Spec.accounts.chain),
+      Flags.choice(["8217", "1001"], "8217 (mainnet) or 1001 (testnet)")
+    )
+    return Number(Option.getOrElse(chain, () => ClientConfig.DefaultChain)) as ChainId.ChainId
+  })
+
+/**
+ * The ledger commands, by the word after `emulator`.
+ *
+ * @since 0.2.0
+ * @category commands
+ */
+export const commands: Readonly<Record<string, (run: Argv.Run) => Effect.Effect<void, ExitCode.Failure>>> = {
+  fund: (run) =>
+    Effect.gen(function*() {
+      const address = yield* addressArgument(run)
+      const raw = Flags.positional(run, "amount")
+      const amount = yield* Either.match(Value.parseAmount(raw), {
+        onLeft: (problem) => Effect.fail(ExitCode.invalid(`<amount> ${problem}`)),
+        onRight: Effect.succeed
+      })
+      const chainId = yield* ledgerChain(run)
+      const b = yield* Effect.flatMap(ledgerOf(run), (ledger) => ledger.fund(chainId, address, amount))
+      yield* Console.log(
+        Flags.isSet(run, L.json) ? balanceJson(b) : `funded ${b.address} on chain ${b.chainId} with ${klay(amount)}: it holds ${klay(b.balance)}`
+      )
+    }),
+  balance: (run) =>
+    Effect.gen(function*() {
+      const address = yield* addressArgument(run)
+      const chainId = yield* ledgerChain(run)
+      const b = yield* Effect.flatMap(ledgerOf(run), (ledger) => ledger.balance(chainId, address))
+      yield* Console.log(Flags.isSet(run, L.json) ? balanceJson(b) : `${b.address} on chain ${b.chainId}: ${klay(b.balance)}, next nonce ${b.nonce}`)
+    }),
+  bill: (run) =>
+    Effect.gen(function*() {
+      const chainId = Option.getOrUndefined(yield* ConsoleCommand.chainOf(run, L.billChain))
+      const accountId = Option.getOrUndefined(yield* ConsoleCommand.text(run, L.accountId))
+      const bills = yield* Effect.flatMap(ledgerOf(run), (ledger) => ledger.bills({ accountId, chainId }))
+      yield* Console.log(
+        Flags.isSet(run, L.json)
+          ? JSON.stringify(bills.map((b) => ({ ...b, fees: b.fees.toString() })))
+          : bills.length === 0
+          ? "no bills: the global fee payer has paid no fee"
+          : bills.map((b) =>
+            `${b.accountId}  chain ${b.chainId}  ${b.transactions} transaction${b.transactions === 1 ? "" : "s"}  ${klay(b.fees)}  paid by ${b.feePayer}`
+          ).join("\n")
+      )
+    })
+}

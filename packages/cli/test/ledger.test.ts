@@ -1,0 +1,92 @@
+/**
+ * `kas-wallet emulator fund | balance | bill` against both targets: a running emulator (`--url`,
+ * or `KAS_WALLET_URL` from its settings) and a database (`--db`, `--data-dir`, the default data
+ * directory). They never write elsewhere and claim success: funding through the settings of an
+ * in-memory (`--ephemeral`) emulator reaches that emulator; a database that does not exist, or does
+ * not know the address, is refused with a message pointing at `--url`.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { cli, cliEmulator } from "./_run.js"
+
+const tempDir = Effect.acquireRelease(
+  Effect.sync(() => fs.mkdtempSync(path.join(os.tmpdir(), "kas-cli-ledger-"))),
+  (dir) => Effect.sync(() => fs.rmSync(dir, { recursive: true, force: true }))
+)
+
+describe("kas-wallet emulator fund | balance | bill", () => {
+  it.live("through a running in-memory emulator: its settings (KAS_WALLET_URL) or --url reach it, --json alike", () =>
+    Effect.gen(function*() {
+      const { emulator: e, env, secret } = yield* cliEmulator()
+      const address = JSON.parse((yield* cli(["accounts", "create", "--json"], env)).out).address as string
+      const funded = yield* cli(["emulator", "fund", address, "10KLAY"], env)
+      expect(funded.code, funded.err).toBe(0)
+      expect(funded.out).toBe(`funded ${address} on chain 1001 with 10 KLAY (10000000000000000000 peb): it holds 10 KLAY (10000000000000000000 peb)`)
+      // The emulator that runs holds it: the command did not write to some other database.
+      expect((yield* e.balance(1001, address)).balance).toBe(10n ** 19n)
+
+      const { KAS_WALLET_URL: url, ...key } = env
+      const json = yield* cli(["emulator", "fund", address, "1KLAY", "--url", url, "--chain", "8217", "--json"], key)
+      expect(JSON.parse(json.out)).toEqual({ chainId: 8217, address, balance: "1000000000000000000", nonce: 0 })
+      const balance = yield* cli(["emulator", "balance", address.toLowerCase(), "--json"], env)
+      expect(JSON.parse(balance.out)).toEqual({ chainId: 1001, address, balance: "10000000000000000000", nonce: 0 })
+      expect((yield* cli(["emulator", "balance", address], env)).out).toBe(
+        `${address} on chain 1001: 10 KLAY (10000000000000000000 peb), next nonce 0`
+      )
+      expect(JSON.parse((yield* cli(["emulator", "bill", "--json"], env)).out)).toEqual([])
+      expect((yield* cli(["emulator", "bill"], env)).out).toBe("no bills: the global fee payer has paid no fee")
+
+      const wrongKey = yield* cli(["emulator", "fund", address, "1KLAY"], { ...env, KAS_SECRET_ACCESS_KEY: "wrong-secret-value" })
+      expect(wrongKey.code).toBe(3)
+      expect(wrongKey.err).toMatch(new RegExp(`^kas-wallet: ${url} refused the key \\(HTTP 401`))
+      const both = yield* cli(["emulator", "fund", address, "1KLAY", "--url", url, "--db", "x.db"], key)
+      expect(both).toMatchObject({ code: 2, err: "kas-wallet: give --url (a running emulator) or --db (a database), not both" })
+      for (const ran of [funded, json, balance, wrongKey]) expect(ran.out + ran.err).not.toContain(secret)
+    }).pipe(Effect.scoped), 60_000)
+
+  it.live("against a database: refused when it does not exist, or when it does not know the address (another emulator's), pointing at --url", () =>
+    Effect.gen(function*() {
+      const { env } = yield* cliEmulator()
+      const address = JSON.parse((yield* cli(["accounts", "create", "--json"], env)).out).address as string
+      const home = yield* tempDir
+      // No KAS_WALLET_URL: the default data directory, where no emulator ever ran.
+      const defaults = { HOME: home, XDG_DATA_HOME: home }
+      const missing = yield* cli(["emulator", "fund", address, "10KLAY"], defaults)
+      const database = path.join(home, "kas-wallet", "emulator", "emulator.db")
+      expect(missing).toMatchObject({
+        code: 2,
+        out: "",
+        err: `kas-wallet: no emulator database at ${database}: start one with \`kas-wallet emulator\`, or give a running emulator's --url`
+      })
+      expect(fs.existsSync(database)).toBe(false)
+      for (const command of [["balance", address], ["bill"]]) {
+        expect((yield* cli(["emulator", ...command], defaults)).code).toBe(2)
+      }
+      expect(fs.existsSync(database)).toBe(false)
+
+      // A database of another emulator: it does not know the address, and is left as it was.
+      const other = path.join(home, "other.db")
+      expect((yield* cli(["emulator", "member", "create", "--db", other])).code).toBe(0)
+      const unknown = yield* cli(["emulator", "fund", address, "10KLAY", "--db", other])
+      expect(unknown.code).toBe(2)
+      expect(unknown.err).toBe(
+        `kas-wallet: ${address} is neither an account nor a fee-payer account of the database ${other}; ` +
+          "if a running emulator (an --ephemeral one, say) holds it, give that emulator's --url (or eval its settings: KAS_WALLET_URL)"
+      )
+      expect(JSON.parse((yield* cli(["emulator", "balance", address, "--db", other, "--json"])).out).balance).toBe("0")
+    }).pipe(Effect.scoped), 60_000)
+
+  it.live("amounts need their unit: a bare number is refused with the hint", () =>
+    Effect.gen(function*() {
+      const { env } = yield* cliEmulator()
+      const address = JSON.parse((yield* cli(["accounts", "create", "--json"], env)).out).address as string
+      for (const amount of ["10", "1.5", "0x10"]) {
+        const ran = yield* cli(["emulator", "fund", address, amount], env)
+        expect(ran.code).toBe(2)
+        expect(ran.err).toBe(`kas-wallet: <amount> has no unit: write it with its unit, such as 1.5KLAY, 25ston or 1000peb (got ${amount})`)
+      }
+    }).pipe(Effect.scoped), 60_000)
+})

@@ -1,0 +1,116 @@
+/**
+ * The emulator's console over HTTP: fund an address, read a balance, read the global fee payer's
+ * bills, on a running emulator. These are the emulator's own routes, not the KAS wallet API (which
+ * has no faucet): they live under `ConsolePrefix`, authenticate with a member's API key like every
+ * route of the API, choose the chain with `x-chain-id`, and are never faulted, so that a test that
+ * injects faults can still set up its ledger. `kas-wallet emulator fund --url` uses them.
+ *
+ * Internal to the emulator: not exported from `effect-kas-wallet-emulator`.
+ *
+ * @since 0.3.0
+ * @internal
+ */
+import { Effect, Either } from "effect"
+import type { SqlError } from "@effect/sql"
+import * as ApiError from "../ApiError.js"
+import type * as EmulatorConsole from "../../console/EmulatorConsole.js"
+import * as Description from "../Description.js"
+import * as PathValues from "../PathValues.js"
+import * as Route from "../Route.js"
+
+const balanceSchema = Description.json({
+  type: "object",
+  required: ["chainId", "address", "balance", "nonce"],
+  properties: {
+    chainId: { type: "integer", enum: [8217, 1001] },
+    address: { type: "string", description: "EIP-55 checksummed" },
+    balance: { type: "string", description: "peb, decimal digits" },
+    nonce: { type: "integer", description: "the next nonce" }
+  }
+})
+
+const balanceBody = (b: EmulatorConsole.LedgerBalance) =>
+  JSON.stringify({ chainId: b.chainId, address: b.address, balance: b.balance.toString(), nonce: b.nonce })
+
+/** A refusal of the console, answered 400 with the console's own message. */
+const refusal = <A>(effect: Effect.Effect<A, EmulatorConsole.ConsoleError | SqlError.SqlError>) =>
+  Effect.catchTag(effect, "ConsoleError", (e) =>
+    Effect.fail(
+      new ApiError.ApiError({
+        status: 400,
+        code: e.reason === "MemberNotFound" ? ApiError.Code.DataNotExist : ApiError.Code.OutOfRange,
+        message: e.message
+      })
+    ))
+
+const FundBody = "a JSON object: address (0x and 40 hex digits) and amount (peb, as decimal digits in a string)"
+
+const parseFundBody = (text: string): Either.Either<{ readonly address: string; readonly amount: bigint }, ApiError.ApiError> => {
+  let body: unknown
+  try {
+    body = JSON.parse(text)
+  } catch {
+    return Either.left(ApiError.outOfRange("body"))
+  }
+  if (typeof body !== "object" || body === null) return Either.left(ApiError.outOfRange("body"))
+  const { address, amount } = body as Record<string, unknown>
+  if (address === undefined || address === "") return Either.left(ApiError.missing("address"))
+  if (amount === undefined || amount === "") return Either.left(ApiError.missing("amount"))
+  if (typeof address !== "string") return Either.left(ApiError.notAddress("address"))
+  if (typeof amount !== "string" || !/^\d{1,78}$/.test(amount)) return Either.left(ApiError.outOfRange("amount"))
+  return Either.map(PathValues.parseAddress(address), () => ({ address, amount: BigInt(amount) }))
+}
+
+/**
+ * The console routes, in the document's order.
+ *
+ * @since 0.3.0
+ * @category routes
+ */
+export const routes: ReadonlyArray<Route.Route> = [
+  Route.make({
+    method: "POST",
+    path: `${Route.ConsolePrefix}fund`,
+    operationId: "emulatorFund",
+    summary: "Emulator console: credit test value to an address on the chain of x-chain-id (not of the KAS API)",
+    description: "The emulator's faucet: any address, an account of the wallet or not. Never faulted.",
+    access: "memberWide",
+    body: { required: true, description: FundBody, schema: Description.json({ type: "object", required: ["address", "amount"] }) },
+    response: { description: "The address's new balance and next nonce.", schema: balanceSchema },
+    errors: { 400: `Bad body (${ApiError.Code.EmptyOrZero}, ${ApiError.Code.NotKlaytnAddress}, ${ApiError.Code.OutOfRange}), or a balance above 2^256 - 1 peb (${ApiError.Code.OutOfRange}).` },
+    handler: ({ body, caller, services }) =>
+      Effect.flatMap(parseFundBody(body), ({ address, amount }) =>
+        Effect.map(refusal(services.console.fund(caller.chainId, address, amount)), balanceBody))
+  }),
+  Route.make({
+    method: "GET",
+    path: `${Route.ConsolePrefix}balance/{address}`,
+    operationId: "emulatorBalance",
+    summary: "Emulator console: the balance and next nonce of any address on the chain of x-chain-id (not of the KAS API)",
+    access: "memberWide",
+    pathParameters: { address: PathValues.address },
+    response: { description: "The balance and next nonce (0 and 0 for an address never seen).", schema: balanceSchema },
+    handler: ({ caller, params, services }) =>
+      Effect.flatMap(PathValues.parseAddress(params.address), (address) =>
+        Effect.map(refusal(services.console.balance(caller.chainId, address)), balanceBody))
+  }),
+  Route.make({
+    method: "GET",
+    path: `${Route.ConsolePrefix}bills`,
+    operationId: "emulatorBills",
+    summary: "Emulator console: the global fee payer's bills on the chain of x-chain-id, per member (not of the KAS API)",
+    access: "memberWide",
+    query: [{ name: "accountId", description: "Only this member's bill. Unknown: 400 1061010.", schema: Description.json({ type: "string" }) }],
+    response: {
+      description: "The bills, oldest member first: accountId, chainId, feePayer, fees (peb, decimal digits), transactions.",
+      schema: Description.json({ type: "array", items: { type: "object" } })
+    },
+    handler: ({ caller, query, services }) => {
+      const accountId = new URLSearchParams(query).get("accountId") ?? undefined
+      return Effect.map(
+        refusal(services.console.feeBills({ accountId: accountId === "" ? undefined : accountId, chainId: caller.chainId })),
+        (bills) => JSON.stringify(bills.map((b) => ({ ...b, fees: b.fees.toString() })))
+      )
+    }
+  })
+]
