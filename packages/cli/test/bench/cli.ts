@@ -10,8 +10,11 @@
  * `npm run bench -- cli` from the repository root; `KAS_BENCH_BIN=path/to/kas-wallet.js` measures
  * another build (a before/after comparison).
  */
+import { build } from "esbuild"
 import { execFileSync, spawn, spawnSync } from "node:child_process"
-import { existsSync } from "node:fs"
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 
 const root = fileURLToPath(new URL("../../../../", import.meta.url))
@@ -28,7 +31,27 @@ interface Case {
 }
 
 const floor: Case = { name: "`node -e 0`", args: () => ["-e", "0"] }
+
+/**
+ * The reference: the least any Effect 3 program that makes one request pays. One GET of the
+ * emulator's /health with `FetchHttpClient` and one `Schema` decode, bundled and minified as the
+ * CLI is, exiting as soon as it is done.
+ */
+const reference = `
+import { FetchHttpClient, HttpClient } from "@effect/platform"
+import { Effect, Schema } from "effect"
+const program = Effect.gen(function*() {
+  const response = yield* HttpClient.get(process.env.KAS_WALLET_URL + "/health")
+  const body = yield* response.json
+  console.log(Schema.decodeUnknownSync(Schema.Struct({ status: Schema.String }))(body).status)
+}).pipe(Effect.provide(FetchHttpClient.layer))
+Effect.runPromise(program).then(() => process.exit(0))
+`
+const referenceDir = mkdtempSync(join(tmpdir(), "kas-bench-reference-"))
+const referenceFile = join(referenceDir, "reference.mjs")
+
 const cases: ReadonlyArray<Case> = [
+  { name: "reference: a bundled Effect program, one fetch and one Schema decode", args: () => [referenceFile] },
   { name: "`kas-wallet accounts get <address>`", args: (a) => [bin, "accounts", "get", a], target: 4 },
   { name: "`kas-wallet --help`", args: () => [bin, "--help"], target: 1.5 },
   { name: "`kas-wallet --version`", args: () => [bin, "--version"] }
@@ -68,6 +91,18 @@ const time = (args: ReadonlyArray<string>, env: Record<string, string>): number 
 /** Markdown lines: one row per command, its median time and its ratio to the floor (median and range). */
 export const run = async (): Promise<Array<string>> => {
   if (!existsSync(bin)) execFileSync("npx", ["tsx", "build.ts"], { cwd: `${root}packages/cli`, stdio: "ignore" })
+  writeFileSync(join(referenceDir, "reference.ts"), reference)
+  await build({
+    entryPoints: [join(referenceDir, "reference.ts")],
+    outfile: referenceFile,
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    minify: true,
+    nodePaths: [`${root}node_modules`],
+    logLevel: "silent"
+  })
   const emulator = await startEmulator()
   try {
     const env = { PATH: process.env.PATH ?? "", ...emulator.env }
@@ -98,7 +133,7 @@ export const run = async (): Promise<Array<string>> => {
     return [
       "## CLI start-up",
       "",
-      `Whole processes of the built CLI (\`node packages/cli/dist/kas-wallet.js\`) against \`node -e 0\`, ${ROUNDS} interleaved rounds after ${WARMUP} untimed ones; wall time; \`accounts get\` against an ephemeral emulator started by the bench. The ratio is taken in each round, then its median and range.`,
+      `Whole processes of the built CLI (\`node packages/cli/dist/kas-wallet.js\`) against \`node -e 0\`, ${ROUNDS} interleaved rounds after ${WARMUP} untimed ones; wall time; \`accounts get\` against an ephemeral emulator started by the bench. The ratio is taken in each round, then its median and range. The reference row is the least an Effect 3 program making one request costs here: the floor under any client command.`,
       "",
       "| command | median (range) | ratio to `node -e 0`: median (range) | target |",
       "| --- | ---: | ---: | --- |",
@@ -106,6 +141,7 @@ export const run = async (): Promise<Array<string>> => {
     ]
   } finally {
     emulator.stop()
+    rmSync(referenceDir, { recursive: true, force: true })
   }
 }
 
