@@ -178,18 +178,26 @@ const meaning: Record<string, string> = {
     "a fee-payer pool KRN, krn:<chain-id>:wallet:<account-id>:feepayer-pool:<pool-name> (unset: the default fee-payer pool)"
 }
 
+/** A setting's value checked by `schema`; the mistake, if any, in one line (no tree). */
+const checked = <A, I extends string>(path: ReadonlyArray<string>, schema: Schema.Schema<A, I>) => {
+  const decode = Schema.decodeUnknownEither(schema)
+  return (value: string): Either.Either<A, ConfigError.ConfigError> =>
+    Either.mapLeft(decode(value), (error) =>
+      ConfigError.InvalidData([...path], ParseResult.ArrayFormatter.formatErrorSync(error).map((issue) => issue.message).join("; ")))
+}
+
+/** A required setting. */
+// (`Config.string(name)` puts the name in front of the path of what its mapping fails with.)
+const required = <A, I extends string>(name: string, schema: Schema.Schema<A, I>): Config.Config<A> =>
+  Config.string(name).pipe(Config.mapOrFail(checked([], schema)))
+
 /** An optional setting: absent or empty is unset; anything else must decode. */
-const optional = <A>(name: string, schema: Schema.Schema<A, string>): Config.Config<Option.Option<A>> =>
-  Config.option(Config.string(name)).pipe(
-    Config.mapOrFail((value) =>
-      Option.isNone(value) || value.value === ""
-        ? Either.right(Option.none())
-        : Either.mapBoth(Schema.decodeUnknownEither(schema)(value.value), {
-          onLeft: (error) => ConfigError.InvalidData([name], ParseResult.TreeFormatter.formatErrorSync(error)),
-          onRight: Option.some
-        })
-    )
+const optional = <A>(name: string, schema: Schema.Schema<A, string>): Config.Config<Option.Option<A>> => {
+  const check = checked([name], schema)
+  return Config.option(Config.string(name)).pipe(
+    Config.mapOrFail((value) => Option.isNone(value) || value.value === "" ? Either.right(Option.none()) : Either.map(check(value.value), Option.some))
   )
+}
 
 const Url = Schema.String.pipe(
   Schema.filter((s) => URL.canParse(s), { message: () => "expected a URL such as https://wallet-api.klaytnapi.com" })
@@ -214,7 +222,7 @@ const Url = Schema.String.pipe(
 export const fromEnv: Config.Config<Options> = Config.all({
   accessKeyId: Config.nonEmptyString(EnvironmentVariables.accessKeyId),
   secretAccessKey: Config.redacted(Config.nonEmptyString(EnvironmentVariables.secretAccessKey)),
-  chainId: Schema.Config(EnvironmentVariables.chainId, ChainId.FromHeader),
+  chainId: required(EnvironmentVariables.chainId, ChainId.FromHeader),
   baseUrl: optional(EnvironmentVariables.baseUrl, Url),
   pool: optional(EnvironmentVariables.pool, Krn.AccountPoolKrn),
   feePayerPool: optional(EnvironmentVariables.feePayerPool, Krn.FeePayerPoolKrn)
