@@ -1,10 +1,10 @@
 /**
  * Vitest global setup: builds what users install (see `startDist`) once per run, for the test
  * files that run it: the client's `dist/` (the published package's test) and the CLI's bundle
- * (the CLI as a child process). The build runs in the background while other files are tested;
- * those files wait for it (`awaitDist`). It is skipped when the build is from the same sources (a
- * hash of every package's `src/`, the tsconfigs and package.json files), and when the run selects
- * no such file.
+ * (the CLI as a child process, and what each command loads). The build runs in the background
+ * while other files are tested; those files wait for it (`awaitDist`). It is skipped when the
+ * build is from the same sources (a hash of every package's `src/`, the tsconfigs and package.json
+ * files), and when the run selects no such file.
  */
 import { build } from "esbuild"
 import { bundle } from "../../packages/cli/build.js"
@@ -17,11 +17,20 @@ import { BaseSequencer, parseCLI } from "vitest/node"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 
-/** The test files that need `dist/`. */
-export const needsDist = /(^|\/)(test\/package|packages\/cli\/test\/(package|process))\.test\.ts$/
+/** The test files that need the build: `dist/`, the CLI's bundle or the bundle's metafile. */
+export const needsDist = /(^|\/)(test\/package|packages\/cli\/test\/(package|process|bundle))\.test\.ts$/
+
+/** The test files that spend most of their time waiting for the processes they start. */
+export const waitsForProcesses = /(^|\/)(test\/package|packages\/cli\/test\/(package|process))\.test\.ts$/
 
 // Kept out of dist/: npm would pack it.
 const stamp = path.join(root, "node_modules/.cache/effect-kas-wallet/dist-hash")
+
+/**
+ * The metafile of the CLI's bundle (esbuild's: which module went into which file), kept by the
+ * build for the test of what each command loads. Outside packages/cli/dist/: npm would pack it.
+ */
+export const cliMetafile = path.join(root, "node_modules/.cache/effect-kas-wallet/cli-metafile.json")
 
 const sourcesHash = (): string => {
   const hash = createHash("sha256")
@@ -45,6 +54,13 @@ const sourcesHash = (): string => {
 // Written when a build started by this run ends: "ok", or why it failed.
 const outcome = path.join(root, "node_modules/.cache/effect-kas-wallet/dist-outcome")
 
+// Whole or not at all: a waiting file watches the directory, and could otherwise read the file
+// created but still empty.
+const writeOutcome = (text: string) => {
+  fs.writeFileSync(`${outcome}.tmp`, text)
+  fs.renameSync(`${outcome}.tmp`, outcome)
+}
+
 const sourceFiles = (dir: string): Array<string> =>
   fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const file = path.join(dir, entry.name)
@@ -62,14 +78,15 @@ export const cliBin = path.join(root, "packages/cli/dist/kas-wallet.js")
  * held `npm test` near its 60 s budget). The declarations are left out: the type check is
  * `npm run typecheck`'s, and `npm pack` runs the real build (`prepack`). esbuild and tsc agree on
  * this code: `isolatedModules` holds, no decorators, ES2022 class fields for both. The CLI: its
- * bundle, by its own build script (packages/cli/build.ts).
+ * bundle, by its own build script (packages/cli/build.ts), and the bundle's metafile
+ * (`cliMetafile`).
  */
 export const startDist = (): Promise<void> | undefined => {
   const hash = sourcesHash()
   const built = fs.existsSync(stamp) ? fs.readFileSync(stamp, "utf8") : ""
   fs.mkdirSync(path.dirname(stamp), { recursive: true })
-  if (built === hash && fs.existsSync(path.join(root, "dist/index.js")) && fs.existsSync(cliBin)) {
-    fs.writeFileSync(outcome, "ok")
+  if (built === hash && fs.existsSync(path.join(root, "dist/index.js")) && fs.existsSync(cliBin) && fs.existsSync(cliMetafile)) {
+    writeOutcome("ok")
     return undefined
   }
   // The stamp goes first: a build that fails half-way must not pass for the sources it had.
@@ -78,6 +95,7 @@ export const startDist = (): Promise<void> | undefined => {
   // A clean build: a file left from a deleted source would otherwise be packed and run.
   fs.rmSync(path.join(root, "dist"), { recursive: true, force: true })
   fs.rmSync(path.join(root, "packages/cli/dist"), { recursive: true, force: true })
+  fs.rmSync(cliMetafile, { force: true })
   const client = build({
     entryPoints: sourceFiles(path.join(root, "src")),
     outdir: path.join(root, "dist"),
@@ -88,12 +106,13 @@ export const startDist = (): Promise<void> | undefined => {
     sourcemap: true,
     logLevel: "silent"
   })
-  return Promise.all([client, bundle()]).then(
+  const cli = bundle().then((result) => fs.writeFileSync(cliMetafile, JSON.stringify(result.metafile)))
+  return Promise.all([client, cli]).then(
     () => {
       fs.writeFileSync(stamp, hash)
-      fs.writeFileSync(outcome, "ok")
+      writeOutcome("ok")
     },
-    (error: unknown) => fs.writeFileSync(outcome, `the build of dist/ failed: ${String(error)}`)
+    (error: unknown) => writeOutcome(`the build of dist/ failed: ${String(error)}`)
   )
 }
 
@@ -127,25 +146,27 @@ export default async function setup(project: TestProject): Promise<() => Promise
 }
 
 /**
- * Vitest's order (longest first, by the last run's durations), with the files that need `dist/`
- * apart: one second, the other halfway. They spend most of their time waiting for the processes
- * they start, so each must run beside a worker that keeps a core busy: in vitest's own order they
- * ran side by side, both workers mostly idle (a profile: ~90% idle for 15 s). Measured on this
- * 2-core machine, fresh build each time: 55-56 s in vitest's order, 47-48 s in this one.
+ * Vitest's order (longest first, by the last run's durations), with the files that wait for the
+ * processes they start (`waitsForProcesses`) spread out: the first second, the others at even
+ * intervals. Each must run beside a worker that keeps a core busy: in vitest's own order they ran
+ * side by side, both workers mostly idle (a profile: ~90% idle for 15 s). Measured on this 2-core
+ * machine, fresh build each time: 55-56 s in vitest's order, 47-48 s in this one. Every file is
+ * kept: the order only moves them.
  */
 export class DistApart extends BaseSequencer {
   override async sort(files: Array<TestSpecification>): Promise<Array<TestSpecification>> {
     const sorted = await super.sort(files)
-    const isDist = (spec: TestSpecification) => needsDist.test(spec.moduleId.split(path.sep).join("/"))
-    const others = sorted.filter((spec) => !isDist(spec))
-    const [first, second] = sorted.filter(isDist)
-    const half = Math.ceil(others.length / 2)
-    return [
-      ...others.slice(0, 1),
-      ...(first !== undefined ? [first] : []),
-      ...others.slice(1, half),
-      ...(second !== undefined ? [second] : []),
-      ...others.slice(half)
-    ]
+    const waits = (spec: TestSpecification) => waitsForProcesses.test(spec.moduleId.split(path.sep).join("/"))
+    const others = sorted.filter((spec) => !waits(spec))
+    const apart = sorted.filter(waits)
+    // apart[k] goes before others[at(k)]: 1, then every others.length / apart.length files.
+    const at = (k: number) => k === 0 ? 1 : Math.round((k * others.length) / apart.length)
+    const ordered: Array<TestSpecification> = []
+    others.forEach((spec, i) => {
+      apart.forEach((a, k) => at(k) === i && ordered.push(a))
+      ordered.push(spec)
+    })
+    apart.forEach((a, k) => at(k) >= others.length && ordered.push(a))
+    return ordered
   }
 }

@@ -1,48 +1,48 @@
 /**
  * What each command loads, from the bundle's metafile: a client command (accounts, fee-payers, tx)
- * loads neither the emulator nor SQL nor libSQL, and nothing of @effect/cli is anywhere.
+ * loads neither the emulator nor SQL nor libSQL, and nothing of @effect/cli is anywhere. The
+ * metafile is the one of the bundle the global setup builds (test/setup/dist.ts, by
+ * packages/cli/build.ts), the bundle the process tests run.
  */
-import { describe, expect, it } from "@effect/vitest"
+import { beforeAll, describe, expect, it } from "@effect/vitest"
+import type { Metafile } from "esbuild"
 import * as fs from "node:fs"
-import * as os from "node:os"
 import * as path from "node:path"
-import { bundle } from "../build.js"
+import { awaitDist, cliMetafile } from "../../../test/setup/dist.js"
+
+// The global setup builds the bundle in the background: wait for it before this file's tests.
+beforeAll(() => awaitDist(), 180_000)
 
 describe("the bundle", () => {
-  it("the chunks a client command loads hold no emulator, @effect/sql or libSQL code", async () => {
-    const outdir = fs.mkdtempSync(path.join(os.tmpdir(), "kas-cli-bundle-"))
-    try {
-      const { metafile } = await bundle(outdir)
-      const outputs = metafile.outputs
-      const key = (file: string) => Object.keys(outputs).find((k) => path.resolve(k) === path.resolve(file))!
-      const byEntry = (entry: string) => Object.keys(outputs).find((k) => outputs[k]!.entryPoint?.endsWith(entry))!
-      /** The files a chunk loads before it runs: itself and its static imports, transitively. */
-      const loaded = (start: ReadonlyArray<string>): Set<string> => {
-        const seen = new Set<string>()
-        const visit = (file: string) => {
-          if (seen.has(file)) return
-          seen.add(file)
-          for (const i of outputs[file]!.imports) {
-            if (i.kind === "import-statement" && !i.external) visit(key(path.join(path.dirname(file), path.relative(path.dirname(file), i.path))))
-          }
+  it("the chunks a client command loads hold no emulator, @effect/sql or libSQL code", () => {
+    const metafile = JSON.parse(fs.readFileSync(cliMetafile, "utf8")) as Metafile
+    const outputs = metafile.outputs
+    const key = (file: string) => Object.keys(outputs).find((k) => path.resolve(k) === path.resolve(file))!
+    const byEntry = (entry: string) => Object.keys(outputs).find((k) => outputs[k]!.entryPoint?.endsWith(entry))!
+    /** The files a chunk loads before it runs: itself and its static imports, transitively. */
+    const loaded = (start: ReadonlyArray<string>): Set<string> => {
+      const seen = new Set<string>()
+      const visit = (file: string) => {
+        if (seen.has(file)) return
+        seen.add(file)
+        for (const i of outputs[file]!.imports) {
+          if (i.kind === "import-statement" && !i.external) visit(key(path.join(path.dirname(file), path.relative(path.dirname(file), i.path))))
         }
-        start.forEach(visit)
-        return seen
       }
-      const main = byEntry("src/main.ts")
-      const bin = byEntry("src/bin.ts")
-      for (const command of ["AccountsCommand.ts", "FeePayersCommand.ts", "TxCommand.ts"]) {
-        const files = loaded([bin, main, byEntry(`src/commands/${command}`)])
-        const inputs = [...files].flatMap((f) => Object.keys(outputs[f]!.inputs))
-        expect(inputs.length, command).toBeGreaterThan(10)
-        expect(inputs.filter((i) => /@effect\/sql|libsql|packages\/emulator|emulator\/src|\/@effect\/cli\//.test(i)), command).toEqual([])
-      }
-      // The emulator's command does load them: the check above can see them.
-      const emulator = [...loaded([main, byEntry("src/commands/EmulatorCommand.ts")])].flatMap((f) => Object.keys(outputs[f]!.inputs))
-      expect(emulator.some((i) => /emulator\/src/.test(i))).toBe(true)
-      expect(Object.keys(metafile.inputs).filter((i) => i.includes("@effect/cli"))).toEqual([])
-    } finally {
-      fs.rmSync(outdir, { recursive: true, force: true })
+      start.forEach(visit)
+      return seen
     }
+    const main = byEntry("src/main.ts")
+    const bin = byEntry("src/bin.ts")
+    for (const command of ["AccountsCommand.ts", "FeePayersCommand.ts", "TxCommand.ts"]) {
+      const files = loaded([bin, main, byEntry(`src/commands/${command}`)])
+      const inputs = [...files].flatMap((f) => Object.keys(outputs[f]!.inputs))
+      expect(inputs.length, command).toBeGreaterThan(10)
+      expect(inputs.filter((i) => /@effect\/sql|libsql|packages\/emulator|emulator\/src|\/@effect\/cli\//.test(i)), command).toEqual([])
+    }
+    // The emulator's command does load them: the check above can see them.
+    const emulator = [...loaded([main, byEntry("src/commands/EmulatorCommand.ts")])].flatMap((f) => Object.keys(outputs[f]!.inputs))
+    expect(emulator.some((i) => /emulator\/src/.test(i))).toBe(true)
+    expect(Object.keys(metafile.inputs).filter((i) => i.includes("@effect/cli"))).toEqual([])
   })
 })

@@ -4,10 +4,19 @@
  */
 import { FetchHttpClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import type { HttpMethod } from "@effect/platform/HttpMethod"
+import { SqlClient } from "@effect/sql"
 import { expect } from "@effect/vitest"
-import { Effect, Redacted } from "effect"
+import { Effect, Layer, Option, Redacted } from "effect"
+import type { ChainId } from "effect-kas-wallet"
+import * as fs from "node:fs/promises"
 import * as net from "node:net"
+import * as os from "node:os"
+import * as path from "node:path"
 import * as Emulator from "../src/Emulator.js"
+import * as Database from "../src/store/Database.js"
+import * as KeyVault from "../src/store/KeyVault.js"
+import * as Store from "../src/store/Store.js"
+import * as Wallet from "../src/Wallet.js"
 
 /** A response, read whole. */
 export interface Reply {
@@ -180,6 +189,43 @@ export const newMemberApi = Effect.gen(function*() {
   const key = yield* e.createKey(member.accountId)
   return api(e.url, member.accountId, Redacted.value(key.authorization))
 }).pipe(Effect.orDie)
+
+/** An emulator over a database file in a fresh directory (removed with the scope), and its file. */
+export const fileEmulator = Effect.gen(function*() {
+  const dir = yield* Effect.acquireRelease(
+    Effect.promise(() => fs.mkdtemp(path.join(os.tmpdir(), "kas-emu-file-"))),
+    (dir) => Effect.promise(() => fs.rm(dir, { recursive: true, force: true }))
+  )
+  const database = path.join(dir, "emulator.db")
+  const emulator = yield* Emulator.make({ port: 0, database })
+  return { emulator, database }
+}).pipe(Effect.orDie)
+
+/**
+ * Adds `n` accounts to a member's default pool on a chain, as `POST /v2/account` makes them
+ * (`Wallet.createAccount`: fresh keys, sealed with the database's master key, created now), but
+ * straight into the database file of an emulator (`fileEmulator`), through a connection of its
+ * own and in one transaction: for the tests that need many accounts to list, not to create (each
+ * create over HTTP costs a few milliseconds).
+ */
+export const addAccounts = (database: string, accountId: string, chainId: ChainId.ChainId, n: number) =>
+  Effect.gen(function*() {
+    const store = yield* Store.Store
+    const wallet = yield* Wallet.Wallet
+    const sql = yield* SqlClient.SqlClient
+    const member = Option.getOrThrow(yield* store.findMember(accountId))
+    const pool = yield* wallet.selectPool({ memberId: member.id, accountId }, chainId, Option.none(), "account")
+    yield* sql.withTransaction(Effect.forEach(Array.from({ length: n }), () => wallet.createAccount(pool), { discard: true }))
+  }).pipe(
+    Effect.provide(
+      Wallet.layer.pipe(
+        Layer.provideMerge(KeyVault.layer({})),
+        Layer.provideMerge(Store.layer),
+        Layer.provideMerge(Database.layer({ database }))
+      )
+    ),
+    Effect.orDie
+  )
 
 /** `Basic base64(text)`. */
 export const basic = (text: string) => `Basic ${Buffer.from(text, "utf8").toString("base64")}`
