@@ -82,35 +82,32 @@ export const argument = <A, I>(name: string, schema: Schema.Schema<A, I>) => {
 }
 
 const decodeChainId = ParseResult.decodeUnknownEither(ChainId.ChainId)
-const decodePoolString = ParseResult.decodeUnknownEither(Krn.AccountPoolKrn)
-const isAccountPoolKrn = Schema.is(Schema.typeSchema(Krn.AccountPoolKrn))
-const decodeFeePayerPoolString = ParseResult.decodeUnknownEither(Krn.FeePayerPoolKrn)
-const isFeePayerPoolKrn = Schema.is(Schema.typeSchema(Krn.FeePayerPoolKrn))
-
 const chainOf = (raw: unknown): Either.Either<ChainId.ChainId, WalletError.InvalidArgument> =>
   Either.mapLeft(decodeChainId(raw), () => invalid("chainId", `must be 8217 (mainnet) or 1001 (testnet), got ${String(raw)}`))
 
-const poolOf = (raw: unknown): Either.Either<Krn.AccountPoolKrn | undefined, WalletError.InvalidArgument> => {
-  if (raw === null || raw === undefined) return Either.right(undefined)
-  if (typeof raw === "string") {
-    return Either.mapLeft(decodePoolString(raw), (issue) =>
-      invalid("pool", ParseResult.ArrayFormatter.formatIssueSync(issue).map((i) => i.message).join("; ")))
+/**
+ * A pool selection of one kind: `null` or absent is the member's default pool (`undefined`); a
+ * string is decoded; a value must already be a KRN of that kind.
+ */
+const poolSelection = <K>(argument: string, schema: Schema.Schema<K, string>, form: string) => {
+  const decodeString = ParseResult.decodeUnknownEither(schema)
+  const isKrn = Schema.is(Schema.typeSchema(schema))
+  return (raw: unknown): Either.Either<K | undefined, WalletError.InvalidArgument> => {
+    if (raw === null || raw === undefined) return Either.right(undefined)
+    if (typeof raw === "string") {
+      return Either.mapLeft(decodeString(raw), (issue) =>
+        invalid(argument, ParseResult.ArrayFormatter.formatIssueSync(issue).map((i) => i.message).join("; ")))
+    }
+    return isKrn(raw) ? Either.right(raw) : Either.left(invalid(argument, `expected ${form}`))
   }
-  return isAccountPoolKrn(raw)
-    ? Either.right(raw)
-    : Either.left(invalid("pool", "expected an account pool KRN (krn:<chain-id>:wallet:<account-id>:account-pool:<pool-name>)"))
 }
 
-const feePayerPoolOf = (raw: unknown): Either.Either<Krn.FeePayerPoolKrn | undefined, WalletError.InvalidArgument> => {
-  if (raw === null || raw === undefined) return Either.right(undefined)
-  if (typeof raw === "string") {
-    return Either.mapLeft(decodeFeePayerPoolString(raw), (issue) =>
-      invalid("feePayerPool", ParseResult.ArrayFormatter.formatIssueSync(issue).map((i) => i.message).join("; ")))
-  }
-  return isFeePayerPoolKrn(raw)
-    ? Either.right(raw)
-    : Either.left(invalid("feePayerPool", "expected a fee-payer pool KRN (krn:<chain-id>:wallet:<account-id>:feepayer-pool:<pool-name>)"))
-}
+const poolOf = poolSelection("pool", Krn.AccountPoolKrn, "an account pool KRN (krn:<chain-id>:wallet:<account-id>:account-pool:<pool-name>)")
+const feePayerPoolOf = poolSelection(
+  "feePayerPool",
+  Krn.FeePayerPoolKrn,
+  "a fee-payer pool KRN (krn:<chain-id>:wallet:<account-id>:feepayer-pool:<pool-name>)"
+)
 
 /** Pools may only be used on their own chain; `subject` names what carries the other chain. */
 const poolsOnChain = (
