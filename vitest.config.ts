@@ -35,7 +35,11 @@ export const configFor = (root: string, include: ReadonlyArray<string>) =>
       // Property tests and loopback servers are CPU-bound on a 2-core machine:
       // two workers keep the suite fast without starving the emulator.
       pool: "forks",
-      poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+      // A young generation of up to 64 MB rather than 16: the streams and the emulator's pages keep
+      // many objects alive across a collection, and each scavenge copies them. Measured over the
+      // suite (--trace-gc): 756 scavenges, 6.9 s of pauses at 16 MB; 215, 4.3 s at 64 MB (128 MB:
+      // 4.7 s).
+      poolOptions: { forks: { maxForks: 2, minForks: 1, execArgv: ["--max-semi-space-size=64"] } },
       // Test files share each worker's modules: loading effect, the platform and the emulator once
       // per worker instead of once per file halves the suite's time (collection went from ~80 s to
       // ~10 s of worker time). Files keep no global state; the one library that does is reset per
