@@ -25,6 +25,7 @@ import * as Amount from "./Amount.js"
 import * as FeeDelegation from "./FeeDelegation.js"
 import * as Arb from "./internal/arbitrary.js"
 import * as Wire from "./Wire.js"
+import * as Hex from "./internal/hexBytes.js"
 import { HEX_QUANTITY, NonNegativeInt } from "./internal/hex.js"
 import { show } from "./internal/show.js"
 
@@ -80,20 +81,13 @@ export const Hash32 = Schema.String.pipe(
   Schema.pattern(ANY_CASE_HASH, { message: (issue) => `expected 0x followed by 64 hex digits, got ${show(issue.actual)}` })
 ).annotations({ identifier: "Hash32" })
 
-const HEX_BYTES = /^0x(?:[0-9a-fA-F]{2})*$/
-
 /**
  * Bytes as `0x` + an even number of hex digits (`"0x"` is empty), as received.
  *
  * @since 0.1.0
  * @category schemas
  */
-export const HexBytes = Schema.String.pipe(
-  Schema.filter((s) => HEX_BYTES.test(s), {
-    message: (issue) => `expected 0x followed by an even number of hex digits, got ${show(issue.actual)}`,
-    arbitrary: () => (fc) => Arb.hexBytes(fc, 0, 40)
-  })
-).annotations({ identifier: "HexBytes" })
+export const HexBytes = Hex.HexBytes
 
 const hexInteger = (name: string, maxDigits: number) => {
   const pattern = new RegExp(`^0x[0-9a-fA-F]{1,${maxDigits}}$`)

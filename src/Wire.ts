@@ -12,11 +12,15 @@ import { Schema } from "effect"
 import * as Address from "./Address.js"
 import * as Amount from "./Amount.js"
 import * as FeeDelegation from "./FeeDelegation.js"
+import * as AbiValue from "./internal/abiValue.js"
 import { hexOfBytes, NonNegativeInt } from "./internal/hex.js"
+import { HexBytes } from "./internal/hexBytes.js"
 import { show } from "./internal/show.js"
 
 /**
- * The Klaytn transaction types of value transfers, by name.
+ * The Klaytn transaction types the service sends, by name. Each kind has a base type (a multiple
+ * of 8); the fee-delegated variant is the base + 1, the fee-delegated variant with a fee ratio the
+ * base + 2.
  *
  * @since 0.1.0
  * @category constants
@@ -27,27 +31,40 @@ export const TxType = {
   FeeDelegatedValueTransferWithRatio: 0x0a,
   ValueTransferMemo: 0x10,
   FeeDelegatedValueTransferMemo: 0x11,
-  FeeDelegatedValueTransferMemoWithRatio: 0x12
+  FeeDelegatedValueTransferMemoWithRatio: 0x12,
+  SmartContractDeploy: 0x28,
+  FeeDelegatedSmartContractDeploy: 0x29,
+  FeeDelegatedSmartContractDeployWithRatio: 0x2a,
+  SmartContractExecution: 0x30,
+  FeeDelegatedSmartContractExecution: 0x31,
+  FeeDelegatedSmartContractExecutionWithRatio: 0x32
 } as const
 
 /**
- * One of the six value-transfer types (the `typeInt` of results).
+ * One of the transaction types of the catalog (the `typeInt` of results).
  *
  * @since 0.1.0
  * @category models
  */
 export type TxType = typeof TxType[keyof typeof TxType]
 
+const TYPE_NAMES: ReadonlyMap<number, string> = new Map(Object.entries(TxType).map(([name, type]) => [type, `TxType${name}`]))
+
 /**
- * The `type` string Klaytn reports for a value-transfer type, e.g. `"TxTypeValueTransferMemo"`.
+ * The `type` string Klaytn reports for a type, e.g. `"TxTypeValueTransferMemo"`.
  *
  * @since 0.1.0
  * @category formatting
  */
-export const typeName = (type: TxType): string => {
-  for (const [name, value] of Object.entries(TxType)) if (value === type) return `TxType${name}`
-  return "TxTypeUnknown"
-}
+export const typeName = (type: number): string => TYPE_NAMES.get(type) ?? "TxTypeUnknown"
+
+/**
+ * Whether a number is a type of the catalog.
+ *
+ * @since 0.4.0
+ * @category guards
+ */
+export const isTxType = (type: number): type is TxType => TYPE_NAMES.has(type)
 
 /**
  * Whether a type is fee-delegated (has a fee payer).
@@ -55,7 +72,7 @@ export const typeName = (type: TxType): string => {
  * @since 0.1.0
  * @category guards
  */
-export const isFeeDelegatedType = (type: TxType): boolean => type !== TxType.ValueTransfer && type !== TxType.ValueTransferMemo
+export const isFeeDelegatedType = (type: TxType): boolean => (type & 7) !== 0
 
 /**
  * Whether a type carries a fee ratio (partial delegation).
@@ -63,16 +80,89 @@ export const isFeeDelegatedType = (type: TxType): boolean => type !== TxType.Val
  * @since 0.1.0
  * @category guards
  */
-export const hasFeeRatio = (type: TxType): boolean =>
-  type === TxType.FeeDelegatedValueTransferWithRatio || type === TxType.FeeDelegatedValueTransferMemoWithRatio
+export const hasFeeRatio = (type: TxType): boolean => (type & 7) === 2
 
 /**
- * Whether a type carries a memo (`input`).
+ * Whether a type is a value transfer with a memo (`input`).
  *
  * @since 0.1.0
  * @category guards
  */
-export const hasMemo = (type: TxType): boolean => type >= TxType.ValueTransferMemo
+export const hasMemo = (type: TxType): boolean => (type & ~7) === TxType.ValueTransferMemo
+
+/**
+ * The base type of a type (its kind, whoever pays): e.g. 0x28 for 0x28, 0x29 and 0x2a.
+ *
+ * @since 0.4.0
+ * @category formatting
+ */
+export const baseType = (type: TxType): number => type & ~7
+
+/**
+ * The kinds of transaction the service sends, by the last segment(s) of their route.
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export type Kind = "value" | "contract/deploy" | "contract/execute"
+
+/**
+ * The types of a kind, by base type. A value transfer has two (with a memo or not).
+ *
+ * @since 0.4.0
+ * @category constants
+ */
+export const kindTypes: { readonly [K in Kind]: ReadonlyArray<number> } = {
+  value: [TxType.ValueTransfer, TxType.ValueTransferMemo],
+  "contract/deploy": [TxType.SmartContractDeploy],
+  "contract/execute": [TxType.SmartContractExecution]
+}
+
+/**
+ * Who pays the fee, as the route says it: `tx` (the sender), `fd` (the global fee payer),
+ * `fd-user` (the member's fee-payer account named in the body).
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export type PayerRoute = "tx" | "fd" | "fd-user"
+
+/**
+ * The route of a fee-delegation choice (`undefined`: the sender pays).
+ *
+ * @since 0.4.0
+ * @category routes
+ */
+export const payerRoute = (payer: FeeDelegation.FeePayer | undefined): PayerRoute =>
+  payer === undefined ? "tx" : payer._tag === "GlobalFeePayer" ? "fd" : "fd-user"
+
+/**
+ * The path of a kind of transaction with a fee-delegation route, e.g. `/v2/tx/fd/contract/deploy`.
+ *
+ * @since 0.4.0
+ * @category routes
+ */
+export const txPath = (kind: Kind, route: PayerRoute): string =>
+  route === "tx" ? `/v2/tx/${kind}` : `/v2/tx/${route}/${kind}`
+
+/**
+ * The type the service uses for a transaction of a kind: the kind's base type (a value transfer
+ * with a memo: 0x10, without: 0x08), then fee-delegated or not, with a fee ratio (1..99) or the
+ * whole fee delegated (no ratio, or 0).
+ *
+ * @since 0.4.0
+ * @category constructors
+ */
+export const typeOf = (kind: Kind, options: {
+  readonly memo?: boolean | undefined
+  readonly feeDelegated: boolean
+  readonly feeRatio?: number | undefined
+}): TxType => {
+  const types = kindTypes[kind]
+  const base = options.memo === true && types.length > 1 ? types[1]! : types[0]!
+  const ratio = options.feeDelegated && options.feeRatio !== undefined && options.feeRatio !== 0
+  return (base + (!options.feeDelegated ? 0 : ratio ? 2 : 1)) as TxType
+}
 
 /**
  * The type the service uses for a transfer: with a memo or not, fee-delegated or not, with a
@@ -85,11 +175,7 @@ export const transferType = (options: {
   readonly memo: boolean
   readonly feeDelegated: boolean
   readonly feeRatio?: number | undefined
-}): TxType => {
-  const ratio = options.feeDelegated && options.feeRatio !== undefined && options.feeRatio !== 0
-  const base = !options.feeDelegated ? TxType.ValueTransfer : ratio ? TxType.FeeDelegatedValueTransferWithRatio : TxType.FeeDelegatedValueTransfer
-  return (options.memo ? base + 8 : base) as TxType
-}
+}): TxType => typeOf("value", options)
 
 // ---------------------------------------------------------------------------------------------
 // Request bodies
@@ -123,12 +209,8 @@ export const RequestFeeRatio: Schema.Schema<FeeDelegation.FeeRatio | 0, number> 
   message: (issue) => ({ message: `${FeeDelegation.FeeRatioRule} (or 0: the whole fee), got ${show(issue.actual)}`, override: true })
 })
 
-const BodyFields = {
+const CommonFields = {
   from: Address.Address,
-  to: Recipient,
-  value: Amount.PebFromHex,
-  /** Free text; its UTF-8 bytes become the transaction's input (see `memoInput`). */
-  memo: Schema.optionalWith(Schema.String, { exact: true }),
   /** 0 or absent: the sender's next nonce. */
   nonce: Schema.optionalWith(NonNegativeInt, { exact: true }),
   /** 0 or absent: the default gas limit. */
@@ -137,9 +219,84 @@ const BodyFields = {
   submit: Schema.optionalWith(Schema.Boolean, { exact: true })
 }
 
+/**
+ * The bytecode of a deployment: `0x` + an even, non-zero number of hex digits.
+ *
+ * @since 0.4.0
+ * @category schemas
+ */
+export const Bytecode = HexBytes.pipe(
+  Schema.filter((s) => s.length > 2, { message: () => "the bytecode cannot be empty" })
+).annotations({ identifier: "Bytecode" })
+
+/**
+ * The fields each kind adds to the common ones (`from`, `nonce`, `gas`, `submit`) and to the
+ * fee payer's (`feePayer`, `feeRatio`): the one description of each kind's body.
+ *
+ * @since 0.4.0
+ * @category schemas
+ */
+export const KindFields = {
+  value: {
+    to: Recipient,
+    value: Amount.PebFromHex,
+    /** Free text; its UTF-8 bytes become the transaction's input (see `memoInput`). */
+    memo: Schema.optionalWith(Schema.String, { exact: true })
+  },
+  "contract/deploy": {
+    /** The creation bytecode with its encoded constructor arguments. */
+    input: Bytecode,
+    /** Peb sent to the constructor (it must be payable); absent: none. */
+    value: Schema.optionalWith(Amount.PebFromHex, { exact: true })
+  },
+  "contract/execute": {
+    /** The contract. */
+    to: Recipient,
+    /** The calldata (`"0x"`: none, the contract's receive or fallback function). */
+    input: HexBytes,
+    /** Peb sent with the call (the function must be payable); absent: none. */
+    value: Schema.optionalWith(Amount.PebFromHex, { exact: true })
+  }
+} as const
+
 // Request bodies are decoded strictly: a misspelt field (`fee_ratio`) fails under its own name
-// instead of silently changing what the transfer does.
+// instead of silently changing what the transaction does.
 const strict = { parseOptions: { onExcessProperty: "error" } } as const
+
+const FeeRatioField = { feeRatio: Schema.optionalWith(RequestFeeRatio, { exact: true }) }
+
+const ROUTE_PREFIX = { tx: "", fd: "FeeDelegated", "fd-user": "UserFeeDelegated", any: "Any" } as const
+
+// Each kind's four schemas from its fields: one per route, and `any` (the client's, whoever pays).
+const bodiesOf = <F extends Schema.Struct.Fields>(fields: F, noun: string) => {
+  const named = (route: keyof typeof ROUTE_PREFIX) => ({ identifier: `${ROUTE_PREFIX[route]}${noun}Body`, ...strict })
+  return {
+    tx: Schema.Struct({ ...CommonFields, ...fields }).annotations(named("tx")),
+    fd: Schema.Struct({ ...CommonFields, ...fields, ...FeeRatioField }).annotations(named("fd")),
+    "fd-user": Schema.Struct({ ...CommonFields, ...fields, feePayer: Address.Address, ...FeeRatioField }).annotations(named("fd-user")),
+    any: Schema.Struct({
+      ...CommonFields,
+      ...fields,
+      feePayer: Schema.optionalWith(Address.Address, { exact: true }),
+      ...FeeRatioField
+    }).annotations(named("any"))
+  }
+}
+
+/**
+ * The body of each endpoint, by kind and route: e.g. `Bodies["contract/deploy"].fd` is the body of
+ * `POST /v2/tx/fd/contract/deploy`. Unknown fields are refused; `feePayer` is required on
+ * `fd-user`, `feeRatio` taken on `fd` and `fd-user` only. `any` is any body of the kind, whoever
+ * pays (what the client encodes).
+ *
+ * @since 0.4.0
+ * @category schemas
+ */
+export const Bodies = {
+  value: bodiesOf(KindFields.value, "ValueTransfer"),
+  "contract/deploy": bodiesOf(KindFields["contract/deploy"], "ContractDeploy"),
+  "contract/execute": bodiesOf(KindFields["contract/execute"], "ContractExecution")
+}
 
 /**
  * The body of `POST /v2/tx/value` (the sender pays). Unknown fields are refused.
@@ -147,7 +304,7 @@ const strict = { parseOptions: { onExcessProperty: "error" } } as const
  * @since 0.1.0
  * @category schemas
  */
-export const ValueTransferBody = Schema.Struct(BodyFields).annotations({ identifier: "ValueTransferBody", ...strict })
+export const ValueTransferBody = Bodies.value.tx
 
 /**
  * The body of `POST /v2/tx/fd/value` (global fee payer): the basic fields plus `feeRatio`.
@@ -155,10 +312,7 @@ export const ValueTransferBody = Schema.Struct(BodyFields).annotations({ identif
  * @since 0.1.0
  * @category schemas
  */
-export const FeeDelegatedTransferBody = Schema.Struct({
-  ...BodyFields,
-  feeRatio: Schema.optionalWith(RequestFeeRatio, { exact: true })
-}).annotations({ identifier: "FeeDelegatedTransferBody", ...strict })
+export const FeeDelegatedTransferBody = Bodies.value.fd
 
 /**
  * The body of `POST /v2/tx/fd-user/value` (user fee payer): the basic fields plus the required
@@ -167,25 +321,15 @@ export const FeeDelegatedTransferBody = Schema.Struct({
  * @since 0.1.0
  * @category schemas
  */
-export const UserFeeDelegatedTransferBody = Schema.Struct({
-  ...BodyFields,
-  feePayer: Address.Address,
-  feeRatio: Schema.optionalWith(RequestFeeRatio, { exact: true })
-}).annotations({ identifier: "UserFeeDelegatedTransferBody", ...strict })
+export const UserFeeDelegatedTransferBody = Bodies.value["fd-user"]
 
 /**
  * Any transfer body: `{ from, to, value, memo?, nonce?, gas?, submit?, feePayer?, feeRatio? }`.
- * Unknown fields are refused. Which of `feePayer` / `feeRatio` an endpoint takes is checked by
- * the per-endpoint schemas above.
  *
  * @since 0.1.0
  * @category schemas
  */
-export const TransferBody = Schema.Struct({
-  ...BodyFields,
-  feePayer: Schema.optionalWith(Address.Address, { exact: true }),
-  feeRatio: Schema.optionalWith(RequestFeeRatio, { exact: true })
-}).annotations({ identifier: "TransferBody", ...strict })
+export const TransferBody = Bodies.value.any
 
 /**
  * @since 0.1.0
@@ -202,13 +346,110 @@ export interface TransferBody extends Schema.Schema.Type<typeof TransferBody> {}
 export interface TransferBodyJson extends Schema.Schema.Encoded<typeof TransferBody> {}
 
 /**
+ * The decoded body of any kind, whoever pays.
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export type Body<K extends Kind = Kind> = K extends Kind ? Schema.Schema.Type<typeof Bodies[K]["any"]> : never
+
+/**
+ * The JSON form of a body of any kind.
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export type BodyJson<K extends Kind = Kind> = K extends Kind ? Schema.Schema.Encoded<typeof Bodies[K]["any"]> : never
+
+/**
  * The value-transfer path of the service for a fee-delegation choice (`undefined`: the sender pays).
  *
  * @since 0.1.0
  * @category routes
  */
-export const valueTransferPath = (payer: FeeDelegation.FeePayer | undefined): string =>
-  payer === undefined ? "/v2/tx/value" : payer._tag === "GlobalFeePayer" ? "/v2/tx/fd/value" : "/v2/tx/fd-user/value"
+export const valueTransferPath = (payer: FeeDelegation.FeePayer | undefined): string => txPath("value", payerRoute(payer))
+
+// ---------------------------------------------------------------------------------------------
+// Contract calls
+// ---------------------------------------------------------------------------------------------
+
+const METHOD_NAME = /^[A-Za-z_$][A-Za-z0-9_$]*$/
+
+/**
+ * A method name: a Solidity identifier.
+ *
+ * @since 0.4.0
+ * @category schemas
+ */
+export const MethodName = Schema.String.pipe(
+  Schema.filter((s) => METHOD_NAME.test(s), {
+    message: (issue) => `expected a method name (letters, digits, _ or $, not starting with a digit), got ${show(issue.actual)}`
+  })
+).annotations({ identifier: "MethodName" })
+
+/**
+ * One argument of a call, as the service takes it: an ABI type (`uint256`, `address`, `bool`,
+ * `string`, `bytes32`, `uint64[2]`, `address[]`, ...) and a JSON value of that type (numbers as
+ * JSON numbers or decimal or `0x` strings, addresses and bytes as `0x` strings, arrays as arrays).
+ *
+ * @since 0.4.0
+ * @category schemas
+ */
+export const CallArgument = Schema.Struct({
+  type: AbiValue.AbiType,
+  value: Schema.Unknown
+}).pipe(
+  Schema.filter((a) => {
+    const problem = AbiValue.check(a.type, a.value)
+    return problem === undefined ? true : { path: ["value"], message: problem }
+  })
+).annotations({ identifier: "CallArgument", ...strict })
+
+/**
+ * @since 0.4.0
+ * @category models
+ */
+export interface CallArgument extends Schema.Schema.Type<typeof CallArgument> {}
+
+/**
+ * The body of `POST /v2/tx/contract/call`: nothing is signed or sent; the contract runs read-only
+ * against the latest state. `data` names the method and its arguments; the service encodes them.
+ *
+ * @since 0.4.0
+ * @category schemas
+ */
+export const ContractCallBody = Schema.Struct({
+  from: Schema.optionalWith(Address.Address, { exact: true }),
+  to: Recipient,
+  value: Schema.optionalWith(Amount.PebFromHex, { exact: true }),
+  gas: Schema.optionalWith(NonNegativeInt, { exact: true }),
+  data: Schema.Struct({
+    methodName: MethodName,
+    arguments: Schema.optionalWith(Schema.Array(CallArgument), { exact: true })
+  }).annotations({ identifier: "ContractCallData", ...strict })
+}).annotations({ identifier: "ContractCallBody", ...strict })
+
+/**
+ * @since 0.4.0
+ * @category models
+ */
+export interface ContractCallBody extends Schema.Schema.Type<typeof ContractCallBody> {}
+
+/**
+ * The JSON form of a call body.
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export interface ContractCallBodyJson extends Schema.Schema.Encoded<typeof ContractCallBody> {}
+
+/**
+ * The path of a read-only contract call.
+ *
+ * @since 0.4.0
+ * @category routes
+ */
+export const contractCallPath = "/v2/tx/contract/call"
 
 /**
  * The `input` of a memo transfer: the UTF-8 bytes of the memo, as the service encodes it.

@@ -534,7 +534,7 @@ export const transactionHash = (raw: Uint8Array): Transaction.TxHash => hashHex(
 export const senderTxHash = (p: SignedParts): Transaction.TxHash =>
   hashHex(concat([Uint8Array.of(p.transfer.type), encodeRlp(senderPart(p))]))
 
-const TYPES: ReadonlySet<number> = new Set(Object.values(Wire.TxType))
+const TYPES: ReadonlySet<number> = new Set(Object.values(Wire.TxType).filter((t) => Wire.kindTypes.value.includes(Wire.baseType(t))))
 
 const asBytes = (item: RlpItem | undefined, field: string): Uint8Array =>
   item instanceof Uint8Array ? item : invalid(`${field}: expected a byte string`)

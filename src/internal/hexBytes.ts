@@ -1,0 +1,22 @@
+/**
+ * The schema of bytes as hex text, shared by results (`Transaction`) and request bodies (`Wire`).
+ *
+ * @internal
+ */
+import { Schema } from "effect"
+import * as Arb from "./arbitrary.js"
+import { show } from "./show.js"
+
+const HEX_BYTES = /^0x(?:[0-9a-fA-F]{2})*$/
+
+/**
+ * Bytes as `0x` + an even number of hex digits (`"0x"` is empty), as received.
+ *
+ * @internal
+ */
+export const HexBytes = Schema.String.pipe(
+  Schema.filter((s) => HEX_BYTES.test(s), {
+    message: (issue) => `expected 0x followed by an even number of hex digits, got ${show(issue.actual)}`,
+    arbitrary: () => (fc) => Arb.hexBytes(fc, 0, 40)
+  })
+).annotations({ identifier: "HexBytes" })
