@@ -145,9 +145,13 @@ export const NumberFromHex: Schema.Schema<number, string> = Schema.transformOrFa
 // Results
 // ---------------------------------------------------------------------------------------------
 
+const BASIC_TYPES = Object.values(Wire.TxType).filter((t) => !Wire.isFeeDelegatedType(t)) as [Wire.TxType, ...Array<Wire.TxType>]
+const FEE_DELEGATED_TYPES = Object.values(Wire.TxType).filter(Wire.isFeeDelegatedType) as [Wire.TxType, ...Array<Wire.TxType>]
+
 const ResultFields = {
   from: LowerCaseAddress,
-  to: LowerCaseAddress,
+  // A deployment has no recipient.
+  to: Schema.optionalWith(LowerCaseAddress, { exact: true }),
   value: Amount.PebFromHex,
   gas: NonNegativeInt,
   gasPrice: Amount.PebFromHex,
@@ -161,14 +165,16 @@ const ResultFields = {
 }
 
 /**
- * The result of `POST /v2/tx/value`: the sender pays. `typeInt` 8 (ValueTransfer) or 16
- * (ValueTransferMemo). `status` is `"Submitted"` (sent to the chain) or `"Pending"`.
+ * The result of a transaction the sender pays (`POST /v2/tx/value`, `/v2/tx/contract/deploy`,
+ * `/v2/tx/contract/execute`): `typeInt` 8 or 16 (value transfer, without or with a memo), 40
+ * (deployment: no `to`) or 48 (execution). `status` is `"Submitted"` (sent to the chain) or
+ * `"Pending"` (signed only, `submit: false`).
  *
  * @since 0.1.0
  * @category schemas
  */
 export const BasicTransactionResult = Schema.Struct({
-  typeInt: Schema.Literal(Wire.TxType.ValueTransfer, Wire.TxType.ValueTransferMemo),
+  typeInt: Schema.Literal(...BASIC_TYPES),
   ...ResultFields
 }).annotations({ identifier: "BasicTransactionResult" })
 
@@ -179,12 +185,7 @@ export const BasicTransactionResult = Schema.Struct({
 export interface BasicTransactionResult extends Schema.Schema.Type<typeof BasicTransactionResult> {}
 
 const FeeDelegatedFields = Schema.Struct({
-  typeInt: Schema.Literal(
-    Wire.TxType.FeeDelegatedValueTransfer,
-    Wire.TxType.FeeDelegatedValueTransferWithRatio,
-    Wire.TxType.FeeDelegatedValueTransferMemo,
-    Wire.TxType.FeeDelegatedValueTransferMemoWithRatio
-  ),
+  typeInt: Schema.Literal(...FEE_DELEGATED_TYPES),
   ...ResultFields,
   feePayer: LowerCaseAddress,
   feeRatio: Schema.optionalWith(
@@ -202,9 +203,9 @@ const ratioMatchesType = (r: FeeDelegatedFields) =>
     : r.feeRatio === undefined || r.feeRatio === 0 ? true : { path: ["feeRatio"], message: `type ${r.typeInt} delegates the whole fee: fee ratio must be absent or 0` }
 
 /**
- * The result of `POST /v2/tx/fd/value` and `/v2/tx/fd-user/value`: the basic fields plus
- * `feePayer` and, for the with-ratio types (10, 18), `feeRatio` 1..99. The other types (9, 17)
- * delegate the whole fee; their `feeRatio` is absent or 0.
+ * The result of a fee-delegated transaction (`/v2/tx/fd/...`, `/v2/tx/fd-user/...`): the basic
+ * fields plus `feePayer` and, for the with-ratio types (10, 18, 42, 50), `feeRatio` 1..99. The
+ * other types (9, 17, 41, 49) delegate the whole fee; their `feeRatio` is absent or 0.
  *
  * @since 0.1.0
  * @category schemas
@@ -214,12 +215,7 @@ export const FeeDelegatedTransactionResult = FeeDelegatedFields.pipe(
     // Built from the vocabulary's generators (no Arbitrary.make at run time: see internal/arbitrary).
     arbitrary: () => (fc) =>
       fc.record({
-        typeInt: fc.constantFrom(
-          Wire.TxType.FeeDelegatedValueTransfer,
-          Wire.TxType.FeeDelegatedValueTransferWithRatio,
-          Wire.TxType.FeeDelegatedValueTransferMemo,
-          Wire.TxType.FeeDelegatedValueTransferMemoWithRatio
-        ),
+        typeInt: fc.constantFrom(...FEE_DELEGATED_TYPES),
         from: Arb.address(fc),
         to: Arb.address(fc),
         value: Arb.peb(fc),
@@ -248,14 +244,63 @@ export const FeeDelegatedTransactionResult = FeeDelegatedFields.pipe(
  */
 export interface FeeDelegatedTransactionResult extends Schema.Schema.Type<typeof FeeDelegatedTransactionResult> {}
 
+const TRANSACTION_ID = /^0x[0-9a-fA-F]{64}$/
+
 /**
- * What a value-transfer request returns: a basic or a fee-delegated result, told apart by
- * `typeInt`.
+ * The result of a transaction whose sender is a multisig account: `status` `"Pending"` until
+ * enough signers sign it (see the multisig operations), a `transactionId` to follow it by, and
+ * neither `rlp`, signatures nor a hash yet.
+ *
+ * @since 0.4.0
+ * @category schemas
+ */
+export const MultisigPendingResult = Schema.Struct({
+  typeInt: Schema.Literal(...BASIC_TYPES, ...FEE_DELEGATED_TYPES),
+  from: LowerCaseAddress,
+  to: Schema.optionalWith(LowerCaseAddress, { exact: true }),
+  value: Schema.optionalWith(Amount.PebFromHex, { exact: true }),
+  gas: NonNegativeInt,
+  gasPrice: Amount.PebFromHex,
+  nonce: NonNegativeInt,
+  input: Schema.optionalWith(HexBytes, { exact: true }),
+  feePayer: Schema.optionalWith(LowerCaseAddress, { exact: true }),
+  feeRatio: Schema.optionalWith(Schema.Int.pipe(Schema.between(0, 99)), { exact: true }),
+  status: Schema.Literal("Pending"),
+  transactionId: Schema.String.pipe(
+    Schema.pattern(TRANSACTION_ID, { message: (issue) => `expected a transaction id (0x + 64 hex digits), got ${show(issue.actual)}` })
+  )
+}).annotations({ identifier: "MultisigPendingResult" })
+
+/**
+ * @since 0.4.0
+ * @category models
+ */
+export interface MultisigPendingResult extends Schema.Schema.Type<typeof MultisigPendingResult> {}
+
+/**
+ * A signed transaction: a basic or a fee-delegated result, told apart by `typeInt`.
+ *
+ * @since 0.4.0
+ * @category schemas
+ */
+export const SignedResult = Schema.Union(BasicTransactionResult, FeeDelegatedTransactionResult).annotations({
+  identifier: "SignedResult"
+})
+
+/**
+ * @since 0.4.0
+ * @category models
+ */
+export type SignedResult = typeof SignedResult.Type
+
+/**
+ * What a transaction request returns: a signed result (basic or fee-delegated, told apart by
+ * `typeInt`), or, for a multisig sender, a pending one with a `transactionId`.
  *
  * @since 0.1.0
  * @category schemas
  */
-export const TransactionResult = Schema.Union(BasicTransactionResult, FeeDelegatedTransactionResult).annotations({
+export const TransactionResult = Schema.Union(BasicTransactionResult, FeeDelegatedTransactionResult, MultisigPendingResult).annotations({
   identifier: "TransactionResult"
 })
 
@@ -274,12 +319,28 @@ export type TransactionResult = typeof TransactionResult.Type
 export type TransactionResultJson = typeof TransactionResult.Encoded
 
 /**
+ * Whether a result waits for the signers of a multisig sender (it has no hash yet).
+ *
+ * @since 0.4.0
+ * @category guards
+ */
+export const isMultisigPending = (r: TransactionResult): r is MultisigPendingResult => "transactionId" in r
+
+/**
+ * Whether a result is signed (it has a `transactionHash` and an `rlp`).
+ *
+ * @since 0.4.0
+ * @category guards
+ */
+export const isSigned = (r: TransactionResult): r is SignedResult => !isMultisigPending(r)
+
+/**
  * Whether a result is fee-delegated.
  *
  * @since 0.1.0
  * @category guards
  */
-export const isFeeDelegatedResult = (r: TransactionResult): r is FeeDelegatedTransactionResult => "feePayer" in r
+export const isFeeDelegatedResult = (r: TransactionResult): r is FeeDelegatedTransactionResult => "feePayer" in r && "rlp" in r
 
 // ---------------------------------------------------------------------------------------------
 // Receipts
@@ -314,6 +375,48 @@ const ReceiptFields = {
   humanReadable: Schema.optionalWith(Schema.Boolean, { exact: true })
 }
 
+const LOGS_BLOOM = /^0x[0-9a-fA-F]{512}$/
+
+/**
+ * The bloom filter of a receipt's logs: 256 bytes, `0x` + 512 hex digits.
+ *
+ * @since 0.4.0
+ * @category schemas
+ */
+export const LogsBloom = Schema.String.pipe(
+  Schema.filter((s) => LOGS_BLOOM.test(s), {
+    message: (issue) => `expected a logs bloom (0x + 512 hex digits), got ${show(issue.actual)}`,
+    arbitrary: () => (fc) => Arb.hexBytes(fc, 256, 256)
+  })
+).annotations({ identifier: "LogsBloom" })
+
+/**
+ * One log a contract emitted, in a receipt: the contract's `address`, up to four `topics` (32-byte
+ * hashes; the first is the event's signature hash unless the event is anonymous) and `data` (the
+ * non-indexed arguments, ABI-encoded). The block and transaction fields are as the service sends
+ * them.
+ *
+ * @since 0.4.0
+ * @category schemas
+ */
+export const Log = Schema.Struct({
+  address: LowerCaseAddress,
+  topics: Schema.Array(Hash32).pipe(Schema.maxItems(4)),
+  data: HexBytes,
+  blockHash: Schema.optionalWith(Schema.NullOr(Hash32), { exact: true }),
+  blockNumber: Schema.optionalWith(Schema.NullOr(NumberFromHex), { exact: true }),
+  logIndex: Schema.optionalWith(Schema.NullOr(NumberFromHex), { exact: true }),
+  removed: Schema.optionalWith(Schema.Boolean, { exact: true }),
+  transactionHash: Schema.optionalWith(Schema.NullOr(TxHash), { exact: true }),
+  transactionIndex: Schema.optionalWith(Schema.NullOr(NumberFromHex), { exact: true })
+}).annotations({ identifier: "Log" })
+
+/**
+ * @since 0.4.0
+ * @category models
+ */
+export interface Log extends Schema.Schema.Type<typeof Log> {}
+
 /**
  * The receipt of a transaction in a block: `status` `"Committed"` (it succeeded) or
  * `"CommitError"` (it failed; `txError` is Klaytn's error code). Quantities (`blockNumber`, `gas`,
@@ -331,9 +434,8 @@ export const CommittedReceipt = Schema.Struct({
   transactionIndex: NumberFromHex,
   gasUsed: NumberFromHex,
   contractAddress: Schema.optionalWith(Schema.NullOr(Schema.Union(Schema.Literal(""), LowerCaseAddress)), { exact: true }),
-  // Value transfers emit no logs; their shape is not modelled.
-  logs: Schema.optionalWith(Schema.Array(Schema.Unknown), { exact: true }),
-  logsBloom: Schema.optionalWith(HexBytes, { exact: true }),
+  logs: Schema.optionalWith(Schema.Array(Log), { exact: true }),
+  logsBloom: Schema.optionalWith(LogsBloom, { exact: true }),
   txError: Schema.optionalWith(NumberFromHex, { exact: true })
 }).annotations({ identifier: "CommittedReceipt" })
 

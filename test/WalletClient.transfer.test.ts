@@ -41,7 +41,7 @@ describe("transferValue on the wire", () => {
           }))
       })
       const basic = yield* withClient(test, WalletClient.transferValue({ from, to, value: 10n ** 18n, memo: "0x123" }))
-      expect(basic.transactionHash).toBe(valueResult.transactionHash)
+      expect(Transaction.isSigned(basic) && basic.transactionHash).toBe(valueResult.transactionHash)
       expect(Transaction.isFeeDelegatedResult(basic)).toBe(false)
       const global = yield* withClient(test, WalletClient.transferValue({ from, to, value: 0n, feePayer: FeeDelegation.global, feeRatio: 30 }))
       expect(Transaction.isFeeDelegatedResult(global) && global.feeRatio).toBe(30)

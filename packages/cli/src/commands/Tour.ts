@@ -10,7 +10,7 @@ import { Chunk, Console, Effect, Layer, Option, Schedule, Stream } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Address, Amount, ChainId, FeeDelegation, WalletClient, WalletConfig } from "effect-kas-wallet"
+import { Address, Amount, ChainId, FeeDelegation, Transaction, WalletClient, WalletConfig } from "effect-kas-wallet"
 import * as Wire from "effect-kas-wallet/Wire"
 import { Emulator } from "effect-kas-wallet-emulator"
 import type * as Argv from "../input/Argv.js"
@@ -93,7 +93,7 @@ export const program = Effect.gen(function*() {
     value: Amount.PebPerKlay * 3n / 2n,
     feePayer: FeeDelegation.global,
     feeRatio: 30
-  })
+  }).pipe(Effect.filterOrDieMessage(Transaction.isSigned, "the tour's accounts are not multisig: a transfer is signed at once"))
   yield* say(`submitted ${Output.short(sent.transactionHash, 10, 6)}: a signed Klaytn ${Wire.typeName(sent.typeInt)} (type ${sent.typeInt}), nonce ${sent.nonce}`)
   const receipt = yield* WalletClient.awaitReceipt(sent.transactionHash, { schedule: Schedule.spaced("250 millis") })
   const fee = BigInt(receipt.gasUsed) * sent.gasPrice

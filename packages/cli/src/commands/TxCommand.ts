@@ -57,12 +57,16 @@ const amount = (peb: bigint) => `${Amount.formatKlay(peb as Amount.Peb)} KLAY ($
  */
 export const resultDetails = (r: Transaction.TransactionResult): string =>
   Output.table(["FIELD", "VALUE"], [
-    ["transaction", r.transactionHash],
-    ["status", r.status === "Submitted" ? "Submitted (sent; committed in the next block)" : "Pending (signed, not sent)"],
+    ...(Transaction.isSigned(r)
+      ? [
+        ["transaction", r.transactionHash],
+        ["status", r.status === "Submitted" ? "Submitted (sent; committed in the next block)" : "Pending (signed, not sent)"]
+      ]
+      : [["transaction id", r.transactionId], ["status", "Pending (waits for the signers of the multisig sender)"]]),
     ["type", `${Wire.typeName(r.typeInt)} (${r.typeInt})`],
     ["from", r.from],
-    ["to", r.to],
-    ["value", amount(r.value)],
+    ...(r.to !== undefined ? [["to", r.to]] : []),
+    ["value", amount(r.value ?? 0n)],
     ["nonce", String(r.nonce)],
     ["gas", `limit ${r.gas} at ${Amount.formatKlay(r.gasPrice)} KLAY (${r.gasPrice / Amount.PebPerSton} ston)`],
     ...(Transaction.isFeeDelegatedResult(r)
@@ -142,7 +146,7 @@ const send = (run: Argv.Run): Effect.Effect<void, ExitCode.Failure> =>
         }
         const result = yield* WalletClient.transferValue(params)
         yield* print(s.json ? JSON.stringify(encodeResult(result)) : resultDetails(result))
-        if (!wait) return
+        if (!wait || !Transaction.isSigned(result)) return
         const receipt = yield* WalletClient.awaitReceipt(result.transactionHash, { schedule: polling })
         yield* print(s.json ? JSON.stringify(encodeReceipt(receipt)) : `\n${receiptDetails(receipt)}`)
       }))

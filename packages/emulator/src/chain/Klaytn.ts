@@ -710,7 +710,7 @@ const transferFields = ({ transfer: t }: SignedTransfer) => ({
  * @category formatting
  * @internal
  */
-export const toResult = (signed: SignedTransfer, status: "Submitted" | "Pending"): Transaction.TransactionResult => {
+export const toResult = (signed: SignedTransfer, status: "Submitted" | "Pending"): Transaction.SignedResult => {
   const t = signed.transfer
   const common = {
     ...transferFields(signed),

@@ -79,7 +79,9 @@ describe("WalletClient ⇄ emulator: transfers and receipts", () => {
         const emulator = yield* Emulator.Emulator
         const from = yield* WalletClient.createAccount()
         yield* emulator.fund(1001, from.address, KLAY)
-        const sent = yield* WalletClient.transferValue({ from: from.address, to: recipient, value: 7n, feePayer: FeeDelegation.global })
+        const sent = yield* WalletClient.transferValue({ from: from.address, to: recipient, value: 7n, feePayer: FeeDelegation.global }).pipe(
+          Effect.filterOrDieMessage(Transaction.isSigned, "the emulator signs at once")
+        )
         const pending = yield* WalletClient.getTransactionReceipt(sent.transactionHash)
         expect(pending.status).toBe("Pending")
         expect(Transaction.isFinal(pending)).toBe(false)
