@@ -12,7 +12,18 @@ import { readFileSync } from "node:fs"
 import { Address, Amount, Transaction } from "effect-kas-wallet"
 import * as Wire from "effect-kas-wallet/Wire"
 import * as Klaytn from "../src/chain/Klaytn.js"
-import { addressOfKey, bytesOf, hex, listOf, minimal, type Nested, recover as independentRecover, unhex } from "./support/klaytn.js"
+import {
+  addressOfKey,
+  bytesOf,
+  createdAddress,
+  hex,
+  klaytnFields,
+  listOf,
+  minimal,
+  type Nested,
+  recover as independentRecover,
+  unhex
+} from "./support/klaytn.js"
 
 const fixture = (name: string): Record<string, unknown> =>
   JSON.parse(readFileSync(new URL(`../../../test/fixtures/tx/${name}`, import.meta.url), "utf8")) as Record<string, unknown>
@@ -114,11 +125,11 @@ describe("the service's example transactions", () => {
   it("tx-value-200-success.json: fields, hash and sender recover from its rlp", () => {
     const raw = unhex(basic.rlp as string)
     const parts = right(Klaytn.decodeRaw(raw))
-    const t = parts.transfer
+    const t = parts.tx
     expect(t.type).toBe(Wire.TxType.ValueTransferMemo)
     expect(t.nonce).toBe(basic.nonce)
     expect(t.gas).toBe(basic.gas)
-    expect(t.to.toLowerCase()).toBe(basic.to)
+    expect(t.to?.toLowerCase()).toBe(basic.to)
     expect(t.from.toLowerCase()).toBe(basic.from)
     expect(t.value).toBe(BigInt(basic.value as string))
     expect(hex(t.input!)).toBe(basic.input)
@@ -137,9 +148,9 @@ describe("the service's example transactions", () => {
   it("fd-value-200-with-fee-ratio.json: ratio, fee payer, hash and both signers recover from its rlp", () => {
     const raw = unhex(withRatio.rlp as string)
     const parts = right(Klaytn.decodeRaw(raw))
-    expect(parts.transfer.type).toBe(Wire.TxType.FeeDelegatedValueTransferMemoWithRatio)
-    expect(parts.transfer.feeRatio).toBe(withRatio.feeRatio)
-    expect(parts.transfer.nonce).toBe(withRatio.nonce)
+    expect(parts.tx.type).toBe(Wire.TxType.FeeDelegatedValueTransferMemoWithRatio)
+    expect(parts.tx.feeRatio).toBe(withRatio.feeRatio)
+    expect(parts.tx.nonce).toBe(withRatio.nonce)
     expect(parts.feePayer?.address.toLowerCase()).toBe(withRatio.feePayer)
     expect(parts.signatures.map(Klaytn.toWireSignature)).toStrictEqual(withRatio.signatures)
     expect(parts.feePayer?.signatures.map((s) => s.v)).toStrictEqual([0x7f6])
@@ -158,14 +169,7 @@ describe("the service's example transactions", () => {
   it("re-encoding the decoded examples as results gives their JSON (with the signed gas price)", () => {
     for (const json of [basic, withRatio]) {
       const raw = unhex(json.rlp as string)
-      const parts = right(Klaytn.decodeRaw(raw))
-      const signed: Klaytn.SignedTransfer = {
-        ...parts,
-        chainId: TESTNET,
-        raw,
-        transactionHash: Klaytn.transactionHash(raw),
-        senderTxHash: Klaytn.senderTxHash(parts)
-      }
+      const signed = right(Klaytn.fromRaw(raw, TESTNET))
       const encoded = Schema.encodeSync(Transaction.TransactionResult)(Klaytn.toResult(signed, "Submitted"))
       expect(encoded).toStrictEqual({ ...json, gasPrice: "0x5d21dba00" })
     }
@@ -174,6 +178,76 @@ describe("the service's example transactions", () => {
   it("the signatures are chain-bound: on mainnet they do not verify", () => {
     const parts = right(Klaytn.decodeRaw(unhex(basic.rlp as string)))
     expect(leftReason(Klaytn.verifySigners(parts, 8217))).toContain("V must be 16469 or 16470 on chain 8217, got 2037")
+  })
+
+  describe("contracts", () => {
+    const deploy = fixture("fd-contract-deploy-200-with-fee-ratio.json")
+    const execute = fixture("fd-user-contract-execute-200-success.json")
+
+    it("fd-contract-deploy-200-with-fee-ratio.json (0x2a): no recipient, humanReadable false, the ratio before codeFormat, both signers recover", () => {
+      const raw = unhex(deploy.rlp as string)
+      const parts = right(Klaytn.decodeRaw(raw))
+      expect(parts.tx).toStrictEqual({
+        type: Wire.TxType.FeeDelegatedSmartContractDeployWithRatio,
+        nonce: deploy.nonce,
+        gasPrice: 25_000_000_000n,
+        gas: deploy.gas,
+        value: 0n,
+        from: Option.getOrThrow(Address.checksum(deploy.from as string)),
+        input: unhex(deploy.input as string),
+        feeRatio: 20
+      })
+      // the fields as Klaytn's documentation lays them out, checked without the module
+      const fields = listOf(RLP.decode(raw.subarray(1)) as Nested)
+      const expected = klaytnFields(0x2a, { ...parts.tx, from: deploy.from as string })
+      expect(fields.slice(0, expected.length).map((f) => hex(bytesOf(f)))).toStrictEqual(expected.map(hex))
+      expect(Klaytn.transactionHash(raw)).toBe(deploy.transactionHash)
+      const signers = right(Klaytn.verifySigners(parts, TESTNET))
+      expect(signers.sender.toLowerCase()).toBe(deploy.from)
+      expect(signers.feePayer?.toLowerCase()).toBe(deploy.feePayer)
+      expect(hex(Klaytn.encodeRaw(parts))).toBe(deploy.rlp)
+      expect(Schema.encodeSync(Transaction.TransactionResult)(Klaytn.toResult(right(Klaytn.fromRaw(raw, TESTNET)), "Submitted"))).toStrictEqual({
+        ...deploy,
+        gasPrice: "0x5d21dba00"
+      })
+    })
+
+    it("fd-user-contract-execute-200-success.json (0x31): empty calldata, both signers recover", () => {
+      const raw = unhex(execute.rlp as string)
+      const parts = right(Klaytn.decodeRaw(raw))
+      expect(parts.tx.type).toBe(Wire.TxType.FeeDelegatedSmartContractExecution)
+      expect(parts.tx.to?.toLowerCase()).toBe(execute.to)
+      expect(hex(parts.tx.input!)).toBe("0x")
+      expect(parts.tx).not.toHaveProperty("feeRatio")
+      const fields = listOf(RLP.decode(raw.subarray(1)) as Nested)
+      const expected = klaytnFields(0x31, { ...parts.tx, from: execute.from as string })
+      expect(fields.length).toBe(expected.length + 3)
+      expect(fields.slice(0, expected.length).map((f) => hex(bytesOf(f)))).toStrictEqual(expected.map(hex))
+      expect(hex(keccak_256(raw))).toBe(execute.transactionHash)
+      expect(Klaytn.transactionHash(raw)).toBe(execute.transactionHash)
+      const signers = right(Klaytn.verifySigners(parts, TESTNET))
+      expect(signers.sender.toLowerCase()).toBe(execute.from)
+      expect(signers.feePayer?.toLowerCase()).toBe(execute.feePayer)
+      expect(hex(Klaytn.encodeRaw(parts))).toBe(execute.rlp)
+      expect(Schema.encodeSync(Transaction.TransactionResult)(Klaytn.toResult(right(Klaytn.fromRaw(raw, TESTNET)), "Submitted"))).toStrictEqual({
+        ...execute,
+        gasPrice: "0x5d21dba00"
+      })
+      // signed for testnet: not valid on mainnet
+      expect(Either.isLeft(Klaytn.verifySigners(parts, 8217))).toBe(true)
+    })
+
+    it("tx-receipt-200-deploy-contract-receipt.json: the contract address is keccak256(rlp([sender, nonce]))[12:]", () => {
+      const receipt = fixture("tx-receipt-200-deploy-contract-receipt.json")
+      const from = Option.getOrThrow(Address.checksum(receipt.from as string))
+      const nonce = Number(receipt.nonce)
+      expect(Klaytn.contractAddress(from, nonce).toLowerCase()).toBe(receipt.contractAddress)
+      expect(createdAddress(receipt.from as string, nonce)).toBe(receipt.contractAddress)
+      // gasUsed covers the intrinsic gas of its type (41) and 314 bytes of creation code, plus the EVM's
+      const intrinsic = Klaytn.intrinsicGas(receipt.typeInt as Wire.TxType, unhex(receipt.input as string).length)
+      expect(intrinsic).toBe(53_000 + 10_000 + 314 * 100)
+      expect(Number(receipt.gasUsed)).toBeGreaterThan(intrinsic)
+    })
   })
 
   it("tx-receipt-200-success.json: gasUsed is the intrinsic gas of a 4-byte memo transfer", () => {
@@ -191,10 +265,11 @@ describe("the service's example transactions", () => {
 const privateKey = fc.uint8Array({ minLength: 32, maxLength: 32 }).filter((k) => secp256k1.utils.isValidSecretKey(k))
 const address = Arbitrary.make(Address.AddressFromSelf)
 
-// The value-transfer types (the contract types have their own fields: see the contract tests).
-const ALL_TYPES = Object.values(Wire.TxType).filter((t) => Wire.kindTypes.value.includes(Wire.baseType(t)))
+// Every type of the catalog, and its kind, told apart by the base type (written here, not imported).
+const ALL_TYPES = Object.values(Wire.TxType)
+const kindOfType = (type: number): Wire.Kind => ((type & ~7) === 0x28 ? "contract/deploy" : (type & ~7) === 0x30 ? "contract/execute" : "value")
 
-const transferCase = (types: ReadonlyArray<Wire.TxType>) => fc.record({
+const txCase = (types: ReadonlyArray<Wire.TxType>) => fc.record({
   type: fc.constantFrom(...types),
   senderKey: privateKey,
   feePayerKey: privateKey,
@@ -203,53 +278,53 @@ const transferCase = (types: ReadonlyArray<Wire.TxType>) => fc.record({
   gasPrice: fc.oneof(fc.constant(25_000_000_000n), fc.bigInt({ min: 0n, max: (1n << 256n) - 1n })),
   nonce: fc.oneof(fc.nat({ max: 300 }), fc.nat()),
   gas: fc.nat({ max: 10_000_000 }),
-  memo: fc.uint8Array({ maxLength: 80 }),
+  // Memos and calldata are short; creation code crosses the 55- and 256-byte RLP length forms.
+  input: fc.oneof(fc.uint8Array({ maxLength: 80 }), fc.uint8Array({ minLength: 250, maxLength: 300 })),
   feeRatio: fc.integer({ min: 1, max: 99 }),
   chainId: fc.constantFrom(1001, 8217)
 })
 
-describe("every value-transfer type, signed with random keys", () => {
+type TxCase = typeof txCase extends (...args: any) => fc.Arbitrary<infer A> ? A : never
+
+// The case as the module's parameters: the kind's fields only.
+const paramsOf = (c: TxCase, from: Address.Address): Klaytn.TxParams => {
+  const kind = kindOfType(c.type)
+  return {
+    kind,
+    from,
+    to: kind === "contract/deploy" ? undefined : c.to,
+    value: c.value,
+    nonce: c.nonce,
+    gas: c.gas,
+    gasPrice: c.gasPrice,
+    input: kind !== "value" || Wire.hasMemo(c.type) ? c.input : undefined,
+    feeDelegated: Wire.isFeeDelegatedType(c.type),
+    feeRatio: Wire.hasFeeRatio(c.type) ? c.feeRatio : undefined
+  }
+}
+
+describe("every transaction type, signed with random keys", () => {
   for (const type of ALL_TYPES) {
-    it.prop(`${Wire.typeName(type)}: decodes independently to its fields, both signers recover, and the hashes are keccak256 of the bytes`, [transferCase([type])], ([c]) => {
+    it.prop(`${Wire.typeName(type)}: decodes independently to its fields, both signers recover, and the hashes are keccak256 of the bytes`, [txCase([type])], ([c]) => {
       const from = Option.getOrThrow(Address.checksum(addressOfKey(c.senderKey)))
-      const memo = Wire.hasMemo(c.type)
+      const params = paramsOf(c, from)
       const delegated = Wire.isFeeDelegatedType(c.type)
-      const ratio = Wire.hasFeeRatio(c.type)
-      const transfer = right(Klaytn.makeTransfer({
-        from,
-        to: c.to,
-        value: c.value,
-        nonce: c.nonce,
-        gas: c.gas,
-        gasPrice: c.gasPrice,
-        memo: memo ? c.memo : undefined,
-        feeDelegated: delegated,
-        feeRatio: ratio ? c.feeRatio : undefined
-      }))
-      expect(transfer.type).toBe(c.type)
-      const signed = right(Klaytn.signTransfer(transfer, { chainId: c.chainId, sender: c.senderKey, feePayer: delegated ? c.feePayerKey : undefined }))
+      const tx = right(Klaytn.makeTransaction(params))
+      expect(tx.type).toBe(c.type)
+      const signed = right(Klaytn.signTransaction(tx, { chainId: c.chainId, sender: c.senderKey, feePayer: delegated ? c.feePayerKey : undefined }))
 
       // independent decoding of the raw transaction
       const raw = signed.raw
       expect(raw[0]).toBe(c.type)
       const fields = listOf(RLP.decode(raw.subarray(1)) as Nested)
-      const expected: Array<Uint8Array> = [
-        minimal(c.nonce),
-        minimal(c.gasPrice),
-        minimal(c.gas),
-        unhex(c.to),
-        minimal(c.value),
-        unhex(from),
-        ...(memo ? [c.memo] : []),
-        ...(ratio ? [minimal(c.feeRatio)] : [])
-      ]
+      const expected = klaytnFields(c.type, { ...params, from: from.toLowerCase() })
       expect(fields.length).toBe(expected.length + 1 + (delegated ? 2 : 0))
       for (let i = 0; i < expected.length; i++) expect(hex(bytesOf(fields[i]))).toBe(hex(expected[i]!))
 
       // the sender's signature, recovered independently
       const sigs = listOf(fields[expected.length])
       expect(sigs.length).toBe(1)
-      const senderHash = keccak_256(RLP.encode([RLP.encode([minimal(c.type), ...expected]), minimal(c.chainId), new Uint8Array(), new Uint8Array()]))
+      const senderHash = keccak_256(RLP.encode([RLP.encode([Uint8Array.of(c.type), ...expected]), minimal(c.chainId), new Uint8Array(), new Uint8Array()]))
       const sender = independentRecover(senderHash, sigs[0]!, c.chainId)
       expect(sender.address).toBe(from.toLowerCase())
       expect([2 * c.chainId + 35, 2 * c.chainId + 36]).toContain(sender.v)
@@ -261,7 +336,7 @@ describe("every value-transfer type, signed with random keys", () => {
         const payerSigs = listOf(fields[expected.length + 2])
         expect(payerSigs.length).toBe(1)
         const payerHash = keccak_256(
-          RLP.encode([RLP.encode([minimal(c.type), ...expected]), payer, minimal(c.chainId), new Uint8Array(), new Uint8Array()])
+          RLP.encode([RLP.encode([Uint8Array.of(c.type), ...expected]), payer, minimal(c.chainId), new Uint8Array(), new Uint8Array()])
         )
         const recovered = independentRecover(payerHash, payerSigs[0]!, c.chainId)
         expect(recovered.address).toBe(hex(payer))
@@ -276,31 +351,36 @@ describe("every value-transfer type, signed with random keys", () => {
 
       // and the module's own decoder and verifier agree
       const parts = right(Klaytn.decodeRaw(raw))
-      expect(parts).toStrictEqual({ transfer: signed.transfer, signatures: signed.signatures, ...(signed.feePayer ? { feePayer: signed.feePayer } : {}) })
+      expect(parts).toStrictEqual({ tx: signed.tx, signatures: signed.signatures, ...(signed.feePayer ? { feePayer: signed.feePayer } : {}) })
+      expect(right(Klaytn.fromRaw(raw, c.chainId))).toStrictEqual(signed)
       expect(right(Klaytn.verifySigners(parts, c.chainId)).sender).toBe(from)
 
       // results and receipts are valid wire bodies
       const result = Klaytn.toResult(signed, "Submitted")
       expect(Schema.decodeUnknownSync(Transaction.TransactionResult)(Schema.encodeSync(Transaction.TransactionResult)(result))).toStrictEqual(result)
       expect(result.rlp).toBe(hex(raw))
+      expect("to" in result).toBe(params.kind !== "contract/deploy")
       const receipt = Klaytn.toReceipt(signed, {
         blockHash: hex(keccak_256(Uint8Array.of(1))),
         blockNumber: 7,
         transactionIndex: 0,
-        gasUsed: Klaytn.intrinsicGas(c.type, memo ? c.memo.length : 0),
+        gasUsed: Klaytn.intrinsicGas(c.type, params.input?.length ?? 0),
         status: "Committed"
       })
       const receiptJson = Schema.encodeSync(Transaction.TransactionReceipt)(receipt)
       expect(Schema.decodeUnknownSync(Transaction.TransactionReceipt)(receiptJson)).toStrictEqual(receipt)
       expect(receiptJson.type).toBe(Wire.typeName(c.type))
-    }, { fastCheck: { numRuns: 15 } })
+      expect((receiptJson as Record<string, unknown>).contractAddress).toBe(
+        params.kind === "contract/deploy" ? createdAddress(from, c.nonce) : params.kind === "value" ? "" : null
+      )
+    }, { fastCheck: { numRuns: 12 } })
   }
 
-  it.prop("a changed byte in the signed fields no longer verifies", [transferCase(ALL_TYPES), fc.nat()], ([c, at]) => {
+  it.prop("a changed byte in the signed fields no longer verifies", [txCase(ALL_TYPES), fc.nat()], ([c, at]) => {
     const from = Option.getOrThrow(Address.checksum(addressOfKey(c.senderKey)))
-    const transfer = right(Klaytn.makeTransfer({ from, to: c.to, value: c.value, nonce: c.nonce, gas: c.gas, gasPrice: c.gasPrice }))
-    const signed = right(Klaytn.signTransfer(transfer, { chainId: c.chainId, sender: c.senderKey }))
-    const tampered = { ...signed, transfer: { ...transfer, nonce: transfer.nonce + 1 + (at % 5) } }
+    const tx = right(Klaytn.makeTransaction({ ...paramsOf(c, from), feeDelegated: false, feeRatio: undefined }))
+    const signed = right(Klaytn.signTransaction(tx, { chainId: c.chainId, sender: c.senderKey }))
+    const tampered = { ...signed, tx: { ...tx, nonce: tx.nonce + 1 + (at % 5) } }
     expect(Either.isLeft(Klaytn.verifySigners(tampered, c.chainId))).toBe(true)
   }, { fastCheck: { numRuns: 20 } })
 })
@@ -314,30 +394,44 @@ describe("refusals", () => {
   const other = Uint8Array.from({ length: 32 }, (_, i) => 32 - i)
   const from = Option.getOrThrow(Address.checksum(addressOfKey(key)))
   const to = Option.getOrThrow(Address.checksum(addressOfKey(other)))
-  const base = { from, to, value: 1n, nonce: 0, gas: 100_000, gasPrice: 25_000_000_000n }
+  const base = { kind: "value" as const, from, to, value: 1n, nonce: 0, gas: 100_000, gasPrice: 25_000_000_000n }
 
-  it("makeTransfer checks ranges and the fee-ratio rules", () => {
-    expect(leftReason(Klaytn.makeTransfer({ ...base, nonce: -1 }))).toContain("nonce")
-    expect(leftReason(Klaytn.makeTransfer({ ...base, gas: 1.5 }))).toContain("gas")
-    expect(leftReason(Klaytn.makeTransfer({ ...base, value: -1n }))).toContain("value")
-    expect(leftReason(Klaytn.makeTransfer({ ...base, gasPrice: 1n << 256n }))).toContain("gasPrice")
-    expect(leftReason(Klaytn.makeTransfer({ ...base, feeDelegated: true, feeRatio: 100 }))).toContain("feeRatio")
-    expect(leftReason(Klaytn.makeTransfer({ ...base, feeRatio: 30 }))).toContain("fee-delegated")
+  it("makeTransaction checks ranges and the fee-ratio rules", () => {
+    expect(leftReason(Klaytn.makeTransaction({ ...base, nonce: -1 }))).toContain("nonce")
+    expect(leftReason(Klaytn.makeTransaction({ ...base, gas: 1.5 }))).toContain("gas")
+    expect(leftReason(Klaytn.makeTransaction({ ...base, value: -1n }))).toContain("value")
+    expect(leftReason(Klaytn.makeTransaction({ ...base, gasPrice: 1n << 256n }))).toContain("gasPrice")
+    expect(leftReason(Klaytn.makeTransaction({ ...base, feeDelegated: true, feeRatio: 100 }))).toContain("feeRatio")
+    expect(leftReason(Klaytn.makeTransaction({ ...base, feeRatio: 30 }))).toContain("fee-delegated")
     // ratio 0 is the whole fee: no ratio field
-    const whole = right(Klaytn.makeTransfer({ ...base, feeDelegated: true, feeRatio: 0 }))
+    const whole = right(Klaytn.makeTransaction({ ...base, feeDelegated: true, feeRatio: 0 }))
     expect(whole.type).toBe(Wire.TxType.FeeDelegatedValueTransfer)
     expect(whole).not.toHaveProperty("feeRatio")
     // an empty memo still makes a memo transfer
-    expect(right(Klaytn.makeTransfer({ ...base, memo: new Uint8Array() })).type).toBe(Wire.TxType.ValueTransferMemo)
+    expect(right(Klaytn.makeTransaction({ ...base, input: new Uint8Array() })).type).toBe(Wire.TxType.ValueTransferMemo)
   })
 
-  it("signTransfer needs the right keys for the right parties", () => {
-    const plain = right(Klaytn.makeTransfer(base))
-    const delegated = right(Klaytn.makeTransfer({ ...base, feeDelegated: true }))
-    expect(leftReason(Klaytn.signTransfer(plain, { chainId: TESTNET, sender: other }))).toContain("does not belong to `from`")
-    expect(leftReason(Klaytn.signTransfer(plain, { chainId: TESTNET, sender: key, feePayer: other }))).toContain("takes no fee payer")
-    expect(leftReason(Klaytn.signTransfer(delegated, { chainId: TESTNET, sender: key }))).toContain("needs the fee payer's key")
-    expect(leftReason(Klaytn.signTransfer(plain, { chainId: 0, sender: key }))).toContain("chain id")
+  it("makeTransaction gives each kind the fields it needs", () => {
+    const code = Uint8Array.of(0x60, 0x00)
+    expect(leftReason(Klaytn.makeTransaction({ ...base, kind: "contract/deploy", input: code }))).toContain("a deployment has no recipient")
+    expect(leftReason(Klaytn.makeTransaction({ ...base, kind: "contract/deploy", to: undefined }))).toContain("needs an input")
+    expect(leftReason(Klaytn.makeTransaction({ ...base, kind: "contract/execute" }))).toContain("needs an input")
+    expect(leftReason(Klaytn.makeTransaction({ ...base, to: undefined }))).toContain("needs a recipient")
+    const deploy = right(Klaytn.makeTransaction({ ...base, kind: "contract/deploy", to: undefined, input: code, feeDelegated: true, feeRatio: 20 }))
+    expect(deploy.type).toBe(Wire.TxType.FeeDelegatedSmartContractDeployWithRatio)
+    expect(deploy).not.toHaveProperty("to")
+    // empty calldata is an execution all the same (the contract's receive or fallback function)
+    const execute = right(Klaytn.makeTransaction({ ...base, kind: "contract/execute", input: new Uint8Array(), feeDelegated: true }))
+    expect(execute.type).toBe(Wire.TxType.FeeDelegatedSmartContractExecution)
+  })
+
+  it("signTransaction needs the right keys for the right parties", () => {
+    const plain = right(Klaytn.makeTransaction(base))
+    const delegated = right(Klaytn.makeTransaction({ ...base, feeDelegated: true }))
+    expect(leftReason(Klaytn.signTransaction(plain, { chainId: TESTNET, sender: other }))).toContain("does not belong to `from`")
+    expect(leftReason(Klaytn.signTransaction(plain, { chainId: TESTNET, sender: key, feePayer: other }))).toContain("takes no fee payer")
+    expect(leftReason(Klaytn.signTransaction(delegated, { chainId: TESTNET, sender: key }))).toContain("needs the fee payer's key")
+    expect(leftReason(Klaytn.signTransaction(plain, { chainId: 0, sender: key }))).toContain("chain id")
   })
 
   it("invalid private keys are refused without showing them", () => {
@@ -367,11 +461,11 @@ describe("refusals", () => {
   }, { fastCheck: { numRuns: 40 } })
 
   it("decodeRaw refuses other types, wrong field counts and wrong sizes", () => {
-    const signed = right(Klaytn.signTransfer(right(Klaytn.makeTransfer(base)), { chainId: TESTNET, sender: key }))
+    const signed = right(Klaytn.signTransaction(right(Klaytn.makeTransaction(base)), { chainId: TESTNET, sender: key }))
     const fields = listOf(RLP.decode(signed.raw.subarray(1)) as Nested) as Array<Nested>
     const rebuild = (type: number, list: ReadonlyArray<Nested>) => Uint8Array.from([type, ...RLP.encode(list as Array<Uint8Array>)])
     expect(leftReason(Klaytn.decodeRaw(new Uint8Array()))).toContain("empty")
-    expect(leftReason(Klaytn.decodeRaw(rebuild(0x02, fields)))).toContain("not a value transfer")
+    expect(leftReason(Klaytn.decodeRaw(rebuild(0x02, fields)))).toContain("not a transaction type of the catalog")
     expect(leftReason(Klaytn.decodeRaw(rebuild(0x10, fields)))).toContain("type 0x10 has 8 fields, got 7")
     expect(leftReason(Klaytn.decodeRaw(rebuild(0x08, [...fields.slice(0, 3), new Uint8Array(19), ...fields.slice(4)])))).toContain("to: an address has 20 bytes")
     expect(leftReason(Klaytn.decodeRaw(rebuild(0x08, [Uint8Array.of(0, 1), ...fields.slice(1)])))).toContain("leading zero")
@@ -380,7 +474,20 @@ describe("refusals", () => {
     expect(hex(rebuild(0x08, fields))).toBe(hex(signed.raw))
   })
 
-  it("intrinsic gas: 21000, +10000 fee-delegated, +15000 with a ratio, +100 per input byte", () => {
+  it("decodeRaw refuses what Klaytn refuses in a deployment: a recipient, a human-readable address, another code format", () => {
+    const deploy = right(Klaytn.makeTransaction({ ...base, kind: "contract/deploy", to: undefined, input: Uint8Array.of(0x60, 0x00) }))
+    const signed = right(Klaytn.signTransaction(deploy, { chainId: TESTNET, sender: key }))
+    const fields = listOf(RLP.decode(signed.raw.subarray(1)) as Nested) as Array<Nested>
+    const rebuild = (list: ReadonlyArray<Nested>) => Uint8Array.from([0x28, ...RLP.encode(list as Array<Uint8Array>)])
+    const at = (i: number, item: Nested) => rebuild([...fields.slice(0, i), item, ...fields.slice(i + 1)])
+    expect(hex(rebuild(fields))).toBe(hex(signed.raw))
+    expect(leftReason(Klaytn.decodeRaw(at(3, unhex(to))))).toContain("a deployment has no recipient")
+    expect(leftReason(Klaytn.decodeRaw(at(7, Uint8Array.of(1))))).toContain("human-readable")
+    expect(leftReason(Klaytn.decodeRaw(at(8, Uint8Array.of(1))))).toContain("codeFormat")
+    expect(leftReason(Klaytn.decodeRaw(rebuild(fields.slice(0, 8))))).toContain("type 0x28 has 10 fields, got 8")
+  })
+
+  it("intrinsic gas: 21000 (transfer, execution) or 53000 (deployment), +10000 fee-delegated, +15000 with a ratio, +100 per input byte", () => {
     const T = Wire.TxType
     expect(Klaytn.intrinsicGas(T.ValueTransfer, 0)).toBe(21000)
     expect(Klaytn.intrinsicGas(T.FeeDelegatedValueTransfer, 0)).toBe(31000)
@@ -388,5 +495,11 @@ describe("refusals", () => {
     expect(Klaytn.intrinsicGas(T.ValueTransferMemo, 5)).toBe(21500)
     expect(Klaytn.intrinsicGas(T.FeeDelegatedValueTransferMemo, 5)).toBe(31500)
     expect(Klaytn.intrinsicGas(T.FeeDelegatedValueTransferMemoWithRatio, 5)).toBe(36500)
+    expect(Klaytn.intrinsicGas(T.SmartContractDeploy, 10)).toBe(54000)
+    expect(Klaytn.intrinsicGas(T.FeeDelegatedSmartContractDeploy, 10)).toBe(64000)
+    expect(Klaytn.intrinsicGas(T.FeeDelegatedSmartContractDeployWithRatio, 10)).toBe(69000)
+    expect(Klaytn.intrinsicGas(T.SmartContractExecution, 68)).toBe(27800)
+    expect(Klaytn.intrinsicGas(T.FeeDelegatedSmartContractExecution, 0)).toBe(31000)
+    expect(Klaytn.intrinsicGas(T.FeeDelegatedSmartContractExecutionWithRatio, 4)).toBe(36400)
   })
 })

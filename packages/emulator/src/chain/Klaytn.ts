@@ -1,21 +1,31 @@
 /**
- * Real Klaytn value-transfer transactions, as the emulator builds, signs and checks them.
+ * Real Klaytn transactions, as the emulator builds, signs and checks them: value transfers (with or
+ * without a memo), contract deployments and contract executions, each paid by its sender, by a fee
+ * payer, or by a fee payer with a ratio.
  *
  * Encoding facts, each checked against the `rlp` of the service's example bodies
- * (test/emulator/klaytn.test.ts):
+ * (test/klaytn.test.ts):
  *
- * - Raw transaction: `type ‖ rlp([nonce, gasPrice, gas, to, value, from, input?, feeRatio?,
- *   signatures, feePayer?, feePayerSignatures?])`, each signature `[V, R, S]`. `input` exists in
- *   the memo types (0x10-0x12) only, `feeRatio` in the with-ratio types (0x0a, 0x12) only, the
- *   fee payer in the fee-delegated types (0x09-0x0a, 0x11-0x12) only.
- * - The sender signs keccak256(`rlp([rlp([type, nonce, gasPrice, gas, to, value, from, input?,
- *   feeRatio?]), chainId, 0, 0])`); the fee payer signs keccak256(`rlp([rlp([type, …]),
- *   feePayer, chainId, 0, 0])`). V = 2·chainId + 35 + recovery id.
+ * - Raw transaction: `type ‖ rlp([…fields, signatures, feePayer?, feePayerSignatures?])`, each
+ *   signature `[V, R, S]`; the fee payer's part exists in the fee-delegated types (type & 7 ≠ 0)
+ *   only. The fields of each kind (`fieldsOf`), `feeRatio` in the with-ratio types (type & 7 = 2)
+ *   only:
+ *   - value transfer (0x08-0x0a; memo 0x10-0x12): `nonce, gasPrice, gas, to, value, from, input?
+ *     (memo types), feeRatio?`
+ *   - contract deployment (0x28-0x2a): `nonce, gasPrice, gas, to (empty), value, from, input,
+ *     humanReadable (false: 0x80), feeRatio?, codeFormat (0: EVM)`
+ *   - contract execution (0x30-0x32): `nonce, gasPrice, gas, to, value, from, input, feeRatio?`
+ * - The sender signs keccak256(`rlp([rlp([type, …fields]), chainId, 0, 0])`); the fee payer signs
+ *   keccak256(`rlp([rlp([type, …fields]), feePayer, chainId, 0, 0])`). V = 2·chainId + 35 +
+ *   recovery id.
  * - transactionHash = keccak256(raw); senderTxHash = keccak256(`type ‖ rlp([…, signatures])`),
  *   the raw transaction without the fee payer's part (equal to transactionHash otherwise).
- * - Intrinsic gas (Klaytn's `params`): 21000 per value transfer, plus 10000 when fee-delegated or
- *   15000 when fee-delegated with a ratio, plus 100 per byte of input (Klaytn's flat rate since
- *   genesis; Kaia's Prague fork later moved to 16/4 per byte, which this emulator does not model).
+ * - Intrinsic gas (Klaytn's `params`): 21000 per value transfer or contract execution
+ *   (TxGasValueTransfer, TxGasContractExecution), 53000 per deployment (TxGasContractCreation), plus
+ *   10000 when fee-delegated or 15000 when fee-delegated with a ratio, plus 100 per byte of input
+ *   (TxDataGas: Klaytn's flat rate before its Istanbul fork; Istanbul moved to 4 per zero byte and
+ *   16 per other, and Shanghai added 2 per 32-byte word of deployment code: neither is modelled).
+ * - A deployment creates its contract at keccak256(rlp([sender, nonce]))[12:] (`contractAddress`).
  *
  * Nothing here throws: failures are `KlaytnError` values. Private keys are taken as arguments
  * only; they never appear in an error or a result.
@@ -201,53 +211,98 @@ const bytesOfHex = (hex: string): Uint8Array => {
 
 const addressBytes = (address: Address.Address): Uint8Array => bytesOfHex(address)
 
-// 20 bytes are always a well-formed address, so normalizing cannot fail here.
 // 20 bytes always make an address: the checksum cannot fail.
 const addressOfBytes = (bytes: Uint8Array): Address.Address => Option.getOrThrow(Address.checksum(hexOf(bytes)))
 
 // ---------------------------------------------------------------------------------------------
-// Transfers
+// Transactions
 // ---------------------------------------------------------------------------------------------
 
 /**
- * An unsigned value transfer. `input` is present exactly for the memo types and `feeRatio`
- * (1..99) exactly for the with-ratio types; `makeTransfer` and `decodeRaw` guarantee it.
+ * An unsigned transaction of any kind of the catalog. Which fields exist follows from the type
+ * (`makeTransaction` and `decodeRaw` guarantee it): `to` for every kind but a deployment, `input`
+ * for the memo and contract types, `feeRatio` (1..99) for the with-ratio types.
  *
- * @since 0.1.0
+ * @since 0.4.0
  * @category models
  * @internal
  */
-export interface Transfer {
+export interface Tx {
   readonly type: Wire.TxType
   readonly nonce: number
   readonly gasPrice: bigint
   readonly gas: number
-  readonly to: Address.Address
+  /** Absent for a deployment (its RLP holds the empty string). */
+  readonly to?: Address.Address
   readonly value: bigint
   readonly from: Address.Address
+  /** A memo's bytes, a deployment's creation code, or an execution's calldata. */
   readonly input?: Uint8Array
   readonly feeRatio?: number
 }
 
 /**
- * What a transfer is made of. The type follows: a memo (even an empty one) makes a memo type,
- * `feeDelegated` a fee-delegated one, and a `feeRatio` of 1..99 (not 0, not absent: those
- * delegate the whole fee) a with-ratio one.
+ * What a transaction is made of. The type follows from the kind: a value transfer with an
+ * `input` (even an empty one) is a memo transfer; `feeDelegated` makes a fee-delegated type, and a
+ * `feeRatio` of 1..99 (not 0, not absent: those delegate the whole fee) a with-ratio one.
  *
- * @since 0.1.0
+ * @since 0.4.0
  * @category models
  * @internal
  */
-export interface TransferParams {
+export interface TxParams {
+  readonly kind: Wire.Kind
   readonly from: Address.Address
-  readonly to: Address.Address
+  /** Required, except for a deployment, which takes none. */
+  readonly to?: Address.Address | undefined
   readonly value: bigint
   readonly nonce: number
   readonly gas: number
   readonly gasPrice: bigint
-  readonly memo?: Uint8Array | undefined
+  /** A transfer's memo bytes (optional), a deployment's creation code or an execution's calldata (required). */
+  readonly input?: Uint8Array | undefined
   readonly feeDelegated?: boolean | undefined
   readonly feeRatio?: number | undefined
+}
+
+/**
+ * The kind of a type of the catalog, by its base type.
+ *
+ * @since 0.4.0
+ * @category models
+ * @internal
+ */
+export const kindOf = (type: Wire.TxType): Wire.Kind =>
+  Wire.baseType(type) === Wire.TxType.SmartContractDeploy
+    ? "contract/deploy"
+    : Wire.baseType(type) === Wire.TxType.SmartContractExecution
+    ? "contract/execute"
+    : "value"
+
+// The names of the signed fields, in their RLP order.
+type Field = "nonce" | "gasPrice" | "gas" | "to" | "value" | "from" | "input" | "humanReadable" | "feeRatio" | "codeFormat"
+
+const COMMON: ReadonlyArray<Field> = ["nonce", "gasPrice", "gas", "to", "value", "from"]
+
+/**
+ * The signed fields of a type, in their RLP order: the one description of each kind's layout,
+ * which encoding, signing and decoding all follow.
+ *
+ * @since 0.4.0
+ * @category encoding
+ * @internal
+ */
+export const fieldsOf = (type: Wire.TxType): ReadonlyArray<Field> => {
+  const ratio: ReadonlyArray<Field> = Wire.hasFeeRatio(type) ? ["feeRatio"] : []
+  switch (kindOf(type)) {
+    case "value":
+      return [...COMMON, ...(Wire.hasMemo(type) ? ["input" as const] : []), ...ratio]
+    case "contract/deploy":
+      // Klaytn puts the ratio between humanReadable and codeFormat.
+      return [...COMMON, "input", "humanReadable", ...ratio, "codeFormat"]
+    case "contract/execute":
+      return [...COMMON, "input", ...ratio]
+  }
 }
 
 const checkUint64 = (n: number, field: string) => {
@@ -258,13 +313,15 @@ const checkUint256 = (n: bigint, field: string) => {
 }
 
 /**
- * Builds a transfer, choosing its type (see `TransferParams`) and checking every field's range.
+ * Builds a transaction, choosing its type (see `TxParams`) and checking every field's range and
+ * that the kind has the fields it needs: a recipient except for a deployment (which has none), an
+ * input for the contract kinds.
  *
- * @since 0.1.0
+ * @since 0.4.0
  * @category constructors
  * @internal
  */
-export const makeTransfer = (params: TransferParams): Either.Either<Transfer, KlaytnError> =>
+export const makeTransaction = (params: TxParams): Either.Either<Tx, KlaytnError> =>
   guard(() => {
     checkUint64(params.nonce, "nonce")
     checkUint64(params.gas, "gas")
@@ -274,18 +331,22 @@ export const makeTransfer = (params: TransferParams): Either.Either<Transfer, Kl
     const ratio = params.feeRatio
     if (ratio !== undefined) {
       if (!Number.isInteger(ratio) || ratio < 0 || ratio > 99) invalid(`feeRatio must be an integer from 0 to 99, got ${ratio}`)
-      if (!feeDelegated && ratio !== 0) invalid("feeRatio needs a fee-delegated transfer")
+      if (!feeDelegated && ratio !== 0) invalid("feeRatio needs a fee-delegated transaction")
     }
-    const type = Wire.transferType({ memo: params.memo !== undefined, feeDelegated, feeRatio: ratio })
+    const deploy = params.kind === "contract/deploy"
+    if (deploy && params.to !== undefined) invalid("a deployment has no recipient")
+    if (!deploy && params.to === undefined) invalid(`a ${params.kind} transaction needs a recipient`)
+    if (params.kind !== "value" && params.input === undefined) invalid(`a ${params.kind} transaction needs an input`)
+    const type = Wire.typeOf(params.kind, { memo: params.input !== undefined, feeDelegated, feeRatio: ratio })
     return {
       type,
       nonce: params.nonce,
       gasPrice: params.gasPrice,
       gas: params.gas,
-      to: params.to,
+      ...(params.to !== undefined ? { to: params.to } : {}),
       value: params.value,
       from: params.from,
-      ...(params.memo !== undefined ? { input: params.memo.slice() } : {}),
+      ...(params.input !== undefined ? { input: params.input.slice() } : {}),
       ...(Wire.hasFeeRatio(type) ? { feeRatio: ratio! } : {})
     }
   })
@@ -298,6 +359,22 @@ export const makeTransfer = (params: TransferParams): Either.Either<Transfer, Kl
  * @internal
  */
 export const TxGasValueTransfer = 21000
+/**
+ * Gas of every contract execution.
+ *
+ * @since 0.4.0
+ * @category gas
+ * @internal
+ */
+export const TxGasContractExecution = 21000
+/**
+ * Gas of every contract deployment.
+ *
+ * @since 0.4.0
+ * @category gas
+ * @internal
+ */
+export const TxGasContractCreation = 53000
 /**
  * Extra gas of a fee-delegated transaction.
  *
@@ -323,31 +400,55 @@ export const TxGasFeeDelegatedWithRatio = 15000
  */
 export const TxDataGas = 100
 
+const KIND_GAS: { readonly [K in Wire.Kind]: number } = {
+  value: TxGasValueTransfer,
+  "contract/deploy": TxGasContractCreation,
+  "contract/execute": TxGasContractExecution
+}
+
 /**
- * Klaytn's intrinsic gas of a value transfer of this type with `inputBytes` bytes of memo.
+ * Klaytn's intrinsic gas of a transaction of this type with `inputBytes` bytes of input (memo,
+ * creation code or calldata): what it costs before any contract code runs.
  *
  * @since 0.1.0
  * @category gas
  * @internal
  */
 export const intrinsicGas = (type: Wire.TxType, inputBytes: number): number =>
-  TxGasValueTransfer +
+  KIND_GAS[kindOf(type)] +
   (Wire.hasFeeRatio(type) ? TxGasFeeDelegatedWithRatio : Wire.isFeeDelegatedType(type) ? TxGasFeeDelegated : 0) +
   TxDataGas * inputBytes
 
-// The fields both parties sign, in order.
-const signedFields = (t: Transfer): Array<RlpItem> => [
-  uint(t.nonce),
-  uint(t.gasPrice),
-  uint(t.gas),
-  addressBytes(t.to),
-  uint(t.value),
-  addressBytes(t.from),
-  ...(t.input !== undefined ? [t.input] : []),
-  ...(t.feeRatio !== undefined ? [uint(t.feeRatio)] : [])
-]
+// The RLP of one signed field. A deployment's recipient is the empty string; humanReadable false
+// and codeFormat 0 (EVM) are the only values Klaytn accepts today.
+const encodeField = (t: Tx, field: Field): Uint8Array => {
+  switch (field) {
+    case "nonce":
+      return uint(t.nonce)
+    case "gasPrice":
+      return uint(t.gasPrice)
+    case "gas":
+      return uint(t.gas)
+    case "to":
+      return t.to === undefined ? new Uint8Array(0) : addressBytes(t.to)
+    case "value":
+      return uint(t.value)
+    case "from":
+      return addressBytes(t.from)
+    case "input":
+      return t.input ?? new Uint8Array(0)
+    case "feeRatio":
+      return uint(t.feeRatio ?? 0)
+    case "humanReadable":
+    case "codeFormat":
+      return uint(0)
+  }
+}
 
-const signingPayload = (t: Transfer): Uint8Array => encodeRlp([uint(t.type), ...signedFields(t)])
+// The fields both parties sign, in order.
+const signedFields = (t: Tx): Array<RlpItem> => fieldsOf(t.type).map((field) => encodeField(t, field))
+
+const signingPayload = (t: Tx): Uint8Array => encodeRlp([uint(t.type), ...signedFields(t)])
 
 /**
  * The hash the sender signs: keccak256(`rlp([rlp([type, …fields]), chainId, 0, 0])`).
@@ -356,7 +457,7 @@ const signingPayload = (t: Transfer): Uint8Array => encodeRlp([uint(t.type), ...
  * @category signing
  * @internal
  */
-export const senderSigningHash = (t: Transfer, chainId: number): Uint8Array =>
+export const senderSigningHash = (t: Tx, chainId: number): Uint8Array =>
   keccak256(encodeRlp([signingPayload(t), uint(chainId), uint(0), uint(0)]))
 
 /**
@@ -366,8 +467,19 @@ export const senderSigningHash = (t: Transfer, chainId: number): Uint8Array =>
  * @category signing
  * @internal
  */
-export const feePayerSigningHash = (t: Transfer, feePayer: Address.Address, chainId: number): Uint8Array =>
+export const feePayerSigningHash = (t: Tx, feePayer: Address.Address, chainId: number): Uint8Array =>
   keccak256(encodeRlp([signingPayload(t), addressBytes(feePayer), uint(chainId), uint(0), uint(0)]))
+
+/**
+ * The address of the contract a deployment from `sender` with `nonce` creates:
+ * keccak256(`rlp([sender, nonce])`)[12:], as in Klaytn (and Ethereum).
+ *
+ * @since 0.4.0
+ * @category encoding
+ * @internal
+ */
+export const contractAddress = (sender: Address.Address, nonce: number): Address.Address =>
+  addressOfBytes(keccak256(encodeRlp([addressBytes(sender), uint(nonce)])).subarray(12))
 
 // ---------------------------------------------------------------------------------------------
 // Signatures
@@ -479,15 +591,15 @@ export const toWireSignature = (sig: SignatureValues): Transaction.Signature => 
 // ---------------------------------------------------------------------------------------------
 
 /**
- * A transfer with its signatures: what a raw transaction holds. `feePayer` is present exactly for
- * the fee-delegated types when built by `signTransfer` or `decodeRaw`.
+ * A transaction with its signatures: what a raw transaction holds. `feePayer` is present exactly
+ * for the fee-delegated types when built by `signTransaction` or `decodeRaw`.
  *
  * @since 0.1.0
  * @category models
  * @internal
  */
 export interface SignedParts {
-  readonly transfer: Transfer
+  readonly tx: Tx
   readonly signatures: ReadonlyArray<SignatureValues>
   readonly feePayer?: {
     readonly address: Address.Address
@@ -497,7 +609,7 @@ export interface SignedParts {
 
 const signatureList = (sigs: ReadonlyArray<SignatureValues>): RlpItem => sigs.map((s) => [uint(s.v), uint(s.r), uint(s.s)])
 
-const senderPart = (p: SignedParts): Array<RlpItem> => [...signedFields(p.transfer), signatureList(p.signatures)]
+const senderPart = (p: SignedParts): Array<RlpItem> => [...signedFields(p.tx), signatureList(p.signatures)]
 
 /**
  * The raw transaction: `type ‖ rlp([…fields, signatures, feePayer?, feePayerSignatures?])`.
@@ -508,7 +620,7 @@ const senderPart = (p: SignedParts): Array<RlpItem> => [...signedFields(p.transf
  */
 export const encodeRaw = (p: SignedParts): Uint8Array =>
   concat([
-    Uint8Array.of(p.transfer.type),
+    Uint8Array.of(p.tx.type),
     encodeRlp(p.feePayer === undefined ? senderPart(p) : [...senderPart(p), addressBytes(p.feePayer.address), signatureList(p.feePayer.signatures)])
   ])
 
@@ -532,9 +644,7 @@ export const transactionHash = (raw: Uint8Array): Transaction.TxHash => hashHex(
  * @internal
  */
 export const senderTxHash = (p: SignedParts): Transaction.TxHash =>
-  hashHex(concat([Uint8Array.of(p.transfer.type), encodeRlp(senderPart(p))]))
-
-const TYPES: ReadonlySet<number> = new Set(Object.values(Wire.TxType).filter((t) => Wire.kindTypes.value.includes(Wire.baseType(t))))
+  hashHex(concat([Uint8Array.of(p.tx.type), encodeRlp(senderPart(p))]))
 
 const asBytes = (item: RlpItem | undefined, field: string): Uint8Array =>
   item instanceof Uint8Array ? item : invalid(`${field}: expected a byte string`)
@@ -574,40 +684,70 @@ const asSignatures = (item: RlpItem | undefined, field: string): ReadonlyArray<S
   })
 }
 
+type Mutable<A> = { -readonly [K in keyof A]: A[K] }
+
+// Reads one signed field into the transaction being decoded, refusing what Klaytn refuses.
+const decodeField = (t: Mutable<Tx>, field: Field, item: RlpItem | undefined): void => {
+  switch (field) {
+    case "nonce":
+      t.nonce = asSafeInt(item, field)
+      return
+    case "gasPrice":
+      t.gasPrice = asUint256(item, field)
+      return
+    case "gas":
+      t.gas = asSafeInt(item, field)
+      return
+    case "to":
+      if (kindOf(t.type) !== "contract/deploy") t.to = asAddress(item, field)
+      else if (asBytes(item, field).length !== 0) invalid("to: a deployment has no recipient")
+      return
+    case "value":
+      t.value = asUint256(item, field)
+      return
+    case "from":
+      t.from = asAddress(item, field)
+      return
+    case "input":
+      t.input = asBytes(item, field)
+      return
+    case "feeRatio": {
+      const ratio = asSafeInt(item, field)
+      if (ratio < 1 || ratio > 99) invalid(`feeRatio must be from 1 to 99, got ${ratio}`)
+      t.feeRatio = ratio
+      return
+    }
+    case "humanReadable":
+      // An RLP boolean: 0x80 false, 0x01 true. Klaytn does not support human-readable addresses.
+      if (asSafeInt(item, field) !== 0) invalid("humanReadable: human-readable addresses are not supported")
+      return
+    case "codeFormat":
+      if (asSafeInt(item, field) !== 0) invalid("codeFormat: only 0 (EVM) is supported")
+      return
+  }
+}
+
 const decodeRawUnsafe = (raw: Uint8Array): SignedParts => {
   if (raw.length === 0) invalid("empty raw transaction")
   const type = raw[0]!
-  if (!TYPES.has(type)) invalid(`type 0x${type.toString(16).padStart(2, "0")} is not a value transfer`)
+  if (!Wire.isTxType(type)) invalid(`type 0x${type.toString(16).padStart(2, "0")} is not a transaction type of the catalog`)
   const txType = type as Wire.TxType
   const fields = asList(decodeWhole(raw.subarray(1)), "transaction")
-  const memo = Wire.hasMemo(txType)
-  const ratio = Wire.hasFeeRatio(txType)
+  const layout = fieldsOf(txType)
   const delegated = Wire.isFeeDelegatedType(txType)
-  const expected = 7 + (memo ? 1 : 0) + (ratio ? 1 : 0) + (delegated ? 2 : 0)
+  const expected = layout.length + 1 + (delegated ? 2 : 0)
   if (fields.length !== expected) invalid(`type 0x${type.toString(16)} has ${expected} fields, got ${fields.length}`)
-  let i = 6
-  const input = memo ? asBytes(fields[i++], "input") : undefined
-  const feeRatio = ratio ? asSafeInt(fields[i++], "feeRatio") : undefined
-  if (feeRatio !== undefined && (feeRatio < 1 || feeRatio > 99)) invalid(`feeRatio must be from 1 to 99, got ${feeRatio}`)
-  const signatures = asSignatures(fields[i++], "signatures")
-  const transfer: Transfer = {
-    type: txType,
-    nonce: asSafeInt(fields[0], "nonce"),
-    gasPrice: asUint256(fields[1], "gasPrice"),
-    gas: asSafeInt(fields[2], "gas"),
-    to: asAddress(fields[3], "to"),
-    value: asUint256(fields[4], "value"),
-    from: asAddress(fields[5], "from"),
-    ...(input !== undefined ? { input } : {}),
-    ...(feeRatio !== undefined ? { feeRatio } : {})
-  }
-  if (!delegated) return { transfer, signatures }
-  const address = asAddress(fields[i++], "feePayer")
-  return { transfer, signatures, feePayer: { address, signatures: asSignatures(fields[i], "feePayerSignatures") } }
+  const tx = { type: txType } as Mutable<Tx>
+  layout.forEach((field, i) => decodeField(tx, field, fields[i]))
+  const signatures = asSignatures(fields[layout.length], "signatures")
+  if (!delegated) return { tx, signatures }
+  const address = asAddress(fields[layout.length + 1], "feePayer")
+  return { tx, signatures, feePayer: { address, signatures: asSignatures(fields[layout.length + 2], "feePayerSignatures") } }
 }
 
 /**
- * Decodes a raw value-transfer transaction, checking its type, field count and field sizes.
+ * Decodes a raw transaction of any type of the catalog, checking its type, field count and field
+ * sizes.
  *
  * @since 0.1.0
  * @category encoding
@@ -616,7 +756,7 @@ const decodeRawUnsafe = (raw: Uint8Array): SignedParts => {
 export const decodeRaw = (raw: Uint8Array): Either.Either<SignedParts, KlaytnError> => guard(() => decodeRawUnsafe(raw))
 
 /**
- * Recovers who signed a transfer on a chain and checks it: every sender signature must recover
+ * Recovers who signed a transaction on a chain and checks it: every sender signature must recover
  * `from`, every fee-payer signature the fee payer.
  *
  * @since 0.1.0
@@ -628,73 +768,90 @@ export const verifySigners = (
   chainId: number
 ): Either.Either<{ readonly sender: Address.Address; readonly feePayer?: Address.Address }, KlaytnError> =>
   guard(() => {
-    const senderHash = senderSigningHash(p.transfer, chainId)
+    const senderHash = senderSigningHash(p.tx, chainId)
     for (const sig of p.signatures) {
       const who = recoverUnsafe(senderHash, sig, chainId)
-      if (who !== p.transfer.from) invalid(`a sender signature recovers ${who}, not ${p.transfer.from}`)
+      if (who !== p.tx.from) invalid(`a sender signature recovers ${who}, not ${p.tx.from}`)
     }
-    if (p.feePayer === undefined) return { sender: p.transfer.from }
-    const payerHash = feePayerSigningHash(p.transfer, p.feePayer.address, chainId)
+    if (p.feePayer === undefined) return { sender: p.tx.from }
+    const payerHash = feePayerSigningHash(p.tx, p.feePayer.address, chainId)
     for (const sig of p.feePayer.signatures) {
       const who = recoverUnsafe(payerHash, sig, chainId)
       if (who !== p.feePayer.address) invalid(`a fee-payer signature recovers ${who}, not ${p.feePayer.address}`)
     }
-    return { sender: p.transfer.from, feePayer: p.feePayer.address }
+    return { sender: p.tx.from, feePayer: p.feePayer.address }
   })
 
 /**
- * A signed transfer with its raw form and hashes.
+ * A signed transaction with its raw form and hashes.
  *
- * @since 0.1.0
+ * @since 0.4.0
  * @category models
  * @internal
  */
-export interface SignedTransfer extends SignedParts {
+export interface SignedTx extends SignedParts {
   readonly chainId: number
   readonly raw: Uint8Array
   readonly transactionHash: Transaction.TxHash
   readonly senderTxHash: Transaction.TxHash
 }
 
+const sealed = (parts: SignedParts, chainId: number, raw: Uint8Array): SignedTx => ({
+  ...parts,
+  chainId,
+  raw,
+  transactionHash: transactionHash(raw),
+  senderTxHash: senderTxHash(parts)
+})
+
 /**
- * Signs a transfer as its sender and, for the fee-delegated types, as the fee payer. Each key
+ * Signs a transaction as its sender and, for the fee-delegated types, as the fee payer. Each key
  * must belong to its party: the sender's to `from`; the fee payer's address is its key's.
  *
- * @since 0.1.0
+ * @since 0.4.0
  * @category signing
  * @internal
  */
-export const signTransfer = (
-  transfer: Transfer,
+export const signTransaction = (
+  tx: Tx,
   keys: { readonly chainId: number; readonly sender: Uint8Array; readonly feePayer?: Uint8Array | undefined }
-): Either.Either<SignedTransfer, KlaytnError> =>
+): Either.Either<SignedTx, KlaytnError> =>
   guard(() => {
     const { chainId } = keys
     if (!Number.isSafeInteger(chainId) || chainId < 1) invalid(`invalid chain id ${chainId}`)
-    if (addressOfKeyUnsafe(keys.sender) !== transfer.from) invalid("the sender's key does not belong to `from`")
-    const signatures = [signUnsafe(senderSigningHash(transfer, chainId), keys.sender, chainId)]
-    const delegated = Wire.isFeeDelegatedType(transfer.type)
+    if (addressOfKeyUnsafe(keys.sender) !== tx.from) invalid("the sender's key does not belong to `from`")
+    const signatures = [signUnsafe(senderSigningHash(tx, chainId), keys.sender, chainId)]
+    const delegated = Wire.isFeeDelegatedType(tx.type)
     if (delegated !== (keys.feePayer !== undefined)) {
-      invalid(delegated ? "a fee-delegated transfer needs the fee payer's key" : "a transfer the sender pays takes no fee payer")
+      invalid(delegated ? "a fee-delegated transaction needs the fee payer's key" : "a transaction the sender pays takes no fee payer")
     }
-    let parts: SignedParts = { transfer, signatures }
+    let parts: SignedParts = { tx, signatures }
     if (keys.feePayer !== undefined) {
       const address = addressOfKeyUnsafe(keys.feePayer)
-      const feePayerSignatures = [signUnsafe(feePayerSigningHash(transfer, address, chainId), keys.feePayer, chainId)]
-      parts = { transfer, signatures, feePayer: { address, signatures: feePayerSignatures } }
+      const feePayerSignatures = [signUnsafe(feePayerSigningHash(tx, address, chainId), keys.feePayer, chainId)]
+      parts = { tx, signatures, feePayer: { address, signatures: feePayerSignatures } }
     }
-    const raw = encodeRaw(parts)
-    return { ...parts, chainId, raw, transactionHash: transactionHash(raw), senderTxHash: senderTxHash(parts) }
+    return sealed(parts, chainId, encodeRaw(parts))
   })
+
+/**
+ * A stored raw transaction of a chain, decoded, with its hashes: what a receipt is rebuilt from.
+ *
+ * @since 0.4.0
+ * @category encoding
+ * @internal
+ */
+export const fromRaw = (raw: Uint8Array, chainId: number): Either.Either<SignedTx, KlaytnError> =>
+  Either.map(decodeRaw(raw), (parts) => sealed(parts, chainId, raw))
 
 // ---------------------------------------------------------------------------------------------
 // Wire forms
 // ---------------------------------------------------------------------------------------------
 
-// The fields of the transfer itself, which a result and a receipt both carry.
-const transferFields = ({ transfer: t }: SignedTransfer) => ({
+// The fields of the transaction itself, which a result and a receipt both carry.
+const txFields = ({ tx: t }: SignedTx) => ({
   from: t.from,
-  to: t.to,
+  ...(t.to !== undefined ? { to: t.to } : {}),
   value: t.value as Amount.Peb,
   gas: t.gas,
   gasPrice: t.gasPrice as Amount.Peb,
@@ -703,25 +860,24 @@ const transferFields = ({ transfer: t }: SignedTransfer) => ({
 })
 
 /**
- * The service's result for a signed transfer (`status` `"Submitted"` when sent to the chain,
- * `"Pending"` otherwise); encode it with `Transaction.TransactionResult`.
+ * The service's result for a signed transaction (`status` `"Submitted"` when sent to the chain,
+ * `"Pending"` otherwise); encode it with `Transaction.TransactionResult`. A deployment's has no
+ * `to`.
  *
  * @since 0.1.0
  * @category formatting
  * @internal
  */
-export const toResult = (signed: SignedTransfer, status: "Submitted" | "Pending"): Transaction.SignedResult => {
-  const t = signed.transfer
+export const toResult = (signed: SignedTx, status: "Submitted" | "Pending"): Transaction.SignedResult => {
+  const t = signed.tx
   const common = {
-    ...transferFields(signed),
+    ...txFields(signed),
     rlp: hexOf(signed.raw),
     signatures: signed.signatures.map(toWireSignature),
     transactionHash: signed.transactionHash,
     status
   }
-  if (signed.feePayer === undefined) {
-    return { ...common, typeInt: t.type as typeof Wire.TxType.ValueTransfer | typeof Wire.TxType.ValueTransferMemo }
-  }
+  if (signed.feePayer === undefined) return { ...common, typeInt: t.type as Transaction.BasicTransactionResult["typeInt"] }
   return {
     ...common,
     typeInt: t.type as Transaction.FeeDelegatedTransactionResult["typeInt"],
@@ -731,7 +887,22 @@ export const toResult = (signed: SignedTransfer, status: "Submitted" | "Pending"
 }
 
 /**
- * Where and how a transaction was committed.
+ * A log of a contract, as the ledger keeps it (lower-case hex).
+ *
+ * @since 0.4.0
+ * @category models
+ * @internal
+ */
+export interface Log {
+  readonly address: string
+  readonly topics: ReadonlyArray<string>
+  readonly data: string
+}
+
+/**
+ * Where and how a transaction was committed: its block, the gas it used, and what it did
+ * (`CommitError` with Klaytn's `txError` code when its contract failed; its logs, the first at
+ * block-wide index `logIndex`, and their bloom).
  *
  * @since 0.1.0
  * @category models
@@ -743,30 +914,66 @@ export interface BlockPlacement {
   readonly transactionIndex: number
   readonly gasUsed: number
   readonly status: "Committed" | "CommitError"
+  readonly txError?: number | undefined
+  readonly logs?: ReadonlyArray<Log> | undefined
+  readonly logIndex?: number | undefined
+  /** `0x` + 512 hex digits; absent: no logs (all zeros). */
+  readonly logsBloom?: string | undefined
 }
 
 const EMPTY_BLOOM = `0x${"00".repeat(256)}`
 
+// What each kind's receipt says of a contract: the service shows `""` for a value transfer and
+// Klaytn's `null` for an execution; a deployment names the contract (even when its code failed, as
+// Klaytn does) and has no recipient.
+const contractFields = (t: Tx) => {
+  switch (kindOf(t.type)) {
+    case "value":
+      return { contractAddress: "" as const }
+    case "contract/execute":
+      return { contractAddress: null }
+    case "contract/deploy":
+      return {
+        contractAddress: contractAddress(t.from, t.nonce),
+        to: null,
+        humanReadable: false,
+        codeFormat: "0x0"
+      }
+  }
+}
+
 /**
- * The receipt of a committed transfer, shaped like the service's (`contractAddress` `""`, no
- * logs, an empty bloom); encode it with `Transaction.TransactionReceipt`.
+ * The receipt of a committed transaction, shaped like the service's; encode it with
+ * `Transaction.TransactionReceipt`.
  *
  * @since 0.1.0
  * @category formatting
  * @internal
  */
-export const toReceipt = (signed: SignedTransfer, placement: BlockPlacement): Transaction.CommittedReceipt => {
-  const t = signed.transfer
+export const toReceipt = (signed: SignedTx, placement: BlockPlacement): Transaction.CommittedReceipt => {
+  const t = signed.tx
+  const firstLog = placement.logIndex ?? 0
   return {
     status: placement.status,
     blockHash: placement.blockHash,
     blockNumber: placement.blockNumber,
     transactionIndex: placement.transactionIndex,
     gasUsed: placement.gasUsed,
-    contractAddress: "",
-    ...transferFields(signed),
-    logs: [],
-    logsBloom: EMPTY_BLOOM,
+    ...txFields(signed),
+    ...contractFields(t),
+    logs: (placement.logs ?? []).map((log, i) => ({
+      address: addressOfBytes(bytesOfHex(log.address)),
+      topics: log.topics,
+      data: log.data,
+      blockHash: placement.blockHash,
+      blockNumber: placement.blockNumber,
+      logIndex: firstLog + i,
+      removed: false,
+      transactionHash: signed.transactionHash,
+      transactionIndex: placement.transactionIndex
+    })),
+    logsBloom: placement.logsBloom ?? EMPTY_BLOOM,
+    ...(placement.txError !== undefined ? { txError: placement.txError } : {}),
     typeInt: t.type,
     type: Wire.typeName(t.type),
     signatures: signed.signatures.map(toWireSignature),

@@ -275,19 +275,20 @@ export const make = (options: {
           const senderState = read.get(from)!
           const nonce = request.nonce === undefined || request.nonce === 0 ? senderState.nonce : request.nonce
 
-          const made = Klaytn.makeTransfer({
+          const made = Klaytn.makeTransaction({
+            kind: "value",
             from: request.from,
             to: request.to,
             value: request.value,
             nonce,
             gas,
             gasPrice: chain.gasPrice,
-            memo,
+            input: memo,
             feeDelegated: feeRatio !== undefined,
             feeRatio
           })
           if (Either.isLeft(made)) return yield* internalFailure(made.left.reason)
-          const signed = Klaytn.signTransfer(made.right, { chainId, sender: senderKey, feePayer: payerKey })
+          const signed = Klaytn.signTransaction(made.right, { chainId, sender: senderKey, feePayer: payerKey })
           if (Either.isLeft(signed)) return yield* internalFailure(signed.left.reason)
           const result = Klaytn.toResult(signed.right, request.submit ? "Submitted" : "Pending")
           if (!request.submit) return Option.some(result)
@@ -367,16 +368,9 @@ export const make = (options: {
         const row = yield* store.transaction(chainId, hash)
         if (Option.isNone(row)) return yield* ApiError.transactionNotFound()
         const t = row.value
-        const parts = Klaytn.decodeRaw(t.raw)
-        if (Either.isLeft(parts)) return yield* internalFailure(`stored transaction ${hash}: ${parts.left.reason}`)
-        const signed: Klaytn.SignedTransfer = {
-          ...parts.right,
-          chainId,
-          raw: t.raw,
-          transactionHash: Klaytn.transactionHash(t.raw),
-          senderTxHash: Klaytn.senderTxHash(parts.right)
-        }
-        const committed = Klaytn.toReceipt(signed, {
+        const signed = Klaytn.fromRaw(t.raw, chainId)
+        if (Either.isLeft(signed)) return yield* internalFailure(`stored transaction ${hash}: ${signed.left.reason}`)
+        const committed = Klaytn.toReceipt(signed.right, {
           blockHash: blockHash(chainId, t.blockNumber, t.blockTimeMs),
           blockNumber: t.blockNumber,
           transactionIndex: t.transactionIndex,

@@ -5,6 +5,7 @@
  */
 import { expect } from "@effect/vitest"
 import { secp256k1 } from "@noble/curves/secp256k1.js"
+import { RLP } from "@ethereumjs/rlp"
 import { keccak_256 } from "@noble/hashes/sha3.js"
 
 /** An RLP item: bytes, or a list of items. */
@@ -43,3 +44,47 @@ export const recover = (hash: Uint8Array, sig: Nested, chainId: number) => {
   const point = new secp256k1.Signature(big(r), big(s)).addRecoveryBit(vn - 2 * chainId - 35).recoverPublicKey(hash)
   return { address: addressOfPublicKey(point.toBytes(false)), v: vn, r: big(r), s: big(s) }
 }
+
+/** What the fields of a transaction hold, for `klaytnFields`. */
+export interface Fields {
+  readonly nonce: number
+  readonly gasPrice: bigint
+  readonly gas: number
+  /** Lower-case or checksummed; absent for a deployment. */
+  readonly to?: string | undefined
+  readonly value: bigint
+  readonly from: string
+  readonly input?: Uint8Array | undefined
+  readonly feeRatio?: number | undefined
+}
+
+/**
+ * The signed fields of a Klaytn transaction type, in RLP order, as Klaytn's documentation of each
+ * type lists them (written here from that documentation, not from the emulator's code):
+ *
+ * - ValueTransfer 0x08: nonce, gasPrice, gas, to, value, from; ValueTransferMemo 0x10: + input;
+ * - SmartContractDeploy 0x28: nonce, gasPrice, gas, to (nil: empty), value, from, input,
+ *   humanReadable (false), [feeRatio], codeFormat (0);
+ * - SmartContractExecution 0x30: nonce, gasPrice, gas, to, value, from, input;
+ * - the fee-delegated variant is the base + 1; with a ratio, base + 2, feeRatio after input (before
+ *   codeFormat for a deployment).
+ */
+export const klaytnFields = (type: number, f: Fields): Array<Uint8Array> => {
+  const ratio = (type & 7) === 2 ? [minimal(f.feeRatio!)] : []
+  const head = [minimal(f.nonce), minimal(f.gasPrice), minimal(f.gas), f.to !== undefined ? unhex(f.to) : new Uint8Array(), minimal(f.value), unhex(f.from)]
+  switch (type & ~7) {
+    case 0x08:
+      return [...head, ...ratio]
+    case 0x10:
+    case 0x30:
+      return [...head, f.input!, ...ratio]
+    case 0x28:
+      return [...head, f.input!, new Uint8Array(), ...ratio, new Uint8Array()]
+    default:
+      throw new Error(`type 0x${type.toString(16)} is not described here`)
+  }
+}
+
+/** The address a deployment creates: keccak256(rlp([sender, nonce]))[12:], lower case. */
+export const createdAddress = (sender: string, nonce: number): string =>
+  hex(keccak_256(RLP.encode([unhex(sender), minimal(nonce)])).subarray(12))
