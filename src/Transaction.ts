@@ -497,3 +497,25 @@ export type TransactionReceiptJson = typeof TransactionReceipt.Encoded
  * @category guards
  */
 export const isFinal = (r: TransactionReceipt): r is CommittedReceipt => r.status !== "Pending"
+
+// ---------------------------------------------------------------------------------------------
+// Contract calls
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * What `POST /v2/tx/contract/call` returns: `data`, the calldata the service encoded from the
+ * method and arguments, and `result`, the contract's raw return data (`Abi` decodes it).
+ *
+ * @since 0.4.0
+ * @category schemas
+ */
+export const ContractCallResult = Schema.Struct({
+  data: HexBytes,
+  result: HexBytes
+}).annotations({ identifier: "ContractCallResult" })
+
+/**
+ * @since 0.4.0
+ * @category models
+ */
+export interface ContractCallResult extends Schema.Schema.Type<typeof ContractCallResult> {}

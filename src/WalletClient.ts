@@ -45,6 +45,7 @@ import * as Krn from "./Krn.js"
 import * as Pagination from "./Pagination.js"
 import * as PublicKey from "./PublicKey.js"
 import * as Transaction from "./Transaction.js"
+import * as TransactionKind from "./TransactionKind.js"
 import * as WalletConfig from "./WalletConfig.js"
 import * as WalletError from "./WalletError.js"
 import * as Wire from "./Wire.js"
@@ -120,20 +121,14 @@ export interface CreateFeePayerOptions extends FeePayerCallOptions {
 }
 
 /**
- * The fields of every value transfer, whoever pays the fee.
+ * The fields of every transaction, whatever its kind and whoever pays the fee.
  *
- * @since 0.2.0
+ * @since 0.4.0
  * @category models
  */
-export interface TransferFields extends CallOptions {
+export interface SendFields extends CallOptions {
   /** The sender: an account of the selected pool. */
   readonly from: Address.Address | string
-  /** The recipient (not the zero address). */
-  readonly to: Address.Address | string
-  /** The amount in peb (1 KLAY = 10^18 peb); `Amount.fromKlay("1.5")` converts. */
-  readonly value: Amount.Peb | bigint
-  /** Free text recorded in the transaction (its UTF-8 bytes become the input). */
-  readonly memo?: string | undefined
   /** The sender's nonce; absent or 0: the next one. */
   readonly nonce?: number | undefined
   /** The gas limit; absent or 0: the service's default. */
@@ -143,31 +138,89 @@ export interface TransferFields extends CallOptions {
 }
 
 /**
- * A value transfer from an account of the selected pool. The fee is paid by the sender, unless
- * `feePayer` delegates it: `FeeDelegation.global` (the service pays and bills the member) or
- * `FeeDelegation.user(address)` (the member's fee-payer account at `address` pays; its pool is the
- * call's `feePayerPool`, else the scope's (`WalletConfig.withFeePayerPool`), else the layer's).
- * A `feeRatio` (the fee payer's share, 1..99 percent) needs a `feePayer`: without one it is a
- * type error.
+ * Who pays the fee. Absent: the sender. `FeeDelegation.global`: the service pays and bills the
+ * member. `FeeDelegation.user(address)`: the member's fee-payer account at `address` pays; its
+ * pool is the call's `feePayerPool`, else the scope's (`WalletConfig.withFeePayerPool`), else the
+ * layer's. A `feeRatio` (the fee payer's share, 1..99 percent) needs a `feePayer`: without one it
+ * is a type error.
  *
- * @since 0.2.0
+ * @since 0.4.0
  * @category models
  */
-export type TransferParams =
-  | (TransferFields & {
+export type PayerOptions =
+  | {
     /** Who pays the fee; absent: the sender. */
     readonly feePayer?: undefined
     readonly feeRatio?: undefined
     readonly feePayerPool?: undefined
-  })
-  | (TransferFields & {
+  }
+  | {
     /** Who pays the fee. */
     readonly feePayer: FeeDelegation.FeePayer
     /** The percentage of the fee the fee payer pays, 1..99 (absent: all of it). */
     readonly feeRatio?: number | undefined
     /** Fee-payer pool of a `FeeDelegation.user` fee payer. */
     readonly feePayerPool?: WalletConfig.FeePayerPoolSelection | undefined
-  })
+  }
+
+/**
+ * The options of `send`: the sender and its nonce, gas and submission, and who pays the fee.
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export type SendOptions = SendFields & PayerOptions
+
+/**
+ * The fields of every value transfer, whoever pays the fee.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface TransferFields extends SendFields {
+  /** The recipient (not the zero address). */
+  readonly to: Address.Address | string
+  /** The amount in peb (1 KLAY = 10^18 peb); `Amount.fromKlay("1.5")` converts. */
+  readonly value: Amount.Peb | bigint
+  /** Free text recorded in the transaction (its UTF-8 bytes become the input). */
+  readonly memo?: string | undefined
+}
+
+/**
+ * A value transfer from an account of the selected pool: `send` of a
+ * `TransactionKind.ValueTransfer`, in one object. See `PayerOptions` for who pays the fee.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type TransferParams = TransferFields & PayerOptions
+
+/**
+ * A read-only call of a contract (nothing is signed or sent): the method by name and its
+ * arguments by ABI type; `Abi.callArguments` builds both from a signature.
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export interface CallContractParams {
+  /** The chain of this call (`x-chain-id`); absent: the scope's, then the layer's. */
+  readonly chainId?: ChainId.ChainId | number | undefined
+  /** The contract. */
+  readonly to: Address.Address | string
+  /** The method's name, e.g. `"balanceOf"`. */
+  readonly method: string
+  /**
+   * The arguments, each an ABI type and a value of it: integers as `bigint`, numbers or decimal
+   * or `0x` strings; addresses and bytes as `0x` strings; arrays as arrays.
+   */
+  readonly arguments?: ReadonlyArray<{ readonly type: string; readonly value: unknown }> | undefined
+  /** The caller (`msg.sender`); absent: the zero address. */
+  readonly from?: Address.Address | string | undefined
+  /** Peb sent with the call. */
+  readonly value?: Amount.Peb | bigint | undefined
+  /** The gas limit of the call. */
+  readonly gas?: number | undefined
+}
 
 /**
  * How `awaitReceipt` polls.
@@ -261,11 +314,27 @@ export interface Service {
   /** Every page of the fee-payer listing, as the consumer pulls. */
   readonly feePayerPages: (params?: FeePayerListParams) => Stream.Stream<Account.FeePayerAccountPage, WalletError.WalletError>
   /**
+   * Sends a transaction of any kind from an account of the selected pool: the route is the
+   * kind's (`value`, `contract/deploy`, `contract/execute`) under `/v2/tx`, `/v2/tx/fd` or
+   * `/v2/tx/fd-user` by `feePayer`. Every field is checked before anything is sent. Never retried
+   * once the request may have left: a duplicate would send twice. A multisig sender's result is
+   * pending (`Transaction.isMultisigPending`) until its signers sign.
+   */
+  readonly send: (
+    kind: TransactionKind.TransactionKind,
+    options: SendOptions
+  ) => Effect.Effect<Transaction.TransactionResult, WalletError.WalletError>
+  /**
    * Transfers value from an account of the selected pool (POST /v2/tx/value, /v2/tx/fd/value or
-   * /v2/tx/fd-user/value, by `feePayer`). Never retried once the request may have left: a
-   * duplicate would move value twice.
+   * /v2/tx/fd-user/value, by `feePayer`): `send` of a `TransactionKind.ValueTransfer`.
    */
   readonly transferValue: (params: TransferParams) => Effect.Effect<Transaction.TransactionResult, WalletError.WalletError>
+  /**
+   * Calls a contract read-only against the latest state (POST /v2/tx/contract/call): the
+   * service encodes the method and arguments (`data`) and returns the raw return data
+   * (`result`); `Abi` decodes it. Nothing is signed or sent, so it is retried like a read.
+   */
+  readonly callContract: (params: CallContractParams) => Effect.Effect<Transaction.ContractCallResult, WalletError.WalletError>
   /** The receipt of a transaction (GET /v2/tx/{hash}); pending until committed. */
   readonly getTransactionReceipt: (
     hash: Transaction.TxHash | string,
@@ -316,42 +385,93 @@ const validHash = Options.argument("hash", Transaction.TxHash)
 const validValue = Options.argument("value", Amount.PebFromSelf)
 const validFeePayer = Options.argument("feePayer", FeeDelegation.FeePayer)
 const validFeeRatio = Options.argument("feeRatio", FeeDelegation.FeeRatio)
-const decodeTransferBody = Schema.decodeUnknownEither(Wire.TransferBody)
-const encodeTransferBody = Schema.encodeEither(Wire.TransferBody)
 const decodeTransactionResult: Decode<Transaction.TransactionResult> = Schema.decodeUnknownEither(Transaction.TransactionResult)
 const decodeReceipt: Decode<Transaction.TransactionReceipt> = Schema.decodeUnknownEither(Transaction.TransactionReceipt)
+const decodeCallResult: Decode<Transaction.ContractCallResult> = Schema.decodeUnknownEither(Transaction.ContractCallResult)
+
+/** A body decoded by its schema (every field checked, and named when it fails), then encoded by it. */
+const roundTrip = <A, I>(schema: Schema.Schema<A, I>) => {
+  const decode = Schema.decodeUnknownEither(schema)
+  const encode = Schema.encodeEither(schema)
+  return (input: unknown): Either.Either<I, ParseResult.ParseError> => Either.flatMap(decode(input), encode)
+}
+
+const bodyOf: { readonly [K in Wire.Kind]: (input: unknown) => Either.Either<unknown, ParseResult.ParseError> } = {
+  value: roundTrip(Wire.Bodies.value.any),
+  "contract/deploy": roundTrip(Wire.Bodies["contract/deploy"].any),
+  "contract/execute": roundTrip(Wire.Bodies["contract/execute"].any)
+}
+
+const optional = <A>(name: string, value: A | undefined) => (value !== undefined ? { [name]: value } : {})
+
+/** The wire fields of a kind, before the body's schema checks them; amounts are checked here. */
+const kindFields = (kind: TransactionKind.TransactionKind) =>
+  Either.map(
+    kind.value === undefined ? Either.right(undefined) : Either.map(validValue(kind.value), Amount.toHex),
+    (value): Record<string, unknown> =>
+      TransactionKind.$match(kind, {
+        ValueTransfer: (k) => ({ to: k.to, value, ...optional("memo", k.memo) }),
+        ContractDeploy: (k) => ({ input: k.input, ...optional("value", value) }),
+        ContractExecution: (k) => ({ to: k.to, input: k.input, ...optional("value", value) })
+      })
+  )
 
 /**
- * The transfer's body, on the wire: the parameters decoded with `Wire.TransferBody` (the schema
- * the emulator decodes the same body with), so that every field is checked, and named when it
- * fails, before anything is sent; then encoded by the same schema.
+ * The transaction's body, on the wire: the kind's fields and the options, decoded with the kind's
+ * body schema of `Wire` (the one the emulator decodes the same body with), so that every field is
+ * checked, and named when it fails, before anything is sent; then encoded by the same schema.
  */
-const transferBody = (params: TransferParams) =>
+const requestBody = (kind: TransactionKind.TransactionKind, options: SendOptions) =>
   Either.gen(function*() {
-    const value = yield* validValue(params.value)
-    const feePayer = params.feePayer === undefined ? undefined : yield* validFeePayer(params.feePayer)
-    if (params.feeRatio !== undefined && feePayer === undefined) {
+    const fields = yield* kindFields(kind)
+    const feePayer = options.feePayer === undefined ? undefined : yield* validFeePayer(options.feePayer)
+    if (options.feeRatio !== undefined && feePayer === undefined) {
       // A type error in TypeScript; JavaScript callers reach this.
       return yield* Either.left(Options.invalid("feeRatio", "a fee ratio needs a fee payer (feePayer: FeeDelegation.global or FeeDelegation.user(address))"))
     }
     // 1..99 here: the wire's 0 (the whole fee) is written as no ratio at all.
-    if (params.feeRatio !== undefined) yield* validFeeRatio(params.feeRatio)
+    if (options.feeRatio !== undefined) yield* validFeeRatio(options.feeRatio)
+    const wireKind = TransactionKind.wireKind(kind)
     const body = yield* Either.mapLeft(
-      decodeTransferBody({
-        from: params.from,
-        to: params.to,
-        value: Amount.toHex(value),
-        ...(params.memo !== undefined ? { memo: params.memo } : {}),
-        ...(params.nonce !== undefined ? { nonce: params.nonce } : {}),
-        ...(params.gas !== undefined ? { gas: params.gas } : {}),
-        ...(params.submit !== undefined ? { submit: params.submit } : {}),
+      bodyOf[wireKind]({
+        from: options.from,
+        ...fields,
+        ...optional("nonce", options.nonce),
+        ...optional("gas", options.gas),
+        ...optional("submit", options.submit),
         ...(feePayer?._tag === "UserFeePayer" ? { feePayer: feePayer.address } : {}),
-        ...(params.feeRatio !== undefined ? { feeRatio: params.feeRatio } : {})
+        ...optional("feeRatio", options.feeRatio)
       }),
       Options.fromParseError("params")
     )
-    // Encoding a value the schema has just decoded cannot fail.
-    return { body: Either.getOrThrow(encodeTransferBody(body)), feePayer }
+    return { body, feePayer, path: Wire.txPath(wireKind, Wire.payerRoute(feePayer)) }
+  })
+
+// JSON has no bigint: integers given as bigints travel as decimal strings, which the service takes.
+const jsonValue = (value: unknown): unknown =>
+  typeof value === "bigint" ? value.toString() : Array.isArray(value) ? value.map(jsonValue) : value
+
+const callBody = roundTrip(Wire.ContractCallBody)
+
+/** The body of a contract call, checked (the arguments against their ABI types) and encoded. */
+const contractCallBody = (params: CallContractParams) =>
+  Either.gen(function*() {
+    const value = params.value === undefined ? undefined : Amount.toHex(yield* validValue(params.value))
+    return yield* Either.mapLeft(
+      callBody({
+        to: params.to,
+        ...optional("from", params.from),
+        ...optional("value", value),
+        ...optional("gas", params.gas),
+        data: {
+          methodName: params.method,
+          ...(params.arguments !== undefined
+            ? { arguments: params.arguments.map((a) => ({ type: a.type, value: jsonValue(a.value) })) }
+            : {})
+        }
+      }),
+      Options.fromParseError("params")
+    )
   })
 
 type Decode<A> = (body: unknown) => Either.Either<A, ParseResult.ParseError>
@@ -466,6 +586,20 @@ export const make = (
       // The platform's spans record the response headers, where a server may echo the credentials.
       return settings.httpSpans ? Effect.tracerWith((tracer) => Effect.withTracer(traced, scrubbed(tracer))) : traced
     }
+
+    /** Any transaction: its body checked and built, then sent to the route of its kind and fee payer. */
+    const sendTransaction = (name: string, kind: TransactionKind.TransactionKind, options: SendOptions) =>
+      Effect.flatMap(Effect.all([requestBody(kind, options), target(options)]), ([{ body, feePayer, path }, t]) =>
+        send(name, t, {
+          request: HttpClientRequest.post(path, {
+            headers: feePayer?._tag === "UserFeePayer" ? bothPoolsHeaders(t) : poolHeaders(t)
+          }).pipe(HttpClientRequest.bodyUnsafeJson(body)),
+          idempotent: false,
+          decode: decodeTransactionResult
+        }, {
+          [Spans.SpanAttributes.txKind]: kind._tag,
+          [Spans.SpanAttributes.feePayer]: feePayer === undefined ? "sender" : feePayer._tag
+        }))
 
     /** An operation on one address: validated first, then sent to the call's target. */
     const onAddress = <A>(
@@ -620,15 +754,19 @@ export const make = (
       listFeePayers: feePayerListing.one,
       feePayerPages: feePayerListing.all,
       feePayers: feePayerListing.items,
-      transferValue: (params) =>
-        Effect.flatMap(Effect.all([transferBody(params), target(params)]), ([{ body, feePayer }, t]) =>
-          send("transferValue", t, {
-            request: HttpClientRequest.post(Wire.valueTransferPath(feePayer), {
-              headers: feePayer?._tag === "UserFeePayer" ? bothPoolsHeaders(t) : poolHeaders(t)
-            }).pipe(HttpClientRequest.bodyUnsafeJson(body)),
-            idempotent: false,
-            decode: decodeTransactionResult
-          }, { [Spans.SpanAttributes.feePayer]: feePayer === undefined ? "sender" : feePayer._tag })),
+      send: (kind, options) => sendTransaction("send", kind, options),
+      transferValue: ({ memo, to, value, ...options }) =>
+        sendTransaction("transferValue", TransactionKind.ValueTransfer({ to, value, memo }), options),
+      callContract: (params) =>
+        Effect.flatMap(Effect.all([contractCallBody(params), target(params)]), ([body, t]) =>
+          send("callContract", t, {
+            request: HttpClientRequest.post(Wire.contractCallPath, { headers: { "x-chain-id": String(t.chainId) } }).pipe(
+              HttpClientRequest.bodyUnsafeJson(body)
+            ),
+            // Read-only: nothing is signed or sent, so asking again cannot do anything twice.
+            idempotent: true,
+            decode: decodeCallResult
+          }, { [Spans.SpanAttributes.contract]: body.to })),
       getTransactionReceipt: (hash, call) => receipt(hash, call),
       awaitReceipt: (hash, options) =>
         Effect.flatMap(validHash(hash), (checked) => {
@@ -688,7 +826,8 @@ export const layerConfig = (
  * The operations, each with the WalletClient taken from the context: `createAccount`,
  * `getAccount`, `listAccounts`, `deleteAccount`, `disableAccount`, `enableAccount`,
  * `accountsByPublicKey`, `accountCount`, `accountCountByPool`, `createFeePayer`, `getFeePayer`,
- * `deleteFeePayer`, `listFeePayers`, `transferValue`, `getTransactionReceipt`, `awaitReceipt`.
+ * `deleteFeePayer`, `listFeePayers`, `send`, `transferValue`, `callContract`,
+ * `getTransactionReceipt`, `awaitReceipt`.
  * Each is documented on `Service`.
  *
  * @since 0.1.0
@@ -699,6 +838,7 @@ export const {
   accountCountByPool,
   accountsByPublicKey,
   awaitReceipt,
+  callContract,
   createAccount,
   createFeePayer,
   deleteAccount,
@@ -710,6 +850,7 @@ export const {
   getTransactionReceipt,
   listAccounts,
   listFeePayers,
+  send,
   transferValue
 } = Effect.serviceFunctions(WalletClient)
 

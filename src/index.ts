@@ -97,6 +97,7 @@ export * as Timestamp from "./Timestamp.js"
  * @since 0.1.0
  */
 export * as Transaction from "./Transaction.js"
+export * as TransactionKind from "./TransactionKind.js"
 
 /**
  * The WalletClient service: operations, streams, layers.

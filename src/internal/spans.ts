@@ -15,8 +15,12 @@ export const SpanAttributes = {
   pageSize: "kas.page_size",
   /** The transaction a receipt is about. */
   txHash: "kas.tx_hash",
-  /** Who pays a transfer's fee: `sender`, `GlobalFeePayer` or `UserFeePayer`. */
+  /** Who pays a transaction's fee: `sender`, `GlobalFeePayer` or `UserFeePayer`. */
   feePayer: "kas.fee_payer",
+  /** The kind of a transaction sent: `ValueTransfer`, `ContractDeploy`, `ContractExecution`. */
+  txKind: "kas.tx_kind",
+  /** The contract a call is about. */
+  contract: "kas.contract",
   /** Set before a retry: the attempt about to be made (2, 3, ...). */
   retryAttempt: "kas.retry.attempt",
   /** Set before a retry: the tag of the error that caused it. */
