@@ -308,8 +308,8 @@ describe("the service's rules", () => {
   it("the request bodies of the reference's examples decode with the endpoints' schemas", () => {
     // The request examples of the public KAS reference (as the official client documents them,
     // amounts already as the hex it sends).
-    const examples: ReadonlyArray<readonly [RequestBody.TransferKind, Record<string, unknown>]> = [
-      ["value", { from: "0x13a9f77304cE84bb4EecA9E7d56AeE644bdd71bd", to: "0x76c6b1f34562ed7a843786e1d7f57d0d7948a6f1", value: "0x1", gas: 750000, memo: "memo", submit: true }],
+    const examples: ReadonlyArray<readonly [Wire.PayerRoute, Record<string, unknown>]> = [
+      ["tx", { from: "0x13a9f77304cE84bb4EecA9E7d56AeE644bdd71bd", to: "0x76c6b1f34562ed7a843786e1d7f57d0d7948a6f1", value: "0x1", gas: 750000, memo: "memo", submit: true }],
       ["fd", { from: "0xd2061D4bdbee433Dd2f99C28E25d301593f544e0", to: "0x76c6b1f34562ed7a843786e1d7f57d0d7948a6f1", value: "0x1", gas: 50000, memo: "memo", feeRatio: 99, submit: true }],
       ["fd-user", {
         from: "0xd2061D4bdbee433Dd2f99C28E25d301593f544e0",
@@ -322,12 +322,12 @@ describe("the service's rules", () => {
         submit: true
       }],
       // The fields of the result examples, as a request.
-      ["value", { from: basicExample.from, to: basicExample.to, value: basicExample.value, nonce: basicExample.nonce, gas: basicExample.gas, memo: "0x123", submit: true }],
+      ["tx", { from: basicExample.from, to: basicExample.to, value: basicExample.value, nonce: basicExample.nonce, gas: basicExample.gas, memo: "0x123", submit: true }],
       ["fd", { from: fdExample.from, to: fdExample.to, value: fdExample.value, nonce: fdExample.nonce, gas: fdExample.gas, memo: "0x123", feeRatio: fdExample.feeRatio, submit: true }],
       ["fd-user", { from: fdExample.from, to: fdExample.to, value: fdExample.value, feePayer: fdExample.feePayer, feeRatio: fdExample.feeRatio, submit: false }]
     ]
-    for (const [kind, body] of examples) {
-      const decoded = RequestBody.parseTransferBody(kind, JSON.stringify(body))
+    for (const [route, body] of examples) {
+      const decoded = RequestBody.parseTxBody("value", route, JSON.stringify(body))
       expect(Either.isRight(decoded), JSON.stringify(body)).toBe(true)
       if (Either.isRight(decoded)) {
         expect(decoded.right.from.toLowerCase()).toBe(String(body.from).toLowerCase())
@@ -597,7 +597,10 @@ describe("more than one writer", () => {
           payerKind: "sender",
           senderFee: 1n,
           feePayerFee: 0n,
-          acceptedMs: 0
+          acceptedMs: 0,
+          txError: undefined,
+          logs: [],
+          logIndex: 0
         })
         const read = yield* store.balances(chainId, addresses)
         const bill = yield* store.bill(1, chainId)

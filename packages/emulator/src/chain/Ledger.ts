@@ -1,16 +1,20 @@
 /**
- * The chain behind the transaction routes: value transfers from the accounts of a pool, signed as
- * real Klaytn transactions, applied to a ledger of balances and nonces per chain, committed by a
- * block clock, with their fee paid by the sender, the member's fee-payer account or the global fee
- * payer.
+ * The chain behind the transaction routes: transactions of every kind (value transfers, contract
+ * deployments, contract executions) from the accounts of a pool, signed as real Klaytn
+ * transactions, applied to a ledger of balances, nonces, contract code and storage per chain,
+ * committed by a block clock, with their fee paid by the sender, the member's fee-payer account or
+ * the global fee payer; and read-only contract calls.
  *
- * Rules (docs/emulator.md, "Ledger and transfers"):
+ * Rules (docs/emulator.md, "Ledger and transfers" and "Contracts"):
  *
- * - **Type**: a memo makes a memo type, a fee payer a fee-delegated one, a fee ratio 1..99 a
- *   with-ratio one (Wire.transferType). Signed with the sender's sealed key, and the fee
- *   payer's: the member's fee-payer account (`fd-user`) or the chain's global fee payer (`fd`).
- * - **Gas**: `gas` absent or 0 is 100000; it must cover Klaytn's intrinsic gas of the type, which
- *   is what the transaction uses. The gas price is the chain's (25 ston).
+ * - **Type**: the kind's base type; a memo makes a memo transfer, a fee payer a fee-delegated
+ *   type, a fee ratio 1..99 a with-ratio one (`Wire.typeOf`). Signed with the sender's sealed key,
+ *   and the fee payer's: the member's fee-payer account (`fd-user`) or the chain's global fee
+ *   payer (`fd`).
+ * - **Gas**: `gas` absent or 0 is the kind's default (`DefaultGas`); it must cover Klaytn's
+ *   intrinsic gas of the type (`Klaytn.intrinsicGas`). A transfer uses its intrinsic gas; a
+ *   contract transaction that plus what its code uses in the EVM, which runs with the rest of the
+ *   gas limit (`Evm.totalGas`). The gas price is the chain's (25 ston).
  * - **Fee** = gas used × gas price. The fee payer's part is ⌊fee × ratio / 100⌋ (all of it without
  *   a ratio, nothing when the sender pays), the sender's the rest: the parts always sum to the fee,
  *   as in Klaytn. Fees leave circulation (there is no block producer to receive them): the sum of
@@ -21,12 +25,24 @@
  * - **Funds**, checked as Klaytn's transaction pool does, against the most the transaction may
  *   cost (its gas limit × price, split the same way): the sender needs value + its part, a user
  *   fee payer its part; otherwise 400 1065001 and nothing changes. Then the gas limit must cover
- *   the intrinsic gas (400 1065001, "intrinsic gas too low").
+ *   the intrinsic gas (400 1065001, "intrinsic gas too low"). Then the recipient, as Klaytn
+ *   validates it: a value transfer cannot go to a contract ("this type transaction cannot be sent
+ *   to contract addresses"), an execution must ("not a program account ..."); 400 1065001,
+ *   nothing changes.
+ * - **Contracts**: a deployment creates its contract at keccak256(rlp([sender, nonce]))[12:]; an
+ *   execution runs the calldata with the sender as `msg.sender` and `value` sent along. A run that
+ *   reverts or halts (out of gas, ...) is still a committed transaction: its receipt says
+ *   `CommitError` with Klaytn's `txError` (0x09 reverted, 0x07 out of gas, ...), the sender's nonce
+ *   moves on and the fee is charged for the gas used (all of it on a halt), but no value moves and
+ *   no contract state changes. A successful run's balances, code and storage are written with the
+ *   transaction and its receipt in one atomic write.
  * - **Blocks**: block n is made at genesis + n × interval, genesis being the chain's first
  *   transaction. A transaction goes in the next block to be made; its receipt is `Pending` until
- *   then, `Committed` after.
+ *   then, `Committed` (or `CommitError`) after.
  * - `submit: false` signs and answers (status `Pending`) without the node's checks (nonce, gas,
- *   funds) and changes nothing.
+ *   funds, recipient), runs nothing and changes nothing.
+ * - **Calls** (`contract/call`) run the method on the latest state, read only, and answer the
+ *   calldata and the return data; a revert or a halt is 400 1065001 with the node's message.
  *
  * Internal to the emulator: not exported from `effect-kas-wallet-emulator`.
  *
@@ -41,18 +57,34 @@ import * as Wire from "effect-kas-wallet/Wire"
 import * as AccountKeys from "./AccountKeys.js"
 import * as ApiError from "../http/ApiError.js"
 import { EmulatorError } from "../EmulatorError.js"
+import * as Evm from "./Evm.js"
 import * as KeyVault from "../store/KeyVault.js"
 import * as Klaytn from "./Klaytn.js"
 import * as LedgerStore from "../store/LedgerStore.js"
 import type * as Wallet from "../Wallet.js"
 
 /**
- * The gas limit of a transfer that gives none (or 0), as the specification says.
+ * The gas limit of a transaction that gives none (or 0), by kind: 100000 for a value transfer, as
+ * the specification says; 9000000 for a deployment and 1000000 for an execution, as the service's
+ * examples show (their requests give `gas: 0`, their results 0x895440 and 0x0f4240).
  *
  * @since 0.2.0
  * @category constants
  */
-export const DefaultGas = 100_000
+export const DefaultGas: { readonly [K in Wire.Kind]: number } = {
+  value: 100_000,
+  "contract/deploy": 9_000_000,
+  "contract/execute": 1_000_000
+}
+
+/**
+ * The gas limit of a contract call that gives none: enough for any read a wallet makes, and a
+ * bound on a call that loops.
+ *
+ * @since 0.4.0
+ * @category constants
+ */
+export const DefaultCallGas = 10_000_000
 
 /**
  * The time between two blocks when none is configured.
@@ -71,9 +103,9 @@ export const DefaultBlockInterval: Duration.Duration = Duration.seconds(1)
 export const Chains: ReadonlyArray<number> = [8217, 1001]
 
 /**
- * Who pays the fee of a transfer: the sender (`/v2/tx/value`), the global fee payer
- * (`/v2/tx/fd/value`) or a fee-payer account of the member (`/v2/tx/fd-user/value`), in the
- * selected fee-payer pool when one is. `feeRatio` is the fee payer's percentage, 0 for all of it.
+ * Who pays the fee of a transaction: the sender (`/v2/tx/...`), the global fee payer
+ * (`/v2/tx/fd/...`) or a fee-payer account of the member (`/v2/tx/fd-user/...`), in the selected
+ * fee-payer pool when one is. `feeRatio` is the fee payer's percentage, 0 for all of it.
  *
  * @since 0.2.0
  * @category models
@@ -89,25 +121,62 @@ export type Payer =
   }
 
 /**
- * A transfer request, its body decoded.
+ * What a transaction does, by kind: a value transfer (`memo`: free text, its UTF-8 bytes the input;
+ * empty counts as absent), a deployment (`input`: the creation code with its constructor
+ * arguments) or an execution (`input`: the calldata). `value` is peb sent along.
  *
- * @since 0.2.0
+ * @since 0.4.0
  * @category models
  */
-export interface TransferRequest {
+export type Action =
+  | {
+    readonly kind: "value"
+    readonly to: Address.Address
+    readonly value: Amount.Peb
+    readonly memo: string | undefined
+  }
+  | { readonly kind: "contract/deploy"; readonly input: Uint8Array; readonly value: Amount.Peb }
+  | {
+    readonly kind: "contract/execute"
+    readonly to: Address.Address
+    readonly input: Uint8Array
+    readonly value: Amount.Peb
+  }
+
+/**
+ * A transaction request of any kind, its body decoded.
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export type SendRequest = Action & {
   /** The selected account pool: the sender must be one of its accounts. */
   readonly pool: Wallet.SelectedPool
   readonly from: Address.Address
-  readonly to: Address.Address
-  readonly value: Amount.Peb
-  /** Free text; its UTF-8 bytes are the input. Empty counts as absent. */
-  readonly memo: string | undefined
   /** Absent or 0: the sender's next nonce. */
   readonly nonce: number | undefined
-  /** Absent or 0: `DefaultGas`. */
+  /** Absent or 0: the kind's `DefaultGas`. */
   readonly gas: number | undefined
   readonly submit: boolean
   readonly payer: Payer
+}
+
+/**
+ * A read-only contract call, its body decoded: the method and its typed arguments, run on the
+ * latest state of the chain as `from` (the zero address when absent).
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export interface CallRequest {
+  readonly chainId: number
+  readonly from: Address.Address | undefined
+  readonly to: Address.Address
+  readonly value: Amount.Peb | undefined
+  /** Absent or 0: `DefaultCallGas`. */
+  readonly gas: number | undefined
+  readonly methodName: string
+  readonly arguments: ReadonlyArray<Wire.CallArgument>
 }
 
 /**
@@ -117,8 +186,10 @@ export interface TransferRequest {
  * @category models
  */
 export interface Service {
-  /** Signs (and unless `submit` is false, applies) a transfer; answers the result's JSON. */
-  readonly transfer: (request: TransferRequest) => Effect.Effect<string, ApiError.ApiError | SqlError.SqlError>
+  /** Signs (and unless `submit` is false, applies) a transaction of any kind; answers the result's JSON. */
+  readonly send: (request: SendRequest) => Effect.Effect<string, ApiError.ApiError | SqlError.SqlError>
+  /** Runs a contract method read-only on the latest state; answers `{ data, result }` as JSON. */
+  readonly call: (request: CallRequest) => Effect.Effect<string, ApiError.ApiError | SqlError.SqlError>
   /** The receipt's JSON of a transaction by lower-case hash; 400 1065000 when the chain has none. */
   readonly receipt: (chainId: number, hash: string) => Effect.Effect<string, ApiError.ApiError | SqlError.SqlError>
   /** The global fee payer of a chain (made when the ledger starts). */
@@ -189,9 +260,86 @@ const render = <A, I>(schema: Schema.Schema<A, I>, value: A): Effect.Effect<stri
 
 const internalFailure = (what: string) => Effect.die(new Error(`ledger: ${what}`))
 
-// How many times a transfer is read, computed and written again when another process changed what
+// How many times a transaction is read, run and written again when another process changed what
 // it read in between. Each conflict means another writer made progress.
 const MaxAttempts = 50
+
+/**
+ * The latest block made at `now` (0 before the chain's first transaction) and its time: the state
+ * a contract call reads.
+ *
+ * @since 0.4.0
+ * @category blocks
+ */
+export const latestBlock = (
+  now: number,
+  genesisMs: number | undefined,
+  intervalMs: number
+): { readonly blockNumber: number; readonly blockTimeMs: number } => {
+  if (genesisMs === undefined) return { blockNumber: 0, blockTimeMs: now }
+  const blockNumber = Math.max(0, Math.floor((now - genesisMs) / intervalMs))
+  return { blockNumber, blockTimeMs: genesisMs + blockNumber * intervalMs }
+}
+
+const NOT_FOR_PROGRAM_ACCOUNT = "this type transaction cannot be sent to contract addresses"
+const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000"
+
+// The input of a transaction: a memo's UTF-8 bytes (an empty memo is none), or the contract's.
+const inputOf = (action: Action): Uint8Array | undefined =>
+  action.kind !== "value" ? action.input : action.memo !== undefined && action.memo !== "" ? new TextEncoder().encode(action.memo) : undefined
+
+const hexOf = (bytes: Uint8Array): string => `0x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex")}`
+
+// A call argument as ox encodes it: integers (JSON numbers, decimal or 0x strings: the wire
+// schema checked them) as bigint, element by element in arrays; everything else as given.
+const abiValue = (type: string, value: unknown): unknown => {
+  const array = /^(.*)\[\d*\]$/.exec(type)
+  if (array !== null) return (value as ReadonlyArray<unknown>).map((v) => abiValue(array[1]!, v))
+  return /^u?int\d*$/.test(type) ? BigInt(value as string | number) : value
+}
+
+// ox's ABI coder, loaded on the first call: an emulator that never calls a contract never loads it.
+const loadAbiFunction = Effect.promise(() => import("ox/AbiFunction"))
+
+/**
+ * The calldata of a method and its typed arguments: the selector of `methodName(type,...)` and the
+ * ABI encoding of the values (ox). `undefined` when ox refuses a value the wire schema let by.
+ *
+ * @since 0.4.0
+ * @category calls
+ */
+export const callData = (methodName: string, args: ReadonlyArray<Wire.CallArgument>): Effect.Effect<string | undefined> =>
+  Effect.map(loadAbiFunction, (AbiFunction) => {
+    try {
+      const fn = AbiFunction.from({
+        type: "function",
+        name: methodName,
+        inputs: args.map((a) => ({ type: a.type })),
+        outputs: [],
+        stateMutability: "view"
+      })
+      const values = args.map((a) => abiValue(a.type, a.value))
+      return (values.length === 0 ? AbiFunction.encodeData(fn) : AbiFunction.encodeData(fn, values as never)).toLowerCase()
+    } catch {
+      return undefined
+    }
+  })
+
+/**
+ * What a transaction did once the node accepted it: the gas it used, Klaytn's error code when its
+ * contract failed, its logs, the balances and nonces it moves (fees and the sender's nonce aside),
+ * what the run read and the code and storage it writes.
+ */
+interface Effects {
+  readonly gasUsed: number
+  readonly txError: number | undefined
+  readonly logs: ReadonlyArray<Evm.Log>
+  readonly changes: Pick<Evm.Outcome, "balanceChanges" | "nonces">
+  readonly reads: LedgerStore.Reads
+  readonly contracts: LedgerStore.Contracts | undefined
+}
+
+const NoContracts: LedgerStore.Contracts = { code: [], storage: [], destroyed: [] }
 
 /**
  * Builds the ledger: makes each chain's global fee payer on first start (a fresh key, sealed in the
@@ -237,20 +385,59 @@ export const make = (options: {
         onSome: (key) => Effect.succeed(Redacted.value(key))
       })
 
-    const transfer: Service["transfer"] = (request) =>
+    // What a value transfer does: `value` from the sender to the recipient, which must hold no
+    // code (Klaytn refuses a transfer to a contract; the write checks it still holds none).
+    const transferEffects = (chainId: number, from: string, to: string, value: bigint, gasUsed: number) =>
+      Effect.gen(function*() {
+        if (Option.isSome(yield* store.code(chainId, to))) return yield* ApiError.sendFailed(NOT_FOR_PROGRAM_ACCOUNT)
+        const balanceChanges = new Map<string, bigint>([[from, -value]])
+        balanceChanges.set(to, (balanceChanges.get(to) ?? 0n) + value)
+        return {
+          gasUsed,
+          txError: undefined,
+          logs: [],
+          changes: { balanceChanges, nonces: new Map() },
+          reads: { accounts: [], code: [{ address: to, codeHash: undefined }], storage: [] },
+          contracts: undefined
+        } satisfies Effects
+      })
+
+    // What a contract transaction does: the EVM's run with the gas the intrinsic gas leaves. Klaytn
+    // refusing it before it runs (an execution of an address without code) is the node's 1065001.
+    const contractEffects = (message: Evm.Message, intrinsic: number, gas: number) =>
+      Effect.gen(function*() {
+        const outcome = yield* Evm.run(message, Evm.storeReader(store, message.chainId)).pipe(
+          Effect.catchTag("EvmError", (e) => ApiError.sendFailed(e.reason === "InsufficientFunds" ? SENDER_FUNDS : e.message))
+        )
+        const ok = outcome.status === "success"
+        const gasUsed = Number(Evm.totalGas(BigInt(intrinsic), outcome))
+        if (gasUsed > gas) return yield* internalFailure(`the run used ${gasUsed} gas of ${gas}`)
+        return {
+          gasUsed,
+          txError: ok ? undefined : outcome.txError,
+          logs: outcome.logs,
+          changes: ok ? outcome : { balanceChanges: new Map(), nonces: new Map() },
+          // Whatever the status, the outcome depends on what the run read.
+          reads: outcome.reads,
+          contracts: ok ? outcome.contracts : NoContracts
+        } satisfies Effects
+      })
+
+    const send: Service["send"] = (request) =>
       Effect.gen(function*() {
         const chainId = request.pool.chainId
-        const memo = request.memo !== undefined && request.memo !== "" ? new TextEncoder().encode(request.memo) : undefined
+        const input = inputOf(request)
         const feeRatio = request.payer._tag === "Sender" ? undefined : request.payer.feeRatio
-        const type = Wire.transferType({ memo: memo !== undefined, feeDelegated: feeRatio !== undefined, feeRatio })
-        const gas = request.gas === undefined || request.gas === 0 ? DefaultGas : request.gas
+        const type = Wire.typeOf(request.kind, { memo: input !== undefined, feeDelegated: feeRatio !== undefined, feeRatio })
+        const gas = request.gas === undefined || request.gas === 0 ? DefaultGas[request.kind] : request.gas
         if (!Number.isSafeInteger(gas)) return yield* ApiError.outOfRange("gas")
         if (request.nonce !== undefined && !Number.isSafeInteger(request.nonce)) return yield* ApiError.outOfRange("nonce")
-        const gasUsed = Klaytn.intrinsicGas(type, memo?.length ?? 0)
+        const intrinsic = Klaytn.intrinsicGas(type, input?.length ?? 0)
         const from = request.from.toLowerCase()
-        const to = request.to.toLowerCase()
+        const recipient = request.kind === "contract/deploy" ? undefined : request.to
+        const to = recipient?.toLowerCase()
 
-        // One attempt: read, check, sign, write. `None` when another process wrote in between.
+        // One attempt: read, check, sign, run, write. `None` when another process wrote in between.
         const attempt = Effect.gen(function*() {
           const sender = yield* store.account(request.pool.id, from)
           if (Option.isNone(sender)) return yield* ApiError.dataNotExist("from")
@@ -271,19 +458,19 @@ export const make = (options: {
 
           const now = yield* Clock.currentTimeMillis
           const chain = yield* store.chain(chainId)
-          const read = yield* store.balances(chainId, [from, to, ...(userPayer !== undefined ? [userPayer] : [])])
+          const read = new Map(yield* store.balances(chainId, [from, ...(to !== undefined ? [to] : []), ...(userPayer !== undefined ? [userPayer] : [])]))
           const senderState = read.get(from)!
           const nonce = request.nonce === undefined || request.nonce === 0 ? senderState.nonce : request.nonce
 
           const made = Klaytn.makeTransaction({
-            kind: "value",
+            kind: request.kind,
             from: request.from,
-            to: request.to,
+            to: recipient,
             value: request.value,
             nonce,
             gas,
             gasPrice: chain.gasPrice,
-            input: memo,
+            input,
             feeDelegated: feeRatio !== undefined,
             feeRatio
           })
@@ -294,7 +481,8 @@ export const make = (options: {
           if (!request.submit) return Option.some(result)
 
           // The node's checks, in the order of Klaytn's transaction pool: the nonce, the funds for
-          // the most the transaction may cost (its gas limit at the gas price), the intrinsic gas.
+          // the most the transaction may cost (its gas limit at the gas price), the intrinsic gas,
+          // then the recipient (in the kind's run).
           if (nonce < senderState.nonce) return yield* ApiError.sendFailed("nonce too low")
           if (nonce > senderState.nonce) return yield* ApiError.sendFailed("nonce too high")
           const share = (fee: bigint) => (feeRatio === undefined ? 0n : feePayerPart(fee, feeRatio))
@@ -303,30 +491,54 @@ export const make = (options: {
           if (userPayer !== undefined && read.get(userPayer)!.balance < share(maxFee)) {
             return yield* ApiError.sendFailed(FEE_PAYER_FUNDS)
           }
-          if (gas < gasUsed) return yield* ApiError.sendFailed("intrinsic gas too low")
-
-          const fee = BigInt(gasUsed) * chain.gasPrice
-          const payerFee = share(fee)
-          const senderFee = fee - payerFee
-          // Deltas by address: the recipient may be the sender or the fee payer.
-          const after = new Map<string, LedgerStore.Balance>(read)
-          const move = (address: string, delta: bigint, nonceStep = 0) => {
-            const b = after.get(address)!
-            after.set(address, { balance: b.balance + delta, nonce: b.nonce + nonceStep })
-          }
-          move(from, -(request.value + senderFee), 1)
-          move(to, request.value)
-          if (userPayer !== undefined) move(userPayer, -payerFee)
-          if (after.get(to)!.balance > Amount.MaxPeb) return yield* ApiError.outOfRange("value")
+          if (gas < intrinsic) return yield* ApiError.sendFailed("intrinsic gas too low")
 
           const genesisMs = chain.genesisMs ?? now
           const tip = yield* store.tip(chainId)
           const place = placement(now, genesisMs, intervalMs, tip)
+          const effects: Effects = request.kind === "value"
+            ? yield* transferEffects(chainId, from, to!, request.value, intrinsic)
+            : yield* contractEffects(
+              {
+                ...(request.kind === "contract/deploy" ? { kind: "deploy" as const } : { kind: "execute" as const, to: to! }),
+                from,
+                value: request.value,
+                input: request.input,
+                gasLimit: BigInt(gas - intrinsic),
+                blockNumber: place.blockNumber,
+                timestamp: Math.floor(place.blockTimeMs / 1000),
+                chainId,
+                gasPrice: chain.gasPrice
+              },
+              intrinsic,
+              gas
+            )
+
+          const fee = BigInt(effects.gasUsed) * chain.gasPrice
+          const payerFee = share(fee)
+          const senderFee = fee - payerFee
+          // Every address the transaction moves, read with the others (the run may reach any).
+          const unread = Evm.changedAccounts(effects.changes).filter((address) => !read.has(address))
+          if (unread.length > 0) for (const [address, state] of yield* store.balances(chainId, unread)) read.set(address, state)
+          const after = Evm.applyChanges(read, effects.changes)
+          const charge = (address: string, fee: bigint, nonceStep: number) => {
+            const b = after.get(address)!
+            after.set(address, { balance: b.balance - fee, nonce: b.nonce + nonceStep })
+          }
+          charge(from, senderFee, 1)
+          if (userPayer !== undefined) charge(userPayer, payerFee, 0)
+          for (const [address, b] of after) {
+            if (b.balance > Amount.MaxPeb) return yield* ApiError.outOfRange("value")
+            // The funds check bounds value plus fees, and the EVM moves only what an account holds.
+            if (b.balance < 0n) return yield* internalFailure(`${address} would hold ${b.balance} peb`)
+          }
+
           const bill = payer._tag === "Global" ? yield* store.bill(request.pool.memberId, chainId) : undefined
+          const last = Option.getOrUndefined(tip)
           const applied = yield* store.write({
             chainId,
             genesisMs: chain.genesisMs === undefined ? now : undefined,
-            balances: [...after].map(([address, write]) => ({ address, read: read.get(address)!, write })),
+            balances: [...after].map(([address, write]) => ({ address, read: read.get(address) ?? LedgerStore.Empty, write })),
             bill: bill !== undefined
               ? {
                 memberId: request.pool.memberId,
@@ -334,6 +546,8 @@ export const make = (options: {
                 write: { fees: bill.fees + payerFee, transactions: bill.transactions + 1 }
               }
               : undefined,
+            reads: effects.reads,
+            contracts: effects.contracts,
             transaction: {
               chainId,
               hash: signed.right.transactionHash,
@@ -344,23 +558,63 @@ export const make = (options: {
               blockNumber: place.blockNumber,
               blockTimeMs: place.blockTimeMs,
               transactionIndex: place.transactionIndex,
-              gasUsed,
+              gasUsed: effects.gasUsed,
               feePayer: signed.right.feePayer?.address.toLowerCase(),
               payerKind: payer._tag === "Sender" ? "sender" : payer._tag === "Global" ? "global" : "user",
               senderFee,
               feePayerFee: payerFee,
-              acceptedMs: now
+              acceptedMs: now,
+              txError: effects.txError,
+              logs: effects.logs,
+              // Log indexes count across the block: this transaction's follow the block's earlier logs.
+              logIndex: last !== undefined && last.blockNumber === place.blockNumber ? last.logs : 0
             }
           })
           return applied ? Option.some(result) : Option.none()
         })
 
-        const loop = (n: number): Effect.Effect<Transaction.TransactionResult, ApiError.ApiError | SqlError.SqlError> =>
+        const loop = (n: number): Effect.Effect<Transaction.SignedResult, ApiError.ApiError | SqlError.SqlError> =>
           Effect.flatMap(attempt, Option.match({
             onSome: Effect.succeed,
             onNone: () => (n + 1 < MaxAttempts ? loop(n + 1) : internalFailure("other writers keep changing the ledger"))
           }))
         return yield* Effect.flatMap(store.serialize(loop(0)), (result) => render(Transaction.TransactionResult, result))
+      })
+
+    const call: Service["call"] = (request) =>
+      Effect.gen(function*() {
+        const data = yield* callData(request.methodName, request.arguments)
+        if (data === undefined) return yield* ApiError.outOfRange("data.arguments")
+        const input = Buffer.from(data.slice(2), "hex")
+        const gas = request.gas === undefined || request.gas === 0 ? DefaultCallGas : request.gas
+        // As Klaytn's call: the gas must cover the intrinsic gas of an execution with this calldata.
+        const intrinsic = Klaytn.intrinsicGas(Wire.TxType.SmartContractExecution, input.length)
+        if (gas < intrinsic) return yield* ApiError.callFailed("intrinsic gas too low")
+        const now = yield* Clock.currentTimeMillis
+        const outcome = yield* store.serialize(Effect.gen(function*() {
+          const chain = yield* store.chain(request.chainId)
+          const latest = latestBlock(now, chain.genesisMs, intervalMs)
+          return yield* Evm.run({
+            kind: "call",
+            from: (request.from ?? ZERO_ADDRESS).toLowerCase(),
+            to: request.to.toLowerCase(),
+            value: request.value ?? 0n,
+            input: new Uint8Array(input),
+            gasLimit: BigInt(gas - intrinsic),
+            blockNumber: latest.blockNumber,
+            timestamp: Math.floor(latest.blockTimeMs / 1000),
+            chainId: request.chainId,
+            gasPrice: chain.gasPrice
+          }, Evm.storeReader(store, request.chainId))
+        })).pipe(Effect.catchTag("EvmError", () => ApiError.callFailed("insufficient balance for transfer")))
+        switch (outcome.status) {
+          case "success":
+            return yield* render(Transaction.ContractCallResult, { data, result: hexOf(outcome.returnData) })
+          case "reverted":
+            return yield* ApiError.callFailed(outcome.revertReason !== undefined ? `execution reverted: ${outcome.revertReason}` : "execution reverted")
+          case "failed":
+            return yield* ApiError.callFailed(outcome.error ?? "VM error occurs while running smart contract")
+        }
       })
 
     const receipt: Service["receipt"] = (chainId, hash) =>
@@ -375,10 +629,14 @@ export const make = (options: {
           blockNumber: t.blockNumber,
           transactionIndex: t.transactionIndex,
           gasUsed: t.gasUsed,
-          status: "Committed"
+          status: t.txError === undefined ? "Committed" : "CommitError",
+          txError: t.txError,
+          logs: t.logs,
+          logIndex: t.logIndex,
+          logsBloom: Evm.logsBloom(t.logs)
         })
         if ((yield* Clock.currentTimeMillis) >= t.blockTimeMs) return yield* render(Transaction.TransactionReceipt, committed)
-        // Before its block: the transaction as the pool holds it, with no block fields.
+        // Before its block: the transaction as the pool holds it, with no block fields nor outcome.
         const {
           blockHash: _hash,
           blockNumber: _number,
@@ -394,7 +652,8 @@ export const make = (options: {
       })
 
     return {
-      transfer,
+      send,
+      call,
       receipt,
       globalFeePayer: (chainId) => globalPayers.get(chainId)!.address,
       blockInterval: interval

@@ -199,6 +199,19 @@ export const sendFailed = (reason: string): ApiError =>
   new ApiError({ status: 400, code: Code.SendFailed, message: `failed to send a raw transaction to klaytn node; -32000::${reason}` })
 
 /**
+ * 400, 1065001: a read-only contract call failed on the node: `failed to call a contract on klaytn
+ * node; -32000::<reason>`, the reason being the node's (`execution reverted: <message>`,
+ * `execution reverted`, `out of gas`, ...). The reference documents no error of
+ * `/v2/tx/contract/call`: the code is the one the service gives the node's refusals, the message
+ * form the emulator's (after `sendFailed`'s).
+ *
+ * @since 0.4.0
+ * @category constructors
+ */
+export const callFailed = (reason: string): ApiError =>
+  new ApiError({ status: 400, code: Code.SendFailed, message: `failed to call a contract on klaytn node; -32000::${reason}` })
+
+/**
  * 400, 1065000: no transaction of that hash on the chain.
  *
  * @since 0.2.0

@@ -1,6 +1,6 @@
 /**
  * Request bodies: read within the emulator's limit (64 KiB), and decoded into what the routes
- * take (the fee-payer options, a transfer).
+ * take (the fee-payer options, a transaction of any kind, a contract call).
  *
  * The limit is one comparison (`fits`), applied to the declared `Content-Length` before anything
  * is read and to the bytes that arrive: a chunked body is held to the same limit as a declared
@@ -14,13 +14,13 @@
 import type { HttpServerRequest } from "@effect/platform"
 import { NodeHttpServerRequest } from "@effect/platform-node"
 import { Effect, Either, ParseResult, Schema } from "effect"
-import type {  } from "effect-kas-wallet"
 import * as Wire from "effect-kas-wallet/Wire"
 import * as ApiError from "./ApiError.js"
 
 /**
  * The largest body read, in bytes: `POST /v2/feepayer` holds one boolean, a transfer a memo of
- * some kilobytes.
+ * some kilobytes, a deployment its bytecode as hex (a contract at the EIP-170 limit of 24 KiB is
+ * 48 KiB of hex).
  *
  * @since 0.3.0
  * @category constants
@@ -118,50 +118,44 @@ export const parseFeePayerBody = (text: string): Either.Either<{ readonly withou
   })
 }
 
-/**
- * Which transfer endpoint: `/v2/tx/value` (the sender pays), `/v2/tx/fd/value` (the global fee
- * payer) or `/v2/tx/fd-user/value` (the member's fee-payer account).
- *
- * @since 0.2.0
- * @category models
- */
-export type TransferKind = "value" | "fd" | "fd-user"
+type Decode = (u: unknown) => Either.Either<unknown, ParseResult.ParseError>
 
-/**
- * The client's schema of each transfer endpoint's body: the emulator decodes what the client
- * encodes, and the document describes the same schema.
- *
- * @since 0.3.0
- * @category schemas
- */
-export const transferSchemas = {
-  value: Wire.ValueTransferBody,
-  fd: Wire.FeeDelegatedTransferBody,
-  "fd-user": Wire.UserFeeDelegatedTransferBody
-} as const
+const ROUTES: ReadonlyArray<Wire.PayerRoute> = ["tx", "fd", "fd-user"]
 
-const decodeTransfer = {
-  value: Schema.decodeUnknownEither(transferSchemas.value),
-  fd: Schema.decodeUnknownEither(transferSchemas.fd),
-  "fd-user": Schema.decodeUnknownEither(transferSchemas["fd-user"])
-}
+// One decoder per endpoint, from the one table of bodies.
+const decoders = Object.fromEntries(
+  (Object.keys(Wire.Bodies) as Array<Wire.Kind>).map((kind) => [
+    kind,
+    Object.fromEntries(ROUTES.map((route) => [route, Schema.decodeUnknownEither(Wire.Bodies[kind][route] as Schema.Schema<unknown, unknown>)]))
+  ])
+) as Readonly<Record<Wire.Kind, Readonly<Record<Wire.PayerRoute, Decode>>>>
 
 const HEX_QUANTITY = /^0x[0-9a-fA-F]+$/
+const HEX_BYTES = /^0x(?:[0-9a-fA-F]{2})*$/
 const ZERO_ADDRESS = /^0x0{40}$/i
 
+// Where a schema's first failure is, as the service names the field: the top-level field, or the
+// path under `data` for a contract call (`data.methodName`, `data.arguments`).
+const failure = (error: ParseResult.ParseError) => {
+  const issue = ParseResult.ArrayFormatter.formatErrorSync(error)[0]
+  const path = issue?.path ?? []
+  const field = path.length === 0 ? "body" : path[0] === "data" && path.length > 1 ? `data.${String(path[1])}` : String(path[0])
+  return { issue, field }
+}
+
 /**
- * The service's error for a transfer body its schema refused, by the first field the failure
+ * The service's error for a transaction body its schema refused, by the first field the failure
  * names: an address (`from`, `to`, `feePayer`) missing, empty or (for `to`) zero → 1061608, else
- * 1061609; `value` missing → 1061608, not `0x` hex → 1061607, too large → 1061615; `feeRatio` →
- * 1061616; a field the endpoint does not take, or anything else (`nonce`, `gas`, `memo`, `submit`
- * of the wrong type) → 1061615 naming it.
+ * 1061609; `value` missing → 1061608, not `0x` hex → 1061607, too large → 1061615; `input` missing
+ * or empty (a deployment's bytecode) → 1061608, not `0x` and an even number of hex digits →
+ * 1061607; `feeRatio` → 1061616; a field the endpoint does not take, or anything else (`nonce`,
+ * `gas`, `memo`, `submit` of the wrong type; `data` of a call) → 1061615 naming it.
  *
  * @since 0.2.0
  * @category parsing
  */
-export const transferBodyError = (body: Readonly<Record<string, unknown>>, error: ParseResult.ParseError): ApiError.ApiError => {
-  const issue = ParseResult.ArrayFormatter.formatErrorSync(error)[0]
-  const field = issue !== undefined && issue.path.length > 0 ? String(issue.path[0]) : "body"
+export const bodyError = (body: Readonly<Record<string, unknown>>, error: ParseResult.ParseError): ApiError.ApiError => {
+  const { field, issue } = failure(error)
   // A field the endpoint does not take (`feeRatio` on /v2/tx/value, a misspelt `fee_payer`).
   if (issue?._tag === "Unexpected") return ApiError.outOfRange(field)
   const raw = body[field]
@@ -174,26 +168,59 @@ export const transferBodyError = (body: Readonly<Record<string, unknown>>, error
     case "value":
       if (absent) return ApiError.missing(field)
       return typeof raw === "string" && HEX_QUANTITY.test(raw) ? ApiError.outOfRange(field) : ApiError.notHex(field)
+    case "input":
+      if (absent || raw === "0x") return ApiError.missing(field)
+      return typeof raw === "string" && HEX_BYTES.test(raw) ? ApiError.outOfRange(field) : ApiError.notHex(field)
     case "feeRatio":
       return ApiError.feeRatioOutOfRange()
+    case "data":
+    case "data.methodName":
+      return absent ? ApiError.missing(field) : ApiError.outOfRange(field)
     default:
       return ApiError.outOfRange(field)
   }
 }
 
 /**
- * Reads a transfer body: a JSON object decoded by the endpoint's schema (`ValueTransferBody`,
- * `FeeDelegatedTransferBody`, `UserFeeDelegatedTransferBody`). Not JSON, or not an object → 400
- * 1061615 naming `body`; a field the schema refuses → see `transferBodyError`.
+ * Reads the body of a transaction endpoint: a JSON object decoded by the endpoint's schema
+ * (`Wire.Bodies[kind][route]`, e.g. `Bodies["contract/deploy"].fd` for
+ * `/v2/tx/fd/contract/deploy`). Not JSON, or not an object → 400 1061615 naming `body`; a field
+ * the schema refuses → see `bodyError`.
  *
- * @since 0.2.0
+ * @since 0.4.0
  * @category parsing
  */
-export const parseTransferBody = (
-  kind: TransferKind,
+export const parseTxBody = <K extends Wire.Kind>(
+  kind: K,
+  route: Wire.PayerRoute,
   text: string
-): Either.Either<Wire.TransferBody, ApiError.ApiError> =>
+): Either.Either<Wire.Body<K>, ApiError.ApiError> =>
   Either.flatMap(
     jsonObject(text),
-    (object) => Either.mapLeft(decodeTransfer[kind](object), (error) => transferBodyError(object, error))
+    // Every route's body of a kind is a `Body<K>`: the route schemas only leave fields out of `any`.
+    (object) => Either.mapLeft(decoders[kind][route](object) as Either.Either<Wire.Body<K>, ParseResult.ParseError>, (error) => bodyError(object, error))
   )
+
+const decodeCall = Schema.decodeUnknownEither(Wire.ContractCallBody)
+
+/**
+ * Reads the body of `POST /v2/tx/contract/call` (`Wire.ContractCallBody`): errors as `bodyError`
+ * says, `data` and `data.methodName` missing → 1061608, anything wrong in `data` (a method name
+ * that is not an identifier, an argument that does not fit its ABI type) → 1061615 naming
+ * `data.methodName` or `data.arguments`.
+ *
+ * @since 0.4.0
+ * @category parsing
+ */
+export const parseCallBody = (text: string): Either.Either<Wire.ContractCallBody, ApiError.ApiError> =>
+  Either.flatMap(jsonObject(text), (object) =>
+    Either.mapLeft(decodeCall(object), (error) => {
+      const { field } = failure(error)
+      const data = object.data
+      // `data.methodName` absent: the field names its path, and the raw value is looked up there.
+      if (field === "data.methodName" && typeof data === "object" && data !== null) {
+        const name = (data as Record<string, unknown>).methodName
+        return name === undefined || name === null || name === "" ? ApiError.missing(field) : ApiError.outOfRange(field)
+      }
+      return bodyError(object, error)
+    }))
