@@ -404,7 +404,7 @@ export const make = (options: {
 
     // What a contract transaction does: the EVM's run with the gas the intrinsic gas leaves. Klaytn
     // refusing it before it runs (an execution of an address without code) is the node's 1065001.
-    const contractEffects = (message: Evm.Message, intrinsic: number, gas: number) =>
+    const contractEffects = (message: Evm.Message, intrinsic: number, gas: number, contractAt: string | undefined) =>
       Effect.gen(function*() {
         const outcome = yield* Evm.run(message, Evm.storeReader(store, message.chainId)).pipe(
           Effect.catchTag("EvmError", (e) => ApiError.sendFailed(e.reason === "InsufficientFunds" ? SENDER_FUNDS : e.message))
@@ -412,6 +412,10 @@ export const make = (options: {
         const ok = outcome.status === "success"
         const gasUsed = Number(Evm.totalGas(BigInt(intrinsic), outcome))
         if (gasUsed > gas) return yield* internalFailure(`the run used ${gasUsed} gas of ${gas}`)
+        // Klaytn's address of the contract (the receipt's, rebuilt from the transaction) is the EVM's.
+        if (message.kind === "deploy" && ok && outcome.createdAddress !== contractAt) {
+          return yield* internalFailure(`the EVM created ${outcome.createdAddress}, not ${contractAt}`)
+        }
         return {
           gasUsed,
           txError: ok ? undefined : outcome.txError,
@@ -511,7 +515,8 @@ export const make = (options: {
                 gasPrice: chain.gasPrice
               },
               intrinsic,
-              gas
+              gas,
+              request.kind === "contract/deploy" ? Klaytn.contractAddress(request.from, nonce).toLowerCase() : undefined
             )
 
           const fee = BigInt(effects.gasUsed) * chain.gasPrice
