@@ -13,6 +13,10 @@
  *   balance is written only if it is still what was read, and an assertion after each
  *   (`ledger_guard`) fails the whole batch otherwise. Nothing is half-written; the caller reads
  *   again and retries (`write` answers `false`).
+ * - Contracts (issue 18): a contract run reads code, storage and accounts it may not write. Each
+ *   of those reads is checked in the same batch, before anything is written (`Reads`), and the
+ *   code, storage and destructions it makes (`Contracts`) are written in it: a transaction's
+ *   state, receipt and fees land together or not at all, even under SIGKILL.
  *
  * Internal to the emulator: not exported from `effect-kas-wallet-emulator`.
  *
@@ -20,6 +24,7 @@
  * @internal
  */
 import { SqlClient, SqlError } from "@effect/sql"
+import { keccak_256 } from "@noble/hashes/sha3.js"
 import { Context, Effect, Layer, Option } from "effect"
 import * as Database from "./Database.js"
 import type * as Store from "./Store.js"
@@ -145,9 +150,65 @@ export interface TransactionRow {
 }
 
 /**
+ * The value of a storage slot never written (or cleared): 32 zero bytes as `0x` + 64 hex digits.
+ *
+ * @since 0.4.0
+ * @category constants
+ */
+export const ZeroWord = `0x${"0".repeat(64)}`
+
+/**
+ * A storage slot of a contract: its lower-case address, the slot and its value, each `0x` + 64
+ * lower-case hex digits.
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export interface Slot {
+  readonly address: string
+  readonly slot: string
+  readonly value: string
+}
+
+/**
+ * What a contract run read of the ledger, with the values it saw: the write that applies its
+ * result first checks each is still that, and writes nothing otherwise (another writer came in
+ * between: read again and run again). Accounts not read are absent; so is what the run only wrote.
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export interface Reads {
+  /** Balances and nonces, lower-case addresses; an address never seen reads as `Empty`. */
+  readonly accounts: ReadonlyArray<{ readonly address: string; readonly state: Balance }>
+  /** The code of each address read, by `codeHash`; `undefined` when it had none. */
+  readonly code: ReadonlyArray<{ readonly address: string; readonly codeHash: string | undefined }>
+  /** The slots read (`ZeroWord` for one never written). */
+  readonly storage: ReadonlyArray<Slot>
+}
+
+/**
+ * What a successful contract run writes beside balances and nonces (which go in `Write.balances`).
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export interface Contracts {
+  /** The contracts created, lower-case addresses. An address that already has code fails the write (a conflict). */
+  readonly code: ReadonlyArray<{ readonly address: string; readonly code: Uint8Array }>
+  /** Final values of the slots written; `ZeroWord` clears one. */
+  readonly storage: ReadonlyArray<Slot>
+  /**
+   * Contracts removed by SELFDESTRUCT (Shanghai: at the end of the transaction): their code and
+   * every slot go. Their balance and nonce return to `Empty` through `Write.balances`.
+   */
+  readonly destroyed: ReadonlyArray<string>
+}
+
+/**
  * One atomic write of the ledger: each balance with what was read of it (written only if it is
  * still that), the bill likewise, the start of the block clock when it was not started, and the
- * transaction.
+ * transaction; for a contract run, the checks of what it read and the code and storage it wrote.
  *
  * @since 0.2.0
  * @category models
@@ -159,7 +220,29 @@ export interface Write {
   /** Starts the block clock at this time; the write fails if another writer started it first. */
   readonly genesisMs?: number | undefined
   readonly transaction?: TransactionRow | undefined
+  /**
+   * What a contract run read: checked before anything is written, the write fails (answers
+   * `false`) when any of it changed.
+   *
+   * @since 0.4.0
+   */
+  readonly reads?: Reads | undefined
+  /**
+   * Code, storage and destructions of a contract run.
+   *
+   * @since 0.4.0
+   */
+  readonly contracts?: Contracts | undefined
 }
+
+/**
+ * The hash by which the ledger knows a contract's code: keccak256 as `0x` + 64 lower-case hex
+ * digits (the EVM's code hash).
+ *
+ * @since 0.4.0
+ * @category contracts
+ */
+export const codeHash = (code: Uint8Array): string => `0x${Buffer.from(keccak_256(code)).toString("hex")}`
 
 /**
  * The queries.
@@ -198,6 +281,19 @@ export interface Service {
    * writer changed what was read (read again and retry).
    */
   readonly write: (write: Write) => Effect.Effect<boolean, SqlError.SqlError>
+  /**
+   * The code of a contract by chain and lower-case address; `None` for an address without code.
+   *
+   * @since 0.4.0
+   */
+  readonly code: (chainId: number, address: string) => Effect.Effect<Option.Option<Uint8Array>, SqlError.SqlError>
+  /**
+   * A storage slot of a contract by chain, lower-case address and slot (`0x` + 64 hex digits);
+   * `ZeroWord` when never written.
+   *
+   * @since 0.4.0
+   */
+  readonly storage: (chainId: number, address: string, slot: string) => Effect.Effect<string, SqlError.SqlError>
   /** A transaction by chain and lower-case hash. */
   readonly transaction: (chainId: number, hash: string) => Effect.Effect<Option.Option<TransactionRow>, SqlError.SqlError>
   /** The bills of the global fee payer, by member and chain, oldest member first. */
@@ -223,6 +319,59 @@ const GUARD = "INSERT OR REPLACE INTO ledger_guard (id, ok) VALUES (1, changes()
 
 // The failures of a batch that mean another writer came first (libSQL's extended result codes).
 const Conflicts: ReadonlySet<string> = new Set(["SQLITE_CONSTRAINT_CHECK", "SQLITE_CONSTRAINT_UNIQUE", "SQLITE_CONSTRAINT_PRIMARYKEY"])
+
+type Statement = { readonly sql: string; readonly args: Array<string | number | Uint8Array | null> }
+
+// A read check is an assertion on its own: the guard row takes the comparison's truth, and its
+// CHECK (ok = 1) fails the batch when it is false. An absent row compares as what absence means
+// (Empty, no code, a zero slot).
+const check = (condition: string, args: Array<string | number>): Statement => ({
+  sql: `INSERT OR REPLACE INTO ledger_guard (id, ok) VALUES (1, ${condition})`,
+  args
+})
+
+const readChecks = (chainId: number, reads: Reads): Array<Statement> => [
+  ...reads.accounts.map((a) =>
+    check(
+      `coalesce((SELECT balance = ? AND nonce = ? FROM ledger_accounts WHERE chain_id = ? AND address = ?), ?)`,
+      [a.state.balance.toString(), a.state.nonce, chainId, a.address, a.state.balance === 0n && a.state.nonce === 0 ? 1 : 0]
+    )
+  ),
+  ...reads.code.map((c) =>
+    check(`coalesce((SELECT code_hash FROM contract_code WHERE chain_id = ? AND address = ?), '') = ?`, [chainId, c.address, c.codeHash ?? ""])
+  ),
+  ...reads.storage.map((s) =>
+    check(`coalesce((SELECT value FROM contract_storage WHERE chain_id = ? AND address = ? AND slot = ?), ?) = ?`, [
+      chainId,
+      s.address,
+      s.slot,
+      ZeroWord,
+      s.value
+    ])
+  )
+]
+
+// Unguarded: the batch runs in one write transaction, so the read checks before it already
+// decided. Only a second creation at one address (its primary key) fails here.
+const contractWrites = (chainId: number, c: Contracts): Array<Statement> => [
+  ...c.destroyed.flatMap((address) => [
+    { sql: "DELETE FROM contract_code WHERE chain_id = ? AND address = ?", args: [chainId, address] },
+    { sql: "DELETE FROM contract_storage WHERE chain_id = ? AND address = ?", args: [chainId, address] }
+  ]),
+  ...c.code.map(({ address, code }) => ({
+    sql: "INSERT INTO contract_code (chain_id, address, code_hash, code) VALUES (?, ?, ?, ?)",
+    args: [chainId, address, codeHash(code), code]
+  })),
+  ...c.storage.map((s) =>
+    s.value === ZeroWord
+      ? { sql: "DELETE FROM contract_storage WHERE chain_id = ? AND address = ? AND slot = ?", args: [chainId, s.address, s.slot] }
+      : {
+        sql: `INSERT INTO contract_storage (chain_id, address, slot, value) VALUES (?, ?, ?, ?)
+            ON CONFLICT (chain_id, address, slot) DO UPDATE SET value = excluded.value`,
+        args: [chainId, s.address, s.slot, s.value]
+      }
+  )
+]
 
 interface RawTransaction {
   readonly chainId: number
@@ -257,10 +406,12 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient | Database.
     Option.map(Option.fromNullable(rows[0]), (r): KeyRow => ({ address: r.address, status: r.status, sealedKey: bytes(r.key) }))
 
   const statements = (w: Write) => {
-    const out: Array<{ readonly sql: string; readonly args: Array<string | number | Uint8Array | null> }> = []
+    const out: Array<Statement> = []
     const guarded = (sql: string, args: Array<string | number | Uint8Array | null>) => {
       out.push({ sql, args }, { sql: GUARD, args: [] })
     }
+    // First, before this batch changes anything: what a contract run read must be what it saw.
+    if (w.reads !== undefined) out.push(...readChecks(w.chainId, w.reads))
     if (w.genesisMs !== undefined) {
       guarded("UPDATE chains SET genesis_ms = ? WHERE chain_id = ? AND genesis_ms IS NULL", [w.genesisMs, w.chainId])
     }
@@ -283,6 +434,7 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient | Database.
         [w.bill.memberId, w.chainId, w.bill.write.fees.toString(), w.bill.write.transactions, w.bill.read.fees.toString(), w.bill.read.transactions]
       )
     }
+    if (w.contracts !== undefined) out.push(...contractWrites(w.chainId, w.contracts))
     const t = w.transaction
     if (t !== undefined) {
       // A second writer with the same nonce or block position breaks a unique key: the batch fails.
@@ -392,6 +544,17 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient | Database.
             ? Effect.succeed(false)
             : Effect.fail(new SqlError.SqlError({ cause, message: "Failed to write to the ledger" }))
         )
+      ),
+
+    code: (chainId, address) =>
+      sql<{ readonly code: unknown }>`SELECT code FROM contract_code WHERE chain_id = ${chainId} AND address = ${address}`.pipe(
+        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (r) => bytes(r.code)))
+      ),
+
+    storage: (chainId, address, slot) =>
+      sql<{ readonly value: string }>`SELECT value FROM contract_storage
+          WHERE chain_id = ${chainId} AND address = ${address} AND slot = ${slot}`.pipe(
+        Effect.map((rows) => rows[0]?.value ?? ZeroWord)
       ),
 
     transaction: (chainId, hash) =>
