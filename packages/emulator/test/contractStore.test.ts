@@ -164,6 +164,30 @@ describe("contract state in the store", () => {
         }))
     }).pipe(Effect.scoped, Effect.orDie))
 
+  it.effect("reads are checked many to a statement: a stale one among hundreds still refuses the write", () =>
+    Effect.gen(function*() {
+      const database = yield* tempDatabase
+      yield* withStore(database, (store) =>
+        Effect.gen(function*() {
+          const slots = Array.from({ length: 450 }, (_, i) => ({ address: contract, slot: word(BigInt(i)), value: LedgerStore.ZeroWord }))
+          const write: LedgerStore.Write = {
+            chainId: 1001,
+            balances: [],
+            reads: { accounts: [], code: [], storage: slots },
+            contracts: { ...noContracts, storage: [{ address: contract, slot: word(1000n), value: word(1n) }] }
+          }
+          for (const stale of [449, 200, 0]) {
+            const slot = word(BigInt(stale))
+            yield* store.write({ chainId: 1001, balances: [], contracts: { ...noContracts, storage: [{ address: contract, slot, value: word(1n) }] } })
+            expect(yield* store.write(write), `slot ${stale}`).toBe(false)
+            expect(yield* store.storage(1001, contract, word(1000n))).toBe(LedgerStore.ZeroWord)
+            yield* store.write({ chainId: 1001, balances: [], contracts: { ...noContracts, storage: [{ address: contract, slot, value: LedgerStore.ZeroWord }] } })
+          }
+          expect(yield* store.write(write)).toBe(true)
+          expect(yield* store.storage(1001, contract, word(1000n))).toBe(word(1n))
+        }))
+    }).pipe(Effect.scoped, Effect.orDie))
+
   it.effect("a second creation at one address is a conflict; destruction removes code and storage of its chain only", () =>
     Effect.gen(function*() {
       const database = yield* tempDatabase

@@ -45,8 +45,8 @@ class World {
   readonly code = new Map<string, Uint8Array>()
   readonly storage = new Map<string, string>()
   readonly reader: Evm.StateReader<never> = {
-    account: (address) => Effect.sync(() => this.accounts.get(address) ?? LedgerStore.Empty),
-    code: (address) => Effect.sync(() => Option.fromNullable(this.code.get(address))),
+    account: (address) =>
+      Effect.sync(() => ({ ...(this.accounts.get(address) ?? LedgerStore.Empty), code: Option.fromNullable(this.code.get(address)) })),
     storage: (address, slot) => Effect.sync(() => this.storage.get(`${address}:${slot}`) ?? LedgerStore.ZeroWord)
   }
   fund(address: string, balance: bigint, nonce = 0) {
@@ -110,7 +110,7 @@ const creation = (name: string, args: ReadonlyArray<unknown> = []) => {
     ? a.bytecode
     : AbiConstructor.encode(AbiConstructor.from(ctor as never), { bytecode: a.bytecode, args: args as never })
 }
-const fn = (signature: string) => AbiFunction.from(signature)
+const fn = (signature: string) => AbiFunction.from(signature) as AbiFunction.AbiFunction
 const data = (signature: string, args: ReadonlyArray<unknown> = []) => AbiFunction.encodeData(fn(signature), args as never)
 
 const noChanges = {

@@ -52,10 +52,8 @@ import * as LedgerStore from "../store/LedgerStore.js"
  * @category models
  */
 export interface StateReader<E> {
-  /** Balance and nonce; `LedgerStore.Empty` for an address never seen. */
-  readonly account: (address: string) => Effect.Effect<LedgerStore.Balance, E>
-  /** The code of a contract; `None` for an address without code. */
-  readonly code: (address: string) => Effect.Effect<Option.Option<Uint8Array>, E>
+  /** Balance, nonce and code (`None` without); `LedgerStore.Empty` without code for an address never seen. */
+  readonly account: (address: string) => Effect.Effect<LedgerStore.AccountState, E>
   /** A storage slot (`0x` + 64 hex digits); `LedgerStore.ZeroWord` when unset. */
   readonly storage: (address: string, slot: string) => Effect.Effect<string, E>
 }
@@ -332,8 +330,7 @@ export const preload: Effect.Effect<void> = Effect.asVoid(loadEngine)
 
 // The reader, bridged to the promises the EVM awaits.
 interface Loader {
-  readonly account: (address: string) => Promise<LedgerStore.Balance>
-  readonly code: (address: string) => Promise<Option.Option<Uint8Array>>
+  readonly account: (address: string) => Promise<LedgerStore.AccountState>
   readonly storage: (address: string, slot: string) => Promise<string>
 }
 
@@ -400,18 +397,18 @@ class LedgerState implements CommonModule.StateManagerInterface {
   }
 
   private async baseCode(key: string): Promise<Uint8Array | undefined> {
-    if (this.readCode.has(key)) return this.readCode.get(key)
-    const code = Option.getOrUndefined(await this.read.code(key))
-    const found = code !== undefined && code.length > 0 ? code : undefined
-    this.readCode.set(key, found)
-    return found
+    await this.baseAccount(key)
+    return this.readCode.get(key)
   }
 
   // The account before the run, as the EVM models it: absent when it holds nothing (EIP-161).
+  // One read gives balance, nonce and code: the EVM wants the code's hash with the account.
   async baseAccount(key: string): Promise<Account | undefined> {
     if (this.baseAccounts.has(key)) return this.baseAccounts.get(key)
-    const [state, code] = await Promise.all([this.read.account(key), this.baseCode(key)])
-    this.readAccounts.set(key, state)
+    const state = await this.read.account(key)
+    const code = Option.getOrUndefined(Option.filter(state.code, (c) => c.length > 0))
+    this.readAccounts.set(key, { balance: state.balance, nonce: state.nonce })
+    this.readCode.set(key, code)
     const account = state.balance === 0n && state.nonce === 0 && code === undefined
       ? undefined
       : new this.util.Account(
@@ -693,7 +690,6 @@ export const run = <E>(message: Message, reader: StateReader<E>): Effect.Effect<
     const instance = yield* Effect.promise(() => engine.take(message.chainId))
     instance.state.reset({
       account: (address) => bridge(reader.account(address)),
-      code: (address) => bridge(reader.code(address)),
       storage: (address, slot) => bridge(reader.storage(address, slot))
     })
     const settled = yield* Effect.promise(() => execute(engine.modules, instance, message).then(Either.right, Either.left))
@@ -713,7 +709,6 @@ export const run = <E>(message: Message, reader: StateReader<E>): Effect.Effect<
  * @category constructors
  */
 export const storeReader = (store: LedgerStore.Service, chainId: number): StateReader<SqlError.SqlError> => ({
-  account: (address) => Effect.map(store.balances(chainId, [address]), (found) => found.get(address) ?? LedgerStore.Empty),
-  code: (address) => store.code(chainId, address),
+  account: (address) => store.state(chainId, address),
   storage: (address, slot) => store.storage(chainId, address, slot)
 })

@@ -150,6 +150,17 @@ export interface TransactionRow {
 }
 
 /**
+ * An address as a contract run sees it: balance, nonce and code (`None` for an account without
+ * code). An address never seen is `Empty` without code.
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export interface AccountState extends Balance {
+  readonly code: Option.Option<Uint8Array>
+}
+
+/**
  * The value of a storage slot never written (or cleared): 32 zero bytes as `0x` + 64 hex digits.
  *
  * @since 0.4.0
@@ -282,6 +293,13 @@ export interface Service {
    */
   readonly write: (write: Write) => Effect.Effect<boolean, SqlError.SqlError>
   /**
+   * Balance, nonce and code of an address by chain and lower-case address, in one query (what a
+   * contract run reads of each address it meets).
+   *
+   * @since 0.4.0
+   */
+  readonly state: (chainId: number, address: string) => Effect.Effect<AccountState, SqlError.SqlError>
+  /**
    * The code of a contract by chain and lower-case address; `None` for an address without code.
    *
    * @since 0.4.0
@@ -322,34 +340,40 @@ const Conflicts: ReadonlySet<string> = new Set(["SQLITE_CONSTRAINT_CHECK", "SQLI
 
 type Statement = { readonly sql: string; readonly args: Array<string | number | Uint8Array | null> }
 
-// A read check is an assertion on its own: the guard row takes the comparison's truth, and its
-// CHECK (ok = 1) fails the batch when it is false. An absent row compares as what absence means
-// (Empty, no code, a zero slot).
-const check = (condition: string, args: Array<string | number>): Statement => ({
-  sql: `INSERT OR REPLACE INTO ledger_guard (id, ok) VALUES (1, ${condition})`,
-  args
-})
+type Condition = { readonly sql: string; readonly args: Array<string | number> }
 
-const readChecks = (chainId: number, reads: Reads): Array<Statement> => [
-  ...reads.accounts.map((a) =>
-    check(
-      `coalesce((SELECT balance = ? AND nonce = ? FROM ledger_accounts WHERE chain_id = ? AND address = ?), ?)`,
-      [a.state.balance.toString(), a.state.nonce, chainId, a.address, a.state.balance === 0n && a.state.nonce === 0 ? 1 : 0]
-    )
-  ),
-  ...reads.code.map((c) =>
-    check(`coalesce((SELECT code_hash FROM contract_code WHERE chain_id = ? AND address = ?), '') = ?`, [chainId, c.address, c.codeHash ?? ""])
-  ),
-  ...reads.storage.map((s) =>
-    check(`coalesce((SELECT value FROM contract_storage WHERE chain_id = ? AND address = ? AND slot = ?), ?) = ?`, [
-      chainId,
-      s.address,
-      s.slot,
-      ZeroWord,
-      s.value
-    ])
-  )
-]
+// Conditions per statement: each takes at most 5 arguments, far below SQLite's limit of 32766.
+const ConditionsPerCheck = 200
+
+// Read checks are assertions of their own: the guard row takes the truth of the conditions, and
+// its CHECK (ok = 1) fails the batch when one is false. Many conditions go in one statement (each
+// statement of a batch costs about as much as a small query). An absent row compares as what
+// absence means (Empty, no code, a zero slot).
+const readChecks = (chainId: number, reads: Reads): Array<Statement> => {
+  const conditions: Array<Condition> = [
+    ...reads.accounts.map((a): Condition => ({
+      sql: "coalesce((SELECT balance = ? AND nonce = ? FROM ledger_accounts WHERE chain_id = ? AND address = ?), ?)",
+      args: [a.state.balance.toString(), a.state.nonce, chainId, a.address, a.state.balance === 0n && a.state.nonce === 0 ? 1 : 0]
+    })),
+    ...reads.code.map((c): Condition => ({
+      sql: "coalesce((SELECT code_hash FROM contract_code WHERE chain_id = ? AND address = ?), '') = ?",
+      args: [chainId, c.address, c.codeHash ?? ""]
+    })),
+    ...reads.storage.map((s): Condition => ({
+      sql: "coalesce((SELECT value FROM contract_storage WHERE chain_id = ? AND address = ? AND slot = ?), ?) = ?",
+      args: [chainId, s.address, s.slot, ZeroWord, s.value]
+    }))
+  ]
+  const out: Array<Statement> = []
+  for (let i = 0; i < conditions.length; i += ConditionsPerCheck) {
+    const chunk = conditions.slice(i, i + ConditionsPerCheck)
+    out.push({
+      sql: `INSERT OR REPLACE INTO ledger_guard (id, ok) VALUES (1, ${chunk.map((c) => `(${c.sql})`).join(" AND ")})`,
+      args: chunk.flatMap((c) => c.args)
+    })
+  }
+  return out
+}
 
 // Unguarded: the batch runs in one write transaction, so the read checks before it already
 // decided. Only a second creation at one address (its primary key) fails here.
@@ -544,6 +568,18 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient | Database.
             ? Effect.succeed(false)
             : Effect.fail(new SqlError.SqlError({ cause, message: "Failed to write to the ledger" }))
         )
+      ),
+
+    state: (chainId, address) =>
+      sql<{ readonly balance: string | null; readonly nonce: number | null; readonly code: unknown }>`SELECT
+          (SELECT balance FROM ledger_accounts WHERE chain_id = ${chainId} AND address = ${address}) AS balance,
+          (SELECT nonce FROM ledger_accounts WHERE chain_id = ${chainId} AND address = ${address}) AS nonce,
+          (SELECT code FROM contract_code WHERE chain_id = ${chainId} AND address = ${address}) AS code`.pipe(
+        Effect.map(([row]): AccountState => ({
+          balance: BigInt(row?.balance ?? 0),
+          nonce: row?.nonce ?? 0,
+          code: row?.code === null || row?.code === undefined ? Option.none() : Option.some(bytes(row.code))
+        }))
       ),
 
     code: (chainId, address) =>
