@@ -224,13 +224,10 @@ describe("contract state in the store", () => {
       // and nonces compare-and-set, its reads checked, its contract writes.
       const apply = (store: LedgerStore.Service, m: Evm.Message, outcome: Evm.Outcome) =>
         Effect.gen(function*() {
-          const addresses = [...new Set([m.from, ...outcome.balanceChanges.keys(), ...outcome.nonces.keys()])]
-          const read = yield* store.balances(1001, addresses)
-          const after = new Map(read)
+          const read = yield* store.balances(1001, [m.from, ...Evm.changedAccounts(outcome)])
+          const after = Evm.applyChanges(read, outcome)
           const sender = after.get(m.from)!
           after.set(m.from, { ...sender, nonce: sender.nonce + 1 })
-          for (const [a, delta] of outcome.balanceChanges) after.set(a, { ...after.get(a)!, balance: after.get(a)!.balance + delta })
-          for (const [a, nonce] of outcome.nonces) after.set(a, { ...after.get(a)!, nonce })
           return yield* store.write({
             chainId: 1001,
             balances: [...after].map(([address, write]) => ({ address, read: read.get(address)!, write })),

@@ -57,10 +57,10 @@ class World {
     return (this.accounts.get(address) ?? LedgerStore.Empty).balance
   }
   apply(message: Evm.Message, outcome: Evm.Outcome) {
-    const get = (a: string) => this.accounts.get(a) ?? LedgerStore.Empty
-    if (message.kind !== "call") this.accounts.set(message.from, { ...get(message.from), nonce: get(message.from).nonce + 1 })
-    for (const [a, delta] of outcome.balanceChanges) this.accounts.set(a, { ...get(a), balance: get(a).balance + delta })
-    for (const [a, nonce] of outcome.nonces) this.accounts.set(a, { ...get(a), nonce })
+    const after = Evm.applyChanges(this.accounts, outcome)
+    const sender = after.get(message.from) ?? LedgerStore.Empty
+    if (message.kind !== "call") after.set(message.from, { ...sender, nonce: sender.nonce + 1 })
+    for (const [a, state] of after) this.accounts.set(a, state)
     for (const a of outcome.contracts.destroyed) {
       this.code.delete(a)
       for (const key of [...this.storage.keys()]) if (key.startsWith(`${a}:`)) this.storage.delete(key)

@@ -128,7 +128,7 @@ export interface Outcome {
   readonly status: Status
   /** The EVM's gas, without the intrinsic gas nor the refund (see `totalGas`). */
   readonly gasUsed: bigint
-  /** The refund the run earned (SSTORE clears, SELFDESTRUCT before London rules: none now); 0 unless `success`. */
+  /** The gas refund the run earned (slots cleared; EIP-3529 rules); 0 unless `success`. See `totalGas`. */
   readonly gasRefund: bigint
   /** What the run returned: the result of a call, the revert data, the deployed code of a deployment. */
   readonly returnData: Uint8Array
@@ -209,7 +209,8 @@ export const logsBloom = (logs: ReadonlyArray<{ readonly address: string; readon
 
 /**
  * The gas a contract transaction uses, as its receipt says: Klaytn's intrinsic gas plus the EVM's,
- * less the refund, which is at most a fifth of that sum (EIP-3529).
+ * less the refund, which is at most a fifth of that sum (EIP-3529's cap, as in Ethereum since
+ * London).
  *
  * @since 0.4.0
  * @category gas
@@ -664,11 +665,18 @@ const execute = async (modules: Modules, { evm, state }: Instance, message: Mess
 }
 
 /**
- * Runs a message over the state the reader gives and reports the outcome; changes nothing itself
- * (the ledger writes the outcome with `LedgerStore.write`, fees and the sender's nonce included).
+ * Runs a message over the state the reader gives and reports the outcome; changes nothing itself.
+ * The ledger applies an outcome in one `LedgerStore.write`, inside its serialized attempt:
+ *
+ * 1. `read` = `store.balances` of the sender, the fee payer and `changedAccounts(outcome)`;
+ * 2. `after` = `applyChanges(read, outcome)`, then the sender's nonce + 1 and the fees;
+ * 3. `write({ balances: after against read, reads: outcome.reads, contracts: outcome.contracts,
+ *    transaction, bill, ... })`; `false` means another writer changed something the run or the
+ *    ledger read: run again.
  *
  * Fails with the reader's error when the reader fails, and with `EvmError` when Klaytn would refuse
- * the transaction before running it. A malformed address is a defect (the caller validates).
+ * the transaction before running it (no receipt, no fee). A malformed address is a defect (the
+ * caller validates).
  *
  * @since 0.4.0
  * @category running
@@ -700,6 +708,37 @@ export const run = <E>(message: Message, reader: StateReader<E>): Effect.Effect<
     if (settled.right._tag === "Refused") return yield* settled.right.error
     return settled.right.outcome
   })
+
+/**
+ * The addresses whose balance or nonce an outcome changes: the ledger reads them, with the sender
+ * and the fee payer, for its balance write.
+ *
+ * @since 0.4.0
+ * @category applying
+ */
+export const changedAccounts = (outcome: Pick<Outcome, "balanceChanges" | "nonces">): ReadonlyArray<string> => [
+  ...new Set([...outcome.balanceChanges.keys(), ...outcome.nonces.keys()])
+]
+
+/**
+ * Balances and nonces after a run: `read` (by lower-case address) with the outcome's
+ * `balanceChanges` added and its `nonces` set; an address missing from `read` counts as
+ * `LedgerStore.Empty`. The sender's nonce bump and the fees are not in it: the ledger applies them
+ * to the result, whatever the status.
+ *
+ * @since 0.4.0
+ * @category applying
+ */
+export const applyChanges = (
+  read: ReadonlyMap<string, LedgerStore.Balance>,
+  outcome: Pick<Outcome, "balanceChanges" | "nonces">
+): Map<string, LedgerStore.Balance> => {
+  const after = new Map(read)
+  const get = (address: string) => after.get(address) ?? LedgerStore.Empty
+  for (const [address, delta] of outcome.balanceChanges) after.set(address, { ...get(address), balance: get(address).balance + delta })
+  for (const [address, nonce] of outcome.nonces) after.set(address, { ...get(address), nonce })
+  return after
+}
 
 /**
  * A reader over the ledger's store for one chain: every read is a query, made inside the caller's
