@@ -299,6 +299,37 @@ describe("Evm", () => {
       expect((yield* Evm.run(execute(alice, counter, data("function increment()")), world.reader)).status).toBe("success")
     }))
 
+  it.effect("overlapping runs each have an engine of their own and the same result as one alone", () =>
+    Effect.gen(function*() {
+      const world = new World().fund(alice, KLAY)
+      const counter = (yield* world.send(deploy(alice, creation("Counter", [1n])))).createdAddress!
+      const alone = yield* Evm.run(execute(alice, counter, data("function add(uint256)", [2n])), world.reader)
+      // A reader that yields between reads, so that the runs interleave.
+      const slow: Evm.StateReader<never> = {
+        account: (a) => Effect.zipRight(Effect.yieldNow(), world.reader.account(a)),
+        storage: (a, slot) => Effect.zipRight(Effect.yieldNow(), world.reader.storage(a, slot))
+      }
+      const overlapping = yield* Effect.all(
+        Array.from({ length: 6 }, (_, i) => Evm.run(execute(alice, counter, data("function add(uint256)", [BigInt(i % 2) + 2n])), slow)),
+        { concurrency: "unbounded" }
+      )
+      for (const [i, o] of overlapping.entries()) {
+        expect(o.contracts.storage).toEqual([{ address: counter, slot: word(0n), value: word(BigInt(i % 2) + 3n) }])
+        expect(o.gasUsed).toBe(alone.gasUsed)
+      }
+    }))
+
+  it("revert reasons: Error(string) only, and nothing from malformed data", () => {
+    const encoded = AbiFunction.encodeData(fn("function Error(string)"), ["out of range: ü"])
+    expect(Evm.revertReason(unhex(encoded))).toBe("out of range: ü")
+    expect(Evm.revertReason(unhex(encoded.slice(0, -64)))).toBeUndefined() // cut short
+    expect(Evm.revertReason(unhex(`0x08c379a0${word(1n << 64n).slice(2)}${word(0n).slice(2)}`))).toBeUndefined() // offset far out
+    expect(Evm.revertReason(unhex(`0x08c379a0${word(32n).slice(2)}${word(1000n).slice(2)}`))).toBeUndefined() // length past the end
+    expect(Evm.revertReason(unhex(AbiFunction.encodeData(fn("function Panic(uint256)"), [1n])))).toBeUndefined()
+    expect(Evm.revertReason(new Uint8Array(0))).toBeUndefined()
+    expect([Evm.txError("revert"), Evm.txError("out of gas"), Evm.txError("invalid opcode"), Evm.txError("constructor")]).toEqual([9, 7, 2, 2])
+  })
+
   it("total gas: intrinsic plus the EVM's, less a refund of at most a fifth", () => {
     expect(Evm.totalGas(21_000n, { gasUsed: 9_000n, gasRefund: 1_000n })).toBe(29_000n)
     expect(Evm.totalGas(21_000n, { gasUsed: 9_000n, gasRefund: 50_000n })).toBe(24_000n)

@@ -234,24 +234,24 @@ const ErrorSelector = "08c379a0"
 export const revertReason = (data: Uint8Array): string | undefined => {
   if (data.length < 4 + 64 || Buffer.from(data.subarray(0, 4)).toString("hex") !== ErrorSelector) return undefined
   const body = data.subarray(4)
-  const word = (at: number) => BigInt(toHex(body.subarray(at, at + 32)))
-  const offset = word(0)
+  const uint = (at: number) => BigInt(toHex(body.subarray(at, at + 32)))
+  const offset = uint(0)
   if (offset + 32n > BigInt(body.length)) return undefined
-  const length = word(Number(offset))
+  const length = uint(Number(offset))
   const start = Number(offset) + 32
   if (BigInt(start) + length > BigInt(body.length)) return undefined
   return new TextDecoder().decode(body.subarray(start, start + Number(length)))
 }
 
 // Klaytn's receipt error codes (its "Transaction Error Codes"), by the EVM's error words.
-const TxErrors: Record<string, number> = {
-  "revert": 0x09,
-  "out of gas": 0x07,
-  "code store out of gas": 0x05,
-  "code size to deposit exceeds maximum code size": 0x06,
-  "create collision": 0x04,
-  "static state change": 0x08
-}
+const TxErrors: ReadonlyMap<string, number> = new Map([
+  ["revert", 0x09],
+  ["out of gas", 0x07],
+  ["code store out of gas", 0x05],
+  ["code size to deposit exceeds maximum code size", 0x06],
+  ["create collision", 0x04],
+  ["static state change", 0x08]
+])
 // "VM error occurs while running smart contract": Klaytn's code for every other halt.
 const TxErrorDefault = 0x02
 
@@ -261,7 +261,7 @@ const TxErrorDefault = 0x02
  * @since 0.4.0
  * @category receipts
  */
-export const txError = (error: string): number => TxErrors[error] ?? TxErrorDefault
+export const txError = (error: string): number => TxErrors.get(error) ?? TxErrorDefault
 
 // ---------------------------------------------------------------------------------------------
 // The engine, loaded on first use
@@ -606,7 +606,7 @@ const execute = async (modules: Modules, { evm, state }: Instance, message: Mess
 
   const sender = await state.getAccount(caller)
   if ((sender?.balance ?? 0n) < message.value) return refuse("InsufficientFunds", `${message.from} holds less than ${message.value} peb`)
-  if (message.kind === "execute" && (await state.getCodeSize(to!)) === 0) {
+  if (message.kind === "execute" && (await state.getCodeSize(new Address(fromHex(message.to)))) === 0) {
     return refuse("NotAProgramAccount", "not a program account (e.g., an account having code and storage)")
   }
 
