@@ -4,15 +4,18 @@
  * chain, and a write whose reads another writer changed writes nothing at all. Last, the EVM over
  * the store: deploy, execute and call across reopenings, and a lost update refused.
  */
-import { SqlClient } from "@effect/sql"
+import { Migrator, SqlClient } from "@effect/sql"
+import { LibsqlClient } from "@effect/sql-libsql"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Option } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import { pathToFileURL } from "node:url"
 import * as Evm from "../src/chain/Evm.js"
 import * as Database from "../src/store/Database.js"
 import * as LedgerStore from "../src/store/LedgerStore.js"
+import * as Migrations from "../src/store/Migrations.js"
 
 const contract = "0x00000000000000000000000000000000000c0de1"
 const alice = "0x1111111111111111111111111111111111111111"
@@ -43,6 +46,24 @@ const snapshot = (sql: SqlClient.SqlClient) =>
   ])
 
 describe("contract state in the store", () => {
+  it.effect("a database of the ledger's schema (0003) gains the contract tables and keeps its balances", () =>
+    Effect.gen(function*() {
+      const database = yield* tempDatabase
+      yield* Effect.gen(function*() {
+        const { "0004_contracts": _, ...before } = Migrations.migrations
+        yield* Migrator.make({})({ loader: Migrator.fromRecord(before), table: "kas_emulator_migrations" })
+        const sql = yield* SqlClient.SqlClient
+        yield* sql`INSERT INTO ledger_accounts (chain_id, address, balance, nonce) VALUES (1001, ${alice}, '42', 3)`
+      }).pipe(Effect.provide(LibsqlClient.layer({ url: pathToFileURL(database).href })))
+      yield* withStore(database, (store, sql) =>
+        Effect.gen(function*() {
+          const ran = yield* sql<{ readonly name: string }>`SELECT name FROM kas_emulator_migrations ORDER BY migration_id`
+          expect(ran.map((m) => m.name)).toEqual(["initial", "lifecycle", "ledger", "contracts"])
+          expect(yield* store.state(1001, alice)).toEqual({ balance: 42n, nonce: 3, code: Option.none() })
+          expect(yield* store.state(1001, contract)).toEqual({ ...LedgerStore.Empty, code: Option.none() })
+        }))
+    }).pipe(Effect.scoped, Effect.orDie))
+
   it.effect("code and storage survive a reopened database and stay on their chain; zero clears a slot", () =>
     Effect.gen(function*() {
       const database = yield* tempDatabase
