@@ -138,7 +138,7 @@ export interface Outcome {
   readonly txError?: number | undefined
   /** The EVM's own word for the failure ("out of gas", "invalid opcode", ...), for diagnostics. */
   readonly error?: string | undefined
-  /** The address of the contract a deployment creates (also when it fails, as receipts show it). */
+  /** The address of the contract a deployment creates, or would have created when it did not succeed. */
   readonly createdAddress?: string | undefined
   /** The logs, in order; none unless `success`. */
   readonly logs: ReadonlyArray<Log>
@@ -606,7 +606,7 @@ const execute = async (modules: Modules, { evm, state }: Instance, message: Mess
 
   const sender = await state.getAccount(caller)
   if ((sender?.balance ?? 0n) < message.value) return refuse("InsufficientFunds", `${message.from} holds less than ${message.value} peb`)
-  if (message.kind === "execute" && (await state.getCodeSize(new Address(fromHex(message.to)))) === 0) {
+  if (message.kind === "execute" && to !== undefined && (await state.getCodeSize(to)) === 0) {
     return refuse("NotAProgramAccount", "not a program account (e.g., an account having code and storage)")
   }
 
