@@ -185,6 +185,46 @@ describe("contract state in the store", () => {
         }))
     }).pipe(Effect.scoped, Effect.orDie))
 
+  it.effect("a contract transaction keeps its receipt's outcome (error, reason, contract, logs) across a reopening; a transfer has none", () =>
+    Effect.gen(function*() {
+      const database = yield* tempDatabase
+      const row = (nonce: number, extra: Partial<LedgerStore.TransactionRow>): LedgerStore.TransactionRow => ({
+        chainId: 1001,
+        hash: `0x${String(nonce).padStart(64, "b")}`,
+        sender: alice,
+        nonce,
+        memberId: 1,
+        raw: Uint8Array.of(0x28, nonce),
+        blockNumber: 1,
+        blockTimeMs: 1_000,
+        transactionIndex: nonce,
+        gasUsed: 60_000,
+        feePayer: undefined,
+        payerKind: "sender",
+        senderFee: 1n,
+        feePayerFee: 0n,
+        acceptedMs: 0,
+        ...extra
+      })
+      const logs = [
+        { address: contract, topics: [word(1n), word(2n)], data: "0x0102" },
+        { address: contract, topics: [], data: "0x" }
+      ]
+      const rows = [
+        row(0, { contractAddress: contract, logs }),
+        row(1, { txError: 0x09, revertReason: "Reverter: value must be zero", logs: [] }),
+        row(2, {})
+      ]
+      yield* withStore(database, (store, sql) =>
+        Effect.gen(function*() {
+          yield* sql`INSERT INTO members (account_id, created_at) VALUES ('m', 0)`
+          for (const transaction of rows) expect(yield* store.write({ chainId: 1001, balances: [], transaction })).toBe(true)
+        }))
+      const read = yield* withStore(database, (store) => Effect.forEach(rows, (r) => store.transaction(1001, r.hash)))
+      expect(read).toEqual(rows.map(Option.some))
+      expect(Option.getOrThrow(read[2]!)).toMatchObject({ txError: undefined, revertReason: undefined, contractAddress: undefined, logs: undefined })
+    }).pipe(Effect.scoped, Effect.orDie))
+
   it.effect("reads are checked many to a statement: a stale one among hundreds still refuses the write", () =>
     Effect.gen(function*() {
       const database = yield* tempDatabase

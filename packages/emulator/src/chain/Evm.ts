@@ -94,17 +94,12 @@ export type Message =
   | MessageFields & { readonly kind: "execute" | "call"; readonly to: string }
 
 /**
- * A log of a run, lower-case hex.
+ * A log of a run, lower-case hex (as the store keeps it with its transaction).
  *
  * @since 0.4.0
  * @category models
  */
-export interface Log {
-  readonly address: string
-  /** 32-byte words, `0x` + 64 hex digits each. */
-  readonly topics: ReadonlyArray<string>
-  readonly data: string
-}
+export type Log = LedgerStore.Log
 
 /**
  * How a run ended: `success`; `reverted` by the REVERT opcode (the rest of the gas returns);

@@ -121,6 +121,19 @@ export interface BillRow extends Bill {
 export type PayerKind = "sender" | "user" | "global"
 
 /**
+ * A log of a contract transaction, lower-case hex: the emitting contract, its topics (32-byte
+ * words) and its data.
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export interface Log {
+  readonly address: string
+  readonly topics: ReadonlyArray<string>
+  readonly data: string
+}
+
+/**
  * A transaction as stored.
  *
  * @since 0.2.0
@@ -147,6 +160,31 @@ export interface TransactionRow {
   readonly senderFee: bigint
   readonly feePayerFee: bigint
   readonly acceptedMs: number
+  /**
+   * Klaytn's receipt error code of a contract transaction that did not succeed (0x09 reverted,
+   * ...); `undefined` when it succeeded, and for transfers.
+   *
+   * @since 0.4.0
+   */
+  readonly txError?: number | undefined
+  /**
+   * The reason of a revert with `Error(string)` data.
+   *
+   * @since 0.4.0
+   */
+  readonly revertReason?: string | undefined
+  /**
+   * The contract a deployment created (lower case).
+   *
+   * @since 0.4.0
+   */
+  readonly contractAddress?: string | undefined
+  /**
+   * The logs of a contract transaction, in order; `undefined` for transfers.
+   *
+   * @since 0.4.0
+   */
+  readonly logs?: ReadonlyArray<Log> | undefined
 }
 
 /**
@@ -413,6 +451,10 @@ interface RawTransaction {
   readonly senderFee: string
   readonly feePayerFee: string
   readonly acceptedMs: number
+  readonly txError: number | null
+  readonly revertReason: string | null
+  readonly contractAddress: string | null
+  readonly logs: string | null
 }
 
 /**
@@ -464,8 +506,8 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient | Database.
       // A second writer with the same nonce or block position breaks a unique key: the batch fails.
       out.push({
         sql: `INSERT INTO transactions (chain_id, hash, sender, nonce, member_id, raw, block_number, block_time_ms, tx_index,
-            gas_used, fee_payer, payer_kind, sender_fee, fee_payer_fee, accepted_ms)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+            gas_used, fee_payer, payer_kind, sender_fee, fee_payer_fee, accepted_ms, tx_error, revert_reason, contract_address, logs)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         args: [
           t.chainId,
           t.hash,
@@ -481,7 +523,11 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient | Database.
           t.payerKind,
           t.senderFee.toString(),
           t.feePayerFee.toString(),
-          t.acceptedMs
+          t.acceptedMs,
+          t.txError ?? null,
+          t.revertReason ?? null,
+          t.contractAddress ?? null,
+          t.logs !== undefined ? JSON.stringify(t.logs) : null
         ]
       })
     }
@@ -597,7 +643,8 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient | Database.
       sql<RawTransaction>`SELECT chain_id AS "chainId", hash, sender, nonce, member_id AS "memberId", raw,
           block_number AS "blockNumber", block_time_ms AS "blockTimeMs", tx_index AS "transactionIndex",
           gas_used AS "gasUsed", fee_payer AS "feePayer", payer_kind AS "payerKind", sender_fee AS "senderFee",
-          fee_payer_fee AS "feePayerFee", accepted_ms AS "acceptedMs"
+          fee_payer_fee AS "feePayerFee", accepted_ms AS "acceptedMs", tx_error AS "txError",
+          revert_reason AS "revertReason", contract_address AS "contractAddress", logs
         FROM transactions WHERE chain_id = ${chainId} AND hash = ${hash}`.pipe(
         Effect.map((rows) =>
           Option.map(Option.fromNullable(rows[0]), (r): TransactionRow => ({
@@ -605,7 +652,12 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient | Database.
             raw: bytes(r.raw),
             feePayer: r.feePayer ?? undefined,
             senderFee: BigInt(r.senderFee),
-            feePayerFee: BigInt(r.feePayerFee)
+            feePayerFee: BigInt(r.feePayerFee),
+            txError: r.txError ?? undefined,
+            revertReason: r.revertReason ?? undefined,
+            contractAddress: r.contractAddress ?? undefined,
+            // Written by `write` from the same type: anything else is a broken row, a defect.
+            logs: r.logs !== null ? (JSON.parse(r.logs) as ReadonlyArray<Log>) : undefined
           }))
         )
       ),

@@ -206,6 +206,14 @@ const contracts = Effect.gen(function*() {
     value TEXT NOT NULL,
     PRIMARY KEY (chain_id, address, slot)
   ) WITHOUT ROWID`
+  // What a receipt of a contract transaction shows beyond its signed bytes: how the run ended
+  // (tx_error, Klaytn's code; NULL when it succeeded, as for every transfer), the revert reason,
+  // the created contract, and the logs as a JSON array of {address, topics, data} (read back
+  // whole with the receipt, never searched). NULL for the rows of transfers.
+  yield* sql`ALTER TABLE transactions ADD COLUMN tx_error INTEGER`
+  yield* sql`ALTER TABLE transactions ADD COLUMN revert_reason TEXT`
+  yield* sql`ALTER TABLE transactions ADD COLUMN contract_address TEXT`
+  yield* sql`ALTER TABLE transactions ADD COLUMN logs TEXT`
 })
 
 /**
