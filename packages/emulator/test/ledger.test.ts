@@ -597,10 +597,7 @@ describe("more than one writer", () => {
           payerKind: "sender",
           senderFee: 1n,
           feePayerFee: 0n,
-          acceptedMs: 0,
-          txError: undefined,
-          logs: [],
-          logIndex: 0
+          acceptedMs: 0
         })
         const read = yield* store.balances(chainId, addresses)
         const bill = yield* store.bill(1, chainId)

@@ -333,7 +333,10 @@ export const callData = (methodName: string, args: ReadonlyArray<Wire.CallArgume
 interface Effects {
   readonly gasUsed: number
   readonly txError: number | undefined
-  readonly logs: ReadonlyArray<Evm.Log>
+  /** The `Error(string)` message of a revert: kept with the transaction, not shown (Klaytn's receipts have none). */
+  readonly revertReason: string | undefined
+  /** `undefined` for a transfer, which has no logs to keep. */
+  readonly logs: ReadonlyArray<Evm.Log> | undefined
   readonly changes: Pick<Evm.Outcome, "balanceChanges" | "nonces">
   readonly reads: LedgerStore.Reads
   readonly contracts: LedgerStore.Contracts | undefined
@@ -395,7 +398,8 @@ export const make = (options: {
         return {
           gasUsed,
           txError: undefined,
-          logs: [],
+          revertReason: undefined,
+          logs: undefined,
           changes: { balanceChanges, nonces: new Map() },
           reads: { accounts: [], code: [{ address: to, codeHash: undefined }], storage: [] },
           contracts: undefined
@@ -419,6 +423,7 @@ export const make = (options: {
         return {
           gasUsed,
           txError: ok ? undefined : outcome.txError,
+          revertReason: outcome.revertReason,
           logs: outcome.logs,
           changes: ok ? outcome : { balanceChanges: new Map(), nonces: new Map() },
           // Whatever the status, the outcome depends on what the run read.
@@ -497,6 +502,8 @@ export const make = (options: {
           }
           if (gas < intrinsic) return yield* ApiError.sendFailed("intrinsic gas too low")
 
+          // Where Klaytn puts a deployment's contract: the receipt's, and where the EVM must create it.
+          const created = request.kind === "contract/deploy" ? Klaytn.contractAddress(request.from, nonce).toLowerCase() : undefined
           const genesisMs = chain.genesisMs ?? now
           const tip = yield* store.tip(chainId)
           const place = placement(now, genesisMs, intervalMs, tip)
@@ -516,7 +523,7 @@ export const make = (options: {
               },
               intrinsic,
               gas,
-              request.kind === "contract/deploy" ? Klaytn.contractAddress(request.from, nonce).toLowerCase() : undefined
+              created
             )
 
           const fee = BigInt(effects.gasUsed) * chain.gasPrice
@@ -570,9 +577,11 @@ export const make = (options: {
               feePayerFee: payerFee,
               acceptedMs: now,
               txError: effects.txError,
+              revertReason: effects.revertReason,
+              contractAddress: created,
               logs: effects.logs,
               // Log indexes count across the block: this transaction's follow the block's earlier logs.
-              logIndex: last !== undefined && last.blockNumber === place.blockNumber ? last.logs : 0
+              logIndex: effects.logs === undefined ? undefined : last !== undefined && last.blockNumber === place.blockNumber ? last.logs : 0
             }
           })
           return applied ? Option.some(result) : Option.none()
@@ -638,7 +647,7 @@ export const make = (options: {
           txError: t.txError,
           logs: t.logs,
           logIndex: t.logIndex,
-          logsBloom: Evm.logsBloom(t.logs)
+          logsBloom: Evm.logsBloom(t.logs ?? [])
         })
         if ((yield* Clock.currentTimeMillis) >= t.blockTimeMs) return yield* render(Transaction.TransactionReceipt, committed)
         // Before its block: the transaction as the pool holds it, with no block fields nor outcome.
