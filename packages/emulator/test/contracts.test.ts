@@ -159,9 +159,10 @@ describe("contracts on the wire", () => {
       const token = createdAddress(from, 0)
 
       const input = transferInput(OUTSIDER, 1234n)
+      const [senderBefore, payerBefore] = [yield* c.account(from), yield* c.account(payer)]
       const sent = c.ok(yield* c.execute("fd-user", { from, to: token, input, feePayer: payer, feeRatio: 40 }))
       expect(sent).toMatchObject({ typeInt: 0x32, to: token, input, feeRatio: 40, feePayer: payer.toLowerCase() })
-      const payerBefore = yield* c.account(payer)
+      const [senderSent, payerSent] = [yield* c.account(from), yield* c.account(payer)]
       const receipt = yield* c.receipt(sent.transactionHash)
       expect(receipt.status).toBe("Committed")
       expect(receipt.contractAddress).toBeNull()
@@ -181,9 +182,11 @@ describe("contracts on the wire", () => {
       expect(receipt.logsBloom).toBe(bloomOf(receipt.logs))
       expect(receipt.logsBloom).not.toBe(`0x${"00".repeat(256)}`)
       expect(Number(receipt.gasUsed)).toBeGreaterThan(intrinsic("execute", "fd-user", 40, input))
-      // The fee payer had paid its part when the transaction was sent.
-      const payerAfter = yield* c.account(payer)
-      expect(payerAfter).toEqual(payerBefore)
+      // Paid when the transaction was sent (nothing more at its block): the fee payer ⌊40%⌋, the sender the rest.
+      const fee = BigInt(receipt.gasUsed) * GasPrice
+      expect(payerSent).toEqual([payerBefore[0] - (fee * 40n) / 100n, payerBefore[1]])
+      expect(senderSent).toEqual([senderBefore[0] - (fee - (fee * 40n) / 100n), senderBefore[1] + 1])
+      expect([yield* c.account(from), yield* c.account(payer)]).toEqual([senderSent, payerSent])
       expect(yield* c.balanceOf(token, OUTSIDER)).toBe(1234n)
       expect(yield* c.balanceOf(token, from)).toBe(SUPPLY - 1234n)
 
