@@ -373,7 +373,7 @@ describe("every transaction type, signed with random keys", () => {
       expect((receiptJson as Record<string, unknown>).contractAddress).toBe(
         params.kind === "contract/deploy" ? createdAddress(from, c.nonce) : params.kind === "value" ? "" : null
       )
-    }, { fastCheck: { numRuns: 12 } })
+    }, { fastCheck: { numRuns: 8 } })
   }
 
   it.prop("a changed byte in the signed fields no longer verifies", [txCase(ALL_TYPES), fc.nat()], ([c, at]) => {
