@@ -86,6 +86,13 @@ export interface KeyRow {
 export interface Tip {
   readonly blockNumber: number
   readonly count: number
+  /**
+   * The logs its transactions hold: where the next transaction's logs start in the block (a log's
+   * `logIndex` counts across its block).
+   *
+   * @since 0.4.0
+   */
+  readonly logs: number
 }
 
 /**
@@ -185,6 +192,13 @@ export interface TransactionRow {
    * @since 0.4.0
    */
   readonly logs?: ReadonlyArray<Log> | undefined
+  /**
+   * The block-wide index of the transaction's first log (the logs of the transactions before it
+   * in its block come first); `undefined` for transfers.
+   *
+   * @since 0.4.0
+   */
+  readonly logIndex?: number | undefined
 }
 
 /**
@@ -455,6 +469,7 @@ interface RawTransaction {
   readonly revertReason: string | null
   readonly contractAddress: string | null
   readonly logs: string | null
+  readonly logIndex: number | null
 }
 
 /**
@@ -506,8 +521,8 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient | Database.
       // A second writer with the same nonce or block position breaks a unique key: the batch fails.
       out.push({
         sql: `INSERT INTO transactions (chain_id, hash, sender, nonce, member_id, raw, block_number, block_time_ms, tx_index,
-            gas_used, fee_payer, payer_kind, sender_fee, fee_payer_fee, accepted_ms, tx_error, revert_reason, contract_address, logs)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+            gas_used, fee_payer, payer_kind, sender_fee, fee_payer_fee, accepted_ms, tx_error, revert_reason, contract_address, logs, log_index)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         args: [
           t.chainId,
           t.hash,
@@ -527,7 +542,8 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient | Database.
           t.txError ?? null,
           t.revertReason ?? null,
           t.contractAddress ?? null,
-          t.logs !== undefined ? JSON.stringify(t.logs) : null
+          t.logs !== undefined ? JSON.stringify(t.logs) : null,
+          t.logIndex ?? null
         ]
       })
     }
@@ -591,7 +607,8 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient | Database.
             AND p.chain_id = ${chainId} ${poolId !== undefined ? sql`AND p.id = ${poolId}` : sql``}`.pipe(Effect.map(keyRow)),
 
     tip: (chainId) =>
-      sql<{ readonly blockNumber: number; readonly count: number }>`SELECT block_number AS "blockNumber", count(*) AS count
+      sql<{ readonly blockNumber: number; readonly count: number; readonly logs: number }>`SELECT block_number AS "blockNumber",
+          count(*) AS count, coalesce(sum(json_array_length(logs)), 0) AS logs
           FROM transactions WHERE chain_id = ${chainId}
             AND block_number = (SELECT max(block_number) FROM transactions WHERE chain_id = ${chainId})
           GROUP BY block_number`.pipe(Effect.map((rows) => Option.fromNullable(rows[0]))),
@@ -644,7 +661,7 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient | Database.
           block_number AS "blockNumber", block_time_ms AS "blockTimeMs", tx_index AS "transactionIndex",
           gas_used AS "gasUsed", fee_payer AS "feePayer", payer_kind AS "payerKind", sender_fee AS "senderFee",
           fee_payer_fee AS "feePayerFee", accepted_ms AS "acceptedMs", tx_error AS "txError",
-          revert_reason AS "revertReason", contract_address AS "contractAddress", logs
+          revert_reason AS "revertReason", contract_address AS "contractAddress", logs, log_index AS "logIndex"
         FROM transactions WHERE chain_id = ${chainId} AND hash = ${hash}`.pipe(
         Effect.map((rows) =>
           Option.map(Option.fromNullable(rows[0]), (r): TransactionRow => ({
@@ -657,7 +674,8 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient | Database.
             revertReason: r.revertReason ?? undefined,
             contractAddress: r.contractAddress ?? undefined,
             // Written by `write` from the same type: anything else is a broken row, a defect.
-            logs: r.logs !== null ? (JSON.parse(r.logs) as ReadonlyArray<Log>) : undefined
+            logs: r.logs !== null ? (JSON.parse(r.logs) as ReadonlyArray<Log>) : undefined,
+            logIndex: r.logIndex ?? undefined
           }))
         )
       ),

@@ -214,6 +214,8 @@ const contracts = Effect.gen(function*() {
   yield* sql`ALTER TABLE transactions ADD COLUMN revert_reason TEXT`
   yield* sql`ALTER TABLE transactions ADD COLUMN contract_address TEXT`
   yield* sql`ALTER TABLE transactions ADD COLUMN logs TEXT`
+  // The block-wide index of the transaction's first log (logIndex counts across a block).
+  yield* sql`ALTER TABLE transactions ADD COLUMN log_index INTEGER`
 })
 
 /**
