@@ -545,7 +545,14 @@ layer(TestLayer)("emulator wire contract", (it) => {
           "/v2/pubkey/{public-key}/account",
           "/v2/stat/count",
           "/v2/stat/count/krn",
+          "/v2/tx/contract/call",
+          "/v2/tx/contract/deploy",
+          "/v2/tx/contract/execute",
+          "/v2/tx/fd-user/contract/deploy",
+          "/v2/tx/fd-user/contract/execute",
           "/v2/tx/fd-user/value",
+          "/v2/tx/fd/contract/deploy",
+          "/v2/tx/fd/contract/execute",
           "/v2/tx/fd/value",
           "/v2/tx/value",
           "/v2/tx/{transaction-hash}"
@@ -558,7 +565,7 @@ layer(TestLayer)("emulator wire contract", (it) => {
         // Every answer of every operation is described by a schema of the domain.
         const refs = JSON.stringify(doc.paths).match(/#\/components\/schemas\/[A-Za-z]+/g) ?? []
         for (const ref of new Set(refs)) expect(doc.components.schemas[ref.split("/").pop()!], ref).toBeDefined()
-        for (const name of ["FeePayerAccount", "FeePayerAccountPage", "AccountSummary", "AccountStatus", "PublicKeyAccounts", "AccountCount", "PoolAccountCount", "FeePayerPoolKrn", "StatusFilter"]) {
+        for (const name of ["FeePayerAccount", "FeePayerAccountPage", "AccountSummary", "AccountStatus", "PublicKeyAccounts", "AccountCount", "PoolAccountCount", "FeePayerPoolKrn", "StatusFilter", "ContractDeployBody", "UserFeeDelegatedContractExecutionBody", "ContractCallBody", "ContractCallResult"]) {
           expect(doc.components.schemas[name], name).toBeDefined()
         }
         expect(doc.paths["/v2/account/{address}/disable"].put.responses["200"].content["application/json"].schema).toEqual({
