@@ -299,7 +299,9 @@ const abiValue = (type: string, value: unknown): unknown => {
 }
 
 // ox's ABI coder, loaded on the first call: an emulator that never calls a contract never loads it.
-const loadAbiFunction = Effect.promise(() => import("ox/AbiFunction"))
+// The promise is kept: an `import()` per call would resolve the module again each time.
+let abiFunction: Promise<typeof import("ox/AbiFunction")> | undefined
+const loadAbiFunction = Effect.promise(() => (abiFunction ??= import("ox/AbiFunction")))
 
 /**
  * The calldata of a method and its typed arguments: the selector of `methodName(type,...)` and the
@@ -595,6 +597,16 @@ export const make = (options: {
         return yield* Effect.flatMap(store.serialize(loop(0)), (result) => render(Transaction.TransactionResult, result))
       })
 
+    // A chain's gas price never changes, nor its genesis once set (by the first transaction): from
+    // then on a call reads them here rather than from the database.
+    const settled = new Map<number, LedgerStore.ChainRow>()
+    const chainForCall = (chainId: number) => {
+      const known = settled.get(chainId)
+      return known !== undefined ? Effect.succeed(known) : Effect.tap(store.chain(chainId), (row) => {
+        if (row.genesisMs !== undefined) settled.set(chainId, row)
+      })
+    }
+
     const call: Service["call"] = (request) =>
       Effect.gen(function*() {
         const data = yield* callData(request.methodName, request.arguments)
@@ -606,7 +618,7 @@ export const make = (options: {
         if (gas < intrinsic) return yield* ApiError.callFailed("intrinsic gas too low")
         const now = yield* Clock.currentTimeMillis
         const outcome = yield* store.serialize(Effect.gen(function*() {
-          const chain = yield* store.chain(request.chainId)
+          const chain = yield* chainForCall(request.chainId)
           const latest = latestBlock(now, chain.genesisMs, intervalMs)
           return yield* Evm.run({
             kind: "call",
