@@ -134,13 +134,16 @@ const HEX_QUANTITY = /^0x[0-9a-fA-F]+$/
 const HEX_BYTES = /^0x(?:[0-9a-fA-F]{2})*$/
 const ZERO_ADDRESS = /^0x0{40}$/i
 
-// Where a schema's first failure is, as the service names the field: the top-level field, or the
-// path under `data` for a contract call (`data.methodName`, `data.arguments`).
-const failure = (error: ParseResult.ParseError) => {
+// Where a schema's first failure is, as the service names the field (the top-level field, or the
+// path under `data` for a contract call: `data.methodName`, `data.arguments`), and the value there.
+const failure = (body: Readonly<Record<string, unknown>>, error: ParseResult.ParseError) => {
   const issue = ParseResult.ArrayFormatter.formatErrorSync(error)[0]
-  const path = issue?.path ?? []
-  const field = path.length === 0 ? "body" : path[0] === "data" && path.length > 1 ? `data.${String(path[1])}` : String(path[0])
-  return { issue, field }
+  const path = (issue?.path ?? []).slice(0, 2).map(String)
+  if (path.length === 0) return { issue, field: "body", raw: body }
+  const nested = path[0] === "data" && path.length > 1
+  const data = body.data
+  const raw = !nested ? body[path[0]!] : typeof data === "object" && data !== null ? (data as Record<string, unknown>)[path[1]!] : undefined
+  return { issue, field: nested ? path.join(".") : path[0]!, raw }
 }
 
 /**
@@ -148,17 +151,18 @@ const failure = (error: ParseResult.ParseError) => {
  * names: an address (`from`, `to`, `feePayer`) missing, empty or (for `to`) zero → 1061608, else
  * 1061609; `value` missing → 1061608, not `0x` hex → 1061607, too large → 1061615; `input` missing
  * or empty (a deployment's bytecode) → 1061608, not `0x` and an even number of hex digits →
- * 1061607; `feeRatio` → 1061616; a field the endpoint does not take, or anything else (`nonce`,
- * `gas`, `memo`, `submit` of the wrong type; `data` of a call) → 1061615 naming it.
+ * 1061607; `feeRatio` → 1061616; a call's `data` or `data.methodName` missing → 1061608; a field
+ * the endpoint does not take, or anything else (`nonce`, `gas`, `memo`, `submit` of the wrong type;
+ * a method name that is not an identifier, an argument that does not fit its ABI type) → 1061615
+ * naming it (`data.methodName`, `data.arguments`).
  *
  * @since 0.2.0
  * @category parsing
  */
 export const bodyError = (body: Readonly<Record<string, unknown>>, error: ParseResult.ParseError): ApiError.ApiError => {
-  const { field, issue } = failure(error)
+  const { field, issue, raw } = failure(body, error)
   // A field the endpoint does not take (`feeRatio` on /v2/tx/value, a misspelt `fee_payer`).
   if (issue?._tag === "Unexpected") return ApiError.outOfRange(field)
-  const raw = body[field]
   const absent = raw === undefined || raw === null || raw === ""
   switch (field) {
     case "from":
@@ -204,23 +208,11 @@ export const parseTxBody = <K extends Wire.Kind>(
 const decodeCall = Schema.decodeUnknownEither(Wire.ContractCallBody)
 
 /**
- * Reads the body of `POST /v2/tx/contract/call` (`Wire.ContractCallBody`): errors as `bodyError`
- * says, `data` and `data.methodName` missing → 1061608, anything wrong in `data` (a method name
- * that is not an identifier, an argument that does not fit its ABI type) → 1061615 naming
- * `data.methodName` or `data.arguments`.
+ * Reads the body of `POST /v2/tx/contract/call` (`Wire.ContractCallBody`), its errors as
+ * `bodyError` says.
  *
  * @since 0.4.0
  * @category parsing
  */
 export const parseCallBody = (text: string): Either.Either<Wire.ContractCallBody, ApiError.ApiError> =>
-  Either.flatMap(jsonObject(text), (object) =>
-    Either.mapLeft(decodeCall(object), (error) => {
-      const { field } = failure(error)
-      const data = object.data
-      // `data.methodName` absent: the field names its path, and the raw value is looked up there.
-      if (field === "data.methodName" && typeof data === "object" && data !== null) {
-        const name = (data as Record<string, unknown>).methodName
-        return name === undefined || name === null || name === "" ? ApiError.missing(field) : ApiError.outOfRange(field)
-      }
-      return bodyError(object, error)
-    }))
+  Either.flatMap(jsonObject(text), (object) => Either.mapLeft(decodeCall(object), (error) => bodyError(object, error)))

@@ -83,7 +83,7 @@ const payers: { readonly [R in Wire.PayerRoute]: { readonly operation: (name: st
   }
 }
 
-const errorsOf = (spec: KindSpec<Wire.Kind>, route: Wire.PayerRoute): string => {
+const errorsOf = (spec: Pick<KindSpec<Wire.Kind>, "required" | "hex" | "recipient">, route: Wire.PayerRoute): string => {
   const feeDelegated = route !== "tx"
   return [
     `${ApiError.Code.EmptyOrZero} (${spec.required}${route === "fd-user" ? ", feePayer" : ""} missing or empty; to zero), ${ApiError.Code.NotKlaytnAddress} (not an address), ${ApiError.Code.NotHex} (${spec.hex} not hex), ${ApiError.Code.OutOfRange} (other fields, unknown fields, body not JSON)`,
@@ -127,7 +127,7 @@ const txRoute = <K extends Wire.Kind>(kind: K, route: Wire.PayerRoute): Route.Ro
         : "The signed transaction: status Submitted (sent: run and committed in the next block; a revert or a halt is committed too, its receipt CommitError with txError), or Pending with submit: false (signed only, nothing runs or changes).",
       schema: Description.domain("TransactionResult", Transaction.TransactionResult)
     },
-    errors: { 400: errorsOf(spec as KindSpec<Wire.Kind>, route) },
+    errors: { 400: errorsOf(spec, route) },
     handler: ({ body, caller, services }) =>
       Effect.flatMap(RequestBody.parseTxBody(kind, route, body), (decoded) =>
         services.ledger.send({
