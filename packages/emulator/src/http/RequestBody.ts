@@ -156,7 +156,7 @@ const failure = (body: Readonly<Record<string, unknown>>, error: ParseResult.Par
  * a method name that is not an identifier, an argument that does not fit its ABI type) → 1061615
  * naming it (`data.methodName`, `data.arguments`).
  *
- * @since 0.2.0
+ * @since 0.4.0
  * @category parsing
  */
 export const bodyError = (body: Readonly<Record<string, unknown>>, error: ParseResult.ParseError): ApiError.ApiError => {
