@@ -13,7 +13,7 @@ import { ErrorBody, type WalletError } from "effect-kas-wallet"
  * @category models
  */
 export interface Context {
-  readonly operation: "create" | "get" | "list" | "delete" | "disable" | "enable" | "count" | "by-public-key" | "send" | "receipt"
+  readonly operation: "create" | "get" | "list" | "delete" | "disable" | "enable" | "count" | "by-public-key" | "send" | "deploy" | "execute" | "call" | "receipt"
   /** What the command works on: accounts (the default) or fee-payer accounts. */
   readonly kind?: "account" | "fee-payer" | undefined
   readonly chainId: number
