@@ -192,7 +192,7 @@ const fromJson = (p: Parameter, json: unknown): Either.Either<unknown, string> =
   if (typeof json === "number" && /^u?int\d*$/.test(p.type)) {
     return Number.isSafeInteger(json)
       ? scalar(p.type, String(json))
-      : Either.left(`is not an exact JSON number (got ${json}): write a large integer as a string, "${json}"`)
+      : Either.left(`is a JSON number beyond 2^53, which JSON cannot hold exactly: write large integers as strings ("123...")`)
   }
   if (typeof json === "boolean" && p.type === "bool") return Either.right(json)
   return Either.left(`must be ${describe(p.type)} (got ${Flags.show(JSON.stringify(json))})`)
@@ -251,7 +251,7 @@ export const values = (
 export const parseHex = (empty: boolean): Flags.Parser<string> => (raw) =>
   HEX_BYTES.test(raw) && (empty || raw.length > 2)
     ? Either.right(raw.toLowerCase())
-    : Either.left(`must be 0x followed by ${empty ? "" : "a non-empty, "}even number of hex digits (got ${Flags.show(raw)})`)
+    : Either.left(`must be 0x followed by ${empty ? "an" : "a non-empty,"} even number of hex digits (got ${Flags.show(raw)})`)
 
 /**
  * Reads `--bytecode-file`: a file of hex (as `solc --bin` writes it, `0x` optional, spaces and line
