@@ -681,7 +681,7 @@ const txDeploy: Command = {
   runs: true,
   examples: [
     "kas-wallet tx deploy --from \"$FROM\" --bytecode-file Token.bin --wait \\",
-    "  --constructor \"constructor(uint256 supply)\" --args 1000 --gas 2000000"
+    "  --constructor \"constructor(uint256 supply)\" --args 1000 --fee-payer global"
   ]
 }
 
