@@ -15,6 +15,7 @@ const benches: Record<string, () => Promise<{ readonly run: () => Promise<Readon
   client: () => import("./client.js"),
   memory: () => import("./memory.js"),
   emulator: () => import("../../packages/emulator/test/bench/emulator.js"),
+  contracts: () => import("../../packages/emulator/test/bench/contracts.js"),
   cli: () => import("../../packages/cli/test/bench/cli.js"),
   caver: () => import("../../packages/emulator/test/bench/caver.js")
 }

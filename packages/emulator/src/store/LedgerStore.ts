@@ -13,6 +13,10 @@
  *   balance is written only if it is still what was read, and an assertion after each
  *   (`ledger_guard`) fails the whole batch otherwise. Nothing is half-written; the caller reads
  *   again and retries (`write` answers `false`).
+ * - Contracts (issue 18): a contract run reads code, storage and accounts it may not write. Each
+ *   of those reads is checked in the same batch, before anything is written (`Reads`), and the
+ *   code, storage and destructions it makes (`Contracts`) are written in it: a transaction's
+ *   state, receipt and fees land together or not at all, even under SIGKILL.
  *
  * Internal to the emulator: not exported from `effect-kas-wallet-emulator`.
  *
@@ -20,6 +24,7 @@
  * @internal
  */
 import { SqlClient, SqlError } from "@effect/sql"
+import { keccak_256 } from "@noble/hashes/sha3.js"
 import { Context, Effect, Layer, Option } from "effect"
 import * as Database from "./Database.js"
 import type * as Store from "./Store.js"
@@ -116,6 +121,19 @@ export interface BillRow extends Bill {
 export type PayerKind = "sender" | "user" | "global"
 
 /**
+ * A log of a contract transaction, lower-case hex: the emitting contract, its topics (32-byte
+ * words) and its data.
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export interface Log {
+  readonly address: string
+  readonly topics: ReadonlyArray<string>
+  readonly data: string
+}
+
+/**
  * A transaction as stored.
  *
  * @since 0.2.0
@@ -142,12 +160,104 @@ export interface TransactionRow {
   readonly senderFee: bigint
   readonly feePayerFee: bigint
   readonly acceptedMs: number
+  /**
+   * Klaytn's receipt error code of a contract transaction that did not succeed (0x09 reverted,
+   * ...); `undefined` when it succeeded, and for transfers.
+   *
+   * @since 0.4.0
+   */
+  readonly txError?: number | undefined
+  /**
+   * The reason of a revert with `Error(string)` data.
+   *
+   * @since 0.4.0
+   */
+  readonly revertReason?: string | undefined
+  /**
+   * The contract a deployment created (lower case).
+   *
+   * @since 0.4.0
+   */
+  readonly contractAddress?: string | undefined
+  /**
+   * The logs of a contract transaction, in order; `undefined` for transfers.
+   *
+   * @since 0.4.0
+   */
+  readonly logs?: ReadonlyArray<Log> | undefined
+}
+
+/**
+ * An address as a contract run sees it: balance, nonce and code (`None` for an account without
+ * code). An address never seen is `Empty` without code.
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export interface AccountState extends Balance {
+  readonly code: Option.Option<Uint8Array>
+}
+
+/**
+ * The value of a storage slot never written (or cleared): 32 zero bytes as `0x` + 64 hex digits.
+ *
+ * @since 0.4.0
+ * @category constants
+ */
+export const ZeroWord = `0x${"0".repeat(64)}`
+
+/**
+ * A storage slot of a contract: its lower-case address, the slot and its value, each `0x` + 64
+ * lower-case hex digits.
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export interface Slot {
+  readonly address: string
+  readonly slot: string
+  readonly value: string
+}
+
+/**
+ * What a contract run read of the ledger, with the values it saw: the write that applies its
+ * result first checks each is still that, and writes nothing otherwise (another writer came in
+ * between: read again and run again). Accounts not read are absent; so is what the run only wrote.
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export interface Reads {
+  /** Balances and nonces, lower-case addresses; an address never seen reads as `Empty`. */
+  readonly accounts: ReadonlyArray<{ readonly address: string; readonly state: Balance }>
+  /** The code of each address read, by `codeHash`; `undefined` when it had none. */
+  readonly code: ReadonlyArray<{ readonly address: string; readonly codeHash: string | undefined }>
+  /** The slots read (`ZeroWord` for one never written). */
+  readonly storage: ReadonlyArray<Slot>
+}
+
+/**
+ * What a successful contract run writes beside balances and nonces (which go in `Write.balances`).
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export interface Contracts {
+  /** The contracts created, lower-case addresses. An address that already has code fails the write (a conflict). */
+  readonly code: ReadonlyArray<{ readonly address: string; readonly code: Uint8Array }>
+  /** Final values of the slots written; `ZeroWord` clears one. */
+  readonly storage: ReadonlyArray<Slot>
+  /**
+   * Contracts removed by SELFDESTRUCT (Shanghai: at the end of the transaction): their code and
+   * every slot go. Their balance and nonce return to `Empty` through `Write.balances`.
+   */
+  readonly destroyed: ReadonlyArray<string>
 }
 
 /**
  * One atomic write of the ledger: each balance with what was read of it (written only if it is
  * still that), the bill likewise, the start of the block clock when it was not started, and the
- * transaction.
+ * transaction; for a contract run, the checks of what it read and the code and storage it wrote.
  *
  * @since 0.2.0
  * @category models
@@ -159,7 +269,29 @@ export interface Write {
   /** Starts the block clock at this time; the write fails if another writer started it first. */
   readonly genesisMs?: number | undefined
   readonly transaction?: TransactionRow | undefined
+  /**
+   * What a contract run read: checked before anything is written, the write fails (answers
+   * `false`) when any of it changed.
+   *
+   * @since 0.4.0
+   */
+  readonly reads?: Reads | undefined
+  /**
+   * Code, storage and destructions of a contract run.
+   *
+   * @since 0.4.0
+   */
+  readonly contracts?: Contracts | undefined
 }
+
+/**
+ * The hash by which the ledger knows a contract's code: keccak256 as `0x` + 64 lower-case hex
+ * digits (the EVM's code hash).
+ *
+ * @since 0.4.0
+ * @category contracts
+ */
+export const codeHash = (code: Uint8Array): string => `0x${Buffer.from(keccak_256(code)).toString("hex")}`
 
 /**
  * The queries.
@@ -198,6 +330,26 @@ export interface Service {
    * writer changed what was read (read again and retry).
    */
   readonly write: (write: Write) => Effect.Effect<boolean, SqlError.SqlError>
+  /**
+   * Balance, nonce and code of an address by chain and lower-case address, in one query (what a
+   * contract run reads of each address it meets).
+   *
+   * @since 0.4.0
+   */
+  readonly state: (chainId: number, address: string) => Effect.Effect<AccountState, SqlError.SqlError>
+  /**
+   * The code of a contract by chain and lower-case address; `None` for an address without code.
+   *
+   * @since 0.4.0
+   */
+  readonly code: (chainId: number, address: string) => Effect.Effect<Option.Option<Uint8Array>, SqlError.SqlError>
+  /**
+   * A storage slot of a contract by chain, lower-case address and slot (`0x` + 64 hex digits);
+   * `ZeroWord` when never written.
+   *
+   * @since 0.4.0
+   */
+  readonly storage: (chainId: number, address: string, slot: string) => Effect.Effect<string, SqlError.SqlError>
   /** A transaction by chain and lower-case hash. */
   readonly transaction: (chainId: number, hash: string) => Effect.Effect<Option.Option<TransactionRow>, SqlError.SqlError>
   /** The bills of the global fee payer, by member and chain, oldest member first. */
@@ -224,6 +376,65 @@ const GUARD = "INSERT OR REPLACE INTO ledger_guard (id, ok) VALUES (1, changes()
 // The failures of a batch that mean another writer came first (libSQL's extended result codes).
 const Conflicts: ReadonlySet<string> = new Set(["SQLITE_CONSTRAINT_CHECK", "SQLITE_CONSTRAINT_UNIQUE", "SQLITE_CONSTRAINT_PRIMARYKEY"])
 
+type Statement = { readonly sql: string; readonly args: Array<string | number | Uint8Array | null> }
+
+type Condition = { readonly sql: string; readonly args: Array<string | number> }
+
+// Conditions per statement: each takes at most 5 arguments, far below SQLite's limit of 32766.
+const ConditionsPerCheck = 200
+
+// Read checks are assertions of their own: the guard row takes the truth of the conditions, and
+// its CHECK (ok = 1) fails the batch when one is false. Many conditions go in one statement (each
+// statement of a batch costs about as much as a small query). An absent row compares as what
+// absence means (Empty, no code, a zero slot).
+const readChecks = (chainId: number, reads: Reads): Array<Statement> => {
+  const conditions: Array<Condition> = [
+    ...reads.accounts.map((a): Condition => ({
+      sql: "coalesce((SELECT balance = ? AND nonce = ? FROM ledger_accounts WHERE chain_id = ? AND address = ?), ?)",
+      args: [a.state.balance.toString(), a.state.nonce, chainId, a.address, a.state.balance === 0n && a.state.nonce === 0 ? 1 : 0]
+    })),
+    ...reads.code.map((c): Condition => ({
+      sql: "coalesce((SELECT code_hash FROM contract_code WHERE chain_id = ? AND address = ?), '') = ?",
+      args: [chainId, c.address, c.codeHash ?? ""]
+    })),
+    ...reads.storage.map((s): Condition => ({
+      sql: "coalesce((SELECT value FROM contract_storage WHERE chain_id = ? AND address = ? AND slot = ?), ?) = ?",
+      args: [chainId, s.address, s.slot, ZeroWord, s.value]
+    }))
+  ]
+  const out: Array<Statement> = []
+  for (let i = 0; i < conditions.length; i += ConditionsPerCheck) {
+    const chunk = conditions.slice(i, i + ConditionsPerCheck)
+    out.push({
+      sql: `INSERT OR REPLACE INTO ledger_guard (id, ok) VALUES (1, ${chunk.map((c) => `(${c.sql})`).join(" AND ")})`,
+      args: chunk.flatMap((c) => c.args)
+    })
+  }
+  return out
+}
+
+// Unguarded: the batch runs in one write transaction, so the read checks before it already
+// decided. Only a second creation at one address (its primary key) fails here.
+const contractWrites = (chainId: number, c: Contracts): Array<Statement> => [
+  ...c.destroyed.flatMap((address) => [
+    { sql: "DELETE FROM contract_code WHERE chain_id = ? AND address = ?", args: [chainId, address] },
+    { sql: "DELETE FROM contract_storage WHERE chain_id = ? AND address = ?", args: [chainId, address] }
+  ]),
+  ...c.code.map(({ address, code }) => ({
+    sql: "INSERT INTO contract_code (chain_id, address, code_hash, code) VALUES (?, ?, ?, ?)",
+    args: [chainId, address, codeHash(code), code]
+  })),
+  ...c.storage.map((s) =>
+    s.value === ZeroWord
+      ? { sql: "DELETE FROM contract_storage WHERE chain_id = ? AND address = ? AND slot = ?", args: [chainId, s.address, s.slot] }
+      : {
+        sql: `INSERT INTO contract_storage (chain_id, address, slot, value) VALUES (?, ?, ?, ?)
+            ON CONFLICT (chain_id, address, slot) DO UPDATE SET value = excluded.value`,
+        args: [chainId, s.address, s.slot, s.value]
+      }
+  )
+]
+
 interface RawTransaction {
   readonly chainId: number
   readonly hash: string
@@ -240,6 +451,10 @@ interface RawTransaction {
   readonly senderFee: string
   readonly feePayerFee: string
   readonly acceptedMs: number
+  readonly txError: number | null
+  readonly revertReason: string | null
+  readonly contractAddress: string | null
+  readonly logs: string | null
 }
 
 /**
@@ -257,10 +472,12 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient | Database.
     Option.map(Option.fromNullable(rows[0]), (r): KeyRow => ({ address: r.address, status: r.status, sealedKey: bytes(r.key) }))
 
   const statements = (w: Write) => {
-    const out: Array<{ readonly sql: string; readonly args: Array<string | number | Uint8Array | null> }> = []
+    const out: Array<Statement> = []
     const guarded = (sql: string, args: Array<string | number | Uint8Array | null>) => {
       out.push({ sql, args }, { sql: GUARD, args: [] })
     }
+    // First, before this batch changes anything: what a contract run read must be what it saw.
+    if (w.reads !== undefined) out.push(...readChecks(w.chainId, w.reads))
     if (w.genesisMs !== undefined) {
       guarded("UPDATE chains SET genesis_ms = ? WHERE chain_id = ? AND genesis_ms IS NULL", [w.genesisMs, w.chainId])
     }
@@ -283,13 +500,14 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient | Database.
         [w.bill.memberId, w.chainId, w.bill.write.fees.toString(), w.bill.write.transactions, w.bill.read.fees.toString(), w.bill.read.transactions]
       )
     }
+    if (w.contracts !== undefined) out.push(...contractWrites(w.chainId, w.contracts))
     const t = w.transaction
     if (t !== undefined) {
       // A second writer with the same nonce or block position breaks a unique key: the batch fails.
       out.push({
         sql: `INSERT INTO transactions (chain_id, hash, sender, nonce, member_id, raw, block_number, block_time_ms, tx_index,
-            gas_used, fee_payer, payer_kind, sender_fee, fee_payer_fee, accepted_ms)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+            gas_used, fee_payer, payer_kind, sender_fee, fee_payer_fee, accepted_ms, tx_error, revert_reason, contract_address, logs)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         args: [
           t.chainId,
           t.hash,
@@ -305,7 +523,11 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient | Database.
           t.payerKind,
           t.senderFee.toString(),
           t.feePayerFee.toString(),
-          t.acceptedMs
+          t.acceptedMs,
+          t.txError ?? null,
+          t.revertReason ?? null,
+          t.contractAddress ?? null,
+          t.logs !== undefined ? JSON.stringify(t.logs) : null
         ]
       })
     }
@@ -394,11 +616,35 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient | Database.
         )
       ),
 
+    state: (chainId, address) =>
+      sql<{ readonly balance: string | null; readonly nonce: number | null; readonly code: unknown }>`SELECT
+          (SELECT balance FROM ledger_accounts WHERE chain_id = ${chainId} AND address = ${address}) AS balance,
+          (SELECT nonce FROM ledger_accounts WHERE chain_id = ${chainId} AND address = ${address}) AS nonce,
+          (SELECT code FROM contract_code WHERE chain_id = ${chainId} AND address = ${address}) AS code`.pipe(
+        Effect.map(([row]): AccountState => ({
+          balance: BigInt(row?.balance ?? 0),
+          nonce: row?.nonce ?? 0,
+          code: row?.code === null || row?.code === undefined ? Option.none() : Option.some(bytes(row.code))
+        }))
+      ),
+
+    code: (chainId, address) =>
+      sql<{ readonly code: unknown }>`SELECT code FROM contract_code WHERE chain_id = ${chainId} AND address = ${address}`.pipe(
+        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (r) => bytes(r.code)))
+      ),
+
+    storage: (chainId, address, slot) =>
+      sql<{ readonly value: string }>`SELECT value FROM contract_storage
+          WHERE chain_id = ${chainId} AND address = ${address} AND slot = ${slot}`.pipe(
+        Effect.map((rows) => rows[0]?.value ?? ZeroWord)
+      ),
+
     transaction: (chainId, hash) =>
       sql<RawTransaction>`SELECT chain_id AS "chainId", hash, sender, nonce, member_id AS "memberId", raw,
           block_number AS "blockNumber", block_time_ms AS "blockTimeMs", tx_index AS "transactionIndex",
           gas_used AS "gasUsed", fee_payer AS "feePayer", payer_kind AS "payerKind", sender_fee AS "senderFee",
-          fee_payer_fee AS "feePayerFee", accepted_ms AS "acceptedMs"
+          fee_payer_fee AS "feePayerFee", accepted_ms AS "acceptedMs", tx_error AS "txError",
+          revert_reason AS "revertReason", contract_address AS "contractAddress", logs
         FROM transactions WHERE chain_id = ${chainId} AND hash = ${hash}`.pipe(
         Effect.map((rows) =>
           Option.map(Option.fromNullable(rows[0]), (r): TransactionRow => ({
@@ -406,7 +652,12 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient | Database.
             raw: bytes(r.raw),
             feePayer: r.feePayer ?? undefined,
             senderFee: BigInt(r.senderFee),
-            feePayerFee: BigInt(r.feePayerFee)
+            feePayerFee: BigInt(r.feePayerFee),
+            txError: r.txError ?? undefined,
+            revertReason: r.revertReason ?? undefined,
+            contractAddress: r.contractAddress ?? undefined,
+            // Written by `write` from the same type: anything else is a broken row, a defect.
+            logs: r.logs !== null ? (JSON.parse(r.logs) as ReadonlyArray<Log>) : undefined
           }))
         )
       ),

@@ -181,6 +181,41 @@ const ledger = Effect.gen(function*() {
   )`
 })
 
+// Issue 18: contracts. Code and storage per chain, beside the balances and nonces of
+// ledger_accounts (a contract's balance and nonce live there like any account's). Written only in
+// the ledger's atomic batches (LedgerStore.ts), so a transaction's code, storage, balances and
+// receipt commit together or not at all.
+const contracts = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  // address is lower case; code_hash is keccak256 of code as 0x-hex, what a write checks when a
+  // run read the code (comparing 32 bytes rather than the whole code). A rowid table: code reaches
+  // 24 KB, too large for the rows of a WITHOUT ROWID table.
+  yield* sql`CREATE TABLE contract_code (
+    chain_id INTEGER NOT NULL,
+    address TEXT NOT NULL,
+    code_hash TEXT NOT NULL,
+    code BLOB NOT NULL,
+    PRIMARY KEY (chain_id, address)
+  )`
+  // slot and value are 0x + 64 lower-case hex digits. A slot holding zero has no row: unset and
+  // zero are one state, as in the EVM, and clearing a slot frees its row.
+  yield* sql`CREATE TABLE contract_storage (
+    chain_id INTEGER NOT NULL,
+    address TEXT NOT NULL,
+    slot TEXT NOT NULL,
+    value TEXT NOT NULL,
+    PRIMARY KEY (chain_id, address, slot)
+  ) WITHOUT ROWID`
+  // What a receipt of a contract transaction shows beyond its signed bytes: how the run ended
+  // (tx_error, Klaytn's code; NULL when it succeeded, as for every transfer), the revert reason,
+  // the created contract, and the logs as a JSON array of {address, topics, data} (read back
+  // whole with the receipt, never searched). NULL for the rows of transfers.
+  yield* sql`ALTER TABLE transactions ADD COLUMN tx_error INTEGER`
+  yield* sql`ALTER TABLE transactions ADD COLUMN revert_reason TEXT`
+  yield* sql`ALTER TABLE transactions ADD COLUMN contract_address TEXT`
+  yield* sql`ALTER TABLE transactions ADD COLUMN logs TEXT`
+})
+
 /**
  * The migrations, by id.
  *
@@ -190,7 +225,8 @@ const ledger = Effect.gen(function*() {
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
   "0001_initial": initial,
   "0002_lifecycle": lifecycle,
-  "0003_ledger": ledger
+  "0003_ledger": ledger,
+  "0004_contracts": contracts
 }
 
 /**

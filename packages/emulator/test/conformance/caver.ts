@@ -17,6 +17,7 @@ import { setTimeout as sleep } from "node:timers/promises"
 import { inspect } from "node:util"
 import { Emulator } from "../../src/index.js"
 import { loadCaver } from "../support/caver.js"
+import artifacts from "../fixtures/contracts/artifacts.json" with { type: "json" }
 
 interface Check {
   readonly method: string
@@ -232,6 +233,7 @@ const checks = (wallet: any, accountId: string, backstage: Backstage): ReadonlyA
         state.sent.push({ method: "requestFDValueTransferPaidByUser", hash: result.transactionHash, ...expected, gasUsed })
       }
     },
+    ...contractChecks(wallet, backstage, parties, () => state.feePayer),
     {
       method: "getTransaction",
       run: async () => {
@@ -278,6 +280,180 @@ const checks = (wallet: any, accountId: string, backstage: Backstage): ReadonlyA
   ]
 }
 
+/** Waits for a transaction's receipt to commit (50 ms blocks), through the official client. */
+const committed = async (wallet: any, hash: string) => {
+  for (let i = 0; ; i++) {
+    const receipt = await wallet.getTransaction(hash).catch((e: unknown) => (codeOf(e) === 1065000 ? undefined : Promise.reject(e)))
+    if (receipt !== undefined && receipt.status !== "Pending") return receipt
+    assert.ok(i < 200, `${hash}: not committed after 10 s`)
+    await sleep(50)
+  }
+}
+
+/** Klaytn's intrinsic gas of a contract transaction, from its parameters (not the emulator's code). */
+const contractIntrinsic = (kind: "deploy" | "execute", delegated: "no" | "full" | "ratio", inputBytes: number) =>
+  (kind === "deploy" ? 53_000 : 21_000) + (delegated === "full" ? 10_000 : delegated === "ratio" ? 15_000 : 0) + 100 * inputBytes
+
+/**
+ * The contract methods: Counter (test/fixtures/contracts) deployed with each fee payer, its
+ * `add`/`increment` executed with each, and its `count` read back through `callContract`; the
+ * results, receipts (contract address, status, gas above Klaytn's intrinsic gas), fees and the
+ * global fee payer's bill checked.
+ */
+const contractChecks = (
+  wallet: any,
+  backstage: Backstage,
+  parties: () => Promise<{ from: string; to: string }>,
+  feePayer: () => string | undefined
+): ReadonlyArray<Check> => {
+  const counter = artifacts.contracts.Counter
+  // Counter(start): the creation code and the constructor's uint256 argument.
+  const deployInput = (start: number) => `${counter.bytecode}${start.toString(16).padStart(64, "0")}`
+  const inputBytes = (hex: string) => (hex.length - 2) / 2
+  const count = async (address: string) => BigInt((await wallet.callContract(address, "count")).result)
+  const contracts: Array<string> = []
+  let from = ""
+
+  const deploy = async (
+    method: string,
+    delegated: "no" | "full" | "ratio",
+    extra: Record<string, unknown>,
+    expected: { typeInt: number; feePayer?: string; feeRatio?: number }
+  ) => {
+    if (from === "") from = (await parties()).from
+    const before = await backstage.balance(from)
+    const start = contracts.length + 5
+    const input = deployInput(start)
+    const result = await wallet[method]({ from, value: 0, input, gas: 2_000_000, submit: true, ...extra })
+    assert.equal(result.status, "Submitted")
+    assert.equal(result.typeInt, expected.typeInt)
+    assert.equal(result.to, undefined)
+    assert.equal(result.input, input.toLowerCase())
+    assert.equal(result.feePayer, expected.feePayer)
+    assert.equal(result.feeRatio, expected.feeRatio)
+    assert.equal(result.rlp.slice(0, 4), `0x${expected.typeInt.toString(16)}`)
+    const receipt = await committed(wallet, result.transactionHash)
+    assert.equal(receipt.status, "Committed")
+    assert.match(receipt.contractAddress, /^0x[0-9a-f]{40}$/)
+    assert.ok(Number(receipt.gasUsed) > contractIntrinsic("deploy", delegated, inputBytes(input)), "gas used above the intrinsic gas")
+    assert.equal(await count(receipt.contractAddress), BigInt(start))
+    contracts.push(receipt.contractAddress)
+    return { before, gasUsed: Number(receipt.gasUsed) }
+  }
+
+  const execute = async (
+    method: string,
+    delegated: "no" | "full" | "ratio",
+    extra: Record<string, unknown>,
+    expected: { typeInt: number; feePayer?: string; feeRatio?: number }
+  ) => {
+    const contract = contracts.at(-1)
+    assert.ok(contract !== undefined, "no contract was deployed")
+    const was = await count(contract)
+    const before = await backstage.balance(from)
+    // add(uint256 7)
+    const input = `0x1003e2d2${(7).toString(16).padStart(64, "0")}`
+    const result = await wallet[method]({ from, to: contract, value: 0, input, gas: 500_000, submit: true, ...extra })
+    assert.equal(result.typeInt, expected.typeInt)
+    assert.equal(result.to, contract.toLowerCase())
+    assert.equal(result.feePayer, expected.feePayer)
+    assert.equal(result.feeRatio, expected.feeRatio)
+    const receipt = await committed(wallet, result.transactionHash)
+    assert.equal(receipt.status, "Committed")
+    assert.ok(Number(receipt.gasUsed) > contractIntrinsic("execute", delegated, inputBytes(input)), "gas used above the intrinsic gas")
+    assert.equal(await count(contract), was + 7n)
+    return { before, gasUsed: Number(receipt.gasUsed) }
+  }
+
+  return [
+    {
+      method: "requestSmartContractDeploy",
+      run: async () => {
+        const { before, gasUsed } = await deploy("requestSmartContractDeploy", "no", {}, { typeInt: 0x28 })
+        assert.equal(await backstage.balance(from), before - fee(gasUsed))
+      }
+    },
+    {
+      method: "requestSmartContractExecution",
+      run: async () => {
+        const { before, gasUsed } = await execute("requestSmartContractExecution", "no", {}, { typeInt: 0x30 })
+        assert.equal(await backstage.balance(from), before - fee(gasUsed))
+        // To an address without code: the node's refusal (400 1065001), and nothing changes.
+        const { to } = await parties()
+        const balance = await backstage.balance(from)
+        await assert.rejects(
+          wallet.requestSmartContractExecution({ from, to, value: 0, input: "0x1003e2d2", gas: 500_000, submit: true }),
+          (e) => codeOf(e) === 1065001
+        )
+        assert.equal(await backstage.balance(from), balance)
+      }
+    },
+    {
+      method: "requestFDSmartContractDeployPaidByGlobalFeePayer",
+      run: async () => {
+        const bill = await backstage.bill()
+        const expected = { typeInt: 0x2a, feePayer: backstage.globalFeePayer, feeRatio: 30 }
+        const { before, gasUsed } = await deploy("requestFDSmartContractDeployPaidByGlobalFeePayer", "ratio", { feeRatio: 30 }, expected)
+        const payerPart = (fee(gasUsed) * 30n) / 100n
+        assert.equal(await backstage.balance(from), before - (fee(gasUsed) - payerPart))
+        assert.deepEqual(await backstage.bill(), { fees: bill.fees + payerPart, transactions: bill.transactions + 1 })
+      }
+    },
+    {
+      method: "requestFDSmartContractExecutionPaidByGlobalFeePayer",
+      run: async () => {
+        const bill = await backstage.bill()
+        const expected = { typeInt: 0x31, feePayer: backstage.globalFeePayer }
+        const { before, gasUsed } = await execute("requestFDSmartContractExecutionPaidByGlobalFeePayer", "full", {}, expected)
+        assert.equal(await backstage.balance(from), before)
+        assert.deepEqual(await backstage.bill(), { fees: bill.fees + fee(gasUsed), transactions: bill.transactions + 1 })
+      }
+    },
+    {
+      method: "requestFDSmartContractDeployPaidByUser",
+      run: async () => {
+        const payer = feePayer()
+        assert.ok(payer !== undefined, "no fee-payer account (createFeePayer failed)")
+        await backstage.fund(payer, KLAY)
+        const payerBefore = await backstage.balance(payer)
+        const expected = { typeInt: 0x29, feePayer: payer.toLowerCase() }
+        const { before, gasUsed } = await deploy("requestFDSmartContractDeployPaidByUser", "full", { feePayer: payer }, expected)
+        assert.equal(await backstage.balance(from), before)
+        assert.equal(await backstage.balance(payer), payerBefore - fee(gasUsed))
+      }
+    },
+    {
+      method: "requestFDSmartContractExecutionPaidByUser",
+      run: async () => {
+        const payer = feePayer()
+        assert.ok(payer !== undefined, "no fee-payer account (createFeePayer failed)")
+        const payerBefore = await backstage.balance(payer)
+        const expected = { typeInt: 0x32, feePayer: payer.toLowerCase(), feeRatio: 40 }
+        const { before, gasUsed } = await execute("requestFDSmartContractExecutionPaidByUser", "ratio", { feePayer: payer, feeRatio: 40 }, expected)
+        const payerPart = (fee(gasUsed) * 40n) / 100n
+        assert.equal(await backstage.balance(from), before - (fee(gasUsed) - payerPart))
+        assert.equal(await backstage.balance(payer), payerBefore - payerPart)
+      }
+    },
+    {
+      method: "callContract",
+      run: async () => {
+        const contract = contracts[0]
+        assert.ok(contract !== undefined, "no contract was deployed")
+        // count(): no arguments; the calldata the service encoded is the selector alone.
+        const plain = await wallet.callContract(contract, "count")
+        assert.equal(plain.data, "0x06661abd")
+        assert.equal(BigInt(plain.result), 12n)
+        // With typed arguments and send options: add(uint256) runs read-only, and changes nothing.
+        const withArgs = await wallet.callContract(contract, "add", [{ type: "uint256", value: 5 }], { from, gas: 300_000 })
+        assert.equal(withArgs.data, `0x1003e2d2${"0".repeat(63)}5`)
+        assert.equal(withArgs.result, "0x")
+        assert.equal(await count(contract), 12n)
+      }
+    }
+  ]
+}
+
 /** The client's wallet methods the emulator does not serve, by the feature (and routes) each needs. */
 const outOfScope: Readonly<Record<string, string>> = Object.fromEntries([
   ...[
@@ -287,15 +463,6 @@ const outOfScope: Readonly<Record<string, string>> = Object.fromEntries([
     "signMultiSigTransction",
     "appendSignatures"
   ].map((m) => [m, "multisig (PUT /v2/account/{address}/multisig, /v2/multisig/...)"]),
-  ...[
-    "requestSmartContractDeploy",
-    "requestSmartContractExecution",
-    "callContract",
-    "requestFDSmartContractDeployPaidByGlobalFeePayer",
-    "requestFDSmartContractExecutionPaidByGlobalFeePayer",
-    "requestFDSmartContractDeployPaidByUser",
-    "requestFDSmartContractExecutionPaidByUser"
-  ].map((m) => [m, "contracts (/v2/tx[/fd|/fd-user]/contract/..., /v2/tx/contract/call)"]),
   ...["requestChainDataAnchoring", "requestFDChainDataAnchoringPaidByGlobalFeePayer", "requestFDChainDataAnchoringPaidByUser"]
     .map((m) => [m, "anchoring (/v2/tx[/fd|/fd-user]/anchor)"]),
   ...["requestAccountUpdate", "requestFDAccountUpdatePaidByGlobalFeePayer", "requestFDAccountUpdatePaidByUser"]
