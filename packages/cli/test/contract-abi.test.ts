@@ -165,7 +165,7 @@ describe("call results", () => {
 
   it("a result that does not fit the outputs says so", () => {
     expect(Contract.decodeOutputs(fn("balanceOf(address) returns (uint256)"), "0x")).toEqual(
-      Either.left("the result 0x does not decode as (uint256): Cannot decode zero data (\"0x\") with ABI parameters; check returns (...), and that --to is a contract with balanceOf")
+      Either.left("the result 0x does not decode as (uint256), the returns of --method (Cannot decode zero data (\"0x\") with ABI parameters): is --to a contract with balanceOf(address)?")
     )
   })
 })

@@ -1,17 +1,22 @@
 /**
- * `kas-wallet tx deploy | execute | call` and `tx receipt --event`, run in process: bad input is
- * one line and exit code 2 with nothing sent (a server that records every request it gets sees
- * none).
+ * `kas-wallet tx deploy | execute | call` and `tx receipt --event`, run in process: the tour's
+ * token deployed, transferred and read through the command line against an emulator on a file
+ * database (`--wait` driven by the TestClock), with decoded outputs and logs and the JSON shapes;
+ * bad input is one line and exit code 2 with nothing sent (a server that records every request it
+ * gets sees none).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
+import * as OxAddress from "ox/Address"
+import * as ContractAddress from "ox/ContractAddress"
 import * as fs from "node:fs"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
 import * as Token from "../src/tour/KasToken.js"
-import { cli } from "./_run.js"
+import { withClockMoving } from "../../../test/support/clock.js"
+import { cli, cliEmulator } from "./_run.js"
 
 /** A server that records the requests it gets and answers each "data don't exist". */
 const recorder = Effect.acquireRelease(
@@ -116,4 +121,147 @@ describe("kas-wallet tx deploy | execute | call: bad input", () => {
       expect(sent.code, sent.err).toBe(4)
       expect(server.requests).toEqual(["POST /v2/tx/contract/execute"])
     }))
+})
+
+const TRANSFER = "Transfer(address indexed from,address indexed to,uint256 value)"
+const TOPIC = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef"
+const word = (hex: string) => `0x${hex.replace(/^0x/, "").toLowerCase().padStart(64, "0")}`
+const SUPPLY = 10n ** 24n
+const SENT = 250n * 10n ** 18n
+
+describe("kas-wallet tx deploy, execute, call and receipt against the emulator", () => {
+  it.scoped("deploy the token, transfer it with global fee delegation, read balances: decoded outputs and logs, JSON shapes", () =>
+    Effect.gen(function*() {
+      const dir = yield* Effect.acquireRelease(
+        Effect.sync(() => fs.mkdtempSync(path.join(os.tmpdir(), "kas-cli-contracts-"))),
+        (d) => Effect.sync(() => fs.rmSync(d, { recursive: true, force: true }))
+      )
+      const db = path.join(dir, "emulator.db")
+      const { emulator: e, env, secret } = yield* Effect.orDie(cliEmulator({ database: db }))
+      const run = (args: ReadonlyArray<string>) =>
+        Effect.map(cli(args, env), (ran) => {
+          expect(`${ran.out}\n${ran.err}`).not.toContain(secret)
+          return ran
+        })
+      const account = Effect.map(run(["accounts", "create", "--json"]), (r) => JSON.parse(r.out).address as string)
+      const owner = yield* account
+      const other = yield* account
+      expect((yield* run(["emulator", "fund", owner, "10KLAY", "--db", db])).code).toBe(0)
+      const bin = path.join(dir, "KasToken.bin")
+      fs.writeFileSync(bin, `${Token.bytecode.slice(2)}\n`)
+      const global = e.globalFeePayer(1001)
+
+      // Deploy, waited for: the receipt has the contract's address (Klaytn's, from the sender and
+      // its nonce) and the Transfer log of the mint, decoded by --event.
+      const deployed = yield* withClockMoving(run([
+        "tx", "deploy", "--from", owner, "--bytecode-file", bin,
+        "--constructor", "constructor(uint256 initialSupply)", "--args", String(SUPPLY),
+        "--fee-payer", "global", "--wait", "--event", TRANSFER
+      ]))
+      expect(deployed.code, deployed.err).toBe(0)
+      const token = OxAddress.checksum(ContractAddress.fromCreate({ from: owner as `0x${string}`, nonce: 0n }))
+      expect(deployed.out).toMatch(/^type +TxTypeFeeDelegatedSmartContractDeploy \(41\)$/m)
+      expect(deployed.out).toMatch(/^input +0x60806040[0-9a-f]{56}\.\.\. \(1601 bytes\)$/m)
+      expect(deployed.out).toMatch(/^status +Committed$/m)
+      expect(deployed.out).toContain(`\ncontract     ${token}\n`)
+      expect(deployed.out).toMatch(new RegExp(`^paid by +fee payer ${global}: `, "m"))
+      expect(deployed.out).toMatch(/^logs +1$/m)
+      expect(deployed.out).toContain(`\nlog 0        ${token}\n  topic 0    ${TOPIC}\n  topic 1    ${word("")}\n  topic 2    ${word(owner)}\n  data       ${word(SUPPLY.toString(16))}\n`)
+      expect(deployed.out).toContain(`\n  event      Transfer(from: 0x${"0".repeat(40)}, to: ${owner}, value: ${SUPPLY})`)
+
+      // Execute transfer(address,uint256), waited for, as JSON: the result, then the receipt with its events.
+      const executed = yield* withClockMoving(run([
+        "tx", "execute", "--from", owner, "--to", token.toLowerCase(), "--method", "transfer(address,uint256)",
+        "--args", other, String(SENT), "--fee-payer", "global", "--wait", "--json", "--event", TRANSFER
+      ]))
+      expect(executed.code, executed.err).toBe(0)
+      const [result, receipt, ...more] = executed.out.split("\n").map((line) => JSON.parse(line))
+      expect(more).toEqual([])
+      const calldata = `0xa9059cbb${word(other).slice(2)}${word(SENT.toString(16)).slice(2)}`
+      expect(result).toMatchObject({ typeInt: 49, status: "Submitted", to: token.toLowerCase(), input: calldata, feePayer: global.toLowerCase(), nonce: 1 })
+      expect(receipt).toMatchObject({ status: "Committed", typeInt: 49, transactionHash: result.transactionHash })
+      expect(receipt.logs).toHaveLength(1)
+      expect(receipt.logs[0]).toMatchObject({ address: token.toLowerCase(), topics: [TOPIC, word(owner), word(other)], data: word(SENT.toString(16)) })
+      expect(receipt.events).toEqual([{
+        index: 0,
+        address: token,
+        event: "Transfer",
+        signature: "Transfer(address indexed,address indexed,uint256)",
+        args: { from: owner, to: other, value: String(SENT) }
+      }])
+
+      // Read back through contract/call: data, raw result and the decoded output.
+      const call = (args: ReadonlyArray<string>) => run(["tx", "call", "--to", token, ...args])
+      const mine = yield* call(["--method", "balanceOf(address owner) view returns (uint256 balance)", "--args", owner])
+      expect(mine.code, mine.err).toBe(0)
+      expect(mine.out.split("\n")).toEqual([
+        "FIELD    VALUE",
+        `data     0x70a08231${word(owner).slice(2)}`,
+        `result   ${word((SUPPLY - SENT).toString(16))}`,
+        `balance  ${SUPPLY - SENT} (uint256)`
+      ])
+      const theirs = yield* call(["--method", "balanceOf(address) returns (uint256)", "--args", other.toLowerCase(), "--json"])
+      expect(JSON.parse(theirs.out)).toEqual({ data: `0x70a08231${word(other).slice(2)}`, result: word(SENT.toString(16)), outputs: [String(SENT)] })
+      const symbol = yield* call(["--method", "symbol() returns (string)", "--json"])
+      expect(JSON.parse(symbol.out).outputs).toEqual(["KAST"])
+      // Without returns (...): the raw result only.
+      const raw = yield* call(["--method", "decimals()", "--json"])
+      expect(JSON.parse(raw.out)).toEqual({ data: "0x313ce567", result: word("12") })
+
+      // The receipt read again, by hash: the same logs, decoded.
+      const again = yield* run(["tx", "receipt", result.transactionHash, "--event", TRANSFER, "Approval(address indexed owner,address indexed spender,uint256 value)"])
+      expect(again.code, again.err).toBe(0)
+      expect(again.out).toContain(`\n  event      Transfer(from: ${owner}, to: ${other}, value: ${SENT})`)
+      // An event whose indexed arguments are not the log's: the receipt, then what went wrong.
+      const unindexed = yield* run(["tx", "receipt", result.transactionHash, "--event", "Transfer(address from,address to,uint256 value)"])
+      expect(unindexed.code).toBe(2)
+      expect(unindexed.out).toMatch(/^logs +1$/m)
+      expect(unindexed.err).toMatch(/^kas-wallet: --event: log 0 has the topic of Transfer but does not decode as Transfer\(address,address,uint256\): .*; check which arguments are indexed$/)
+      const plain = yield* run(["tx", "receipt", result.transactionHash])
+      expect(plain.out).not.toContain("event")
+      expect(plain.out).toMatch(/^logs +1$/m)
+
+      // The calldata as --input, signed only: Pending, nothing sent.
+      const unsent = yield* run(["tx", "execute", "--from", owner, "--to", token, "--input", calldata, "--no-submit", "--json"])
+      expect(unsent.code, unsent.err).toBe(0)
+      expect(JSON.parse(unsent.out)).toMatchObject({ status: "Pending", typeInt: 48, input: calldata, nonce: 2 })
+
+      // The global fee payer paid both fees: the owner still holds its 10 KLAY.
+      expect(JSON.parse((yield* run(["emulator", "balance", owner, "--db", db, "--json"])).out)).toMatchObject({ balance: "10000000000000000000", nonce: 2 })
+    }), { timeout: 60_000 })
+
+  it.scoped("a reverted execution: CommitError with its txError, exit 2 after the receipt; a call of a non-contract", () =>
+    Effect.gen(function*() {
+      const { emulator: e, env } = yield* Effect.orDie(cliEmulator())
+      const run = (args: ReadonlyArray<string>) => cli(args, env)
+      const owner = JSON.parse((yield* run(["accounts", "create", "--json"])).out).address as string
+      yield* e.fund(1001, owner, 10n ** 19n)
+      const deployed = yield* withClockMoving(run([
+        "tx", "deploy", "--from", owner, "--bytecode", Token.bytecode, "--constructor", "(uint256)", "--args", "1000", "--wait", "--json"
+      ]))
+      expect(deployed.code, deployed.err).toBe(0)
+      const token = JSON.parse(deployed.out.split("\n")[1]!).contractAddress as string
+      expect(token).toBe(ContractAddress.fromCreate({ from: owner as `0x${string}`, nonce: 0n }).toLowerCase())
+
+      // More than the owner holds: the token reverts ("insufficient balance").
+      const reverted = yield* withClockMoving(run([
+        "tx", "execute", "--from", owner, "--to", token, "--method", "transfer(address,uint256)", "--args", owner, "1001", "--wait"
+      ]))
+      expect(reverted.code).toBe(2)
+      expect(reverted.out).toMatch(/^status +CommitError$/m)
+      expect(reverted.out).toMatch(/^error +txError 0x09: execution reverted$/m)
+      expect(reverted.err).toMatch(/^kas-wallet: the execution failed in block \d+ \(txError 0x09: execution reverted\); its fee was paid$/)
+
+      // An address without code: the chain refuses to execute it, and a call of it returns nothing.
+      const notContract = yield* run(["tx", "execute", "--from", owner, "--to", owner, "--input", "0x"])
+      expect(notContract.code).toBe(2)
+      expect(notContract.err).toMatch(/^kas-wallet: the chain refused the execution \(HTTP 400, code 1065001: .*not a program account.*; check --to: it is not a contract$/)
+      const empty = yield* run(["tx", "call", "--to", owner, "--method", "balanceOf(address) returns (uint256)", "--args", owner])
+      expect({ code: empty.code, err: empty.err }).toEqual({
+        code: 2,
+        err: "kas-wallet: the result 0x does not decode as (uint256), the returns of --method (Cannot decode zero data (\"0x\") with ABI parameters): is --to a contract with balanceOf(address)?"
+      })
+      // What came back is printed before.
+      expect(empty.out).toMatch(/^result +0x$/m)
+    }), { timeout: 60_000 })
 })

@@ -376,7 +376,9 @@ export const decodeOutputs = (f: Abi.Function, result: string): Either.Either<Re
   const outputs = f.item.outputs as ReadonlyArray<Parameter>
   return Either.mapBoth(Abi.decodeResult(f, result), {
     onLeft: (e) =>
-      `the result ${Output.hex(result)} does not decode as (${outputs.map(typeOf).join(",")}): ${e.description.replace(/\.$/, "")}; check returns (...), and that --to is a contract with ${f.name}`,
+      `the result ${Output.hex(result)} does not decode as (${outputs.map(typeOf).join(",")}), the returns of --method (${
+        e.description.replace(/\.$/, "")
+      }): is --to a contract with ${signatureOf(f.name, f.item.inputs as ReadonlyArray<Parameter>)}?`,
     onRight: (decoded) => outputs.map((p, i) => ({ name: p.name === "" ? undefined : p.name, type: typeOf(p), value: decoded[i] }))
   })
 }

@@ -128,7 +128,7 @@ export const program = Effect.gen(function*() {
   const input = yield* Abi.deployInput(KasToken.bytecode, "constructor(uint256 initialSupply)", [supply])
   const deploying = yield* WalletClient.send(TransactionKind.ContractDeploy({ input }), { from: sender.address, feePayer: FeeDelegation.global }).pipe(signed)
   yield* say(
-    `submitted ${Output.short(deploying.transactionHash, 10, 6)}: a ${Wire.typeName(deploying.typeInt)} (type ${deploying.typeInt}) of KasToken (src/tour/KasToken.sol), ${(input.length - 2) / 2} bytes with initialSupply ${kast(supply)}`
+    `submitted ${Output.short(deploying.transactionHash, 10, 6)}: a signed Klaytn ${Wire.typeName(deploying.typeInt)} (type ${deploying.typeInt}), KasToken's code and initialSupply ${kast(supply)} (${(input.length - 2) / 2} bytes)`
   )
   const deployed = yield* WalletClient.awaitReceipt(deploying.transactionHash, polling)
   const token = deployed.contractAddress
@@ -144,7 +144,7 @@ export const program = Effect.gen(function*() {
     from: sender.address,
     feePayer: FeeDelegation.global
   }).pipe(signed)
-  yield* say(`submitted ${Output.short(executing.transactionHash, 10, 6)}: a ${Wire.typeName(executing.typeInt)} (type ${executing.typeInt}) of transfer(${Output.short(receiver.address)}, ${kast(amount)})`)
+  yield* say(`submitted ${Output.short(executing.transactionHash, 10, 6)}: a signed Klaytn ${Wire.typeName(executing.typeInt)} (type ${executing.typeInt}) calling transfer(${Output.short(receiver.address)}, ${kast(amount)})`)
   const executed = yield* WalletClient.awaitReceipt(executing.transactionHash, polling)
   const Transfer = yield* Abi.event("Transfer(address indexed from, address indexed to, uint256 value)")
   const logs = yield* Abi.decodeLogs(Transfer, executed.logs ?? [])

@@ -14,7 +14,7 @@
  * @since 0.2.0
  */
 import { Effect, Either, Option, Schedule, Schema } from "effect"
-import { Address, Amount, FeeDelegation, Transaction, TransactionKind, WalletClient, WalletError } from "effect-kas-wallet"
+import { Address, Amount, FeeDelegation, Transaction, TransactionKind, WalletClient } from "effect-kas-wallet"
 import type * as Abi from "effect-kas-wallet/Abi"
 import * as Wire from "effect-kas-wallet/Wire"
 import type * as Argv from "../input/Argv.js"
@@ -119,6 +119,9 @@ export const txErrors: Readonly<Record<number, string>> = {
   0x0e: "fee ratio out of range"
 }
 
+const txError = (code: number) =>
+  `txError 0x${code.toString(16).padStart(2, "0")}: ${txErrors[code] ?? "see Klaytn's transaction error codes"}`
+
 /**
  * What the receipt's logs decode to, with `--event`.
  *
@@ -144,7 +147,7 @@ export const receiptDetails = (r: Transaction.TransactionReceipt, logs?: Decoded
     ["transaction", r.transactionHash],
     ["status", r.status],
     ...(r.status === "CommitError"
-      ? [["error", r.txError !== undefined ? `txError 0x${r.txError.toString(16).padStart(2, "0")}: ${txErrors[r.txError] ?? "see Klaytn's transaction error codes"}` : "no txError given"] as const]
+      ? [["error", r.txError !== undefined ? txError(r.txError) : "no txError given"] as const]
       : []),
     ["type", `${r.type ?? Wire.typeName(r.typeInt as Wire.TxType)} (${r.typeInt})`],
     ["from", r.from],
@@ -199,14 +202,17 @@ const readEvents = (run: Argv.Run): Effect.Effect<{ readonly contract: ContractM
         ))
   })
 
-/** Prints a receipt, its logs decoded by the `--event`s if any (a log that does not decode fails after the receipt). */
+/**
+ * Prints a receipt, its logs decoded by the `--event`s if any; gives what is wrong with a log that
+ * does not decode, for the command to fail with after the receipt.
+ */
 const printReceipt = (
   print: Client.Print,
   json: boolean,
   r: Transaction.TransactionReceipt,
   events: Effect.Effect.Success<ReturnType<typeof readEvents>>,
   blankBefore: boolean
-): Effect.Effect<void, WalletError.WalletError> =>
+): Effect.Effect<string | undefined> =>
   Effect.gen(function*() {
     const decoded = events === undefined
       ? undefined
@@ -219,10 +225,12 @@ const printReceipt = (
         ? JSON.stringify({ ...encodeReceipt(r), ...(logs !== undefined ? { events: logs.decoded.map(events!.contract.logJson) } : {}) })
         : `${blankBefore ? "\n" : ""}${receiptDetails(r, logs)}`
     )
-    if (decoded !== undefined && Either.isLeft(decoded)) {
-      return yield* new WalletError.InvalidArgument({ argument: `--${T.event.name}`, description: decoded.left })
-    }
+    return decoded !== undefined && Either.isLeft(decoded) ? `--${T.event.name}: ${decoded.left}` : undefined
   })
+
+/** Fails with a problem found after the output (a log or a result that does not decode). */
+const failWith = (problem: string | undefined): Effect.Effect<void, ExitCode.Failure> =>
+  problem === undefined ? Effect.void : Effect.fail(ExitCode.invalid(problem))
 
 /**
  * The one path of `send`, `deploy` and `execute`: the sender, the kind (read by `kindOf`), the fee
@@ -257,7 +265,7 @@ const transact = (
       return yield* ExitCode.invalid(`--${T.event.name} decodes the logs of the receipt: add --${T.wait.name}, or use kas-wallet tx receipt <hash> --event ...`)
     }
     const userFeePayer = feePayer?._tag === "UserFeePayer" ? feePayer.address : undefined
-    return yield* Client.withClient(run, { pool: true, feePayerPool: true }, { operation, address: from, feePayer: userFeePayer }, (print, s) =>
+    const waited = yield* Client.withClient(run, { pool: true, feePayerPool: true }, { operation, address: from, feePayer: userFeePayer }, (print, s) =>
       Effect.gen(function*() {
         const fields = { from, nonce, gas, submit: !noSubmit }
         const options: WalletClient.SendOptions = feePayer === undefined ? fields : {
@@ -269,11 +277,23 @@ const transact = (
         }
         const result = yield* WalletClient.send(kind, options)
         yield* print(s.json ? JSON.stringify(encodeResult(result)) : resultDetails(result))
-        if (!wait || !Transaction.isSigned(result)) return
+        if (!wait || !Transaction.isSigned(result)) return undefined
         const receipt = yield* WalletClient.awaitReceipt(result.transactionHash, { schedule: polling })
-        yield* printReceipt(print, s.json, receipt, events, true)
+        return { receipt, problem: yield* printReceipt(print, s.json, receipt, events, true) }
       }))
+    yield* failWith(waited?.problem)
+    const receipt = waited?.receipt
+    // Waited for, a transaction that failed in its block fails the command (after its receipt).
+    if (receipt?.status === "CommitError") {
+      return yield* ExitCode.invalid(
+        `the ${nouns[operation]} failed in block ${receipt.blockNumber} (${
+          receipt.txError !== undefined ? `${txError(receipt.txError)}` : "no txError given"
+        }); its fee was paid`
+      )
+    }
   })
+
+const nouns = { send: "transfer", deploy: "deployment", execute: "execution" } as const
 
 /** The optional `--value` of a contract: KLAY for a payable constructor or function. */
 const payable = (run: Argv.Run) => Effect.map(reader(run)(T.payable, Value.parseAmount), Option.getOrUndefined)
@@ -370,7 +390,7 @@ const call = (run: Argv.Run): Effect.Effect<void, ExitCode.Failure> =>
     const from = Option.getOrUndefined(yield* read(T.caller, parseAddress))
     const value = yield* payable(run)
     const gas = Option.getOrUndefined(yield* read(T.contractGas, parseGas))
-    return yield* Client.withClient(run, { pool: true, feePayerPool: false }, { operation: "call", address: to }, (print, s) =>
+    const problem = yield* Client.withClient(run, { pool: true, feePayerPool: false }, { operation: "call", address: to }, (print, s) =>
       Effect.gen(function*() {
         const called = yield* WalletClient.callContract({ to, method, arguments: typed, from, value, gas })
         const outputs = f.outputs.length === 0 ? undefined : contract.decodeOutputs(f, called.result)
@@ -384,10 +404,9 @@ const call = (run: Argv.Run): Effect.Effect<void, ExitCode.Failure> =>
               ...(decoded !== undefined ? contract.outputRows(decoded) : [])
             ])
         )
-        if (outputs !== undefined && Either.isLeft(outputs)) {
-          return yield* new WalletError.InvalidArgument({ argument: `--${T.callMethod.name}`, description: outputs.left })
-        }
+        return outputs !== undefined && Either.isLeft(outputs) ? outputs.left : undefined
       }))
+    yield* failWith(problem)
   })
 
 const receipt = (run: Argv.Run): Effect.Effect<void, ExitCode.Failure> =>
@@ -399,7 +418,7 @@ const receipt = (run: Argv.Run): Effect.Effect<void, ExitCode.Failure> =>
           Effect.flatMap(
             Flags.isSet(run, T.wait) ? WalletClient.awaitReceipt(hash, { schedule: polling }) : WalletClient.getTransactionReceipt(hash),
             (r) => printReceipt(print, s.json, r, events, false)
-          )))
+          )).pipe(Effect.flatMap(failWith)))
   })
 
 /**
