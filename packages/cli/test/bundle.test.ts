@@ -1,6 +1,7 @@
 /**
  * What each command loads, from the bundle's metafile: a client command (accounts, fee-payers, tx)
- * loads neither the emulator nor SQL nor libSQL, and nothing of @effect/cli is anywhere. The
+ * loads neither the emulator nor SQL nor libSQL, the ABI coder only where a contract is coded, and
+ * nothing of @effect/cli is anywhere. The
  * metafile is the one of the bundle the global setup builds (test/setup/dist.ts, by
  * packages/cli/build.ts), the bundle the process tests run.
  */
@@ -40,6 +41,12 @@ describe("the bundle", () => {
       expect(inputs.length, command).toBeGreaterThan(10)
       expect(inputs.filter((i) => /@effect\/sql|libsql|packages\/emulator|emulator\/src|\/@effect\/cli\//.test(i)), command).toEqual([])
     }
+    // The ABI coder (ox) loads with the commands that use it (Contract: tx deploy, execute, call,
+    // receipt --event), not with every tx command.
+    const inputsOf = (files: Set<string>) => [...files].flatMap((f) => Object.keys(outputs[f]!.inputs))
+    const tx = inputsOf(loaded([bin, main, byEntry("src/commands/TxCommand.ts")]))
+    expect(tx.filter((i) => /node_modules\/ox\//.test(i))).toEqual([])
+    expect(inputsOf(loaded([byEntry("src/commands/Contract.ts")])).some((i) => /node_modules\/ox\//.test(i))).toBe(true)
     // The emulator's command does load them: the check above can see them.
     const emulator = [...loaded([main, byEntry("src/commands/EmulatorCommand.ts")])].flatMap((f) => Object.keys(outputs[f]!.inputs))
     expect(emulator.some((i) => /emulator\/src/.test(i))).toBe(true)

@@ -36,6 +36,15 @@ const words = (line: string): Array<string> => {
   return out
 }
 
+/** A command's examples, each a whole command line: a line ending in ` \\` goes on with the next. */
+const examples = (command: Spec.Command): Array<string> =>
+  command.examples.reduce<Array<string>>((lines, line) => {
+    const previous = lines[lines.length - 1]
+    if (previous?.endsWith(" \\")) lines[lines.length - 1] = `${previous.slice(0, -2)} ${line.trim()}`
+    else lines.push(line)
+    return lines
+  }, [])
+
 describe("--help", () => {
   it("every command's help has its full usage, fits one screen (40 lines at 80 columns) and has no colour when piped", () => {
     for (const command of commands) {
@@ -55,7 +64,7 @@ describe("--help", () => {
     expect(text.startsWith(`kas-wallet ${version}: `)).toBe(true)
     // Each group on one line, by the names of its commands.
     expect(text).toMatch(/^  accounts +create \| get \| list \| count \| by-public-key \| disable \| enable \| delete$/m)
-    expect(text).toMatch(/^  tx +send \| receipt$/m)
+    expect(text).toMatch(/^  tx +send \| deploy \| execute \| call \| receipt$/m)
     expect(text).toMatch(/^  emulator +run a local emulator.*; or env \| member \| key \| pool \| fund \| balance \| bill$/m)
     expect(text).toMatch(/^  tour +a guided tour/m)
     expect(text).not.toContain("--fault-rate")
@@ -82,7 +91,7 @@ describe("--help", () => {
         ]
         expect(Argv.read(root, line)._tag, `${name}: ${flag.example}`).not.toBe("Usage")
       }
-      for (const example of command.examples.filter((e) => e.startsWith("kas-wallet "))) {
+      for (const example of examples(command).filter((e) => e.startsWith("kas-wallet "))) {
         expect(Argv.read(root, words(example).slice(1))._tag, example).toBe("Run")
       }
     }
@@ -173,6 +182,20 @@ describe("reading a command line against the table", () => {
     expect(usage("--completions zsh")).toContain("only bash completions exist")
     expect(read("accounts list --from -5")._tag).toBe("Run")
   })
+
+  it("a flag that takes many values (--args, --event) takes every word up to the next option", () => {
+    const words = ["tx", "execute", "--method", "f(int256,string,uint8[])", "--args", "-5", "two words", "[1,2]", "--wait", "--from", "0xab"]
+    expect(Argv.read(root, words)).toMatchObject({ _tag: "Run", flags: { args: ["-5", "two words", "[1,2]"], wait: true, from: "0xab" } })
+    expect(Argv.read(root, ["tx", "call", "--args=1", "2"])).toMatchObject({ _tag: "Run", flags: { args: ["1", "2"] } })
+    expect(Argv.read(root, ["tx", "call", "--args", ""])).toMatchObject({ _tag: "Run", flags: { args: [""] } })
+    expect(usage("tx call --args --json")).toBe("kas-wallet: --args needs a value, e.g. --args 0x5053e2f0dde795c423a2b7f551c873f6ef6f4daa 1000; see 'kas-wallet tx call --help'")
+    expect(usage("tx call --args")).toContain("--args needs a value")
+    expect(usage("tx call --args 1 --args 2")).toContain("--args is given twice")
+    // `--` ends the values: what follows are arguments, and tx call takes none.
+    expect(usage("tx call --args 1 -- 2")).toContain("unexpected argument \"2\" for kas-wallet tx call")
+    // A typo after the values is still an unknown option, not a value.
+    expect(usage("tx call --args 1 --jsn")).toContain("unknown option --jsn for kas-wallet tx call (did you mean --json?)")
+  })
 })
 
 describe("the table and the commands", () => {
@@ -186,7 +209,7 @@ describe("the table and the commands", () => {
   it("no example invites a unit-less amount: every --value and <amount> of the table and docs/cli.md has its unit", () => {
     const doc = fs.readFileSync(new URL("../docs/cli.md", import.meta.url), "utf8")
     const lines = [
-      ...commands.flatMap((c) => [...c.examples, ...Spec.flags(c).map((f) => f.example)]),
+      ...commands.flatMap((c) => [...examples(c), ...Spec.flags(c).map((f) => f.example)]),
       ...doc.split("\n").filter((l) => l.includes("kas-wallet "))
     ]
     const amounts = lines.flatMap((l) => [
@@ -260,7 +283,8 @@ describe("bash completions", () => {
     expect(complete("kas-wallet accounts list --chain ")).toEqual(["1001", "8217"])
     expect(complete("kas-wallet accounts list --page-size ")).toEqual([])
     expect(complete("kas-wallet emulator ")).toEqual(["balance", "bill", "env", "fund", "key", "member", "pool"])
-    expect(complete("kas-wallet tx ")).toEqual(["receipt", "send"])
+    expect(complete("kas-wallet tx ")).toEqual(["call", "deploy", "execute", "receipt", "send"])
+    expect(complete("kas-wallet tx deploy --bytecode-f")).toEqual(["--bytecode-file"])
     expect(complete("kas-wallet emulator --fault-r")).toEqual(["--fault-rate", "--fault-retry-after"])
     // After a flag, the command is settled: its flags, never its subcommands.
     const afterFlag = complete("kas-wallet emulator --port 0 ")

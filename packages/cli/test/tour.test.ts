@@ -2,21 +2,21 @@
  * `kas-wallet tour` (`npm start`, the README's first command): every step runs against its
  * in-process emulator and says what happened, the transfer's fee split to the peb.
  *
- * Live clock: the tour stamps its time range with the wall clock, and its transfer waits for the
- * emulator's next block (a second).
+ * Live clock: the tour stamps its time range with the wall clock, and its transactions wait for
+ * the emulator's next block (a quarter of a second in the tour).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { cli } from "./_run.js"
 
 describe("kas-wallet tour", () => {
-  it.live("walks through accounts, pools, pages, streams, a typed error and a fee-delegated transfer", () =>
+  it.live("walks through accounts, pools, pages, streams, a typed error, a fee-delegated transfer and a token", () =>
     Effect.gen(function*() {
       const ran = yield* cli(["tour"])
       expect(ran.err).toBe("")
       expect(ran.code).toBe(0)
       const steps = [...ran.out.matchAll(/^(\d)\. /gm)].map((m) => Number(m[1]))
-      expect(steps).toEqual([1, 2, 3, 4, 5, 6, 7, 8])
+      expect(steps).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9])
       expect(ran.out).toMatch(/^ {3}5 accounts streamed from /m)
       expect(ran.out).toContain("caught AccountNotFound: HTTP 400, code 1061010, \"data don't exist\"")
       // 36,000 gas at 25 ston is 0.0009 KLAY: 30% to the global fee payer, 70% and the value to the sender.
@@ -25,6 +25,19 @@ describe("kas-wallet tour", () => {
       expect(ran.out).toContain("the global fee payer paid 30%: 0.00027 KLAY, billed to the member (0.00027 KLAY so far)")
       expect(ran.out).toContain("the sender paid 1.5 KLAY and the other 70%: 10 KLAY → 8.49937 KLAY")
       expect(ran.out).toContain("the recipient holds 1.5 KLAY")
+      // The token: deployed and transferred with global fee delegation, read through callContract.
+      expect(ran.out).toMatch(/^ {3}submitted 0x[0-9a-f]{8}…[0-9a-f]{6}: a signed Klaytn TxTypeFeeDelegatedSmartContractDeploy \(type 41\), KasToken's code and initialSupply 1000000 KAST \(1601 bytes\)$/m)
+      const token = /^ {3}Committed in block \d+, \d+ gas: the token is at (0x[0-9a-fA-F]{40}) \(receipt\.contractAddress\)$/m.exec(ran.out)?.[1]
+      expect(token).toBeDefined()
+      const [sender, recipient] = [...ran.out.matchAll(/^ {3}the emulator's console credits 10 KLAY to (0x[0-9a-fA-F]{4}…[0-9a-fA-F]{4})|transfer\((0x[0-9a-fA-F]{4}…[0-9a-fA-F]{4}), 250 KAST\)$/gm)]
+        .map((m) => m[1] ?? m[2])
+      expect(ran.out).toMatch(/^ {3}submitted 0x[0-9a-f]{8}…[0-9a-f]{6}: a signed Klaytn TxTypeFeeDelegatedSmartContractExecution \(type 49\) calling transfer\(0x[0-9a-fA-F]{4}…[0-9a-fA-F]{4}, 250 KAST\)$/m)
+      expect(ran.out).toMatch(/^ {3}Committed in block \d+, \d+ gas; its Transfer log, decoded:$/m)
+      expect(ran.out).toContain(`     from ${sender} to ${recipient}, value 250000000000000000000 (250 KAST)`)
+      expect(ran.out).toContain(`balanceOf through callContract (read only, nothing signed): ${sender} holds 999750 KAST, ${recipient} holds 250 KAST`)
+      // Global fee delegation: the sender's KLAY did not move, the member is billed for three transactions.
+      expect(ran.out).toMatch(/^ {3}the sender paid no fee: it still holds 8\.49937 KLAY; the member's bill is 0\.\d+ KLAY for 3 transactions$/m)
+      expect(ran.out).toContain("packages/cli/docs/cli.md")
       // The member's secret stays in memory.
       expect(ran.out).not.toMatch(/secret access key:|Basic [A-Za-z0-9+/=]{8,}/i)
     }), { timeout: 60_000 })

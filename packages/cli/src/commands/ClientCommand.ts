@@ -53,7 +53,7 @@ export type Print = (line: string) => Effect.Effect<void>
 /**
  * Runs a command's program with the client configured by `ClientConfig`, every printed line
  * scrubbed of the key by the client's scrubber, and every failure turned into one line and an
- * exit code.
+ * exit code; succeeds with what the program gives.
  *
  * @since 0.2.0
  * @category running
@@ -63,7 +63,7 @@ export const withClient = <A>(
   uses: ClientConfig.Uses,
   context: Omit<Messages.Context, "chainId" | "pool" | "url">,
   program: (print: Print, s: Settings) => Effect.Effect<A, WalletError.WalletError, WalletClient.WalletClient>
-): Effect.Effect<void, ExitCode.Failure> =>
+): Effect.Effect<A, ExitCode.Failure> =>
   Effect.gen(function*() {
     const configured = yield* ClientConfig.configure(run, uses)
     const { options, scrubber } = configured
@@ -82,7 +82,7 @@ export const withClient = <A>(
       Effect.provide(FetchHttpClient.layer)
     )
     const provided = Effect.provideService(program(print, s), WalletClient.WalletClient, client)
-    yield* (verbose !== undefined ? verbose.observe(provided) : provided).pipe(
+    return yield* (verbose !== undefined ? verbose.observe(provided) : provided).pipe(
       Effect.catchAll((error) => {
         const full: Messages.Context = {
           ...context,

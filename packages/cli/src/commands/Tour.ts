@@ -10,17 +10,26 @@ import { Chunk, Console, Effect, Layer, Option, Schedule, Stream } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Address, Amount, ChainId, FeeDelegation, Transaction, WalletClient, WalletConfig } from "effect-kas-wallet"
+import { Address, Amount, ChainId, FeeDelegation, Transaction, TransactionKind, WalletClient, WalletConfig } from "effect-kas-wallet"
+import * as Abi from "effect-kas-wallet/Abi"
 import * as Wire from "effect-kas-wallet/Wire"
 import { Emulator } from "effect-kas-wallet-emulator"
 import type * as Argv from "../input/Argv.js"
 import * as ExitCode from "../output/ExitCode.js"
 import * as Output from "../output/Output.js"
+import * as KasToken from "../tour/KasToken.js"
 
 const step = (n: number, title: string, wire?: string) =>
   Console.log(`\n${n}. ${title}${wire !== undefined ? `  (${wire})` : ""}`)
 const say = (text: string) => Console.log(text.split("\n").map((line) => `   ${line}`).join("\n"))
 const klay = (peb: bigint) => `${Amount.formatKlay(peb as Amount.Peb)} KLAY`
+// KAST has 18 decimals, as KLAY has: the same formatting, another unit.
+const kast = (units: bigint) => `${Amount.formatKlay(units as Amount.Peb)} KAST`
+const signed = <E, R>(result: Effect.Effect<Transaction.TransactionResult, E, R>) =>
+  Effect.filterOrDieMessage(result, Transaction.isSigned, "the tour's accounts are not multisig: a transaction is signed at once")
+// The tour's emulator makes a block every quarter second, and the tour asks as often.
+const BlockInterval = "250 millis"
+const polling = { schedule: Schedule.spaced(BlockInterval) }
 const rows = (accounts: ReadonlyArray<Parameters<typeof Output.accountRow>[0]>) =>
   say(Output.table(Output.accountHeader, accounts.map((a) => Output.accountRow(a, true))))
 
@@ -93,9 +102,9 @@ export const program = Effect.gen(function*() {
     value: Amount.PebPerKlay * 3n / 2n,
     feePayer: FeeDelegation.global,
     feeRatio: 30
-  }).pipe(Effect.filterOrDieMessage(Transaction.isSigned, "the tour's accounts are not multisig: a transfer is signed at once"))
+  }).pipe(signed)
   yield* say(`submitted ${Output.short(sent.transactionHash, 10, 6)}: a signed Klaytn ${Wire.typeName(sent.typeInt)} (type ${sent.typeInt}), nonce ${sent.nonce}`)
-  const receipt = yield* WalletClient.awaitReceipt(sent.transactionHash, { schedule: Schedule.spaced("250 millis") })
+  const receipt = yield* WalletClient.awaitReceipt(sent.transactionHash, polling)
   const fee = BigInt(receipt.gasUsed) * sent.gasPrice
   const globalShare = fee * 30n / 100n
   const bill = (yield* emulator.feeBills({ accountId: emulator.member.accountId, chainId: ChainId.Testnet }))[0]
@@ -109,7 +118,68 @@ export const program = Effect.gen(function*() {
     `the sender paid 1.5 KLAY and the other 70%: ${klay(funded.balance)} → ${klay(after.balance)}`,
     `the recipient holds ${klay(received.balance)}`
   ].join("\n"))
-  yield* Console.log("\nDone. Next: README.md (the Effect example), docs/client.md, and `kas-wallet --help`.")
+
+  yield* step(
+    9,
+    "Deploy a token, transfer some, read balances; the global fee payer pays",
+    "POST /v2/tx/fd/contract/deploy, /v2/tx/fd/contract/execute, /v2/tx/contract/call"
+  )
+  const supply = 1_000_000n * 10n ** 18n
+  const input = yield* Abi.deployInput(KasToken.bytecode, "constructor(uint256 initialSupply)", [supply])
+  const deploying = yield* WalletClient.send(TransactionKind.ContractDeploy({ input }), { from: sender.address, feePayer: FeeDelegation.global }).pipe(signed)
+  yield* say(
+    `submitted ${Output.short(deploying.transactionHash, 10, 6)}: a signed Klaytn ${Wire.typeName(deploying.typeInt)} (type ${deploying.typeInt}), KasToken's code and initialSupply ${kast(supply)} (${(input.length - 2) / 2} bytes)`
+  )
+  const deployed = yield* WalletClient.awaitReceipt(deploying.transactionHash, polling)
+  const token = deployed.contractAddress
+  if (deployed.status !== "Committed" || token === undefined || token === null || token === "") {
+    return yield* Effect.dieMessage(`the token's deployment failed: ${deployed.status}${deployed.txError !== undefined ? `, txError ${deployed.txError}` : ""}`)
+  }
+  yield* say(`${deployed.status} in block ${deployed.blockNumber}, ${deployed.gasUsed} gas: the token is at ${token} (receipt.contractAddress)`)
+
+  const transfer = yield* Abi.fn("transfer(address to, uint256 value) returns (bool)")
+  const amount = 250n * 10n ** 18n
+  const calldata = yield* Abi.encodeCall(transfer, [receiver.address, amount])
+  const executing = yield* WalletClient.send(TransactionKind.ContractExecution({ to: token, input: calldata }), {
+    from: sender.address,
+    feePayer: FeeDelegation.global
+  }).pipe(signed)
+  yield* say(`submitted ${Output.short(executing.transactionHash, 10, 6)}: a signed Klaytn ${Wire.typeName(executing.typeInt)} (type ${executing.typeInt}) calling transfer(${Output.short(receiver.address)}, ${kast(amount)})`)
+  const executed = yield* WalletClient.awaitReceipt(executing.transactionHash, polling)
+  const Transfer = yield* Abi.event("Transfer(address indexed from, address indexed to, uint256 value)")
+  const logs = yield* Abi.decodeLogs(Transfer, executed.logs ?? [])
+  yield* say([
+    `${executed.status} in block ${executed.blockNumber}, ${executed.gasUsed} gas; its Transfer log, decoded:`,
+    ...logs.map((log) => {
+      const { from, to, value } = log.args as { readonly from: string; readonly to: string; readonly value: bigint }
+      return `  from ${Output.short(from)} to ${Output.short(to)}, value ${value} (${kast(value)})`
+    })
+  ].join("\n"))
+
+  const balanceOf = yield* Abi.fn("balanceOf(address owner) view returns (uint256)")
+  const balances = yield* Effect.forEach([sender, receiver], (account) =>
+    Effect.gen(function*() {
+      const { result } = yield* WalletClient.callContract({ to: token, ...(yield* Abi.callArguments(balanceOf, [account.address])) })
+      const [balance] = yield* Abi.decodeResult(balanceOf, result)
+      return `${Output.short(account.address)} holds ${kast(balance as bigint)}`
+    }))
+  const [spent, billed] = yield* Effect.all([
+    emulator.balance(ChainId.Testnet, sender.address),
+    emulator.feeBills({ accountId: emulator.member.accountId, chainId: ChainId.Testnet })
+  ])
+  yield* say([
+    `balanceOf through callContract (read only, nothing signed): ${balances.join(", ")}`,
+    `the sender paid no fee: it still holds ${klay(spent.balance)}; the member's bill is ${klay(billed[0]?.fees ?? 0n)} for ${billed[0]?.transactions ?? 0} transactions`
+  ].join("\n"))
+
+  yield* Console.log([
+    "",
+    "Done. Next:",
+    "   README.md, docs/client.md         the library, contracts too (effect-kas-wallet/Abi)",
+    "   packages/cli/docs/cli.md          kas-wallet tx deploy | execute | call, every command",
+    "   packages/cli/src/tour/README.md   the token's Solidity source, and how to rebuild it",
+    "   kas-wallet --help"
+  ].join("\n"))
 })
 
 /**
@@ -123,7 +193,7 @@ export const run = Effect.gen(function*() {
     Effect.sync(() => mkdtempSync(join(tmpdir(), "kas-wallet-tour-"))),
     (path) => Effect.sync(() => rmSync(path, { recursive: true, force: true }))
   )
-  const emulator = Emulator.layer({ database: join(dir, "emulator.db"), port: 0 })
+  const emulator = Emulator.layer({ database: join(dir, "emulator.db"), port: 0, blockInterval: BlockInterval })
   const client = Layer.unwrapEffect(Effect.map(Emulator.Emulator, (e) =>
     WalletClient.layer({
       credentials: { accessKeyId: e.member.accessKeyId, secretAccessKey: e.member.secretAccessKey },

@@ -1,16 +1,25 @@
 /**
- * `kas-wallet tx send | receipt`: value transfers from the accounts of a pool and their receipts,
- * over the WalletClient (`transferValue`, `getTransactionReceipt`, `awaitReceipt`).
+ * `kas-wallet tx send | deploy | execute | call | receipt`: transactions from the accounts of a
+ * pool (value transfers, contract deployments and executions, each with any fee payer), read-only
+ * contract calls and receipts, over the WalletClient (`send`, `callContract`,
+ * `getTransactionReceipt`, `awaitReceipt`).
+ *
+ * `send`, `deploy` and `execute` differ only in the transaction's kind (`TransactionKind`): one
+ * path reads the sender, the fee payer, nonce, gas and submission into `WalletClient.SendOptions`,
+ * sends, prints the result and, with `--wait`, the receipt. The ABI (signatures, arguments,
+ * decoded results and logs) is in `Contract`, loaded only by the commands that use it.
  *
  * The connection flags and their environment variables are those of `kas-wallet accounts`.
  *
  * @since 0.2.0
  */
 import { Effect, Either, Option, Schedule, Schema } from "effect"
-import { Address, Amount, FeeDelegation, Transaction, WalletClient } from "effect-kas-wallet"
+import { Address, Amount, FeeDelegation, Transaction, TransactionKind, WalletClient } from "effect-kas-wallet"
+import type * as Abi from "effect-kas-wallet/Abi"
 import * as Wire from "effect-kas-wallet/Wire"
 import type * as Argv from "../input/Argv.js"
 import * as Client from "./ClientCommand.js"
+import type * as Contract from "./Contract.js"
 import * as ExitCode from "../output/ExitCode.js"
 import * as Flags from "../input/Flags.js"
 import * as Output from "../output/Output.js"
@@ -21,6 +30,10 @@ const T = Spec.tx
 
 const encodeResult = Schema.encodeSync(Transaction.TransactionResult)
 const encodeReceipt = Schema.encodeSync(Transaction.TransactionReceipt)
+
+// The ABI layer, loaded by the commands that use it.
+type ContractModule = typeof Contract
+const loadContract: Effect.Effect<ContractModule> = Effect.promise(() => import("./Contract.js"))
 
 const parseAddress: Flags.Parser<Address.Address> = (raw) =>
   Either.map(Client.parseAddress(raw), (checked) => Option.getOrThrow(Address.checksum(checked)))
@@ -38,19 +51,29 @@ const parseFeePayer: Flags.Parser<FeeDelegation.FeePayer> = (raw) =>
 const parseHash: Flags.Parser<Transaction.TxHash> = (raw) =>
   Either.mapLeft(Schema.decodeUnknownEither(Transaction.TxHash)(raw), () => `must be 0x followed by 64 hex digits (got ${Flags.show(raw)})`)
 
+const parseGas = Flags.integer(0, Number.MAX_SAFE_INTEGER)
+
 const required = <A>(flag: Spec.Flag, value: Option.Option<A>) =>
   Option.match(value, {
     onNone: () => Effect.fail(ExitCode.invalid(`--${flag.name} is required, e.g. ${flag.example}`)),
     onSome: Effect.succeed
   })
 
+/** A refusal of the ABI layer (a whole line), as exit code 2. */
+const refused = <A>(checked: Either.Either<A, string>): Effect.Effect<A, ExitCode.Failure> =>
+  Either.match(checked, { onLeft: (line) => Effect.fail(ExitCode.invalid(line)), onRight: Effect.succeed })
+
+const reader = (run: Argv.Run) => <A>(flag: Spec.Flag, parse: Flags.Parser<A>) => Flags.read(flag, Flags.given(run, flag), parse)
+
 // How often --wait asks: about twice per block of the emulator's default clock.
 const polling = Schedule.spaced("500 millis")
 
 const amount = (peb: bigint) => `${Amount.formatKlay(peb as Amount.Peb)} KLAY (${peb} peb)`
 
+const checksummed = (address: string) => Option.getOrElse(Address.checksum(address), () => address)
+
 /**
- * A transfer's result as `field  value` lines.
+ * A transaction's result as `field  value` lines (a long input cut; `--json` has it whole).
  *
  * @since 0.2.0
  * @category formatting
@@ -72,23 +95,67 @@ export const resultDetails = (r: Transaction.TransactionResult): string =>
     ...(Transaction.isFeeDelegatedResult(r)
       ? [["fee payer", `${r.feePayer}${r.feeRatio !== undefined && r.feeRatio > 0 ? ` (${r.feeRatio}% of the fee)` : " (all of the fee)"}`]]
       : [["fee payer", "the sender"]]),
-    ...(r.input !== undefined ? [["input", r.input]] : [])
+    ...(r.input !== undefined ? [["input", Output.hex(r.input)]] : [])
   ])
 
 /**
- * A receipt as `field  value` lines: the block, the gas used and the fee, and who paid it.
+ * Klaytn's receipt error codes (`txError` of a `CommitError` receipt), in words.
+ *
+ * @since 0.4.0
+ * @category formatting
+ */
+export const txErrors: Readonly<Record<number, string>> = {
+  0x02: "VM error while running the contract",
+  0x03: "maximum call depth exceeded",
+  0x04: "contract address collision",
+  0x05: "out of gas storing the contract's code",
+  0x06: "contract code larger than the maximum",
+  0x07: "out of gas",
+  0x08: "write protection (a state change in a static call)",
+  0x09: "execution reverted",
+  0x0a: "opcode computation cost limit reached",
+  0x0b: "account already exists",
+  0x0c: "not a program account (no contract at the address)",
+  0x0e: "fee ratio out of range"
+}
+
+const txError = (code: number) =>
+  `txError 0x${code.toString(16).padStart(2, "0")}: ${txErrors[code] ?? "see Klaytn's transaction error codes"}`
+
+/**
+ * What the receipt's logs decode to, with `--event`.
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export interface DecodedLogs {
+  readonly events: ReadonlyArray<Abi.Event>
+  readonly decoded: ReadonlyArray<Contract.Decoded>
+  readonly show: (d: Contract.Decoded) => string
+}
+
+/**
+ * A receipt as `field  value` lines: the status (and a failure's error), a deployed contract's
+ * address, the block, the gas used and the fee, who paid it, and the logs (decoded with
+ * `--event`).
  *
  * @since 0.2.0
  * @category formatting
  */
-export const receiptDetails = (r: Transaction.TransactionReceipt): string => {
-  const rows: Array<[string, string]> = [
+export const receiptDetails = (r: Transaction.TransactionReceipt, logs?: DecodedLogs): string => {
+  const rows: Array<readonly [string, string]> = [
     ["transaction", r.transactionHash],
     ["status", r.status],
+    ...(r.status === "CommitError"
+      ? [["error", r.txError !== undefined ? txError(r.txError) : "no txError given"] as const]
+      : []),
     ["type", `${r.type ?? Wire.typeName(r.typeInt as Wire.TxType)} (${r.typeInt})`],
     ["from", r.from],
-    ...(r.to !== undefined && r.to !== null ? [["to", r.to] as [string, string]] : []),
-    ...(r.value !== undefined ? [["value", amount(r.value)] as [string, string]] : []),
+    ...(r.to !== undefined && r.to !== null ? [["to", r.to] as const] : []),
+    ...(Transaction.isFinal(r) && r.contractAddress !== undefined && r.contractAddress !== null && r.contractAddress !== ""
+      ? [["contract", checksummed(r.contractAddress)] as const]
+      : []),
+    ...(r.value !== undefined ? [["value", amount(r.value)] as const] : []),
     ["nonce", String(r.nonce)]
   ]
   if (Transaction.isFinal(r)) {
@@ -106,23 +173,83 @@ export const receiptDetails = (r: Transaction.TransactionReceipt): string => {
           : `fee payer ${r.feePayer}: ${amount(payerPart)}; sender: ${amount(fee - payerPart)}`
       ]
     )
+    const all = r.logs ?? []
+    if (all.length > 0 || logs !== undefined) rows.push(["logs", String(all.length)])
+    all.forEach((log, i) => {
+      rows.push([`log ${i}`, checksummed(log.address)])
+      log.topics.forEach((topic, t) => rows.push([`  topic ${t}`, topic]))
+      rows.push(["  data", Output.hex(log.data)])
+      for (const d of logs?.decoded.filter((d) => d.index === i) ?? []) rows.push(["  event", logs!.show(d)])
+    })
+    if (logs !== undefined && logs.decoded.length === 0) {
+      rows.push(["events", `none of the logs is ${logs.events.map((e) => e.name).join(" or ")}`])
+    }
   } else {
     rows.push(["block", "none yet: committed in the next block"])
   }
   return Output.table(["FIELD", "VALUE"], rows)
 }
 
-const send = (run: Argv.Run): Effect.Effect<void, ExitCode.Failure> =>
+/** The `--event` signatures, read before anything is sent; none: `undefined` (nothing loaded). */
+const readEvents = (run: Argv.Run): Effect.Effect<{ readonly contract: ContractModule; readonly events: ReadonlyArray<Abi.Event> } | undefined, ExitCode.Failure> =>
+  Option.match(Flags.givenList(run, T.event), {
+    onNone: () => Effect.succeed(undefined),
+    onSome: (raws) =>
+      Effect.flatMap(loadContract, (contract) =>
+        Effect.map(
+          Effect.forEach(raws, (raw) => refused(contract.parseEvent(`--${T.event.name}`, raw))),
+          (events) => ({ contract, events })
+        ))
+  })
+
+/**
+ * Prints a receipt, its logs decoded by the `--event`s if any; gives what is wrong with a log that
+ * does not decode, for the command to fail with after the receipt.
+ */
+const printReceipt = (
+  print: Client.Print,
+  json: boolean,
+  r: Transaction.TransactionReceipt,
+  events: Effect.Effect.Success<ReturnType<typeof readEvents>>,
+  blankBefore: boolean
+): Effect.Effect<string | undefined> =>
   Effect.gen(function*() {
-    const read = <A>(flag: Spec.Flag, parse: Flags.Parser<A>) => Flags.read(flag, Flags.given(run, flag), parse)
+    const decoded = events === undefined
+      ? undefined
+      : events.contract.decodeLogs(events.events, Transaction.isFinal(r) ? r.logs ?? [] : [])
+    const logs = decoded !== undefined && Either.isRight(decoded) && events !== undefined
+      ? { events: events.events, decoded: decoded.right, show: events.contract.showLog }
+      : undefined
+    yield* print(
+      json
+        ? JSON.stringify({ ...encodeReceipt(r), ...(logs !== undefined ? { events: logs.decoded.map(events!.contract.logJson) } : {}) })
+        : `${blankBefore ? "\n" : ""}${receiptDetails(r, logs)}`
+    )
+    return decoded !== undefined && Either.isLeft(decoded) ? `--${T.event.name}: ${decoded.left}` : undefined
+  })
+
+/** Fails with a problem found after the output (a log or a result that does not decode). */
+const failWith = (problem: string | undefined): Effect.Effect<void, ExitCode.Failure> =>
+  problem === undefined ? Effect.void : Effect.fail(ExitCode.invalid(problem))
+
+/**
+ * The one path of `send`, `deploy` and `execute`: the sender, the kind (read by `kindOf`), the fee
+ * payer, nonce, gas and submission as `WalletClient.SendOptions`, every check before anything is
+ * sent; then `WalletClient.send`, the result, and with `--wait` the receipt.
+ */
+const transact = (
+  run: Argv.Run,
+  operation: "send" | "deploy" | "execute",
+  kindOf: Effect.Effect<TransactionKind.TransactionKind, ExitCode.Failure>
+): Effect.Effect<void, ExitCode.Failure> =>
+  Effect.gen(function*() {
+    const read = reader(run)
     const from = yield* required(T.from, yield* read(T.from, parseAddress))
-    const to = yield* required(T.to, yield* read(T.to, parseAddress))
-    const value = yield* required(T.value, yield* read(T.value, Value.parseAmount))
-    const memo = Option.getOrUndefined(yield* read(T.memo, Flags.nonEmpty))
+    const kind = yield* kindOf
     const feePayer = Option.getOrUndefined(yield* read(T.feePayer, parseFeePayer))
     const feeRatio = Option.getOrUndefined(yield* read(T.feeRatio, parseFeeRatio))
     const nonce = Option.getOrUndefined(yield* read(T.nonce, Flags.integer(0, Number.MAX_SAFE_INTEGER)))
-    const gas = Option.getOrUndefined(yield* read(T.gas, Flags.integer(0, Number.MAX_SAFE_INTEGER)))
+    const gas = Option.getOrUndefined(yield* read(T.gas, parseGas))
     const noSubmit = Flags.isSet(run, T.noSubmit)
     const wait = Flags.isSet(run, T.wait)
     if (feeRatio !== undefined && feePayer === undefined) {
@@ -133,34 +260,165 @@ const send = (run: Argv.Run): Effect.Effect<void, ExitCode.Failure> =>
       return yield* ExitCode.invalid(`--${T.feePayerPool.name} selects the pool of --${T.feePayer.name} ADDRESS, and there is none`)
     }
     if (noSubmit && wait) return yield* ExitCode.invalid(`--${T.wait.name} waits for a sent transaction: leave out --${T.noSubmit.name} or --${T.wait.name}`)
+    const events = yield* readEvents(run)
+    if (events !== undefined && !wait) {
+      return yield* ExitCode.invalid(`--${T.event.name} decodes the logs of the receipt: add --${T.wait.name}, or use kas-wallet tx receipt <hash> --event ...`)
+    }
     const userFeePayer = feePayer?._tag === "UserFeePayer" ? feePayer.address : undefined
-    return yield* Client.withClient(run, { pool: true, feePayerPool: true }, { operation: "send", address: from, feePayer: userFeePayer }, (print, s) =>
+    const waited = yield* Client.withClient(run, { pool: true, feePayerPool: true }, { operation, address: from, feePayer: userFeePayer }, (print, s) =>
       Effect.gen(function*() {
-        const fields = { from, to, value, memo, nonce, gas, submit: !noSubmit }
-        const params: WalletClient.TransferParams = feePayer === undefined ? fields : {
+        const fields = { from, nonce, gas, submit: !noSubmit }
+        const options: WalletClient.SendOptions = feePayer === undefined ? fields : {
           ...fields,
           feePayer,
           feeRatio,
           // The layer's fee-payer pool (--fee-payer-pool / KAS_FEEPAYER_POOL) serves a user fee payer only.
           feePayerPool: userFeePayer !== undefined ? s.feePayerPool : undefined
         }
-        const result = yield* WalletClient.transferValue(params)
+        const result = yield* WalletClient.send(kind, options)
         yield* print(s.json ? JSON.stringify(encodeResult(result)) : resultDetails(result))
-        if (!wait || !Transaction.isSigned(result)) return
+        if (!wait || !Transaction.isSigned(result)) return undefined
         const receipt = yield* WalletClient.awaitReceipt(result.transactionHash, { schedule: polling })
-        yield* print(s.json ? JSON.stringify(encodeReceipt(receipt)) : `\n${receiptDetails(receipt)}`)
+        return { receipt, problem: yield* printReceipt(print, s.json, receipt, events, true) }
       }))
+    yield* failWith(waited?.problem)
+    const receipt = waited?.receipt
+    // Waited for, a transaction that failed in its block fails the command (after its receipt).
+    if (receipt?.status === "CommitError") {
+      return yield* ExitCode.invalid(
+        `the ${nouns[operation]} failed in block ${receipt.blockNumber} (${
+          receipt.txError !== undefined ? `${txError(receipt.txError)}` : "no txError given"
+        }); its fee was paid`
+      )
+    }
+  })
+
+const nouns = { send: "transfer", deploy: "deployment", execute: "execution" } as const
+
+/** The optional `--value` of a contract: KLAY for a payable constructor or function. */
+const payable = (run: Argv.Run) => Effect.map(reader(run)(T.payable, Value.parseAmount), Option.getOrUndefined)
+
+const send = (run: Argv.Run) =>
+  transact(
+    run,
+    "send",
+    Effect.gen(function*() {
+      const read = reader(run)
+      const to = yield* required(T.to, yield* read(T.to, parseAddress))
+      const value = yield* required(T.value, yield* read(T.value, Value.parseAmount))
+      const memo = Option.getOrUndefined(yield* read(T.memo, Flags.nonEmpty))
+      return TransactionKind.ValueTransfer({ to, value, memo })
+    })
+  )
+
+const deploy = (run: Argv.Run) =>
+  transact(
+    run,
+    "deploy",
+    Effect.gen(function*() {
+      const file = Flags.given(run, T.bytecodeFile)
+      const hex = Flags.given(run, T.bytecode)
+      if (Option.isSome(file) && Option.isSome(hex)) {
+        return yield* ExitCode.invalid(`give the bytecode once: --${T.bytecodeFile.name} FILE or --${T.bytecode.name} HEX`)
+      }
+      if (Option.isNone(file) && Option.isNone(hex)) {
+        return yield* ExitCode.invalid(`--${T.bytecodeFile.name} FILE or --${T.bytecode.name} HEX is required: the contract's creation bytecode`)
+      }
+      const contract = yield* loadContract
+      const bytecode = Option.isSome(file)
+        ? yield* refused(contract.readBytecodeFile(`--${T.bytecodeFile.name}`, file.value))
+        : Option.getOrThrow(yield* reader(run)(T.bytecode, contract.parseHex(false)))
+      const constructor = yield* Option.match(Flags.given(run, T.constructor), {
+        onNone: () => Effect.succeed(undefined),
+        onSome: (raw) => refused(contract.parseConstructor(`--${T.constructor.name}`, raw))
+      })
+      const words = Flags.givenList(run, T.args)
+      if (Option.isSome(words) && constructor === undefined) {
+        return yield* ExitCode.invalid(`--${T.args.name} needs --${T.constructor.name} "constructor(type,...)" to encode them`)
+      }
+      const args = constructor === undefined
+        ? []
+        : yield* refused(contract.values(`--${T.args.name}`, contract.signatureOf("constructor", constructor.inputs), constructor.inputs, Option.getOrElse(words, () => [])))
+      const input = yield* refused(contract.deployInput(bytecode, constructor, args))
+      return TransactionKind.ContractDeploy({ input, value: yield* payable(run) })
+    })
+  )
+
+const execute = (run: Argv.Run) =>
+  transact(
+    run,
+    "execute",
+    Effect.gen(function*() {
+      const to = yield* required(T.contract, yield* reader(run)(T.contract, parseAddress))
+      const method = Flags.given(run, T.method)
+      const input = Flags.given(run, T.input)
+      const words = Flags.givenList(run, T.args)
+      if (Option.isSome(method) && Option.isSome(input)) {
+        return yield* ExitCode.invalid(`give the calldata once: --${T.method.name} (with --${T.args.name}) or --${T.input.name} HEX`)
+      }
+      if (Option.isNone(method) && Option.isNone(input)) {
+        return yield* ExitCode.invalid(`--${T.method.name} SIGNATURE (with --${T.args.name}) or --${T.input.name} HEX is required: what to run, e.g. ${T.method.example}`)
+      }
+      if (Option.isSome(input) && Option.isSome(words)) {
+        return yield* ExitCode.invalid(`--${T.args.name} go with --${T.method.name}: --${T.input.name} is the whole calldata already`)
+      }
+      const contract = yield* loadContract
+      const calldata = Option.isSome(method)
+        ? yield* Effect.gen(function*() {
+          const f = yield* refused(contract.parseFunction(`--${T.method.name}`, method.value))
+          const inputs = f.item.inputs as ReadonlyArray<Contract.Parameter>
+          const args = yield* refused(contract.values(`--${T.args.name}`, contract.signatureOf(f.name, inputs), inputs, Option.getOrElse(words, () => [])))
+          return yield* refused(contract.calldata(f, args))
+        })
+        : Option.getOrThrow(yield* reader(run)(T.input, contract.parseHex(true)))
+      return TransactionKind.ContractExecution({ to, input: calldata, value: yield* payable(run) })
+    })
+  )
+
+const call = (run: Argv.Run): Effect.Effect<void, ExitCode.Failure> =>
+  Effect.gen(function*() {
+    const read = reader(run)
+    const to = yield* required(T.contract, yield* read(T.contract, parseAddress))
+    const raw = yield* required(T.callMethod, Flags.given(run, T.callMethod))
+    const contract = yield* loadContract
+    const f = yield* refused(contract.parseFunction(`--${T.callMethod.name}`, raw))
+    const inputs = f.item.inputs as ReadonlyArray<Contract.Parameter>
+    const args = yield* refused(
+      contract.values(`--${T.args.name}`, contract.signatureOf(f.name, inputs), inputs, Option.getOrElse(Flags.givenList(run, T.args), () => []))
+    )
+    const { arguments: typed, method } = yield* refused(contract.callArguments(f, args))
+    const from = Option.getOrUndefined(yield* read(T.caller, parseAddress))
+    const value = yield* payable(run)
+    const gas = Option.getOrUndefined(yield* read(T.contractGas, parseGas))
+    const problem = yield* Client.withClient(run, { pool: true, feePayerPool: false }, { operation: "call", address: to }, (print, s) =>
+      Effect.gen(function*() {
+        const called = yield* WalletClient.callContract({ to, method, arguments: typed, from, value, gas })
+        const outputs = f.outputs.length === 0 ? undefined : contract.decodeOutputs(f, called.result)
+        const decoded = outputs !== undefined && Either.isRight(outputs) ? outputs.right : undefined
+        yield* print(
+          s.json
+            ? JSON.stringify({ data: called.data, result: called.result, ...(decoded !== undefined ? { outputs: decoded.map((o) => contract.toJson(o.value)) } : {}) })
+            : Output.table(["FIELD", "VALUE"], [
+              ["data", Output.hex(called.data)],
+              ["result", Output.hex(called.result)],
+              ...(decoded !== undefined ? contract.outputRows(decoded) : [])
+            ])
+        )
+        return outputs !== undefined && Either.isLeft(outputs) ? outputs.left : undefined
+      }))
+    yield* failWith(problem)
   })
 
 const receipt = (run: Argv.Run): Effect.Effect<void, ExitCode.Failure> =>
   Either.match(parseHash(Flags.positional(run, "hash")), {
     onLeft: (problem) => Effect.fail(ExitCode.invalid(`<hash> ${problem}`)),
     onRight: (hash) =>
-      Client.withClient(run, { pool: true, feePayerPool: false }, { operation: "receipt", hash }, (print, s) =>
-        Effect.flatMap(
-          Flags.isSet(run, T.wait) ? WalletClient.awaitReceipt(hash, { schedule: polling }) : WalletClient.getTransactionReceipt(hash),
-          (r) => print(s.json ? JSON.stringify(encodeReceipt(r)) : receiptDetails(r))
-        ))
+      Effect.flatMap(readEvents(run), (events) =>
+        Client.withClient(run, { pool: true, feePayerPool: false }, { operation: "receipt", hash }, (print, s) =>
+          Effect.flatMap(
+            Flags.isSet(run, T.wait) ? WalletClient.awaitReceipt(hash, { schedule: polling }) : WalletClient.getTransactionReceipt(hash),
+            (r) => printReceipt(print, s.json, r, events, false)
+          )).pipe(Effect.flatMap(failWith)))
   })
 
 /**
@@ -169,4 +427,10 @@ const receipt = (run: Argv.Run): Effect.Effect<void, ExitCode.Failure> =>
  * @since 0.2.0
  * @category commands
  */
-export const commands: Readonly<Record<string, (run: Argv.Run) => Effect.Effect<void, ExitCode.Failure>>> = { send, receipt }
+export const commands: Readonly<Record<string, (run: Argv.Run) => Effect.Effect<void, ExitCode.Failure>>> = {
+  send,
+  deploy,
+  execute,
+  call,
+  receipt
+}

@@ -26,7 +26,8 @@ export type Request =
 
 /**
  * A command to run, with what the command line gave it: the value of each flag given with one,
- * `true` for each switch given, and the positional arguments in the table's order.
+ * the values of a flag that takes many (`Spec.Flag.many`), `true` for each switch given, and the
+ * positional arguments in the table's order.
  *
  * @since 0.2.0
  * @category models
@@ -34,8 +35,8 @@ export type Request =
 export interface Run {
   readonly _tag: "Run"
   readonly command: Spec.Command
-  /** By flag name (without `--`): its value, or `true` for a switch. */
-  readonly flags: Readonly<Record<string, string | true>>
+  /** By flag name (without `--`): its value, its values (a flag that takes many), or `true` for a switch. */
+  readonly flags: Readonly<Record<string, string | true | ReadonlyArray<string>>>
   readonly positionals: ReadonlyArray<string>
 }
 
@@ -109,7 +110,7 @@ export const read = (root: Spec.Command, args: ReadonlyArray<string>): Request =
   }
 
   const flags = Spec.flags(command)
-  const given: Record<string, string | true> = {}
+  const given: Record<string, string | true | ReadonlyArray<string>> = {}
   const positionals: Array<string> = []
   for (let j = 0; j < rest.length; j++) {
     const arg = rest[j]!
@@ -123,10 +124,19 @@ export const read = (root: Spec.Command, args: ReadonlyArray<string>): Request =
       const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq)
       const flag = flags.find((f) => f.name === name)
       if (flag === undefined) return usage(`unknown option --${name} for ${display(command)}${suggest(name, flags)}`)
-      if (given[name] !== undefined) return usage(`--${name} is given twice`)
+      // Own properties only: `--constructor` is a flag, not Object.prototype's.
+      if (Object.hasOwn(given, name)) return usage(`--${name} is given twice`)
       if (flag.value === undefined) {
         if (eq !== -1) return usage(`--${name} takes no value`)
         given[name] = true
+        continue
+      }
+      if (flag.many === true) {
+        // Every word up to the next option (or `--`): values such as -5 are words, not options.
+        const values = eq !== -1 && arg.length > eq + 1 ? [arg.slice(eq + 1)] : []
+        while (j + 1 < rest.length && j + 1 !== end && !rest[j + 1]!.startsWith("--")) values.push(rest[++j]!)
+        if (values.length === 0) return usage(`--${name} needs a value, e.g. ${flag.example}`)
+        given[name] = values
         continue
       }
       if (eq !== -1) {

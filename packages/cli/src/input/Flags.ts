@@ -13,6 +13,9 @@ import * as ExitCode from "../output/ExitCode.js"
 import type * as Argv from "./Argv.js"
 import type * as Spec from "./Spec.js"
 
+// Own properties only: a flag named `constructor` is not Object.prototype's.
+const own = (run: Argv.Run, flag: Spec.Flag) => (Object.hasOwn(run.flags, flag.name) ? run.flags[flag.name] : undefined)
+
 /**
  * The value given to a flag on the command line, if any.
  *
@@ -20,8 +23,19 @@ import type * as Spec from "./Spec.js"
  * @category reading
  */
 export const given = (run: Argv.Run, flag: Spec.Flag): Option.Option<string> => {
-  const value = run.flags[flag.name]
+  const value = own(run, flag)
   return typeof value === "string" ? Option.some(value) : Option.none()
+}
+
+/**
+ * The values given to a flag that takes many (`Spec.Flag.many`), if it was given.
+ *
+ * @since 0.4.0
+ * @category reading
+ */
+export const givenList = (run: Argv.Run, flag: Spec.Flag): Option.Option<ReadonlyArray<string>> => {
+  const value = own(run, flag)
+  return Array.isArray(value) ? Option.some(value as ReadonlyArray<string>) : Option.none()
 }
 
 /**
@@ -30,7 +44,7 @@ export const given = (run: Argv.Run, flag: Spec.Flag): Option.Option<string> => 
  * @since 0.2.0
  * @category reading
  */
-export const isSet = (run: Argv.Run, flag: Spec.Flag): boolean => run.flags[flag.name] === true
+export const isSet = (run: Argv.Run, flag: Spec.Flag): boolean => own(run, flag) === true
 
 /**
  * A positional argument by name; `Argv.read` has checked that every one is there.

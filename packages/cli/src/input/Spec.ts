@@ -36,6 +36,11 @@ export interface Flag {
   readonly choices?: ReadonlyArray<string>
   /** Whether the completion offers file names. */
   readonly files?: boolean
+  /**
+   * Takes one or more values: every word after it up to the next option (`--args 0x50... 1000`);
+   * `Argv` gives them as a list.
+   */
+  readonly many?: boolean
 }
 
 /**
@@ -501,14 +506,14 @@ export const tx = {
     name: "fee-payer",
     value: "global|ADDRESS",
     default: "the sender",
-    description: "who pays the fee: global (the service, billed later) or your fee-payer account",
+    description: "who pays the fee: global or your fee-payer account",
     example: "--fee-payer global"
   },
   feeRatio: {
     name: "fee-ratio",
     value: "N",
-    default: "all of it",
-    description: "with --fee-payer: the fee payer's share of the fee in percent, 1 to 99",
+    default: "all",
+    description: "fee payer's share: 1 to 99 percent",
     example: "--fee-ratio 30"
   },
   feePayerPool: {
@@ -547,6 +552,89 @@ export const tx = {
     name: "json",
     description: "JSON: the result, then with --wait the receipt",
     example: "--json | jq -r .transactionHash"
+  },
+  bytecodeFile: {
+    name: "bytecode-file",
+    value: "FILE",
+    description: "file of the bytecode: hex, or a JSON artifact",
+    example: "--bytecode-file build/Token.bin",
+    files: true
+  },
+  bytecode: {
+    name: "bytecode",
+    value: "HEX",
+    description: "the creation bytecode itself: 0x and hex digits",
+    example: "--bytecode 0x6080604052348015600e575f80fd5b50"
+  },
+  constructor: {
+    name: "constructor",
+    value: "SIGNATURE",
+    description: "the constructor's signature, to encode --args",
+    example: "--constructor \"constructor(uint256 supply)\""
+  },
+  args: {
+    name: "args",
+    value: "VALUE...",
+    many: true,
+    description: "integers, addresses, true|false, text, JSON arrays",
+    example: "--args 0x5053e2f0dde795c423a2b7f551c873f6ef6f4daa 1000"
+  },
+  contract: {
+    name: "to",
+    value: "CONTRACT",
+    description: "the contract's address",
+    example: "--to 0x5053e2f0dde795c423a2b7f551c873f6ef6f4daa"
+  },
+  method: {
+    name: "method",
+    value: "SIGNATURE",
+    description: "the function, as name(types), to encode --args",
+    example: "--method \"transfer(address,uint256)\""
+  },
+  callMethod: {
+    name: "method",
+    value: "SIGNATURE",
+    description: "name(types), and returns (types) to decode the result",
+    example: "--method \"balanceOf(address) returns (uint256)\""
+  },
+  input: {
+    name: "input",
+    value: "HEX",
+    description: "the calldata itself, 0x and hex digits",
+    example: "--input 0xa9059cbb"
+  },
+  payable: {
+    name: "value",
+    value: "AMOUNT",
+    default: "none",
+    description: "KLAY for a payable contract, with its unit: 1KLAY, 25ston",
+    example: "--value 1KLAY"
+  },
+  contractGas: {
+    name: "gas",
+    value: "N",
+    default: "the service's",
+    description: "gas limit",
+    example: "--gas 1000000"
+  },
+  caller: {
+    name: "from",
+    value: "ADDRESS",
+    default: "the zero address",
+    description: "the caller, msg.sender",
+    example: "--from 0xa809284C83b901eD106Aba4Ccda14628Af128e14"
+  },
+  event: {
+    name: "event",
+    value: "SIGNATURE...",
+    many: true,
+    description: "decode the logs of these events",
+    example: "--event \"Transfer(address indexed from,address indexed to,uint256 value)\""
+  },
+  callJson: {
+    name: "json",
+    description: "JSON: {data, result, outputs}",
+    example: "--json | jq -r .outputs[0]"
   }
 } as const satisfies Record<string, Flag>
 
@@ -572,37 +660,115 @@ const txSend: Command = {
   ]
 }
 
+const txDeploy: Command = {
+  path: ["tx", "deploy"],
+  summary: "deploy a contract from an account of a pool",
+  description: [
+    "Deploy a contract from an account of the pool; --wait shows its address: POST",
+    "/v2/tx/contract/deploy (fd/, fd-user/: fee payers). Never retried."
+  ],
+  positionals: [],
+  groups: [
+    {
+      title: "Deployment",
+      flags: [tx.from, tx.bytecodeFile, tx.bytecode, tx.constructor, tx.args, tx.feePayer, tx.feeRatio, tx.contractGas, tx.wait]
+    },
+    { title: "Rarely", flags: [tx.payable, tx.event, tx.feePayerPool, tx.nonce, tx.noSubmit], more: true },
+    { title: "Output", flags: [tx.json, accounts.verbose] },
+    connection
+  ],
+  subcommands: [],
+  runs: true,
+  examples: [
+    "kas-wallet tx deploy --from \"$FROM\" --bytecode-file Token.bin --wait \\",
+    "  --constructor \"constructor(uint256 supply)\" --args 1000 --fee-payer global"
+  ]
+}
+
+const txExecute: Command = {
+  path: ["tx", "execute"],
+  summary: "execute a contract's function from an account of a pool",
+  description: [
+    "Run a contract's function from a pool's account, by --method and --args or by",
+    "--input: POST /v2/tx/contract/execute (fd/, fd-user/: fee payer). Never retried."
+  ],
+  positionals: [],
+  groups: [
+    {
+      title: "Execution",
+      flags: [tx.from, tx.contract, tx.method, tx.args, tx.input, tx.feePayer, tx.feeRatio, tx.wait, tx.event]
+    },
+    { title: "Rarely", flags: [tx.payable, tx.feePayerPool, tx.nonce, tx.contractGas, tx.noSubmit], more: true },
+    { title: "Output", flags: [tx.json, accounts.verbose] },
+    connection
+  ],
+  subcommands: [],
+  runs: true,
+  examples: [
+    "kas-wallet tx execute --from \"$FROM\" --to \"$TOKEN\" --fee-payer global \\",
+    "  --method \"transfer(address,uint256)\" --args \"$TO\" 1000 --wait"
+  ]
+}
+
+const txCall: Command = {
+  path: ["tx", "call"],
+  summary: "call a contract's function, read only",
+  description: [
+    "Call a function of a contract against the latest state (POST /v2/tx/contract/call): nothing is",
+    "signed or sent. Prints the calldata, the raw result and, with returns (...), the decoded outputs."
+  ],
+  positionals: [],
+  groups: [
+    { title: "Call", flags: [tx.contract, tx.callMethod, tx.args, tx.caller] },
+    { title: "Rarely", flags: [tx.payable, tx.contractGas], more: true },
+    { title: "Output", flags: [tx.callJson, accounts.verbose] },
+    connection
+  ],
+  subcommands: [],
+  runs: true,
+  examples: [
+    "kas-wallet tx call --to \"$TOKEN\" --method \"symbol() returns (string)\" --json",
+    "kas-wallet tx call --to \"$TOKEN\" --args \"$FROM\" \\",
+    "  --method \"balanceOf(address owner) view returns (uint256 balance)\""
+  ]
+}
+
 const txReceipt: Command = {
   path: ["tx", "receipt"],
   summary: "show the receipt of a transaction",
   description: [
     "Show the receipt of a transaction (GET /v2/tx/<hash>): Pending until its block, then Committed",
-    "with the block, the gas used and the fee. With --wait, poll until it is committed."
+    "(or CommitError) with the block, the gas, the fee, a contract's address and the logs. With",
+    "--wait, poll until it is in a block."
   ],
   positionals: [{ name: "hash", description: "0x followed by 64 hex digits" }],
-  groups: [{ title: "Output", flags: [tx.wait, tx.json, accounts.verbose] }, connection],
+  groups: [{ title: "Output", flags: [tx.wait, tx.event, tx.json, accounts.verbose] }, connection],
   subcommands: [],
   runs: true,
   examples: [
     "kas-wallet tx receipt \"$HASH\"",
-    "kas-wallet tx receipt \"$HASH\" --wait --json | jq -r .status"
+    "kas-wallet tx receipt \"$HASH\" --wait --json | jq -r .status",
+    "kas-wallet tx receipt \"$HASH\" \\",
+    "  --event \"Transfer(address indexed from,address indexed to,uint256 value)\""
   ]
 }
 
 const txGroup: Command = {
   path: ["tx"],
-  summary: "send value transfers and read their receipts",
+  summary: "send value, deploy, execute and call contracts, read receipts",
   description: [
-    "Value transfers from the accounts of a pool, their fee paid by the sender, the service (global",
-    "fee payer) or your fee-payer account, and their receipts. Connection flags as for accounts."
+    "Value transfers, contract deployments and executions from the accounts of a pool, their fee",
+    "paid by the sender, the service (global fee payer) or your fee-payer account; read-only calls;",
+    "receipts. Connection flags as for accounts."
   ],
   positionals: [],
   groups: [],
-  subcommands: [txSend, txReceipt],
+  subcommands: [txSend, txDeploy, txExecute, txCall, txReceipt],
   runs: false,
   examples: [
     "kas-wallet emulator fund 0xa809284C83b901eD106Aba4Ccda14628Af128e14 10KLAY",
-    "kas-wallet tx send --from \"$FROM\" --to \"$TO\" --value 1KLAY --fee-payer global"
+    "kas-wallet tx send --from \"$FROM\" --to \"$TO\" --value 1KLAY --fee-payer global",
+    "kas-wallet tx deploy --from \"$FROM\" --bytecode-file Token.bin --wait"
   ]
 }
 

@@ -13,7 +13,7 @@ import { ErrorBody, type WalletError } from "effect-kas-wallet"
  * @category models
  */
 export interface Context {
-  readonly operation: "create" | "get" | "list" | "delete" | "disable" | "enable" | "count" | "by-public-key" | "send" | "receipt"
+  readonly operation: "create" | "get" | "list" | "delete" | "disable" | "enable" | "count" | "by-public-key" | "send" | "deploy" | "execute" | "call" | "receipt"
   /** What the command works on: accounts (the default) or fee-payer accounts. */
   readonly kind?: "account" | "fee-payer" | undefined
   readonly chainId: number
@@ -104,7 +104,12 @@ export const walletError = (error: WalletError.WalletError, context: Context): s
       if (error.code === ErrorBody.Code.TransactionNotFound) {
         return `no transaction ${context.hash ?? ""} on chain ${context.chainId} (${service(error)}); check --chain, or wait with --wait`
       }
-      if (error.code === ErrorBody.Code.SendFailed) return `the chain refused the transfer (${service(error)})`
+      if (error.code === ErrorBody.Code.SendFailed) {
+        const what = { deploy: "deployment", execute: "execution", call: "call" }[context.operation as string] ?? "transfer"
+        // Klaytn's word for an address without code: a contract's operation on an account.
+        const hint = /not a program account/.test(error.serviceMessage) ? "; check --to: it is not a contract" : ""
+        return `the chain refused the ${what} (${service(error)})${hint}`
+      }
       return `the service rejected the request (${service(error)})`
     case "RateLimited":
       return `rate limited (${service(error)}); try again later`

@@ -67,6 +67,16 @@ export const short = (s: string, head = 6, tail = 4): string =>
   s.length <= head + tail + 1 ? s : `${s.slice(0, head)}…${s.slice(-tail)}`
 
 /**
+ * Hex data in a line: in full up to `keep` bytes, else its first 32 bytes and its size
+ * (`0x6080...  (1601 bytes)`); `--json` has it in full.
+ *
+ * @since 0.4.0
+ * @category formatting
+ */
+export const hex = (data: string, keep = 100): string =>
+  data.length <= 2 + 2 * keep ? data : `${data.slice(0, 66)}... (${(data.length - 2) / 2} bytes)`
+
+/**
  * Rows as aligned columns (the last column is not padded), with a header row.
  *
  * @since 0.1.0
