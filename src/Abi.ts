@@ -33,6 +33,7 @@ import { Either } from "effect"
 import * as AbiConstructor from "ox/AbiConstructor"
 import * as AbiEvent from "ox/AbiEvent"
 import * as AbiFunction from "ox/AbiFunction"
+import * as AbiItem from "ox/AbiItem"
 import * as AbiParameters from "ox/AbiParameters"
 import type * as Transaction from "./Transaction.js"
 import * as WalletError from "./WalletError.js"
@@ -83,9 +84,6 @@ const attempt = <A>(argument: string, f: () => A): Either.Either<A, WalletError.
 const typesOf = (parameters: ReadonlyArray<{ readonly type: string }>): ReadonlyArray<string> =>
   parameters.map((p) => p.type)
 
-const canonical = (name: string, parameters: ReadonlyArray<AbiParameters.Parameter>) =>
-  `${name}(${parameters.map((p) => AbiParameters.format([p])).join(",")})`
-
 // A bare `transfer(address,uint256)` is written the way the Solidity docs and most tools name a
 // method; ox parses human-readable items, which start with the item's keyword.
 const withKeyword = (keyword: string, signature: string) => {
@@ -96,7 +94,7 @@ const withKeyword = (keyword: string, signature: string) => {
 const toFunction = (item: AbiFunction.AbiFunction): Function => ({
   _tag: "AbiFunction",
   name: item.name,
-  signature: canonical(item.name, item.inputs),
+  signature: AbiItem.getSignature(item),
   inputs: typesOf(item.inputs),
   outputs: typesOf(item.outputs),
   item
@@ -105,7 +103,7 @@ const toFunction = (item: AbiFunction.AbiFunction): Function => ({
 const toEvent = (item: AbiEvent.AbiEvent): Event => ({
   _tag: "AbiEvent",
   name: item.name,
-  signature: canonical(item.name, item.inputs),
+  signature: AbiItem.getSignature(item),
   topic: AbiEvent.getSelector(item),
   item
 })

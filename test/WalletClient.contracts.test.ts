@@ -223,6 +223,9 @@ describe("Abi (effect-kas-wallet/Abi)", () => {
 
   it("callArguments: the method and typed arguments callContract takes", () => {
     const transfer = Either.getOrThrow(Abi.fn("function transfer(address to, uint256 amount) returns (bool)"))
+    // The canonical signature: types only, whatever the names.
+    expect(transfer.signature).toBe("transfer(address,uint256)")
+    expect(Either.getOrThrow(Abi.event("Transfer(address indexed from, address indexed to, uint256 value)")).signature).toBe("Transfer(address,address,uint256)")
     expect(Either.getOrThrow(Abi.callArguments(transfer, [holder, 10n ** 30n]))).toEqual({
       method: "transfer",
       arguments: [{ type: "address", value: holder }, { type: "uint256", value: (10n ** 30n).toString() }]

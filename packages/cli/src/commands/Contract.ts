@@ -378,7 +378,7 @@ export const decodeOutputs = (f: Abi.Function, result: string): Either.Either<Re
     onLeft: (e) =>
       `the result ${Output.hex(result)} does not decode as (${outputs.map(typeOf).join(",")}), the returns of --method (${
         e.description.replace(/\.$/, "")
-      }): is --to a contract with ${signatureOf(f.name, f.item.inputs as ReadonlyArray<Parameter>)}?`,
+      }): is --to a contract with ${f.signature}?`,
     onRight: (decoded) => outputs.map((p, i) => ({ name: p.name === "" ? undefined : p.name, type: typeOf(p), value: decoded[i] }))
   })
 }

@@ -367,7 +367,7 @@ const execute = (run: Argv.Run) =>
         ? yield* Effect.gen(function*() {
           const f = yield* refused(contract.parseFunction(`--${T.method.name}`, method.value))
           const inputs = f.item.inputs as ReadonlyArray<Contract.Parameter>
-          const args = yield* refused(contract.values(`--${T.args.name}`, contract.signatureOf(f.name, inputs), inputs, Option.getOrElse(words, () => [])))
+          const args = yield* refused(contract.values(`--${T.args.name}`, f.signature, inputs, Option.getOrElse(words, () => [])))
           return yield* refused(contract.calldata(f, args))
         })
         : Option.getOrThrow(yield* reader(run)(T.input, contract.parseHex(true)))
@@ -384,7 +384,7 @@ const call = (run: Argv.Run): Effect.Effect<void, ExitCode.Failure> =>
     const f = yield* refused(contract.parseFunction(`--${T.callMethod.name}`, raw))
     const inputs = f.item.inputs as ReadonlyArray<Contract.Parameter>
     const args = yield* refused(
-      contract.values(`--${T.args.name}`, contract.signatureOf(f.name, inputs), inputs, Option.getOrElse(Flags.givenList(run, T.args), () => []))
+      contract.values(`--${T.args.name}`, f.signature, inputs, Option.getOrElse(Flags.givenList(run, T.args), () => []))
     )
     const { arguments: typed, method } = yield* refused(contract.callArguments(f, args))
     const from = Option.getOrUndefined(yield* read(T.caller, parseAddress))
