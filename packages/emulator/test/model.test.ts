@@ -441,7 +441,7 @@ layer(Layer.merge(Emulator.layer(), clientLayer))("emulator model", (it) => {
       const run = <A>(effect: Effect.Effect<A, unknown, any>) => Runtime.runPromise(runtime)(effect)
       yield* Effect.promise(() =>
         fc.assert(
-          fc.asyncProperty(fc.commands(commands, { maxCommands: 80, size: "large" }), async (cmds) => {
+          fc.asyncProperty(fc.commands(commands, { maxCommands: 50, size: "large" }), async (cmds) => {
             const api = await run(newMemberApi)
             const now = await run(Effect.map(Clock.currentTimeMillis, (ms) => Math.floor(ms / 1000)))
             const setup = () => ({
