@@ -240,3 +240,13 @@ describe("receipts and results of contracts", () => {
     expect(text).not.toMatch(/^to /m)
   })
 })
+
+describe("values a contract returns, shown on a terminal", () => {
+  it("a string with control characters (a terminal escape sequence) is quoted and escaped; a plain one is shown as is", () => {
+    expect(Contract.show("Kas Token")).toBe("Kas Token")
+    expect(Contract.show("\u001b]0;pwned\u0007\u001b[2J")).toBe(JSON.stringify("\u001b]0;pwned\u0007\u001b[2J"))
+    expect(Contract.show("a\u009bb")).not.toContain("\u009b")
+    expect(Contract.show(["x\ny"])).toBe('["x\\ny"]')
+    expect(Contract.show(["a\u009bb"])).toBe('["a\\u009bb"]')
+  })
+})

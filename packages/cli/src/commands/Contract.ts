@@ -350,8 +350,17 @@ export const show = (value: unknown): string =>
   typeof value === "bigint" || typeof value === "number" || typeof value === "boolean"
     ? String(value)
     : typeof value === "string"
-    ? value
-    : JSON.stringify(toJson(value))
+    // A contract's strings are the endpoint's to choose: one with control characters (a terminal
+    // escape sequence) is shown quoted and escaped, never written raw to the terminal.
+    ? CONTROL.test(value) ? quoted(value) : value
+    : quoted(toJson(value))
+
+// C0 and C1 control characters, DEL, and the line and paragraph separators.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/
+
+// JSON's quoting escapes C0 only: the rest are written as \uXXXX too.
+const quoted = (value: unknown) =>
+  JSON.stringify(value).replace(/[\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)
 
 /**
  * A call's outputs, decoded by the function's `returns (...)`.
