@@ -11,7 +11,8 @@
 import { FetchHttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { keccak_256 } from "@noble/hashes/sha3.js"
-import { Effect, Schema, TestClock } from "effect"
+import { Effect, FastCheck as fc, Runtime, Schema, TestClock } from "effect"
+import type { HttpClient } from "@effect/platform"
 import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -408,3 +409,65 @@ describe("contracts on the wire", () => {
       expect(yield* c.balanceOf(token, OUTSIDER)).toBe(100n)
     }).pipe(Effect.provide(FetchHttpClient.layer)))
 })
+
+describe("contract routes under random bodies", () => {
+  it.scoped("every contract route answers a random body with 200 or a 4xx KAS error body, never a 5xx; a refused one changes nothing", () =>
+    Effect.gen(function*() {
+      const e = yield* scopedEmulator()
+      const c = contracts(e)
+      const from = yield* c.api.account()
+      const payer = yield* c.api.feePayer()
+      yield* Effect.orDie(e.fund(1001, from, 10n * KLAY))
+      yield* Effect.orDie(e.fund(1001, payer, KLAY))
+      c.ok(yield* c.deploy("tx", { from }))
+      const token = createdAddress(from, 0)
+      const watched = [from, payer, token, OUTSIDER]
+      const runtime = yield* Effect.runtime<HttpClient.HttpClient>()
+      const run = <A>(effect: Effect.Effect<A, never, HttpClient.HttpClient>) => Runtime.runPromise(runtime)(effect)
+
+      const value = fc.oneof(
+        fc.constantFrom<unknown>(from, token, payer, OUTSIDER, from.toUpperCase(), "0x", "0x0", "0x123", "0xzz", "", null, -1, 0, 1.5, 2 ** 60, true, [], {}, "0x" + "0".repeat(40)),
+        fc.constantFrom(DEPLOY_INPUT, transferInput(OUTSIDER, 1n), "0xa9059cbb"),
+        fc.record({ methodName: fc.constantFrom("balanceOf", "totalSupply", "transfer", "", "1x", "a b"), arguments: fc.array(fc.record({ type: fc.constantFrom("address", "uint256", "uint7", "bool", "bytes32", "string[]"), value: fc.constantFrom<unknown>(from, 1, "1", -1, true, "0x00", [], "x") }), { maxLength: 2 }) }),
+        fc.string({ maxLength: 12 }),
+        fc.integer()
+      )
+      const body = fc.dictionary(
+        fc.constantFrom("from", "to", "input", "value", "nonce", "gas", "submit", "feeRatio", "feePayer", "data", "fee_payer", "memo"),
+        value,
+        { maxKeys: 6 }
+      )
+      const route = fc.constantFrom(
+        "/v2/tx/contract/deploy",
+        "/v2/tx/fd/contract/deploy",
+        "/v2/tx/fd-user/contract/deploy",
+        "/v2/tx/contract/execute",
+        "/v2/tx/fd/contract/execute",
+        "/v2/tx/fd-user/contract/execute",
+        "/v2/tx/contract/call"
+      )
+      let answered = 0
+      let refused = 0
+      yield* Effect.promise(() =>
+        fc.assert(
+          fc.asyncProperty(route, body, async (path, b) => {
+            const before = await run(c.state(watched))
+            const reply = await run(c.api.post(path, b))
+            answered++
+            expect(reply.status, `${path} ${JSON.stringify(b)}: ${reply.text}`).toBeLessThan(500)
+            if (reply.status === 200) return
+            refused++
+            expect(reply.status).toBeGreaterThanOrEqual(400)
+            const error = reply.body as { readonly code?: unknown; readonly message?: unknown }
+            expect(typeof error.code, reply.text).toBe("number")
+            expect(typeof error.message, reply.text).toBe("string")
+            expect(await run(c.state(watched))).toEqual(before)
+          }),
+          { numRuns: 80 }
+        )
+      )
+      // Most random bodies are refused: the property is about refusals, not a vacuous pass.
+      expect(refused).toBeGreaterThan(answered / 2)
+    }).pipe(Effect.provide(FetchHttpClient.layer)))
+})
+
