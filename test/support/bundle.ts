@@ -32,6 +32,12 @@ console.log(Config.all({ a: Config.string("A"), b: Config.redacted("B") }))
   client: `
 import { ChainId, WalletClient } from ${JSON.stringify(`${root}src/index.ts`)}
 console.log(WalletClient.layer, ChainId.Testnet)
+`,
+  // An application of contracts: the client and the opt-in ABI entry (ox's coders).
+  abi: `
+import { ChainId, WalletClient } from ${JSON.stringify(`${root}src/index.ts`)}
+import * as Abi from ${JSON.stringify(`${root}src/Abi.ts`)}
+console.log(WalletClient.layer, ChainId.Testnet, Abi.fn, Abi.encodeCall, Abi.callArguments, Abi.decodeResult, Abi.event, Abi.decodeLogs, Abi.deployInput)
 `
 } as const
 
