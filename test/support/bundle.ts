@@ -54,15 +54,16 @@ const bytesFrom = (output: Metafile["outputs"][string], match: (path: string) =>
   Object.entries(output.inputs).reduce((m, [path, input]) => (match(path) ? m + input.bytesInOutput : m), 0)
 
 /**
- * Bundles every entry, as one application each: one esbuild run with the entries as its entry
- * points and no code splitting, so that each output is its entry's bundle alone (byte for byte
- * what a run for that entry alone writes), and the modules they share are read and parsed once
- * instead of once per entry.
+ * Bundles the entries named (default: all), as one application each: one esbuild run with the
+ * entries as its entry points and no code splitting, so that each output is its entry's bundle
+ * alone (byte for byte what a run for that entry alone writes), and the modules they share are
+ * read and parsed once instead of once per entry.
  */
-export const measure = async (): Promise<Record<keyof typeof entries, Size>> => {
+export const measure = async <N extends keyof typeof entries = keyof typeof entries>(
+  names: ReadonlyArray<N> = Object.keys(entries) as Array<N>
+): Promise<Record<N, Size>> => {
   const dir = mkdtempSync(join(tmpdir(), "kas-bundle-size-"))
   try {
-    const names = Object.keys(entries) as Array<keyof typeof entries>
     for (const name of names) writeFileSync(join(dir, `${name}.ts`), entries[name])
     const result = await build({
       entryPoints: names.map((name) => join(dir, `${name}.ts`)),
@@ -77,7 +78,7 @@ export const measure = async (): Promise<Record<keyof typeof entries, Size>> => 
       // effect and the platform resolve from this repository's node_modules.
       nodePaths: [join(root, "node_modules")]
     })
-    const sizes: Partial<Record<keyof typeof entries, Size>> = {}
+    const sizes: Partial<Record<N, Size>> = {}
     for (const name of names) {
       const text = result.outputFiles.find((file) => basename(file.path) === `${name}.js`)!.contents
       const output = Object.values(result.metafile.outputs).find((o) => o.entryPoint?.endsWith(`/${name}.ts`))!
@@ -88,7 +89,7 @@ export const measure = async (): Promise<Record<keyof typeof entries, Size>> => 
         inputs: Object.keys(output.inputs)
       }
     }
-    return sizes as Record<keyof typeof entries, Size>
+    return sizes as Record<N, Size>
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

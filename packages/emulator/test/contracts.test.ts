@@ -463,7 +463,7 @@ describe("contract routes under random bodies", () => {
             expect(typeof error.message, reply.text).toBe("string")
             expect(await run(c.state(watched))).toEqual(before)
           }),
-          { numRuns: 80 }
+          { numRuns: 50 }
         )
       )
       // Most random bodies are refused: the property is about refusals, not a vacuous pass.
