@@ -23,6 +23,8 @@ import * as LedgerStore from "../../emulator/src/store/LedgerStore.js"
 import * as Store from "../../emulator/src/store/Store.js"
 import { txApi } from "../../emulator/test/_ledger.js"
 import { runCli, start } from "./_process.js"
+import { keccak_256 } from "@noble/hashes/sha3.js"
+import * as KasToken from "../src/tour/KasToken.js"
 import { api, clientLayer, sendEither } from "../../emulator/test/_support.js"
 
 const tempDir = Effect.acquireRelease(
@@ -65,7 +67,7 @@ const inFlightRequest = (url: string, head: ReadonlyArray<string>) =>
   })
 
 describe("emulator process", () => {
-  it.live("the data directory keeps every account and transfer answered 200 across SIGKILL, none half applied; secrets stay out of it; SIGTERM answers the request in flight", () =>
+  it.live("the data directory keeps every account, transfer and contract execution answered 200 across SIGKILL, none half applied; secrets stay out of it; SIGTERM answers the request in flight", () =>
     Effect.gen(function*() {
       const dir = yield* tempDir
       const first = yield* start(["--port", "0", "--data-dir", dir])
@@ -101,22 +103,39 @@ describe("emulator process", () => {
                 : Effect.void)), { concurrency: n, discard: true }))
           return { enough: Deferred.await(enough), fiber, acknowledged: Ref.get(acknowledged) }
         })
-      // 8 writers create accounts and 4 send transfers from one account, all at once; the process
-      // is killed while they are in flight.
+      // A token deployed by an account with no KLAY: the global fee payer pays its fees.
+      const supply = 10n ** 24n
+      const word = (hex: string) => hex.replace(/^0x/, "").toLowerCase().padStart(64, "0")
+      const cfrom = yield* tx.account()
+      const deployed = yield* tx.post("/v2/tx/fd/contract/deploy", { from: cfrom, input: `${KasToken.bytecode}${word(supply.toString(16))}` })
+      expect(deployed.status, deployed.text).toBe(200)
+      // Klaytn's contract address: keccak256(rlp([sender, 0]))[12:] (rlp: 0xd6 0x94 <20 bytes> 0x80).
+      const token = `0x${Buffer.from(keccak_256(Buffer.from(`d694${cfrom.slice(2).toLowerCase()}80`, "hex"))).subarray(12).toString("hex")}`
+      const transferOne = `0xa9059cbb${word(to)}${word("1")}`
+
+      // 8 writers create accounts, 4 send transfers from one account and 2 execute the token's
+      // transfer(to, 1) from another, all at once; the process is killed while they are in flight.
       const creates = yield* writers(8, 50, Effect.map(Effect.either(sendEither("POST", `${first.url}/v2/account`, a.headers(1001))), (r) =>
         Either.isRight(r) && r.right.status === 200 ? Either.right(r.right.body) : Either.left(r)))
       const transfers = yield* writers(4, 20, Effect.map(Effect.either(tx.transfer("value", { from, to, value: "0x1" })), (r) =>
         Either.isRight(r) && r.right.status === 200
           ? Either.right({ hash: r.right.body.transactionHash as string, nonce: r.right.body.nonce as number })
           : Either.left(r)))
+      const executions = yield* writers(2, 10, Effect.map(Effect.either(tx.post("/v2/tx/fd/contract/execute", { from: cfrom, to: token, input: transferOne })), (r) =>
+        Either.isRight(r) && r.right.status === 200
+          ? Either.right({ hash: r.right.body.transactionHash as string, nonce: r.right.body.nonce as number })
+          : Either.left(r)))
       yield* creates.enough
       yield* transfers.enough
+      yield* executions.enough
       first.child.kill("SIGKILL")
       expect(yield* first.exited).toBe("SIGKILL")
       yield* Fiber.interrupt(creates.fiber)
       yield* Fiber.interrupt(transfers.fiber)
+      yield* Fiber.interrupt(executions.fiber)
       const acked = yield* creates.acknowledged
       const sentAcked = yield* transfers.acknowledged
+      const executedAcked = yield* executions.acknowledged
 
       // The secret and the Authorization value are nowhere in the database; the files are private.
       const bytes = yield* databaseBytes(dir)
@@ -192,11 +211,19 @@ describe("emulator process", () => {
 
       // Every acknowledged transfer is stored; the ledger agrees with the stored transfers exactly
       // (also those sent but not yet answered when the process died): none is half applied.
-      const { receiver, sender, storedTxs } = yield* Effect.gen(function*() {
+      // The token's balanceOf is its mapping at slot 1 (totalSupply is slot 0; constants take none).
+      const balanceSlot = (owner: string) => `0x${Buffer.from(keccak_256(Buffer.from(`${word(owner)}${word("1")}`, "hex"))).toString("hex")}`
+      const { contract, receiver, sender, storedExecutions, storedTxs } = yield* Effect.gen(function*() {
         const store = yield* LedgerStore.LedgerStore
         const storedTxs = yield* Effect.forEach(sentAcked, (t) => store.transaction(1001, t.hash))
-        const balances = yield* store.balances(1001, [from.toLowerCase(), to.toLowerCase()])
-        return { storedTxs, sender: balances.get(from.toLowerCase())!, receiver: balances.get(to.toLowerCase())! }
+        const storedExecutions = yield* Effect.forEach(executedAcked, (t) => store.transaction(1001, t.hash))
+        const balances = yield* store.balances(1001, [from.toLowerCase(), to.toLowerCase(), cfrom.toLowerCase()])
+        const contract = {
+          nonce: balances.get(cfrom.toLowerCase())!.nonce,
+          toBalance: BigInt(yield* store.storage(1001, token, balanceSlot(to))),
+          fromBalance: BigInt(yield* store.storage(1001, token, balanceSlot(cfrom)))
+        }
+        return { contract, storedTxs, storedExecutions, sender: balances.get(from.toLowerCase())!, receiver: balances.get(to.toLowerCase())! }
       }).pipe(Effect.provide(LedgerStore.layer.pipe(Layer.provide(Database.layer({ database: path.join(dir, "emulator.db") })))))
       storedTxs.forEach((t, i) => expect(Option.map(t, (row) => row.nonce), sentAcked[i]!.hash).toEqual(Option.some(sentAcked[i]!.nonce)))
       const sent = sender.nonce
@@ -204,5 +231,12 @@ describe("emulator process", () => {
       expect(new Set(sentAcked.map((t) => t.nonce)).size).toBe(sentAcked.length)
       expect(receiver.balance).toBe(BigInt(sent))
       expect(sender.balance).toBe(100n * 10n ** 18n - BigInt(sent) * (1n + 21_000n * 25_000_000_000n))
+      // Every acknowledged execution is stored, and the token's storage holds exactly the
+      // executions the ledger holds (the deployment is nonce 0): none half applied.
+      storedExecutions.forEach((t, i) => expect(Option.map(t, (row) => row.nonce), executedAcked[i]!.hash).toEqual(Option.some(executedAcked[i]!.nonce)))
+      const executed = BigInt(contract.nonce - 1)
+      expect(executed).toBeGreaterThanOrEqual(BigInt(executedAcked.length))
+      expect(contract.toBalance).toBe(executed)
+      expect(contract.fromBalance).toBe(supply - executed)
     }).pipe(Effect.scoped, Effect.provide(clientLayer)), { timeout: 120_000 })
 })
