@@ -150,10 +150,11 @@ describe("emulator process", () => {
 
       // The restart registers a key given in the environment for the same member (the restart with
       // the stored key is tested in process: test/cli/emulator.test.ts) and prints no secret. Each
-      // request now waits a second, so that the one below is still in flight at SIGTERM.
+      // request now waits 400 ms, so that the one below is still in flight at SIGTERM, sent as soon
+      // as it is taken.
       const envKey = { KAS_ACCESS_KEY_ID: "KASKFROMENVIRONMENT00001", KAS_SECRET_ACCESS_KEY: "env-secret", KAS_ACCOUNT_ID: accountId! }
       const second = yield* start(
-        ["--port", "0", "--data-dir", dir, "--fault-rate", "1", "--fault-kinds", "latency", "--fault-latency", "1 second"],
+        ["--port", "0", "--data-dir", dir, "--fault-rate", "1", "--fault-kinds", "latency", "--fault-latency", "400 millis"],
         envKey
       )
       expect(second.stdout()).toContain(`member ${accountId}, access key id KASKFROMENVIRONMENT00001\n`)
