@@ -37,7 +37,7 @@ describe("WalletClient streams", () => {
         const times = Chunk.toReadonlyArray(flat).map((a) => a.createdAt)
         expect(times.every((t, i) => i === 0 || times[i - 1]! >= t)).toBe(true)
       }),
-    { fastCheck: { numRuns: 25 } }
+    { fastCheck: { numRuns: 18 } }
   )
 
   it.effect.prop(
@@ -54,7 +54,7 @@ describe("WalletClient streams", () => {
         expect(test.requests.length).toBeGreaterThanOrEqual(needed)
         expect(test.requests.length).toBeLessThanOrEqual(k === 0 ? 0 : Math.min(total, needed + ahead))
       }),
-    { fastCheck: { numRuns: 40 } }
+    { fastCheck: { numRuns: 30 } }
   )
 
   it.effect.prop("a time range streams exactly the filtered listing", [smallPages, fc.nat({ max: 1100 }), fc.nat({ max: 1100 })], ([[n, s], a, b]) =>
@@ -95,7 +95,7 @@ describe("WalletClient streams", () => {
         const rest = yield* withClient(test, WalletClient.accounts({ pageSize: s, cursor: cursor! }).pipe(Stream.runCollect))
         expect([...addresses(before), ...addresses(Chunk.toReadonlyArray(rest))]).toEqual(addresses(all))
       }),
-    { fastCheck: { numRuns: 20 } }
+    { fastCheck: { numRuns: 15 } }
   )
 
   it.effect("a repeated cursor stops the listing with RepeatedCursor instead of looping", () =>
