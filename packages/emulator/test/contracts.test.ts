@@ -410,6 +410,38 @@ describe("contracts on the wire", () => {
     }).pipe(Effect.provide(FetchHttpClient.layer)))
 })
 
+describe("the EVM's gas budget", () => {
+  // Runtime code that returns the gas left when it starts (GAS PUSH1 0 MSTORE PUSH1 32 PUSH1 0
+  // RETURN), behind creation code that returns it (PUSH9 <runtime> PUSH1 0 MSTORE PUSH1 9 PUSH1 23 RETURN).
+  const GAS_LEFT = "0x685a60005260206000f3600052600960" + "17f3"
+
+  it.scoped("a call's gas is capped at MaxGas (30,000,000); a transaction asking more is refused with 1065001 and changes nothing", () =>
+    Effect.gen(function*() {
+      const e = yield* scopedEmulator()
+      const c = contracts(e)
+      const from = yield* c.api.account()
+      c.ok(yield* c.deploy("fd", { from, input: GAS_LEFT }))
+      const probe = createdAddress(from, 0)
+      const left = (gas: number) =>
+        Effect.map(c.call({ to: probe, gas, data: { methodName: "gasLeft" } }), (reply) => BigInt(c.ok(reply).result))
+      const small = yield* left(100_000)
+      expect(small).toBeGreaterThan(0n)
+      expect(small).toBeLessThan(100_000n)
+      // Far above the cap: the EVM starts with the cap less the intrinsic gas, not with 10^12.
+      const huge = yield* left(10 ** 12)
+      expect(huge).toBeGreaterThan(29_000_000n)
+      expect(huge).toBeLessThan(30_000_000n)
+
+      const before = yield* c.state([from, e.globalFeePayer(1001)])
+      const refused = yield* c.execute("fd", { from, to: probe, input: "0x", gas: 30_000_001 })
+      expectError(refused, 400, 1065001)
+      expect(refused.text).toContain("exceeds block gas limit")
+      expect(yield* c.state([from, e.globalFeePayer(1001)])).toEqual(before)
+      // At the cap it is sent.
+      c.ok(yield* c.execute("fd", { from, to: probe, input: "0x", gas: 30_000_000 }))
+    }).pipe(Effect.provide(FetchHttpClient.layer)))
+})
+
 describe("contract routes under random bodies", () => {
   it.scoped("every contract route answers a random body with 200 or a 4xx KAS error body, never a 5xx; a refused one changes nothing", () =>
     Effect.gen(function*() {

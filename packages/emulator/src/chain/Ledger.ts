@@ -87,6 +87,18 @@ export const DefaultGas: { readonly [K in Wire.Kind]: number } = {
 export const DefaultCallGas = 10_000_000
 
 /**
+ * The most gas a contract transaction or call may give the EVM: Ethereum's block gas limit. The EVM
+ * runs on the emulator's one thread, so a request's gas is the time it may hold every other
+ * request up (a loop burns about 25 million gas a second here): a transaction asking for more is
+ * refused as a node refuses one above its block's gas limit (400 1065001 "exceeds block gas
+ * limit"), a call is capped to it as a node's RPC gas cap does.
+ *
+ * @since 0.4.0
+ * @category constants
+ */
+export const MaxGas = 30_000_000
+
+/**
  * The time between two blocks when none is configured.
  *
  * @since 0.2.0
@@ -503,6 +515,7 @@ export const make = (options: {
             return yield* ApiError.sendFailed(FEE_PAYER_FUNDS)
           }
           if (gas < intrinsic) return yield* ApiError.sendFailed("intrinsic gas too low")
+          if (request.kind !== "value" && gas > MaxGas) return yield* ApiError.sendFailed("exceeds block gas limit")
 
           // Where Klaytn puts a deployment's contract: the receipt's, and where the EVM must create it.
           const created = request.kind === "contract/deploy" ? Klaytn.contractAddress(request.from, nonce).toLowerCase() : undefined
@@ -612,7 +625,7 @@ export const make = (options: {
         const data = yield* callData(request.methodName, request.arguments)
         if (data === undefined) return yield* ApiError.outOfRange("data.arguments")
         const input = Buffer.from(data.slice(2), "hex")
-        const gas = request.gas === undefined || request.gas === 0 ? DefaultCallGas : request.gas
+        const gas = request.gas === undefined || request.gas === 0 ? DefaultCallGas : Math.min(request.gas, MaxGas)
         // As Klaytn's call: the gas must cover the intrinsic gas of an execution with this calldata.
         const intrinsic = Klaytn.intrinsicGas(Wire.TxType.SmartContractExecution, input.length)
         if (gas < intrinsic) return yield* ApiError.callFailed("intrinsic gas too low")
