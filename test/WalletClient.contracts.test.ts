@@ -137,7 +137,8 @@ describe("callContract", () => {
     ["a value out of its type's range", { type: "uint8", value: 256 }],
     ["an address that is not one", { type: "address", value: "0x12" }],
     ["a fixed array of the wrong length", { type: "bool[2]", value: [true] }],
-    ["bytes32 of the wrong size", { type: "bytes32", value: "0x00" }]
+    ["bytes32 of the wrong size", { type: "bytes32", value: "0x00" }],
+    ["a type nested 20,000 arrays deep", { type: `uint8${"[]".repeat(20_000)}`, value: [] }]
   ] as const
   for (const [what, argument] of refused) {
     it.effect(`${what}: InvalidArgument, nothing sent`, () =>

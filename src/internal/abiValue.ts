@@ -17,24 +17,19 @@ export type Parsed =
   | { readonly _tag: "array"; readonly element: Parsed; readonly size: number | undefined }
 
 const ELEMENTARY = /^(uint|int)(\d*)$|^(address|bool|string)$|^bytes(\d*)$/
+const TYPE = /^([a-z]+\d*)((?:\[\d*\])*)$/
+const DIMENSION = /\[(\d*)\]/g
 
 /**
- * Parses an ABI type of a call argument: `uint<M>`/`int<M>` (M = 8..256, a multiple of 8; bare
- * `uint`/`int` is 256), `address`, `bool`, `string`, `bytes`, `bytes<M>` (M = 1..32), and arrays of
- * those (`T[]`, `T[k]`, nested). Tuples are not call arguments of the service.
+ * The most array dimensions of a call argument's type (`uint256[][]` has two): input from a
+ * caller is parsed without recursion, and a bound keeps the checks of its values shallow too.
  *
  * @internal
  */
-export const parse = (type: string): Either.Either<Parsed, string> => {
-  const array = /^(.*)\[(\d*)\]$/.exec(type)
-  if (array !== null) {
-    const size = array[2] === "" ? undefined : Number(array[2])
-    if (size !== undefined && (!Number.isSafeInteger(size) || size < 1 || /^0\d/.test(array[2]!))) {
-      return Either.left(`array size must be a positive integer, got ${show(array[2])}`)
-    }
-    return Either.map(parse(array[1]!), (element) => ({ _tag: "array" as const, element, size }))
-  }
-  const m = ELEMENTARY.exec(type)
+export const MaxDimensions = 8
+
+const elementary = (base: string, type: string): Either.Either<Parsed, string> => {
+  const m = ELEMENTARY.exec(base)
   if (m === null) return Either.left(`expected an ABI type (uint256, int8, address, bool, string, bytes, bytes32, T[], T[k]), got ${show(type)}`)
   if (m[1] !== undefined) {
     const bits = m[2] === "" ? 256 : Number(m[2])
@@ -48,6 +43,30 @@ export const parse = (type: string): Either.Either<Parsed, string> => {
   return size >= 1 && size <= 32 && !/^0/.test(m[4]!)
     ? Either.right({ _tag: "fixedBytes", size })
     : Either.left(`bytes<M> takes M = 1..32, got ${show(type)}`)
+}
+
+/**
+ * Parses an ABI type of a call argument: `uint<M>`/`int<M>` (M = 8..256, a multiple of 8; bare
+ * `uint`/`int` is 256), `address`, `bool`, `string`, `bytes`, `bytes<M>` (M = 1..32), and arrays of
+ * those (`T[]`, `T[k]`, at most `MaxDimensions` deep; the last brackets are the outermost array).
+ * Tuples are not call arguments of the service.
+ *
+ * @internal
+ */
+export const parse = (type: string): Either.Either<Parsed, string> => {
+  const m = TYPE.exec(type)
+  if (m === null) return elementary(type, type)
+  const dimensions = Array.from(m[2]!.matchAll(DIMENSION), (d) => d[1]!)
+  if (dimensions.length > MaxDimensions) return Either.left(`an argument's type has at most ${MaxDimensions} array dimensions, got ${dimensions.length}`)
+  let parsed = elementary(m[1]!, type)
+  for (const d of dimensions) {
+    const size = d === "" ? undefined : Number(d)
+    if (size !== undefined && (!Number.isSafeInteger(size) || size < 1 || /^0\d/.test(d))) {
+      return Either.left(`array size must be a positive integer, got ${show(d)}`)
+    }
+    parsed = Either.map(parsed, (element) => ({ _tag: "array" as const, element, size }))
+  }
+  return parsed
 }
 
 /**

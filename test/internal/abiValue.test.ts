@@ -119,6 +119,12 @@ describe("call arguments: the core's check against an ABI coder", () => {
     expect(oxEncodes(type, value)).toBe(true)
   }, { fastCheck: { numRuns: 300 } })
 
+  it("a type nested deeper than MaxDimensions is refused, not a stack overflow", () => {
+    expect(Either.isRight(AbiValue.parse("uint8" + "[]".repeat(AbiValue.MaxDimensions)))).toBe(true)
+    expect(Either.isLeft(AbiValue.parse("uint8" + "[]".repeat(AbiValue.MaxDimensions + 1)))).toBe(true)
+    expect(AbiValue.check("uint8" + "[]".repeat(20_000), [])).toMatch(/at most 8 array dimensions/)
+  })
+
   it("types that are not ABI types are refused with what is allowed", () => {
     for (const type of ["uint7", "uint264", "int0", "bytes0", "bytes33", "uint256[0]", "tuple", "(uint256)", "address[01]", "uint08"]) {
       expect(Either.isLeft(AbiValue.parse(type)), type).toBe(true)

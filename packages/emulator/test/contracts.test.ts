@@ -442,6 +442,16 @@ describe("the EVM's gas budget", () => {
     }).pipe(Effect.provide(FetchHttpClient.layer)))
 })
 
+describe("call arguments from a hostile client", () => {
+  it.scoped("a type nested 20,000 arrays deep is refused with 1061615, not a 500", () =>
+    Effect.gen(function*() {
+      const e = yield* scopedEmulator()
+      const c = contracts(e)
+      const reply = yield* c.call({ to: OUTSIDER, data: { methodName: "f", arguments: [{ type: `uint8${"[]".repeat(20_000)}`, value: [] }] } })
+      expectError(reply, 400, 1061615)
+    }).pipe(Effect.provide(FetchHttpClient.layer)))
+})
+
 describe("contract routes under random bodies", () => {
   it.scoped("every contract route answers a random body with 200 or a 4xx KAS error body, never a 5xx; a refused one changes nothing", () =>
     Effect.gen(function*() {
