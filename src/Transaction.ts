@@ -145,6 +145,10 @@ export const NumberFromHex: Schema.Schema<number, string> = Schema.transformOrFa
 // Results
 // ---------------------------------------------------------------------------------------------
 
+// Only a deployment has no recipient: any other result without `to` is not what was sent.
+const recipientMatchesType = (r: { readonly typeInt: number; readonly to?: string | undefined }) =>
+  r.to !== undefined || Wire.kindTypes["contract/deploy"].includes(r.typeInt & ~7) || { path: ["to"], message: `type ${r.typeInt} has a recipient: to is required` }
+
 const BASIC_TYPES = Object.values(Wire.TxType).filter((t) => !Wire.isFeeDelegatedType(t)) as [Wire.TxType, ...Array<Wire.TxType>]
 const FEE_DELEGATED_TYPES = Object.values(Wire.TxType).filter(Wire.isFeeDelegatedType) as [Wire.TxType, ...Array<Wire.TxType>]
 
@@ -176,7 +180,7 @@ const ResultFields = {
 export const BasicTransactionResult = Schema.Struct({
   typeInt: Schema.Literal(...BASIC_TYPES),
   ...ResultFields
-}).annotations({ identifier: "BasicTransactionResult" })
+}).pipe(Schema.filter(recipientMatchesType)).annotations({ identifier: "BasicTransactionResult" })
 
 /**
  * @since 0.1.0
@@ -211,7 +215,10 @@ const ratioMatchesType = (r: FeeDelegatedFields) =>
  * @category schemas
  */
 export const FeeDelegatedTransactionResult = FeeDelegatedFields.pipe(
-  Schema.filter(ratioMatchesType, {
+  Schema.filter((r) => {
+    const ratio = ratioMatchesType(r)
+    return ratio === true ? recipientMatchesType(r) : ratio
+  }, {
     // Built from the vocabulary's generators (no Arbitrary.make at run time: see internal/arbitrary).
     arbitrary: () => (fc) =>
       fc.record({
@@ -269,7 +276,7 @@ export const MultisigPendingResult = Schema.Struct({
   transactionId: Schema.String.pipe(
     Schema.pattern(TRANSACTION_ID, { message: (issue) => `expected a transaction id (0x + 64 hex digits), got ${show(issue.actual)}` })
   )
-}).annotations({ identifier: "MultisigPendingResult" })
+}).pipe(Schema.filter(recipientMatchesType)).annotations({ identifier: "MultisigPendingResult" })
 
 /**
  * @since 0.4.0

@@ -179,6 +179,16 @@ describe("results and receipts of contracts", () => {
     expect(execute.typeInt).toBe(49)
   })
 
+  it("only a deployment's result may leave out the recipient", () => {
+    const { to: _to, ...withoutTo } = executeResult
+    expect(Either.isLeft(decodeResult(withoutTo))).toBe(true)
+    const { to: _valueTo, ...valueWithoutTo } = fixture("tx-value-200-success.json")
+    expect(Either.isLeft(decodeResult(valueWithoutTo))).toBe(true)
+    const { to: _pendingTo, ...pendingWithoutTo } = multisigPending
+    expect(Either.isLeft(decodeResult(pendingWithoutTo))).toBe(true)
+    expect(Either.isRight(decodeResult(deployResult))).toBe(true)
+  })
+
   it("a multisig sender's result is pending, with a transaction id and no hash", () => {
     const pending = Either.getOrThrow(decodeResult(multisigPending))
     expect(Transaction.isMultisigPending(pending)).toBe(true)
