@@ -35,6 +35,8 @@ import * as AbiEvent from "ox/AbiEvent"
 import * as AbiFunction from "ox/AbiFunction"
 import * as AbiItem from "ox/AbiItem"
 import * as AbiParameters from "ox/AbiParameters"
+import * as AbiValue from "./internal/abiValue.js"
+import { HEX_BYTES } from "./internal/hexBytes.js"
 import type * as Transaction from "./Transaction.js"
 import * as WalletError from "./WalletError.js"
 
@@ -179,10 +181,6 @@ export const encodeCall = (f: Function, args: ReadonlyArray<unknown> = []): Eith
   Either.flatMap(checkArity(f.signature, f.inputs, args), () =>
     attempt("args", () => AbiFunction.encodeData(f.item, args as never)))
 
-// The service takes integers as JSON numbers or strings: a bigint travels as its decimal digits.
-const jsonValue = (value: unknown): unknown =>
-  typeof value === "bigint" ? value.toString() : Array.isArray(value) ? value.map(jsonValue) : value
-
 /**
  * The method and typed arguments of `WalletClient.callContract` (the service encodes them), after
  * checking the arguments encode for the function.
@@ -196,7 +194,7 @@ export const callArguments = (
 ): Either.Either<{ readonly method: string; readonly arguments: ReadonlyArray<{ readonly type: string; readonly value: unknown }> }, WalletError.InvalidArgument> =>
   Either.map(encodeCall(f, args), () => ({
     method: f.name,
-    arguments: f.inputs.map((type, i) => ({ type, value: jsonValue(args[i]) }))
+    arguments: f.inputs.map((type, i) => ({ type, value: AbiValue.jsonValue(args[i]) }))
   }))
 
 /**
@@ -258,7 +256,7 @@ export const deployInput = (
   constructor?: string,
   args: ReadonlyArray<unknown> = []
 ): Either.Either<string, WalletError.InvalidArgument> => {
-  if (!/^0x(?:[0-9a-fA-F]{2})+$/.test(bytecode)) {
+  if (!HEX_BYTES.test(bytecode) || bytecode.length === 2) {
     return Either.left(new WalletError.InvalidArgument({ argument: "bytecode", description: "expected 0x followed by a non-empty, even number of hex digits" }))
   }
   if (constructor === undefined) {

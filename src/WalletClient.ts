@@ -33,6 +33,7 @@ import * as Amount from "./Amount.js"
 import * as ErrorBody from "./ErrorBody.js"
 import type * as ChainId from "./ChainId.js"
 import * as FeeDelegation from "./FeeDelegation.js"
+import * as AbiValue from "./internal/abiValue.js"
 import * as Auth from "./internal/auth.js"
 import * as DecodeAccounts from "./internal/decodeAccounts.js"
 import * as Listing from "./internal/listing.js"
@@ -447,10 +448,6 @@ const requestBody = (kind: TransactionKind.TransactionKind, options: SendOptions
     return { body, feePayer, path: Wire.txPath(wireKind, Wire.payerRoute(feePayer)) }
   })
 
-// JSON has no bigint: integers given as bigints travel as decimal strings, which the service takes.
-const jsonValue = (value: unknown): unknown =>
-  typeof value === "bigint" ? value.toString() : Array.isArray(value) ? value.map(jsonValue) : value
-
 const callBody = roundTrip(Wire.ContractCallBody)
 
 /** The body of a contract call, checked (the arguments against their ABI types) and encoded. */
@@ -466,7 +463,7 @@ const contractCallBody = (params: CallContractParams) =>
         data: {
           methodName: params.method,
           ...(params.arguments !== undefined
-            ? { arguments: params.arguments.map((a) => ({ type: a.type, value: jsonValue(a.value) })) }
+            ? { arguments: params.arguments.map((a) => ({ type: a.type, value: AbiValue.jsonValue(a.value) })) }
             : {})
         }
       }),

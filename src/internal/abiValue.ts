@@ -7,6 +7,7 @@
  */
 import { Either, Schema } from "effect"
 import * as Address from "../Address.js"
+import { HEX_BYTES } from "./hexBytes.js"
 import { show } from "./show.js"
 
 /** A parsed ABI type: an elementary type, or an array of one (`size` undefined: dynamic). */
@@ -80,7 +81,6 @@ export const AbiType = Schema.String.pipe(
 
 const DECIMAL = /^-?\d+$/
 const HEX = /^0x[0-9a-fA-F]+$/
-const HEX_BYTES = /^0x(?:[0-9a-fA-F]{2})*$/
 
 /** An integer as the service takes it: a JSON number (safe integer), a decimal or a `0x` string. */
 const integerOf = (value: unknown): bigint | undefined => {
@@ -140,3 +140,12 @@ const checkParsed = (type: Parsed, value: unknown, where: string): string | unde
  */
 export const check = (type: string, value: unknown): string | undefined =>
   Either.match(parse(type), { onLeft: (message) => message, onRight: (parsed) => checkParsed(parsed, value, type) })
+
+/**
+ * A call argument's value as JSON carries it: the service takes integers as numbers or strings,
+ * so a `bigint` travels as its decimal digits (in arrays too).
+ *
+ * @internal
+ */
+export const jsonValue = (value: unknown): unknown =>
+  typeof value === "bigint" ? value.toString() : Array.isArray(value) ? value.map(jsonValue) : value

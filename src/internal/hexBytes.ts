@@ -7,7 +7,12 @@ import { Schema } from "effect"
 import * as Arb from "./arbitrary.js"
 import { show } from "./show.js"
 
-const HEX_BYTES = /^0x(?:[0-9a-fA-F]{2})*$/
+/**
+ * `0x` and an even number of hex digits, any case.
+ *
+ * @internal
+ */
+export const HEX_BYTES = /^0x(?:[0-9a-fA-F]{2})*$/
 
 /**
  * Bytes as `0x` + an even number of hex digits (`"0x"` is empty), as received.
