@@ -88,11 +88,23 @@ const contracts = (e: Emulator.Service, api: TxApi = memberTx(e)) => {
       }),
     /** The balance and nonce of an address on testnet. */
     account: (address: string) => Effect.orDie(Effect.map(e.balance(1001, address), (b) => [b.balance, b.nonce] as const)),
+
     state: (addresses: ReadonlyArray<string>) => Effect.forEach(addresses, (a) => self.account(a)),
     ok
   }
   return self
 }
+
+/** A sender with 10 KLAY that deployed the token (its nonce 0), and a fee payer with 1 KLAY. */
+const withToken = (e: Emulator.Service, c: ReturnType<typeof contracts>) =>
+  Effect.gen(function*() {
+    const from = yield* c.api.account()
+    const payer = yield* c.api.feePayer()
+    yield* Effect.orDie(e.fund(1001, from, 10n * KLAY))
+    yield* Effect.orDie(e.fund(1001, payer, KLAY))
+    c.ok(yield* c.deploy("tx", { from }))
+    return { from, payer, token: createdAddress(from, 0) }
+  })
 
 describe("contracts on the wire", () => {
   it.scoped("deploy with each payer route: types 40/41/42, the contract at keccak256(rlp([sender, nonce]))[12:], its code runs, fees split exactly", () =>
@@ -152,12 +164,7 @@ describe("contracts on the wire", () => {
     Effect.gen(function*() {
       const e = yield* scopedEmulator()
       const c = contracts(e)
-      const from = yield* c.api.account()
-      const payer = yield* c.api.feePayer()
-      yield* Effect.orDie(e.fund(1001, from, 10n * KLAY))
-      yield* Effect.orDie(e.fund(1001, payer, KLAY))
-      c.ok(yield* c.deploy("tx", { from }))
-      const token = createdAddress(from, 0)
+      const { from, payer, token } = yield* withToken(e, c)
 
       const input = transferInput(OUTSIDER, 1234n)
       const [senderBefore, payerBefore] = [yield* c.account(from), yield* c.account(payer)]
@@ -265,12 +272,7 @@ describe("contracts on the wire", () => {
     Effect.gen(function*() {
       const e = yield* scopedEmulator()
       const c = contracts(e)
-      const from = yield* c.api.account()
-      const payer = yield* c.api.feePayer()
-      yield* Effect.orDie(e.fund(1001, from, 10n * KLAY))
-      yield* Effect.orDie(e.fund(1001, payer, KLAY))
-      c.ok(yield* c.deploy("tx", { from }))
-      const token = createdAddress(from, 0)
+      const { from, payer, token } = yield* withToken(e, c)
       yield* TestClock.adjust("1 second")
       const watched = [from, payer, token, OUTSIDER]
       const before = yield* c.state(watched)
@@ -457,12 +459,7 @@ describe("contract routes under random bodies", () => {
     Effect.gen(function*() {
       const e = yield* scopedEmulator()
       const c = contracts(e)
-      const from = yield* c.api.account()
-      const payer = yield* c.api.feePayer()
-      yield* Effect.orDie(e.fund(1001, from, 10n * KLAY))
-      yield* Effect.orDie(e.fund(1001, payer, KLAY))
-      c.ok(yield* c.deploy("tx", { from }))
-      const token = createdAddress(from, 0)
+      const { from, payer, token } = yield* withToken(e, c)
       const watched = [from, payer, token, OUTSIDER]
       const runtime = yield* Effect.runtime<HttpClient.HttpClient>()
       const run = <A>(effect: Effect.Effect<A, never, HttpClient.HttpClient>) => Runtime.runPromise(runtime)(effect)
