@@ -11,7 +11,7 @@ import { Arbitrary, Either, FastCheck as fc, Option, Schema } from "effect"
 import { readFileSync } from "node:fs"
 import { Address, Amount, Transaction } from "effect-kas-wallet"
 import * as Wire from "effect-kas-wallet/Wire"
-import * as Klaytn from "../src/chain/Klaytn.js"
+import * as Klaytn from "effect-kas-wallet/Klaytn"
 import {
   addressOfKey,
   bytesOf,

@@ -59,7 +59,7 @@ import * as ApiError from "../http/ApiError.js"
 import { EmulatorError } from "../EmulatorError.js"
 import * as Evm from "./Evm.js"
 import * as KeyVault from "../store/KeyVault.js"
-import * as Klaytn from "./Klaytn.js"
+import * as Klaytn from "effect-kas-wallet/Klaytn"
 import * as LedgerStore from "../store/LedgerStore.js"
 import type * as Wallet from "../Wallet.js"
 

@@ -1,5 +1,5 @@
 /**
- * Real Klaytn transactions, as the emulator builds, signs and checks them: value transfers (with or
+ * Real Klaytn transactions, as the emulator builds and signs them and the client checks them: value transfers (with or
  * without a memo), contract deployments and contract executions, each paid by its sender, by a fee
  * payer, or by a fee payer with a ratio.
  *
@@ -30,21 +30,24 @@
  * Nothing here throws: failures are `KlaytnError` values. Private keys are taken as arguments
  * only; they never appear in an error or a result.
  *
+ * `effect-kas-wallet/Klaytn`: not exported from the package's main entry (applications use
+ * `WalletClient`, which verifies every result with it); for emulators and tools.
+ *
  * @since 0.1.0
- * @internal
  */
 import { secp256k1 } from "@noble/curves/secp256k1.js"
 import { keccak_256 as keccak256 } from "@noble/hashes/sha3.js"
 import { Data, Either, Option } from "effect"
-import { Address, Amount, Transaction } from "effect-kas-wallet"
-import * as Wire from "effect-kas-wallet/Wire"
+import * as Address from "./Address.js"
+import * as Amount from "./Amount.js"
+import type * as Transaction from "./Transaction.js"
+import * as Wire from "./Wire.js"
 
 /**
  * Why a transaction, an RLP value or a signature was refused.
  *
  * @since 0.1.0
  * @category errors
- * @internal
  */
 export class KlaytnError extends Data.TaggedError("KlaytnError")<{ readonly reason: string }> {
   /** @since 0.1.0 */
@@ -76,7 +79,6 @@ const guard = <A>(f: () => A): Either.Either<A, KlaytnError> => {
  *
  * @since 0.1.0
  * @category rlp
- * @internal
  */
 export type RlpItem = Uint8Array | ReadonlyArray<RlpItem>
 
@@ -109,7 +111,6 @@ const withPrefix = (short: number, payload: Uint8Array): Uint8Array => {
  *
  * @since 0.1.0
  * @category rlp
- * @internal
  */
 export const encodeRlp = (item: RlpItem): Uint8Array =>
   item instanceof Uint8Array
@@ -176,7 +177,6 @@ const decodeWhole = (bytes: Uint8Array): RlpItem => {
  *
  * @since 0.1.0
  * @category rlp
- * @internal
  */
 export const decodeRlp = (bytes: Uint8Array): Either.Either<RlpItem, KlaytnError> => guard(() => decodeWhole(bytes))
 
@@ -225,7 +225,6 @@ const addressOfBytes = (bytes: Uint8Array): Address.Address => Option.getOrThrow
  *
  * @since 0.4.0
  * @category models
- * @internal
  */
 export interface Tx {
   readonly type: Wire.TxType
@@ -248,7 +247,6 @@ export interface Tx {
  *
  * @since 0.4.0
  * @category models
- * @internal
  */
 export interface TxParams {
   readonly kind: Wire.Kind
@@ -270,7 +268,6 @@ export interface TxParams {
  *
  * @since 0.4.0
  * @category models
- * @internal
  */
 export const kindOf = (type: Wire.TxType): Wire.Kind =>
   Wire.baseType(type) === Wire.TxType.SmartContractDeploy
@@ -290,7 +287,6 @@ const COMMON: ReadonlyArray<Field> = ["nonce", "gasPrice", "gas", "to", "value",
  *
  * @since 0.4.0
  * @category encoding
- * @internal
  */
 export const fieldsOf = (type: Wire.TxType): ReadonlyArray<Field> => {
   const ratio: ReadonlyArray<Field> = Wire.hasFeeRatio(type) ? ["feeRatio"] : []
@@ -319,7 +315,6 @@ const checkUint256 = (n: bigint, field: string) => {
  *
  * @since 0.4.0
  * @category constructors
- * @internal
  */
 export const makeTransaction = (params: TxParams): Either.Either<Tx, KlaytnError> =>
   guard(() => {
@@ -356,7 +351,6 @@ export const makeTransaction = (params: TxParams): Either.Either<Tx, KlaytnError
  *
  * @since 0.1.0
  * @category gas
- * @internal
  */
 export const TxGasValueTransfer = 21000
 /**
@@ -364,7 +358,6 @@ export const TxGasValueTransfer = 21000
  *
  * @since 0.4.0
  * @category gas
- * @internal
  */
 export const TxGasContractExecution = 21000
 /**
@@ -372,7 +365,6 @@ export const TxGasContractExecution = 21000
  *
  * @since 0.4.0
  * @category gas
- * @internal
  */
 export const TxGasContractCreation = 53000
 /**
@@ -380,7 +372,6 @@ export const TxGasContractCreation = 53000
  *
  * @since 0.1.0
  * @category gas
- * @internal
  */
 export const TxGasFeeDelegated = 10000
 /**
@@ -388,7 +379,6 @@ export const TxGasFeeDelegated = 10000
  *
  * @since 0.1.0
  * @category gas
- * @internal
  */
 export const TxGasFeeDelegatedWithRatio = 15000
 /**
@@ -396,7 +386,6 @@ export const TxGasFeeDelegatedWithRatio = 15000
  *
  * @since 0.1.0
  * @category gas
- * @internal
  */
 export const TxDataGas = 100
 
@@ -412,7 +401,6 @@ const KIND_GAS: { readonly [K in Wire.Kind]: number } = {
  *
  * @since 0.1.0
  * @category gas
- * @internal
  */
 export const intrinsicGas = (type: Wire.TxType, inputBytes: number): number =>
   KIND_GAS[kindOf(type)] +
@@ -455,7 +443,6 @@ const signingPayload = (t: Tx): Uint8Array => encodeRlp([uint(t.type), ...signed
  *
  * @since 0.1.0
  * @category signing
- * @internal
  */
 export const senderSigningHash = (t: Tx, chainId: number): Uint8Array =>
   keccak256(encodeRlp([signingPayload(t), uint(chainId), uint(0), uint(0)]))
@@ -465,7 +452,6 @@ export const senderSigningHash = (t: Tx, chainId: number): Uint8Array =>
  *
  * @since 0.1.0
  * @category signing
- * @internal
  */
 export const feePayerSigningHash = (t: Tx, feePayer: Address.Address, chainId: number): Uint8Array =>
   keccak256(encodeRlp([signingPayload(t), addressBytes(feePayer), uint(chainId), uint(0), uint(0)]))
@@ -476,7 +462,6 @@ export const feePayerSigningHash = (t: Tx, feePayer: Address.Address, chainId: n
  *
  * @since 0.4.0
  * @category encoding
- * @internal
  */
 export const contractAddress = (sender: Address.Address, nonce: number): Address.Address =>
   addressOfBytes(keccak256(encodeRlp([addressBytes(sender), uint(nonce)])).subarray(12))
@@ -490,7 +475,6 @@ export const contractAddress = (sender: Address.Address, nonce: number): Address
  *
  * @since 0.1.0
  * @category models
- * @internal
  */
 export interface SignatureValues {
   readonly v: number
@@ -522,7 +506,6 @@ const addressOfPublicKey = (uncompressed: Uint8Array): Address.Address =>
  *
  * @since 0.1.0
  * @category signing
- * @internal
  */
 export const addressOfKey = (privateKey: Uint8Array): Either.Either<Address.Address, KlaytnError> =>
   guard(() => addressOfKeyUnsafe(privateKey))
@@ -541,7 +524,6 @@ const signUnsafe = (hash: Uint8Array, privateKey: Uint8Array, chainId: number): 
  *
  * @since 0.1.0
  * @category signing
- * @internal
  */
 export const sign = (hash: Uint8Array, privateKey: Uint8Array, chainId: number): Either.Either<SignatureValues, KlaytnError> =>
   guard(() => signUnsafe(hash, privateKey, chainId))
@@ -568,7 +550,6 @@ const recoverUnsafe = (hash: Uint8Array, signature: SignatureValues, chainId: nu
  *
  * @since 0.1.0
  * @category signing
- * @internal
  */
 export const recover = (hash: Uint8Array, signature: SignatureValues, chainId: number): Either.Either<Address.Address, KlaytnError> =>
   guard(() => recoverUnsafe(hash, signature, chainId))
@@ -578,7 +559,6 @@ export const recover = (hash: Uint8Array, signature: SignatureValues, chainId: n
  *
  * @since 0.1.0
  * @category formatting
- * @internal
  */
 export const toWireSignature = (sig: SignatureValues): Transaction.Signature => ({
   V: `0x${sig.v.toString(16)}`,
@@ -596,7 +576,6 @@ export const toWireSignature = (sig: SignatureValues): Transaction.Signature => 
  *
  * @since 0.1.0
  * @category models
- * @internal
  */
 export interface SignedParts {
   readonly tx: Tx
@@ -616,7 +595,6 @@ const senderPart = (p: SignedParts): Array<RlpItem> => [...signedFields(p.tx), s
  *
  * @since 0.1.0
  * @category encoding
- * @internal
  */
 export const encodeRaw = (p: SignedParts): Uint8Array =>
   concat([
@@ -631,7 +609,6 @@ const hashHex = (bytes: Uint8Array): Transaction.TxHash => hexOf(keccak256(bytes
  *
  * @since 0.1.0
  * @category encoding
- * @internal
  */
 export const transactionHash = (raw: Uint8Array): Transaction.TxHash => hashHex(raw)
 
@@ -641,7 +618,6 @@ export const transactionHash = (raw: Uint8Array): Transaction.TxHash => hashHex(
  *
  * @since 0.1.0
  * @category encoding
- * @internal
  */
 export const senderTxHash = (p: SignedParts): Transaction.TxHash =>
   hashHex(concat([Uint8Array.of(p.tx.type), encodeRlp(senderPart(p))]))
@@ -751,7 +727,6 @@ const decodeRawUnsafe = (raw: Uint8Array): SignedParts => {
  *
  * @since 0.1.0
  * @category encoding
- * @internal
  */
 export const decodeRaw = (raw: Uint8Array): Either.Either<SignedParts, KlaytnError> => guard(() => decodeRawUnsafe(raw))
 
@@ -761,7 +736,6 @@ export const decodeRaw = (raw: Uint8Array): Either.Either<SignedParts, KlaytnErr
  *
  * @since 0.1.0
  * @category signing
- * @internal
  */
 export const verifySigners = (
   p: SignedParts,
@@ -787,7 +761,6 @@ export const verifySigners = (
  *
  * @since 0.4.0
  * @category models
- * @internal
  */
 export interface SignedTx extends SignedParts {
   readonly chainId: number
@@ -810,7 +783,6 @@ const sealed = (parts: SignedParts, chainId: number, raw: Uint8Array): SignedTx 
  *
  * @since 0.4.0
  * @category signing
- * @internal
  */
 export const signTransaction = (
   tx: Tx,
@@ -839,7 +811,6 @@ export const signTransaction = (
  *
  * @since 0.4.0
  * @category encoding
- * @internal
  */
 export const fromRaw = (raw: Uint8Array, chainId: number): Either.Either<SignedTx, KlaytnError> =>
   Either.map(decodeRaw(raw), (parts) => sealed(parts, chainId, raw))
@@ -866,7 +837,6 @@ const txFields = ({ tx: t }: SignedTx) => ({
  *
  * @since 0.1.0
  * @category formatting
- * @internal
  */
 export const toResult = (signed: SignedTx, status: "Submitted" | "Pending"): Transaction.SignedResult => {
   const t = signed.tx
@@ -891,7 +861,6 @@ export const toResult = (signed: SignedTx, status: "Submitted" | "Pending"): Tra
  *
  * @since 0.4.0
  * @category models
- * @internal
  */
 export interface Log {
   readonly address: string
@@ -906,7 +875,6 @@ export interface Log {
  *
  * @since 0.1.0
  * @category models
- * @internal
  */
 export interface BlockPlacement {
   readonly blockHash: string
@@ -948,7 +916,6 @@ const contractFields = (t: Tx) => {
  *
  * @since 0.1.0
  * @category formatting
- * @internal
  */
 export const toReceipt = (signed: SignedTx, placement: BlockPlacement): Transaction.CommittedReceipt => {
   const t = signed.tx
