@@ -20,24 +20,34 @@ import { show } from "./internal/show.js"
 /**
  * The Klaytn transaction types the service sends, by name. Each kind has a base type (a multiple
  * of 8); the fee-delegated variant is the base + 1, the fee-delegated variant with a fee ratio the
- * base + 2.
+ * base + 2. The legacy (Ethereum-style) type 0 has no fee-delegated variant.
  *
  * @since 0.1.0
  * @category constants
  */
 export const TxType = {
+  LegacyTransaction: 0x00,
   ValueTransfer: 0x08,
   FeeDelegatedValueTransfer: 0x09,
   FeeDelegatedValueTransferWithRatio: 0x0a,
   ValueTransferMemo: 0x10,
   FeeDelegatedValueTransferMemo: 0x11,
   FeeDelegatedValueTransferMemoWithRatio: 0x12,
+  AccountUpdate: 0x20,
+  FeeDelegatedAccountUpdate: 0x21,
+  FeeDelegatedAccountUpdateWithRatio: 0x22,
   SmartContractDeploy: 0x28,
   FeeDelegatedSmartContractDeploy: 0x29,
   FeeDelegatedSmartContractDeployWithRatio: 0x2a,
   SmartContractExecution: 0x30,
   FeeDelegatedSmartContractExecution: 0x31,
-  FeeDelegatedSmartContractExecutionWithRatio: 0x32
+  FeeDelegatedSmartContractExecutionWithRatio: 0x32,
+  Cancel: 0x38,
+  FeeDelegatedCancel: 0x39,
+  FeeDelegatedCancelWithRatio: 0x3a,
+  ChainDataAnchoring: 0x48,
+  FeeDelegatedChainDataAnchoring: 0x49,
+  FeeDelegatedChainDataAnchoringWithRatio: 0x4a
 } as const
 
 /**
