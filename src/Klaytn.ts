@@ -1,7 +1,9 @@
 /**
- * Real Klaytn transactions, as the emulator builds and signs them and the client checks them: value transfers (with or
- * without a memo), contract deployments and contract executions, each paid by its sender, by a fee
- * payer, or by a fee payer with a ratio.
+ * Real Klaytn transactions, as the emulator builds and signs them and the client checks them: value
+ * transfers (with or without a memo), contract deployments and executions, account updates, cancels
+ * and chain-data anchoring, each paid by its sender, by a fee payer, or by a fee payer with a ratio;
+ * and Ethereum-style legacy transactions; with Klaytn's account keys (legacy, public, fail,
+ * weighted multisig, role-based) and signatures checked against them.
  *
  * Encoding facts, each checked against the `rlp` of the service's example bodies
  * (test/klaytn.test.ts):
@@ -15,6 +17,18 @@
  *   - contract deployment (0x28-0x2a): `nonce, gasPrice, gas, to (empty), value, from, input,
  *     humanReadable (false: 0x80), feeRatio?, codeFormat (0: EVM)`
  *   - contract execution (0x30-0x32): `nonce, gasPrice, gas, to, value, from, input, feeRatio?`
+ *   - account update (0x20-0x22): `nonce, gasPrice, gas, from, key (the RLP-encoded account key),
+ *     feeRatio?`
+ *   - cancel (0x38-0x3a): `nonce, gasPrice, gas, from, feeRatio?`
+ *   - chain-data anchoring (0x48-0x4a): `nonce, gasPrice, gas, from, input (the anchored data),
+ *     feeRatio?`
+ * - Legacy (type 0): Ethereum's `rlp([nonce, gasPrice, gas, to, value, input, V, R, S])` with no
+ *   type byte, signed over keccak256(`rlp([nonce, gasPrice, gas, to, value, input, chainId, 0, 0])`)
+ *   (EIP-155); it names no sender: `from` is the signature's signer. Its hashes are both keccak256 of
+ *   the bytes.
+ * - Account keys (`encodeAccountKey`): legacy `0x01c0`, public `0x02 ‖ rlp(compressed key)`, fail
+ *   `0x03c0`, weighted multisig `0x04 ‖ rlp([threshold, [[weight, compressed key], …]])`, role-based
+ *   `0x05 ‖ rlp([encoded role key, …])` (transaction, account update, fee payer).
  * - The sender signs keccak256(`rlp([rlp([type, …fields]), chainId, 0, 0])`); the fee payer signs
  *   keccak256(`rlp([rlp([type, …fields]), feePayer, chainId, 0, 0])`). V = 2·chainId + 35 +
  *   recovery id.
@@ -23,6 +37,8 @@
  * - Intrinsic gas (Klaytn's `params`): 21000 per value transfer or contract execution
  *   (TxGasValueTransfer, TxGasContractExecution), 53000 per deployment (TxGasContractCreation), plus
  *   10000 when fee-delegated or 15000 when fee-delegated with a ratio, plus 100 per byte of input
+ *   (21000 for an account update, a cancel, an anchoring and a legacy transaction, 53000 for a legacy
+ *   deployment; an account update adds 20000 per public key it registers, TxAccountCreationGasPerKey)
  *   (TxDataGas: Klaytn's flat rate before its Istanbul fork; Istanbul moved to 4 per zero byte and
  *   16 per other, and Shanghai added 2 per 32-byte word of deployment code: neither is modelled).
  * - A deployment creates its contract at keccak256(rlp([sender, nonce]))[12:] (`contractAddress`).
@@ -235,9 +251,11 @@ export interface Tx {
   readonly to?: Address.Address
   readonly value: bigint
   readonly from: Address.Address
-  /** A memo's bytes, a deployment's creation code, or an execution's calldata. */
+  /** A memo's bytes, a deployment's creation code, an execution's calldata, or anchored data. */
   readonly input?: Uint8Array
   readonly feeRatio?: number
+  /** An account update's new key, RLP-encoded (`encodeAccountKey`). */
+  readonly key?: Uint8Array
 }
 
 /**
@@ -249,7 +267,7 @@ export interface Tx {
  * @category models
  */
 export interface TxParams {
-  readonly kind: Wire.Kind
+  readonly kind: Layout
   readonly from: Address.Address
   /** Required, except for a deployment, which takes none. */
   readonly to?: Address.Address | undefined
@@ -257,29 +275,61 @@ export interface TxParams {
   readonly nonce: number
   readonly gas: number
   readonly gasPrice: bigint
-  /** A transfer's memo bytes (optional), a deployment's creation code or an execution's calldata (required). */
+  /**
+   * A transfer's memo bytes (optional), a deployment's creation code, an execution's calldata or
+   * anchored data (required), a legacy transaction's data (optional).
+   */
   readonly input?: Uint8Array | undefined
+  /** An account update's new key (`encodeAccountKey`); required for an account update only. */
+  readonly key?: Uint8Array | undefined
   readonly feeDelegated?: boolean | undefined
   readonly feeRatio?: number | undefined
 }
 
 /**
- * The kind of a type of the catalog, by its base type.
+ * The layout of a transaction, by the kind of its type: which fields it signs.
+ *
+ * @since 0.5.0
+ * @category models
+ */
+export type Layout = "value" | "contract/deploy" | "contract/execute" | "account" | "cancel" | "anchor" | "legacy"
+
+const LAYOUTS: ReadonlyMap<number, Layout> = new Map<number, Layout>([
+  [Wire.TxType.LegacyTransaction, "legacy"],
+  [Wire.TxType.ValueTransfer, "value"],
+  [Wire.TxType.ValueTransferMemo, "value"],
+  [Wire.TxType.AccountUpdate, "account"],
+  [Wire.TxType.SmartContractDeploy, "contract/deploy"],
+  [Wire.TxType.SmartContractExecution, "contract/execute"],
+  [Wire.TxType.Cancel, "cancel"],
+  [Wire.TxType.ChainDataAnchoring, "anchor"]
+])
+
+// The base type of each layout (a value transfer's without a memo).
+const BASES: { readonly [L in Layout]: number } = {
+  legacy: Wire.TxType.LegacyTransaction,
+  value: Wire.TxType.ValueTransfer,
+  account: Wire.TxType.AccountUpdate,
+  "contract/deploy": Wire.TxType.SmartContractDeploy,
+  "contract/execute": Wire.TxType.SmartContractExecution,
+  cancel: Wire.TxType.Cancel,
+  anchor: Wire.TxType.ChainDataAnchoring
+}
+
+/**
+ * The layout of a type of the catalog, by its base type.
  *
  * @since 0.4.0
  * @category models
  */
-export const kindOf = (type: Wire.TxType): Wire.Kind =>
-  Wire.baseType(type) === Wire.TxType.SmartContractDeploy
-    ? "contract/deploy"
-    : Wire.baseType(type) === Wire.TxType.SmartContractExecution
-    ? "contract/execute"
-    : "value"
+export const kindOf = (type: Wire.TxType): Layout => LAYOUTS.get(Wire.baseType(type))!
 
 // The names of the signed fields, in their RLP order.
-type Field = "nonce" | "gasPrice" | "gas" | "to" | "value" | "from" | "input" | "humanReadable" | "feeRatio" | "codeFormat"
+type Field = "nonce" | "gasPrice" | "gas" | "to" | "value" | "from" | "input" | "humanReadable" | "feeRatio" | "codeFormat" | "key"
 
 const COMMON: ReadonlyArray<Field> = ["nonce", "gasPrice", "gas", "to", "value", "from"]
+// The kinds that move no value and have no recipient start with these.
+const SENDER_ONLY: ReadonlyArray<Field> = ["nonce", "gasPrice", "gas", "from"]
 
 /**
  * The signed fields of a type, in their RLP order: the one description of each kind's layout,
@@ -298,8 +348,25 @@ export const fieldsOf = (type: Wire.TxType): ReadonlyArray<Field> => {
       return [...COMMON, "input", "humanReadable", ...ratio, "codeFormat"]
     case "contract/execute":
       return [...COMMON, "input", ...ratio]
+    case "account":
+      return [...SENDER_ONLY, "key", ...ratio]
+    case "cancel":
+      return [...SENDER_ONLY, ...ratio]
+    case "anchor":
+      return [...SENDER_ONLY, "input", ...ratio]
+    case "legacy":
+      // No sender field: the signature names it.
+      return ["nonce", "gasPrice", "gas", "to", "value", "input"]
   }
 }
+
+/**
+ * Whether a type has a field (e.g. `value` and `to` only where the kind moves value).
+ *
+ * @since 0.5.0
+ * @category encoding
+ */
+export const hasField = (type: Wire.TxType, field: Field): boolean => fieldsOf(type).includes(field)
 
 const checkUint64 = (n: number, field: string) => {
   if (!Number.isSafeInteger(n) || n < 0) invalid(`${field} must be a non-negative safe integer, got ${n}`)
@@ -328,11 +395,24 @@ export const makeTransaction = (params: TxParams): Either.Either<Tx, KlaytnError
       if (!Number.isInteger(ratio) || ratio < 0 || ratio > 99) invalid(`feeRatio must be an integer from 0 to 99, got ${ratio}`)
       if (!feeDelegated && ratio !== 0) invalid("feeRatio needs a fee-delegated transaction")
     }
-    const deploy = params.kind === "contract/deploy"
-    if (deploy && params.to !== undefined) invalid("a deployment has no recipient")
-    if (!deploy && params.to === undefined) invalid(`a ${params.kind} transaction needs a recipient`)
-    if (params.kind !== "value" && params.input === undefined) invalid(`a ${params.kind} transaction needs an input`)
-    const type = Wire.typeOf(params.kind, { memo: params.input !== undefined, feeDelegated, feeRatio: ratio })
+    const kind = params.kind
+    if (kind === "legacy" && feeDelegated) invalid("a legacy transaction cannot be fee-delegated")
+    const recipient = kind === "value" || kind === "contract/execute" ? "required" : kind === "legacy" ? "optional" : "none"
+    if (recipient === "none" && params.to !== undefined) invalid(`a ${kind} transaction has no recipient`)
+    if (recipient === "required" && params.to === undefined) invalid(`a ${kind} transaction needs a recipient`)
+    const carriesValue = kind === "value" || kind === "contract/deploy" || kind === "contract/execute" || kind === "legacy"
+    if (!carriesValue && params.value !== 0n) invalid(`a ${kind} transaction moves no value`)
+    if ((kind === "contract/deploy" || kind === "contract/execute" || kind === "anchor") && params.input === undefined) {
+      invalid(`a ${kind} transaction needs an input`)
+    }
+    if ((kind === "account" || kind === "cancel") && params.input !== undefined) invalid(`a ${kind} transaction has no input`)
+    if (kind === "account" ? params.key === undefined : params.key !== undefined) {
+      invalid(kind === "account" ? "an account update needs a key" : "only an account update has a key")
+    }
+    if (params.key !== undefined) decodeAccountKeyUnsafe(params.key)
+    const memo = kind === "value" && params.input !== undefined
+    const base = memo ? Wire.TxType.ValueTransferMemo : BASES[kind]
+    const type = (base + (!feeDelegated ? 0 : ratio !== undefined && ratio !== 0 ? 2 : 1)) as Wire.TxType
     return {
       type,
       nonce: params.nonce,
@@ -342,7 +422,8 @@ export const makeTransaction = (params: TxParams): Either.Either<Tx, KlaytnError
       value: params.value,
       from: params.from,
       ...(params.input !== undefined ? { input: params.input.slice() } : {}),
-      ...(Wire.hasFeeRatio(type) ? { feeRatio: ratio! } : {})
+      ...(Wire.hasFeeRatio(type) ? { feeRatio: ratio! } : {}),
+      ...(params.key !== undefined ? { key: params.key.slice() } : {})
     }
   })
 
@@ -389,10 +470,30 @@ export const TxGasFeeDelegatedWithRatio = 15000
  */
 export const TxDataGas = 100
 
-const KIND_GAS: { readonly [K in Wire.Kind]: number } = {
+/**
+ * Gas of every account update, cancel and chain-data anchoring (TxGasAccountUpdate, TxGasCancel,
+ * TxGasChainDataAnchoring) and of a legacy transaction that creates no contract (TxGas).
+ *
+ * @since 0.5.0
+ * @category gas
+ */
+export const TxGas = 21000
+/**
+ * Gas per public key an account update registers (TxAccountCreationGasPerKey).
+ *
+ * @since 0.5.0
+ * @category gas
+ */
+export const TxAccountCreationGasPerKey = 20000
+
+const KIND_GAS: { readonly [L in Layout]: number } = {
   value: TxGasValueTransfer,
   "contract/deploy": TxGasContractCreation,
-  "contract/execute": TxGasContractExecution
+  "contract/execute": TxGasContractExecution,
+  account: TxGas,
+  cancel: TxGas,
+  anchor: TxGas,
+  legacy: TxGas
 }
 
 /**
@@ -402,10 +503,23 @@ const KIND_GAS: { readonly [K in Wire.Kind]: number } = {
  * @since 0.1.0
  * @category gas
  */
-export const intrinsicGas = (type: Wire.TxType, inputBytes: number): number =>
-  KIND_GAS[kindOf(type)] +
+export const intrinsicGas = (type: Wire.TxType, inputBytes: number, extra?: { readonly key?: AccountKey | undefined; readonly creates?: boolean | undefined }): number =>
+  (extra?.creates === true ? TxGasContractCreation : KIND_GAS[kindOf(type)]) +
   (Wire.hasFeeRatio(type) ? TxGasFeeDelegatedWithRatio : Wire.isFeeDelegatedType(type) ? TxGasFeeDelegated : 0) +
-  TxDataGas * inputBytes
+  TxDataGas * inputBytes +
+  (extra?.key !== undefined ? TxAccountCreationGasPerKey * publicKeyCount(extra.key) : 0)
+
+/**
+ * Klaytn's intrinsic gas of a transaction: `intrinsicGas` with its own input, key and creation.
+ *
+ * @since 0.5.0
+ * @category gas
+ */
+export const intrinsicGasOf = (t: Tx): number =>
+  intrinsicGas(t.type, t.input?.length ?? 0, {
+    key: t.key !== undefined ? decodeAccountKeyUnsafe(t.key) : undefined,
+    creates: kindOf(t.type) === "legacy" && t.to === undefined
+  })
 
 // The RLP of one signed field. A deployment's recipient is the empty string; humanReadable false
 // and codeFormat 0 (EVM) are the only values Klaytn accepts today.
@@ -430,6 +544,8 @@ const encodeField = (t: Tx, field: Field): Uint8Array => {
     case "humanReadable":
     case "codeFormat":
       return uint(0)
+    case "key":
+      return t.key ?? new Uint8Array(0)
   }
 }
 
@@ -438,14 +554,19 @@ const signedFields = (t: Tx): Array<RlpItem> => fieldsOf(t.type).map((field) => 
 
 const signingPayload = (t: Tx): Uint8Array => encodeRlp([uint(t.type), ...signedFields(t)])
 
+const isLegacy = (type: number) => type === Wire.TxType.LegacyTransaction
+
 /**
- * The hash the sender signs: keccak256(`rlp([rlp([type, …fields]), chainId, 0, 0])`).
+ * The hash the sender signs: keccak256(`rlp([rlp([type, …fields]), chainId, 0, 0])`); for a legacy
+ * transaction EIP-155's keccak256(`rlp([…fields, chainId, 0, 0])`).
  *
  * @since 0.1.0
  * @category signing
  */
 export const senderSigningHash = (t: Tx, chainId: number): Uint8Array =>
-  keccak256(encodeRlp([signingPayload(t), uint(chainId), uint(0), uint(0)]))
+  isLegacy(t.type)
+    ? keccak256(encodeRlp([...signedFields(t), uint(chainId), uint(0), uint(0)]))
+    : keccak256(encodeRlp([signingPayload(t), uint(chainId), uint(0), uint(0)]))
 
 /**
  * The hash the fee payer signs: keccak256(`rlp([rlp([type, …fields]), feePayer, chainId, 0, 0])`).
@@ -528,6 +649,23 @@ const signUnsafe = (hash: Uint8Array, privateKey: Uint8Array, chainId: number): 
 export const sign = (hash: Uint8Array, privateKey: Uint8Array, chainId: number): Either.Either<SignatureValues, KlaytnError> =>
   guard(() => signUnsafe(hash, privateKey, chainId))
 
+// The compressed public key that signed `hash` (33 bytes), after the checks of `recover`.
+const recoverKeyUnsafe = (hash: Uint8Array, signature: SignatureValues, chainId: number): Uint8Array => {
+  checkHash(hash)
+  const recovery = signature.v - (2 * chainId + 35)
+  if (recovery !== 0 && recovery !== 1) {
+    invalid(`V must be ${2 * chainId + 35} or ${2 * chainId + 36} on chain ${chainId}, got ${signature.v}`)
+  }
+  const { r, s } = signature
+  if (r < 1n || r >= N || s < 1n || s >= N) invalid("R and S must be from 1 to the curve order - 1")
+  if (s > N >> 1n) invalid("S must be in the lower half of the curve order")
+  try {
+    return new secp256k1.Signature(r, s, recovery).recoverPublicKey(hash).toBytes(true)
+  } catch {
+    return invalid("the signature does not recover a public key")
+  }
+}
+
 const recoverUnsafe = (hash: Uint8Array, signature: SignatureValues, chainId: number): Address.Address => {
   checkHash(hash)
   const recovery = signature.v - (2 * chainId + 35)
@@ -567,6 +705,216 @@ export const toWireSignature = (sig: SignatureValues): Transaction.Signature => 
 })
 
 // ---------------------------------------------------------------------------------------------
+// Account keys
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * A Klaytn account key, as the chain holds it: `Legacy` (the address's own key signs), `Public`
+ * (one public key, 33-byte compressed), `Fail` (nothing can sign), `WeightedMultiSig` (signatures
+ * whose keys' weights reach the threshold) or `RoleBased` (one key per role: transactions, account
+ * updates, fee payment; a missing role falls back to the transaction role).
+ *
+ * @since 0.5.0
+ * @category account keys
+ */
+export type AccountKey =
+  | { readonly _tag: "Legacy" }
+  | { readonly _tag: "Public"; readonly publicKey: Uint8Array }
+  | { readonly _tag: "Fail" }
+  | {
+    readonly _tag: "WeightedMultiSig"
+    readonly threshold: number
+    readonly keys: ReadonlyArray<{ readonly weight: number; readonly publicKey: Uint8Array }>
+  }
+  | { readonly _tag: "RoleBased"; readonly roles: ReadonlyArray<AccountKey> }
+
+/**
+ * The roles of a role-based key, by index.
+ *
+ * @since 0.5.0
+ * @category account keys
+ */
+export const Role = { Transaction: 0, AccountUpdate: 1, FeePayer: 2 } as const
+
+/**
+ * The most keys a weighted multisig key holds (Klaytn's MaxNumKeysForMultiSig).
+ *
+ * @since 0.5.0
+ * @category account keys
+ */
+export const MaxMultiSigKeys = 10
+
+const KEY_TYPE = { Legacy: 1, Public: 2, Fail: 3, WeightedMultiSig: 4, RoleBased: 5 } as const
+
+const checkPublicKey = (bytes: Uint8Array, field: string): Uint8Array => {
+  if (bytes.length !== 33 || (bytes[0] !== 2 && bytes[0] !== 3)) invalid(`${field}: a public key is 33 bytes, compressed`)
+  try {
+    secp256k1.Point.fromBytes(bytes)
+  } catch {
+    invalid(`${field}: not a point of secp256k1`)
+  }
+  return bytes
+}
+
+const checkMultiSig = (threshold: number, keys: ReadonlyArray<{ readonly weight: number; readonly publicKey: Uint8Array }>) => {
+  if (keys.length === 0 || keys.length > MaxMultiSigKeys) invalid(`a multisig key holds 1 to ${MaxMultiSigKeys} keys, got ${keys.length}`)
+  if (!Number.isSafeInteger(threshold) || threshold < 1) invalid("a multisig threshold is at least 1")
+  let total = 0
+  const seen = new Set<string>()
+  for (const k of keys) {
+    if (!Number.isSafeInteger(k.weight) || k.weight < 1) invalid("a multisig weight is at least 1")
+    total += k.weight
+    const id = hexOf(k.publicKey)
+    if (seen.has(id)) invalid("a multisig key holds each public key once")
+    seen.add(id)
+  }
+  if (total < threshold) invalid(`the weights (${total}) cannot reach the threshold (${threshold})`)
+}
+
+const encodeKeyUnsafe = (key: AccountKey, nested: boolean): Uint8Array => {
+  switch (key._tag) {
+    case "Legacy":
+    case "Fail":
+      return concat([Uint8Array.of(KEY_TYPE[key._tag]), encodeRlp([])])
+    case "Public":
+      return concat([Uint8Array.of(KEY_TYPE.Public), encodeRlp(checkPublicKey(key.publicKey, "publicKey"))])
+    case "WeightedMultiSig":
+      checkMultiSig(key.threshold, key.keys)
+      return concat([
+        Uint8Array.of(KEY_TYPE.WeightedMultiSig),
+        encodeRlp([uint(key.threshold), key.keys.map((k) => [uint(k.weight), checkPublicKey(k.publicKey, "publicKey")])])
+      ])
+    case "RoleBased":
+      if (nested) invalid("a role-based key cannot hold a role-based key")
+      if (key.roles.length === 0 || key.roles.length > 3) invalid("a role-based key has 1 to 3 roles")
+      return concat([Uint8Array.of(KEY_TYPE.RoleBased), encodeRlp(key.roles.map((r) => encodeKeyUnsafe(r, true)))])
+  }
+}
+
+/**
+ * The RLP form of an account key (what an account update carries), checking it: compressed points
+ * of the curve, 1 to 10 distinct multisig keys whose positive weights reach the threshold, 1 to 3
+ * roles none of which is role-based.
+ *
+ * @since 0.5.0
+ * @category account keys
+ */
+export const encodeAccountKey = (key: AccountKey): Either.Either<Uint8Array, KlaytnError> => guard(() => encodeKeyUnsafe(key, false))
+
+const decodeKeyAt = (bytes: Uint8Array, nested: boolean): AccountKey => {
+  if (bytes.length === 0) invalid("account key: empty")
+  const body = decodeWhole(bytes.subarray(1))
+  switch (bytes[0]) {
+    case KEY_TYPE.Legacy:
+    case KEY_TYPE.Fail:
+      if (asList(body, "account key").length !== 0) invalid("account key: a legacy or fail key has no content")
+      return { _tag: bytes[0] === KEY_TYPE.Legacy ? "Legacy" : "Fail" }
+    case KEY_TYPE.Public:
+      return { _tag: "Public", publicKey: checkPublicKey(asBytes(body, "account key"), "account key") }
+    case KEY_TYPE.WeightedMultiSig: {
+      const [threshold, keys, ...rest] = asList(body, "account key")
+      if (rest.length > 0) invalid("account key: a multisig key is [threshold, keys]")
+      const weighted = asList(keys, "account key keys").map((entry, i) => {
+        const pair = asList(entry, `account key keys[${i}]`)
+        if (pair.length !== 2) invalid(`account key keys[${i}]: [weight, public key]`)
+        return { weight: asSafeInt(pair[0], "weight"), publicKey: checkPublicKey(asBytes(pair[1], "publicKey"), `keys[${i}]`) }
+      })
+      const t = asSafeInt(threshold, "threshold")
+      checkMultiSig(t, weighted)
+      return { _tag: "WeightedMultiSig", threshold: t, keys: weighted }
+    }
+    case KEY_TYPE.RoleBased: {
+      if (nested) invalid("account key: a role-based key cannot hold a role-based key")
+      const roles = asList(body, "account key roles")
+      if (roles.length === 0 || roles.length > 3) invalid("account key: a role-based key has 1 to 3 roles")
+      return { _tag: "RoleBased", roles: roles.map((r, i) => decodeKeyAt(asBytes(r, `roles[${i}]`), true)) }
+    }
+    default:
+      return invalid(`account key: unknown key type ${bytes[0]}`)
+  }
+}
+
+const decodeAccountKeyUnsafe = (bytes: Uint8Array): AccountKey => decodeKeyAt(bytes, false)
+
+/**
+ * Decodes and checks an account key from its RLP form (the rules of `encodeAccountKey`).
+ *
+ * @since 0.5.0
+ * @category account keys
+ */
+export const decodeAccountKey = (bytes: Uint8Array): Either.Either<AccountKey, KlaytnError> => guard(() => decodeAccountKeyUnsafe(bytes))
+
+// The public keys an account update registers: what TxAccountCreationGasPerKey is paid for.
+const publicKeyCount = (key: AccountKey): number =>
+  key._tag === "Public" ? 1 : key._tag === "WeightedMultiSig" ? key.keys.length : key._tag === "RoleBased" ? key.roles.reduce((n, r) => n + publicKeyCount(r), 0) : 0
+
+// The key of a role: a missing role is the transaction role's, as Klaytn's.
+const roleKey = (key: AccountKey, role: number): AccountKey =>
+  key._tag !== "RoleBased" ? key : key.roles[role] ?? key.roles[Role.Transaction]!
+
+const validateUnsafe = (address: Address.Address, key: AccountKey, hash: Uint8Array, sigs: ReadonlyArray<SignatureValues>, chainId: number, who: string) => {
+  switch (key._tag) {
+    case "Legacy":
+      for (const sig of sigs) {
+        const signer = recoverUnsafe(hash, sig, chainId)
+        if (signer !== address) invalid(`a ${who} signature recovers ${signer}, not ${address}`)
+      }
+      return
+    case "Fail":
+      return invalid(`${address}'s key is a fail key: nothing can sign for it`)
+    case "Public": {
+      const expected = hexOf(key.publicKey)
+      for (const sig of sigs) {
+        if (hexOf(recoverKeyUnsafe(hash, sig, chainId)) !== expected) invalid(`a ${who} signature is not from ${address}'s public key`)
+      }
+      return
+    }
+    case "WeightedMultiSig": {
+      const weights = new Map(key.keys.map((k) => [hexOf(k.publicKey), k.weight]))
+      const signed = new Set<string>()
+      let total = 0
+      for (const sig of sigs) {
+        const signer = hexOf(recoverKeyUnsafe(hash, sig, chainId))
+        const weight = weights.get(signer)
+        if (weight === undefined) invalid(`a ${who} signature is from no key of ${address}'s multisig key`)
+        if (signed.has(signer)) invalid(`two ${who} signatures from one key of ${address}'s multisig key`)
+        signed.add(signer)
+        total += weight!
+      }
+      if (total < key.threshold) invalid(`the ${who} signatures weigh ${total}, below ${address}'s threshold ${key.threshold}`)
+      return
+    }
+    case "RoleBased":
+      return invalid("a role-based key has no key of its own: validate its role's")
+  }
+}
+
+/**
+ * Checks a signed transaction against the account keys of its parties, as a Klaytn node does: the
+ * sender's signatures against the sender's key (its account-update role for an account update, its
+ * transaction role otherwise), the fee payer's against the fee payer's (its fee-payer role). A
+ * legacy key is the address's own; a legacy transaction needs one.
+ *
+ * @since 0.5.0
+ * @category signing
+ */
+export const validateSignatures = (
+  p: SignedParts,
+  chainId: number,
+  keys: { readonly sender: AccountKey; readonly feePayer?: AccountKey | undefined }
+): Either.Either<void, KlaytnError> =>
+  guard(() => {
+    const role = kindOf(p.tx.type) === "account" ? Role.AccountUpdate : Role.Transaction
+    const senderKey = roleKey(keys.sender, role)
+    if (isLegacy(p.tx.type) && senderKey._tag !== "Legacy") invalid(`a legacy transaction needs a legacy key; ${p.tx.from}'s is not`)
+    validateUnsafe(p.tx.from, senderKey, senderSigningHash(p.tx, chainId), p.signatures, chainId, "sender")
+    if (p.feePayer !== undefined) {
+      const payerKey = roleKey(keys.feePayer ?? { _tag: "Legacy" }, Role.FeePayer)
+      validateUnsafe(p.feePayer.address, payerKey, feePayerSigningHash(p.tx, p.feePayer.address, chainId), p.feePayer.signatures, chainId, "fee-payer")
+    }
+  })
+
+// ---------------------------------------------------------------------------------------------
 // Raw transactions
 // ---------------------------------------------------------------------------------------------
 
@@ -590,6 +938,12 @@ const signatureList = (sigs: ReadonlyArray<SignatureValues>): RlpItem => sigs.ma
 
 const senderPart = (p: SignedParts): Array<RlpItem> => [...signedFields(p.tx), signatureList(p.signatures)]
 
+// A legacy transaction has exactly one signature, its V, R and S inline.
+const legacySignature = (sigs: ReadonlyArray<SignatureValues>): Array<Uint8Array> => {
+  if (sigs.length !== 1) invalid("a legacy transaction has one signature")
+  return [uint(sigs[0]!.v), uint(sigs[0]!.r), uint(sigs[0]!.s)]
+}
+
 /**
  * The raw transaction: `type ‖ rlp([…fields, signatures, feePayer?, feePayerSignatures?])`.
  *
@@ -597,7 +951,7 @@ const senderPart = (p: SignedParts): Array<RlpItem> => [...signedFields(p.tx), s
  * @category encoding
  */
 export const encodeRaw = (p: SignedParts): Uint8Array =>
-  concat([
+  isLegacy(p.tx.type) ? encodeRlp([...signedFields(p.tx), ...legacySignature(p.signatures)]) : concat([
     Uint8Array.of(p.tx.type),
     encodeRlp(p.feePayer === undefined ? senderPart(p) : [...senderPart(p), addressBytes(p.feePayer.address), signatureList(p.feePayer.signatures)])
   ])
@@ -620,7 +974,7 @@ export const transactionHash = (raw: Uint8Array): Transaction.TxHash => hashHex(
  * @category encoding
  */
 export const senderTxHash = (p: SignedParts): Transaction.TxHash =>
-  hashHex(concat([Uint8Array.of(p.tx.type), encodeRlp(senderPart(p))]))
+  isLegacy(p.tx.type) ? hashHex(encodeRaw(p)) : hashHex(concat([Uint8Array.of(p.tx.type), encodeRlp(senderPart(p))]))
 
 const asBytes = (item: RlpItem | undefined, field: string): Uint8Array =>
   item instanceof Uint8Array ? item : invalid(`${field}: expected a byte string`)
@@ -675,8 +1029,12 @@ const decodeField = (t: Mutable<Tx>, field: Field, item: RlpItem | undefined): v
       t.gas = asSafeInt(item, field)
       return
     case "to":
-      if (kindOf(t.type) !== "contract/deploy") t.to = asAddress(item, field)
-      else if (asBytes(item, field).length !== 0) invalid("to: a deployment has no recipient")
+      if (kindOf(t.type) === "contract/deploy") {
+        if (asBytes(item, field).length !== 0) invalid("to: a deployment has no recipient")
+      } else if (kindOf(t.type) !== "legacy" || asBytes(item, field).length !== 0) {
+        // A legacy transaction without a recipient creates a contract.
+        t.to = asAddress(item, field)
+      }
       return
     case "value":
       t.value = asUint256(item, field)
@@ -700,11 +1058,36 @@ const decodeField = (t: Mutable<Tx>, field: Field, item: RlpItem | undefined): v
     case "codeFormat":
       if (asSafeInt(item, field) !== 0) invalid("codeFormat: only 0 (EVM) is supported")
       return
+    case "key":
+      t.key = asBytes(item, field)
+      decodeAccountKeyUnsafe(t.key)
+      return
   }
 }
 
+// The signed fields of a type from their RLP items; the kinds that move no value hold 0.
+const decodeFields = (type: Wire.TxType, items: ReadonlyArray<RlpItem>): Mutable<Tx> => {
+  const tx = { type, value: 0n } as Mutable<Tx>
+  fieldsOf(type).forEach((field, i) => decodeField(tx, field, items[i]))
+  return tx
+}
+
+// A legacy transaction: nine items, its sender the signer of its EIP-155 signature.
+const decodeLegacy = (raw: Uint8Array): SignedParts => {
+  const items = asList(decodeWhole(raw), "transaction")
+  if (items.length !== 9) invalid(`a legacy transaction has 9 fields, got ${items.length}`)
+  const tx = decodeFields(Wire.TxType.LegacyTransaction, items)
+  const sig = { v: asSafeInt(items[6], "V"), r: asUint256(items[7], "R"), s: asUint256(items[8], "S") }
+  if (sig.v < 37) invalid("a legacy transaction must be signed for a chain (EIP-155)")
+  tx.from = recoverUnsafe(senderSigningHash({ ...tx, from: ZERO } as Tx, (sig.v - 35) >> 1), sig, (sig.v - 35) >> 1)
+  return { tx, signatures: [sig] }
+}
+
+const ZERO = addressOfBytes(new Uint8Array(20))
+
 const decodeRawUnsafe = (raw: Uint8Array): SignedParts => {
   if (raw.length === 0) invalid("empty raw transaction")
+  if (raw[0]! >= 0xc0) return decodeLegacy(raw)
   const type = raw[0]!
   if (!Wire.isTxType(type)) invalid(`type 0x${type.toString(16).padStart(2, "0")} is not a transaction type of the catalog`)
   const txType = type as Wire.TxType
@@ -713,22 +1096,46 @@ const decodeRawUnsafe = (raw: Uint8Array): SignedParts => {
   const delegated = Wire.isFeeDelegatedType(txType)
   const expected = layout.length + 1 + (delegated ? 2 : 0)
   if (fields.length !== expected) invalid(`type 0x${type.toString(16)} has ${expected} fields, got ${fields.length}`)
-  const tx = { type: txType } as Mutable<Tx>
-  layout.forEach((field, i) => decodeField(tx, field, fields[i]))
+  const tx = decodeFields(txType, fields)
   const signatures = asSignatures(fields[layout.length], "signatures")
   if (!delegated) return { tx, signatures }
+  // A wallet sends a transaction to be relayed with an empty fee payer and a placeholder signature.
+  if (asBytes(fields[layout.length + 1], "feePayer").length === 0) return { tx, signatures }
   const address = asAddress(fields[layout.length + 1], "feePayer")
   return { tx, signatures, feePayer: { address, signatures: asSignatures(fields[layout.length + 2], "feePayerSignatures") } }
 }
 
 /**
  * Decodes a raw transaction of any type of the catalog, checking its type, field count and field
- * sizes.
+ * sizes. A legacy transaction (an RLP list, no type byte) names its sender by its signature only:
+ * `from` is the signer. A fee-delegated transaction whose fee payer has not signed yet (an empty
+ * `feePayer`, as wallets hand it over to be relayed) decodes without `feePayer`.
  *
  * @since 0.1.0
  * @category encoding
  */
 export const decodeRaw = (raw: Uint8Array): Either.Either<SignedParts, KlaytnError> => guard(() => decodeRawUnsafe(raw))
+
+/**
+ * Decodes a SigRLP: what a sender signs, `rlp([rlp([type, …fields]), chainId, 0, 0])`, unsigned.
+ * Legacy transactions have none here (their SigRLP names no sender).
+ *
+ * @since 0.5.0
+ * @category encoding
+ */
+export const decodeSigRlp = (bytes: Uint8Array): Either.Either<{ readonly tx: Tx; readonly chainId: number }, KlaytnError> =>
+  guard(() => {
+    const outer = asList(decodeWhole(bytes), "SigRLP")
+    if (outer.length !== 4) invalid(`a SigRLP is [transaction, chainId, 0, 0], got ${outer.length} items`)
+    const inner = asList(decodeWhole(asBytes(outer[0], "SigRLP transaction")), "SigRLP transaction")
+    const typeByte = asSafeInt(inner[0], "type")
+    if (typeByte === Wire.TxType.LegacyTransaction || !Wire.isTxType(typeByte)) invalid(`type 0x${typeByte.toString(16)} has no SigRLP here`)
+    const type = typeByte as Wire.TxType
+    const layout = fieldsOf(type)
+    if (inner.length !== layout.length + 1) invalid(`type 0x${type.toString(16)} has ${layout.length} fields, got ${inner.length - 1}`)
+    if (asSafeInt(outer[2], "SigRLP") !== 0 || asSafeInt(outer[3], "SigRLP") !== 0) invalid("a SigRLP ends with 0, 0")
+    return { tx: decodeFields(type, inner.slice(1)), chainId: asSafeInt(outer[1], "chainId") }
+  })
 
 /**
  * Recovers who signed a transaction on a chain and checks it: every sender signature must recover
@@ -823,7 +1230,7 @@ export const fromRaw = (raw: Uint8Array, chainId: number): Either.Either<SignedT
 const txFields = ({ tx: t }: SignedTx) => ({
   from: t.from,
   ...(t.to !== undefined ? { to: t.to } : {}),
-  value: t.value as Amount.Peb,
+  ...(hasField(t.type, "value") ? { value: t.value as Amount.Peb } : {}),
   gas: t.gas,
   gasPrice: t.gasPrice as Amount.Peb,
   nonce: t.nonce,
@@ -842,18 +1249,20 @@ export const toResult = (signed: SignedTx, status: "Submitted" | "Pending"): Tra
   const t = signed.tx
   const common = {
     ...txFields(signed),
+    // An account update's result shows its new key, RLP-encoded, as the service's does.
+    ...(t.key !== undefined ? { accountKey: hexOf(t.key) } : {}),
     rlp: hexOf(signed.raw),
     signatures: signed.signatures.map(toWireSignature),
     transactionHash: signed.transactionHash,
     status
   }
-  if (signed.feePayer === undefined) return { ...common, typeInt: t.type as Transaction.BasicTransactionResult["typeInt"] }
+  if (signed.feePayer === undefined) return { ...common, typeInt: t.type } as Transaction.SignedResult
   return {
     ...common,
-    typeInt: t.type as Transaction.FeeDelegatedTransactionResult["typeInt"],
+    typeInt: t.type,
     feePayer: signed.feePayer.address,
     ...(t.feeRatio !== undefined ? { feeRatio: t.feeRatio } : {})
-  }
+  } as Transaction.SignedResult
 }
 
 /**
@@ -907,6 +1316,12 @@ const contractFields = (t: Tx) => {
         humanReadable: false,
         codeFormat: "0x0"
       }
+    case "legacy":
+      return t.to === undefined ? { contractAddress: contractAddress(t.from, t.nonce), to: null } : { contractAddress: null }
+    case "account":
+    case "cancel":
+    case "anchor":
+      return { contractAddress: null }
   }
 }
 

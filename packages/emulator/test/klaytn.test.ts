@@ -16,7 +16,9 @@ import {
   addressOfKey,
   bytesOf,
   createdAddress,
+  encodeKey,
   hex,
+  type KeySpec,
   klaytnFields,
   listOf,
   minimal,
@@ -265,9 +267,34 @@ describe("the service's example transactions", () => {
 const privateKey = fc.uint8Array({ minLength: 32, maxLength: 32 }).filter((k) => secp256k1.utils.isValidSecretKey(k))
 const address = Arbitrary.make(Address.AddressFromSelf)
 
-// Every type of the catalog, and its kind, told apart by the base type (written here, not imported).
-const ALL_TYPES = Object.values(Wire.TxType)
-const kindOfType = (type: number): Wire.Kind => ((type & ~7) === 0x28 ? "contract/deploy" : (type & ~7) === 0x30 ? "contract/execute" : "value")
+// Every typed type of the catalog (legacy has its own tests), and its layout, told apart by the base
+// type (written here, not imported).
+const ALL_TYPES = Object.values(Wire.TxType).filter((t) => t !== Wire.TxType.LegacyTransaction)
+const LAYOUT: Record<number, Klaytn.Layout> = {
+  0x08: "value",
+  0x10: "value",
+  0x20: "account",
+  0x28: "contract/deploy",
+  0x30: "contract/execute",
+  0x38: "cancel",
+  0x48: "anchor"
+}
+const kindOfType = (type: number): Klaytn.Layout => LAYOUT[type & ~7]!
+const compressedKey = privateKeyArb().map((k) => secp256k1.getPublicKey(k, true))
+function privateKeyArb() {
+  return fc.uint8Array({ minLength: 32, maxLength: 32 }).filter((k) => secp256k1.utils.isValidSecretKey(k))
+}
+// A key an account update may carry, as its RLP bytes (encoded independently).
+const keySpec: fc.Arbitrary<KeySpec> = fc.oneof(
+  fc.constantFrom<KeySpec>({ type: 1 }, { type: 3 }),
+  compressedKey.map((key): KeySpec => ({ type: 2, key })),
+  fc.uniqueArray(compressedKey, { minLength: 1, maxLength: 4, selector: hex }).chain((keys) =>
+    fc.tuple(fc.array(fc.integer({ min: 1, max: 5 }), { minLength: keys.length, maxLength: keys.length }), fc.nat()).map(([weights, t]): KeySpec => {
+      const total = weights.reduce((a, b) => a + b, 0)
+      return { type: 4, threshold: 1 + (t % total), keys: keys.map((k, i) => [weights[i]!, k] as const) }
+    })
+  )
+)
 
 const txCase = (types: ReadonlyArray<Wire.TxType>) => fc.record({
   type: fc.constantFrom(...types),
@@ -281,7 +308,8 @@ const txCase = (types: ReadonlyArray<Wire.TxType>) => fc.record({
   // Memos and calldata are short; creation code crosses the 55- and 256-byte RLP length forms.
   input: fc.oneof(fc.uint8Array({ maxLength: 80 }), fc.uint8Array({ minLength: 250, maxLength: 300 })),
   feeRatio: fc.integer({ min: 1, max: 99 }),
-  chainId: fc.constantFrom(1001, 8217)
+  chainId: fc.constantFrom(1001, 8217),
+  key: fc.oneof(keySpec, fc.array(keySpec, { minLength: 1, maxLength: 3 }).map((roles): KeySpec => ({ type: 5, roles })))
 })
 
 type TxCase = typeof txCase extends (...args: any) => fc.Arbitrary<infer A> ? A : never
@@ -289,15 +317,17 @@ type TxCase = typeof txCase extends (...args: any) => fc.Arbitrary<infer A> ? A 
 // The case as the module's parameters: the kind's fields only.
 const paramsOf = (c: TxCase, from: Address.Address): Klaytn.TxParams => {
   const kind = kindOfType(c.type)
+  const moves = kind === "value" || kind === "contract/deploy" || kind === "contract/execute"
   return {
     kind,
     from,
-    to: kind === "contract/deploy" ? undefined : c.to,
-    value: c.value,
+    to: kind === "value" || kind === "contract/execute" ? c.to : undefined,
+    value: moves ? c.value : 0n,
     nonce: c.nonce,
     gas: c.gas,
     gasPrice: c.gasPrice,
-    input: kind !== "value" || Wire.hasMemo(c.type) ? c.input : undefined,
+    input: (kind === "value" && Wire.hasMemo(c.type)) || kind === "contract/deploy" || kind === "contract/execute" || kind === "anchor" ? c.input : undefined,
+    key: kind === "account" ? encodeKey(c.key) : undefined,
     feeDelegated: Wire.isFeeDelegatedType(c.type),
     feeRatio: Wire.hasFeeRatio(c.type) ? c.feeRatio : undefined
   }
@@ -359,12 +389,14 @@ describe("every transaction type, signed with random keys", () => {
       const result = Klaytn.toResult(signed, "Submitted")
       expect(Schema.decodeUnknownSync(Transaction.TransactionResult)(Schema.encodeSync(Transaction.TransactionResult)(result))).toStrictEqual(result)
       expect(result.rlp).toBe(hex(raw))
-      expect("to" in result).toBe(params.kind !== "contract/deploy")
+      expect("to" in result).toBe(params.to !== undefined)
+      expect("value" in result).toBe(params.kind === "value" || params.kind === "contract/deploy" || params.kind === "contract/execute")
+      expect((result as Record<string, unknown>).accountKey).toBe(params.key !== undefined ? hex(params.key) : undefined)
       const receipt = Klaytn.toReceipt(signed, {
         blockHash: hex(keccak_256(Uint8Array.of(1))),
         blockNumber: 7,
         transactionIndex: 0,
-        gasUsed: Klaytn.intrinsicGas(c.type, params.input?.length ?? 0),
+        gasUsed: Klaytn.intrinsicGasOf(tx),
         status: "Committed"
       })
       const receiptJson = Schema.encodeSync(Transaction.TransactionReceipt)(receipt)
@@ -372,6 +404,11 @@ describe("every transaction type, signed with random keys", () => {
       expect(receiptJson.type).toBe(Wire.typeName(c.type))
       expect((receiptJson as Record<string, unknown>).contractAddress).toBe(
         params.kind === "contract/deploy" ? createdAddress(from, c.nonce) : params.kind === "value" ? "" : null
+      )
+      // and the account key decodes to what was encoded, and encodes back to the same bytes
+      if (params.key !== undefined) expect(hex(right(Klaytn.encodeAccountKey(right(Klaytn.decodeAccountKey(params.key)))))).toBe(hex(params.key))
+      expect(right(Klaytn.validateSignatures(parts, c.chainId, { sender: { _tag: "Legacy" } }))).toBeUndefined()
+      expect(Either.isLeft(Klaytn.validateSignatures(parts, c.chainId === 1001 ? 8217 : 1001, { sender: { _tag: "Legacy" } }))).toBe(true
       )
     }, { fastCheck: { numRuns: 8 } })
   }
@@ -501,5 +538,146 @@ describe("refusals", () => {
     expect(Klaytn.intrinsicGas(T.SmartContractExecution, 68)).toBe(27800)
     expect(Klaytn.intrinsicGas(T.FeeDelegatedSmartContractExecution, 0)).toBe(31000)
     expect(Klaytn.intrinsicGas(T.FeeDelegatedSmartContractExecutionWithRatio, 4)).toBe(36400)
+  })
+})
+
+// ---------------------------------------------------------------------------------------------
+// The service's examples of the other kinds, and legacy transactions and account keys
+// ---------------------------------------------------------------------------------------------
+
+describe("the spec's results of every other kind (legacy, cancel, anchor, account update, relayed RLP)", () => {
+  const examples = Object.entries(fixture("spec-results.json") as Record<string, any>)
+
+  it("each decodes from its rlp to its JSON fields; its hash is keccak256 of the rlp; every signer recovers on testnet", () => {
+    expect(examples.length).toBe(27)
+    for (const [name, r] of examples) {
+      const raw = unhex(r.rlp)
+      const parts = right(Klaytn.decodeRaw(raw))
+      const t = parts.tx
+      expect(t.type, name).toBe(r.typeInt)
+      expect(t.from.toLowerCase(), name).toBe(r.from)
+      expect(t.nonce, name).toBe(r.nonce)
+      expect(t.gas, name).toBe(r.gas)
+      if (r.to !== undefined) expect(t.to?.toLowerCase(), name).toBe(r.to)
+      if (r.accountKey !== undefined) expect(hex(t.key!), name).toBe(r.accountKey)
+      if (r.feeRatio !== undefined && r.feeRatio !== 0) expect(t.feeRatio, name).toBe(r.feeRatio)
+      if (r.feePayer !== undefined) expect(parts.feePayer?.address.toLowerCase(), name).toBe(r.feePayer)
+      expect(Klaytn.transactionHash(raw), name).toBe(r.transactionHash)
+      // Independently: the hash is keccak256 of the bytes.
+      expect(hex(keccak_256(raw)), name).toBe(r.transactionHash)
+      expect(right(Klaytn.verifySigners(parts, 1001)).sender.toLowerCase(), name).toBe(r.from)
+      expect(parts.signatures.map(Klaytn.toWireSignature).map((s) => s.R), name).toEqual(r.signatures.map((s: any) => s.R))
+      // Re-encoding gives the same bytes.
+      expect(hex(Klaytn.encodeRaw(parts)), name).toBe(r.rlp)
+    }
+  })
+
+  it("the account keys of the examples decode to their types and encode back to the same bytes", () => {
+    const keys = examples.filter(([, r]) => r.accountKey !== undefined).map(([name, r]) => [name, r.accountKey as string] as const)
+    const tags = keys.map(([, k]) => right(Klaytn.decodeAccountKey(unhex(k)))._tag)
+    expect(new Set(tags)).toEqual(new Set(["Legacy", "Public", "Fail", "WeightedMultiSig", "RoleBased"]))
+    for (const [name, k] of keys) expect(hex(right(Klaytn.encodeAccountKey(right(Klaytn.decodeAccountKey(unhex(k)))))), name).toBe(k)
+    const multisig = right(Klaytn.decodeAccountKey(unhex(keys.find(([n]) => n.includes("Key type 4"))![1])))
+    expect(multisig).toMatchObject({ _tag: "WeightedMultiSig", threshold: 2 })
+  })
+
+  it("a legacy transaction: EIP-155, nine fields, no type byte, its sender the signer; a deployment has no recipient", () => {
+    const [, deploy] = examples.find(([n]) => n.includes("legacy 200 - Deploy"))!
+    const parts = right(Klaytn.decodeRaw(unhex(deploy.rlp)))
+    expect(parts.tx.to).toBeUndefined()
+    const items = listOf(RLP.decode(unhex(deploy.rlp)) as Nested)
+    expect(items.length).toBe(9)
+    // EIP-155 independently: keccak256(rlp([nonce, gasPrice, gas, to, value, data, chainId, 0, 0])).
+    const hash = keccak_256(RLP.encode([...items.slice(0, 6) as Array<Uint8Array>, minimal(1001), new Uint8Array(), new Uint8Array()]))
+    expect(independentRecover(hash, items.slice(6) as Nested, 1001).address).toBe(deploy.from)
+  })
+})
+
+describe("legacy transactions and account keys, with random keys", () => {
+  const TESTNET = 1001
+  it.prop("a legacy transaction signs, encodes as Ethereum's EIP-155 transaction and decodes back, its sender recovered", [
+    privateKey,
+    fc.option(address, { nil: undefined }),
+    fc.bigInt({ min: 0n, max: 10n ** 24n }),
+    fc.uint8Array({ maxLength: 64 }),
+    fc.nat({ max: 1000 })
+  ], ([key, to, value, input, nonce]) => {
+    const from = Option.getOrThrow(Address.checksum(addressOfKey(key)))
+    const tx = right(Klaytn.makeTransaction({ kind: "legacy", from, to, value, nonce, gas: 100_000, gasPrice: 25_000_000_000n, input }))
+    expect(tx.type).toBe(0)
+    const signed = right(Klaytn.signTransaction(tx, { chainId: TESTNET, sender: key }))
+    const items = listOf(RLP.decode(signed.raw) as Nested)
+    expect(items.map((i) => hex(bytesOf(i))).slice(0, 6)).toEqual([
+      hex(minimal(nonce)), hex(minimal(25_000_000_000n)), hex(minimal(100_000)), to !== undefined ? to.toLowerCase() : "0x", hex(minimal(value)), hex(input)
+    ])
+    const hash = keccak_256(RLP.encode([...items.slice(0, 6) as Array<Uint8Array>, minimal(TESTNET), new Uint8Array(), new Uint8Array()]))
+    expect(independentRecover(hash, items.slice(6) as Nested, TESTNET).address).toBe(from.toLowerCase())
+    expect(signed.transactionHash).toBe(hex(keccak_256(signed.raw)))
+    expect(signed.senderTxHash).toBe(signed.transactionHash)
+    expect(right(Klaytn.decodeRaw(signed.raw))).toStrictEqual({ tx: { ...tx, ...(input.length === 0 ? {} : {}) }, signatures: signed.signatures })
+    expect(Either.isLeft(Klaytn.makeTransaction({ kind: "legacy", from, to, value, nonce, gas: 1, gasPrice: 1n, feeDelegated: true }))).toBe(true)
+  }, { fastCheck: { numRuns: 15 } })
+
+  it.prop("signatures are checked against the sender's account key: public, weighted multisig (weights reach the threshold), role-based (the account-update role), fail", [
+    fc.uniqueArray(privateKey, { minLength: 3, maxLength: 3, selector: hex })
+  ], ([[a, b, c]]) => {
+    const owner = Option.getOrThrow(Address.checksum(addressOfKey(a!)))
+    const pub = (k: Uint8Array) => secp256k1.getPublicKey(k, true)
+    const sign = (kind: "value" | "account", signers: ReadonlyArray<Uint8Array>) => {
+      const tx = right(Klaytn.makeTransaction(kind === "value"
+        ? { kind, from: owner, to: owner, value: 1n, nonce: 0, gas: 100_000, gasPrice: 1n }
+        : { kind, from: owner, value: 0n, nonce: 0, gas: 100_000, gasPrice: 1n, key: encodeKey({ type: 1 }) }))
+      const hash = Klaytn.senderSigningHash(tx, TESTNET)
+      return { tx, signatures: signers.map((k) => right(Klaytn.sign(hash, k, TESTNET))) }
+    }
+    const ok = (p: Klaytn.SignedParts, key: Klaytn.AccountKey) => Either.isRight(Klaytn.validateSignatures(p, TESTNET, { sender: key }))
+    // legacy: the address's own key only
+    expect(ok(sign("value", [a!]), { _tag: "Legacy" })).toBe(true)
+    expect(ok(sign("value", [b!]), { _tag: "Legacy" })).toBe(false)
+    // public: the registered key, not the address's
+    expect(ok(sign("value", [b!]), { _tag: "Public", publicKey: pub(b!) })).toBe(true)
+    expect(ok(sign("value", [a!]), { _tag: "Public", publicKey: pub(b!) })).toBe(false)
+    // multisig 2 of (1, 1, 2)
+    const multi: Klaytn.AccountKey = { _tag: "WeightedMultiSig", threshold: 2, keys: [{ weight: 1, publicKey: pub(a!) }, { weight: 1, publicKey: pub(b!) }, { weight: 2, publicKey: pub(c!) }] }
+    expect(ok(sign("value", [a!]), multi)).toBe(false)
+    expect(ok(sign("value", [a!, b!]), multi)).toBe(true)
+    expect(ok(sign("value", [c!]), multi)).toBe(true)
+    expect(ok(sign("value", [a!, a!]), multi)).toBe(false)
+    // role-based: transactions by a, account updates by b
+    const roles: Klaytn.AccountKey = { _tag: "RoleBased", roles: [{ _tag: "Public", publicKey: pub(a!) }, { _tag: "Public", publicKey: pub(b!) }] }
+    expect(ok(sign("value", [a!]), roles)).toBe(true)
+    expect(ok(sign("account", [a!]), roles)).toBe(false)
+    expect(ok(sign("account", [b!]), roles)).toBe(true)
+    // fail: nothing signs
+    expect(ok(sign("value", [a!]), { _tag: "Fail" })).toBe(false)
+  }, { fastCheck: { numRuns: 5 } })
+
+  it("account keys are checked: points of the curve, reachable thresholds, distinct keys, no role-based inside role-based", () => {
+    const k = secp256k1.getPublicKey(Uint8Array.from({ length: 32 }, (_, i) => i + 1), true)
+    expect(leftReason(Klaytn.encodeAccountKey({ _tag: "Public", publicKey: k.subarray(1) }))).toContain("33 bytes")
+    expect(leftReason(Klaytn.encodeAccountKey({ _tag: "Public", publicKey: Uint8Array.from([2, ...new Uint8Array(32).fill(0xff)]) }))).toContain("not a point")
+    expect(leftReason(Klaytn.encodeAccountKey({ _tag: "WeightedMultiSig", threshold: 3, keys: [{ weight: 2, publicKey: k }] }))).toContain("cannot reach")
+    expect(leftReason(Klaytn.encodeAccountKey({ _tag: "WeightedMultiSig", threshold: 1, keys: [{ weight: 1, publicKey: k }, { weight: 1, publicKey: k }] }))).toContain("once")
+    expect(leftReason(Klaytn.encodeAccountKey({ _tag: "WeightedMultiSig", threshold: 1, keys: [{ weight: 0, publicKey: k }] }))).toContain("weight")
+    expect(leftReason(Klaytn.encodeAccountKey({ _tag: "RoleBased", roles: [{ _tag: "RoleBased", roles: [{ _tag: "Legacy" }] }] }))).toContain("role-based")
+    expect(leftReason(Klaytn.decodeAccountKey(Uint8Array.of(0x06, 0xc0)))).toContain("unknown key type")
+    expect(leftReason(Klaytn.decodeAccountKey(Uint8Array.of(0x01, 0xc1, 0x01)))).toContain("no content")
+    expect(hex(right(Klaytn.encodeAccountKey({ _tag: "Public", publicKey: k })))).toBe(hex(encodeKey({ type: 2, key: k })))
+  })
+
+  it("a SigRLP decodes to its unsigned transaction and chain; a relayed fee-delegated transaction may leave its fee payer empty", () => {
+    // The spec's "Not your own account" SigRLP of /v2/tx/rlp: a value transfer on chain 1.
+    const sig = right(Klaytn.decodeSigRlp(unhex("0xf839b5f4088204d219830f4240947b65b75d204abed71587c9e519a89277766ee1d00a94a94f5374fce5edbc8e2a8697c15331677e6ebf0b018080")))
+    expect(sig).toMatchObject({ chainId: 1, tx: { type: 8, nonce: 1234, gasPrice: 25n, gas: 1_000_000, value: 10n } })
+    expect(leftReason(Klaytn.decodeSigRlp(unhex("0xc3010203")))).toContain("SigRLP")
+    // A sender-signed fee-delegated transfer handed over with an empty fee payer, as caver builds it.
+    const key = Uint8Array.from({ length: 32 }, (_, i) => i + 7)
+    const from = Option.getOrThrow(Address.checksum(addressOfKey(key)))
+    const tx = right(Klaytn.makeTransaction({ kind: "value", from, to: from, value: 1n, nonce: 0, gas: 100_000, gasPrice: 1n, feeDelegated: true }))
+    const senderSig = right(Klaytn.sign(Klaytn.senderSigningHash(tx, TESTNET), key, TESTNET))
+    const items = [...klaytnFields(tx.type, { ...tx, from: from.toLowerCase() }), [[minimal(senderSig.v), minimal(senderSig.r), minimal(senderSig.s)]], new Uint8Array(), [[Uint8Array.of(1), new Uint8Array(), new Uint8Array()]]]
+    const parts = right(Klaytn.decodeRaw(Uint8Array.from([tx.type, ...RLP.encode(items as Array<Uint8Array>)])))
+    expect(parts.feePayer).toBeUndefined()
+    expect(right(Klaytn.verifySigners(parts, TESTNET)).sender).toBe(from)
   })
 })

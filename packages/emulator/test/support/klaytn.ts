@@ -56,6 +56,8 @@ export interface Fields {
   readonly from: string
   readonly input?: Uint8Array | undefined
   readonly feeRatio?: number | undefined
+  /** An account update's key, RLP-encoded. */
+  readonly key?: Uint8Array | undefined
 }
 
 /**
@@ -66,8 +68,11 @@ export interface Fields {
  * - SmartContractDeploy 0x28: nonce, gasPrice, gas, to (nil: empty), value, from, input,
  *   humanReadable (false), [feeRatio], codeFormat (0);
  * - SmartContractExecution 0x30: nonce, gasPrice, gas, to, value, from, input;
+ * - AccountUpdate 0x20: nonce, gasPrice, gas, from, rlpEncodedKey;
+ * - Cancel 0x38: nonce, gasPrice, gas, from;
+ * - ChainDataAnchoring 0x48: nonce, gasPrice, gas, from, anchoredData;
  * - the fee-delegated variant is the base + 1; with a ratio, base + 2, feeRatio after input (before
- *   codeFormat for a deployment).
+ *   codeFormat for a deployment), last for the others.
  */
 export const klaytnFields = (type: number, f: Fields): Array<Uint8Array> => {
   const ratio = (type & 7) === 2 ? [minimal(f.feeRatio!)] : []
@@ -80,6 +85,12 @@ export const klaytnFields = (type: number, f: Fields): Array<Uint8Array> => {
       return [...head, f.input!, ...ratio]
     case 0x28:
       return [...head, f.input!, new Uint8Array(), ...ratio, new Uint8Array()]
+    case 0x20:
+      return [minimal(f.nonce), minimal(f.gasPrice), minimal(f.gas), unhex(f.from), f.key!, ...ratio]
+    case 0x38:
+      return [minimal(f.nonce), minimal(f.gasPrice), minimal(f.gas), unhex(f.from), ...ratio]
+    case 0x48:
+      return [minimal(f.nonce), minimal(f.gasPrice), minimal(f.gas), unhex(f.from), f.input!, ...ratio]
     default:
       throw new Error(`type 0x${type.toString(16)} is not described here`)
   }
@@ -88,3 +99,26 @@ export const klaytnFields = (type: number, f: Fields): Array<Uint8Array> => {
 /** The address a deployment creates: keccak256(rlp([sender, nonce]))[12:], lower case. */
 export const createdAddress = (sender: string, nonce: number): string =>
   hex(keccak_256(RLP.encode([unhex(sender), minimal(nonce)])).subarray(12))
+
+/**
+ * Klaytn's RLP form of an account key, written from its documentation: legacy 0x01c0, public
+ * 0x02 ‖ rlp(compressed key), fail 0x03c0, weighted multisig 0x04 ‖ rlp([threshold, [[weight, key],
+ * …]]), role-based 0x05 ‖ rlp([encoded key, …]).
+ */
+export type KeySpec =
+  | { readonly type: 1 | 3 }
+  | { readonly type: 2; readonly key: Uint8Array }
+  | { readonly type: 4; readonly threshold: number; readonly keys: ReadonlyArray<readonly [number, Uint8Array]> }
+  | { readonly type: 5; readonly roles: ReadonlyArray<KeySpec> }
+
+/** The RLP bytes of an account key, independently of the code under test. */
+export const encodeKey = (k: KeySpec): Uint8Array => {
+  const body = k.type === 1 || k.type === 3
+    ? RLP.encode([])
+    : k.type === 2
+    ? RLP.encode(k.key)
+    : k.type === 4
+    ? RLP.encode([minimal(k.threshold), k.keys.map(([w, key]) => [minimal(w), key])])
+    : RLP.encode(k.roles.map(encodeKey))
+  return Uint8Array.from([k.type, ...body])
+}
