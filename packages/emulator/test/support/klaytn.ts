@@ -113,12 +113,12 @@ export type KeySpec =
 
 /** The RLP bytes of an account key, independently of the code under test. */
 export const encodeKey = (k: KeySpec): Uint8Array => {
-  const body = k.type === 1 || k.type === 3
-    ? RLP.encode([])
-    : k.type === 2
+  const body = k.type === 2
     ? RLP.encode(k.key)
     : k.type === 4
     ? RLP.encode([minimal(k.threshold), k.keys.map(([w, key]) => [minimal(w), key])])
-    : RLP.encode(k.roles.map(encodeKey))
+    : k.type === 5
+    ? RLP.encode(k.roles.map(encodeKey))
+    : RLP.encode([])
   return Uint8Array.from([k.type, ...body])
 }
