@@ -1214,6 +1214,39 @@ export const signTransaction = (
   })
 
 /**
+ * Signs a transaction as its sender only, for a fee payer to sign later (`POST /v2/tx/fd/rlp`,
+ * `/v2/tx/fd-user/rlp`): a fee-delegated type gets an empty `feePayer` and the placeholder fee-payer
+ * signature `[1, 0, 0]`, as Klaytn wallets hand it over; another type is signed whole. Returns the
+ * raw bytes.
+ *
+ * @since 0.5.0
+ * @category signing
+ */
+export const signAsSender = (
+  tx: Tx,
+  keys: { readonly chainId: number; readonly sender: Uint8Array }
+): Either.Either<Uint8Array, KlaytnError> =>
+  guard(() => {
+    if (addressOfKeyUnsafe(keys.sender) !== tx.from) invalid("the sender's key does not belong to `from`")
+    const parts: SignedParts = { tx, signatures: [signUnsafe(senderSigningHash(tx, keys.chainId), keys.sender, keys.chainId)] }
+    if (!Wire.isFeeDelegatedType(tx.type)) return encodeRaw(parts)
+    return concat([Uint8Array.of(tx.type), encodeRlp([...senderPart(parts), new Uint8Array(0), [[uint(1), uint(0), uint(0)]]])])
+  })
+
+/**
+ * The SigRLP of a transaction: what its sender signs, `rlp([rlp([type, …fields]), chainId, 0, 0])`
+ * (for `POST /v2/tx/rlp`, where a pool account signs it). None for a legacy transaction.
+ *
+ * @since 0.5.0
+ * @category encoding
+ */
+export const encodeSigRlp = (tx: Tx, chainId: number): Either.Either<Uint8Array, KlaytnError> =>
+  guard(() => {
+    if (isLegacy(tx.type)) invalid("a legacy transaction has no SigRLP here: it names no sender")
+    return encodeRlp([signingPayload(tx), uint(chainId), uint(0), uint(0)])
+  })
+
+/**
  * A stored raw transaction of a chain, decoded, with its hashes: what a receipt is rebuilt from.
  *
  * @since 0.4.0

@@ -681,3 +681,35 @@ describe("legacy transactions and account keys, with random keys", () => {
     expect(right(Klaytn.verifySigners(parts, TESTNET)).sender).toBe(from)
   })
 })
+
+describe("what a wallet hands over to be relayed", () => {
+  it.prop("signAsSender: the sender's signature, an empty fee payer with the placeholder signature; encodeSigRlp decodes back to the transaction", [
+    privateKey,
+    fc.constantFrom(0x09, 0x0a, 0x31, 0x08)
+  ], ([key, type]) => {
+    const from = Option.getOrThrow(Address.checksum(addressOfKey(key)))
+    const kind = kindOfType(type)
+    const tx = right(Klaytn.makeTransaction({
+      kind, from, to: from, value: 5n, nonce: 3, gas: 100_000, gasPrice: 25n,
+      input: kind === "contract/execute" ? Uint8Array.of(1, 2) : undefined,
+      feeDelegated: Wire.isFeeDelegatedType(type as Wire.TxType), feeRatio: Wire.hasFeeRatio(type as Wire.TxType) ? 30 : undefined
+    }))
+    const raw = right(Klaytn.signAsSender(tx, { chainId: 1001, sender: key }))
+    const items = listOf(RLP.decode(raw.subarray(1)) as Nested)
+    const n = klaytnFields(type, { ...tx, from: from.toLowerCase() }).length
+    if (Wire.isFeeDelegatedType(type as Wire.TxType)) {
+      expect(items.length).toBe(n + 3)
+      expect(hex(bytesOf(items[n + 1]))).toBe("0x")
+      expect(listOf(items[n + 2]).map((s) => listOf(s).map((b) => hex(bytesOf(b))))).toEqual([["0x01", "0x", "0x"]])
+    } else {
+      expect(items.length).toBe(n + 1)
+    }
+    const parts = right(Klaytn.decodeRaw(raw))
+    expect(parts.feePayer).toBeUndefined()
+    expect(right(Klaytn.verifySigners(parts, 1001)).sender).toBe(from)
+    const sigRlp = right(Klaytn.encodeSigRlp(tx, 1001))
+    // Independently: rlp([rlp([type, ...fields]), chainId, 0, 0]).
+    expect(hex(sigRlp)).toBe(hex(RLP.encode([RLP.encode([minimal(type), ...klaytnFields(type, { ...tx, from: from.toLowerCase() })]), minimal(1001), new Uint8Array(), new Uint8Array()])))
+    expect(right(Klaytn.decodeSigRlp(sigRlp))).toStrictEqual({ tx, chainId: 1001 })
+  }, { fastCheck: { numRuns: 10 } })
+})
