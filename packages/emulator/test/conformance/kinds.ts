@@ -62,8 +62,8 @@ const minedReceipt = async (wallet: any, backstage: KindsBackstage, hash: string
 }
 
 /**
- * The checks, in order (later ones use the accounts the earlier made). `parties` creates two funded
- * accounts of the pool; `feePayer` is a funded fee-payer account of the member.
+ * The checks, in order. `parties` creates two accounts of the pool, the first holding 1 KLAY;
+ * `feePayer` is a funded fee-payer account of the member.
  */
 export const kindChecks = (
   wallet: any,
