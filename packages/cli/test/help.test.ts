@@ -282,7 +282,7 @@ describe("bash completions", () => {
     expect(complete("kas-wallet accounts list --pa")).toEqual(["--page-size"])
     expect(complete("kas-wallet accounts list --chain ")).toEqual(["1001", "8217"])
     expect(complete("kas-wallet accounts list --page-size ")).toEqual([])
-    expect(complete("kas-wallet emulator ")).toEqual(["balance", "bill", "env", "fund", "key", "member", "pool"])
+    expect(complete("kas-wallet emulator ")).toEqual(["balance", "bill", "env", "fund", "key", "member", "mine", "pool"])
     expect(complete("kas-wallet tx ")).toEqual(["call", "deploy", "execute", "receipt", "send"])
     expect(complete("kas-wallet tx deploy --bytecode-f")).toEqual(["--bytecode-file"])
     expect(complete("kas-wallet emulator --fault-r")).toEqual(["--fault-rate", "--fault-retry-after"])

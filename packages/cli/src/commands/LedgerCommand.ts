@@ -1,8 +1,9 @@
 /**
- * `kas-wallet emulator fund | balance | bill`: the emulator's ledger, either through a running
+ * `kas-wallet emulator fund | balance | bill | mine`: the emulator's ledger, either through a running
  * emulator (`--url`, else `KAS_WALLET_URL` when set: its console routes under `/_emulator/`, with
  * the member's key of the KAS_* settings) or directly in a database (`--db` or `--data-dir`, else
- * the default data directory).
+ * the default data directory). `mine` works only through a running emulator: whether and how it
+ * makes blocks is that process's mining mode.
  *
  * They never write elsewhere and claim success: against a database, the database must exist, and
  * `fund` credits only an account or a fee-payer account of it. An address it does not know means
@@ -48,6 +49,16 @@ interface Ledger {
   readonly fund: (chainId: ChainId.ChainId, address: string, amount: bigint) => Effect.Effect<Balance, ExitCode.Failure>
   readonly balance: (chainId: ChainId.ChainId, address: string) => Effect.Effect<Balance, ExitCode.Failure>
   readonly bills: (filter: { readonly accountId?: string | undefined; readonly chainId?: ChainId.ChainId | undefined }) => Effect.Effect<ReadonlyArray<Bill>, ExitCode.Failure>
+  readonly mine: (chainId: ChainId.ChainId | undefined, blocks: number) => Effect.Effect<ReadonlyArray<Block>, ExitCode.Failure>
+}
+
+/** A block `mine` made, as the console route answers it. */
+interface Block {
+  readonly chainId: number
+  readonly blockNumber: number
+  readonly blockHash: string
+  readonly blockTimeMs: number
+  readonly transactions: ReadonlyArray<string>
 }
 
 const isFile = (database: string) => !/^(libsql|https?|wss?):\/\//i.test(database.trim()) && database !== ":memory:"
@@ -74,7 +85,10 @@ const databaseLedger = (database: string): Effect.Effect<Ledger, ExitCode.Failur
             }))
           ),
       balance: (chainId, address) => ConsoleCommand.withConsole(database, (c) => c.balance(chainId, address)),
-      bills: (filter) => ConsoleCommand.withConsole(database, (c) => c.feeBills(filter))
+      bills: (filter) => ConsoleCommand.withConsole(database, (c) => c.feeBills(filter)),
+      // Blocks are made by the emulator serving the database, in its own mining mode.
+      mine: () =>
+        Effect.fail(ExitCode.invalid("mine works on a running emulator started with --mining manual: give its --url (or eval its settings: KAS_WALLET_URL)"))
     })
 
 interface Answer {
@@ -127,6 +141,11 @@ const emulatorLedger = (run: Argv.Run): Effect.Effect<Ledger, ExitCode.Failure> 
             pages.flatMap((page) =>
               (page as ReadonlyArray<Omit<Bill, "fees"> & { fees: string }>).map((b) => ({ ...b, fees: BigInt(b.fees) }))
             )
+        ),
+      mine: (chainId, blocks) =>
+        Effect.map(
+          Effect.forEach(chainId !== undefined ? [chainId] : [8217, 1001], (id) => request("POST", "mine", id, { blocks })),
+          (answers) => answers.flatMap((made) => made as ReadonlyArray<Block>)
         )
     } satisfies Ledger
   })
@@ -234,6 +253,21 @@ export const commands: Readonly<Record<string, (run: Argv.Run) => Effect.Effect<
           ? "no bills: the global fee payer has paid no fee"
           : bills.map((b) =>
             `${b.accountId}  chain ${b.chainId}  ${b.transactions} transaction${b.transactions === 1 ? "" : "s"}  ${klay(b.fees)}  paid by ${b.feePayer}`
+          ).join("\n")
+      )
+    }),
+  mine: (run) =>
+    Effect.gen(function*() {
+      const chainId = Option.getOrUndefined(yield* ConsoleCommand.chainOf(run, L.mineChain))
+      const blocks = Option.getOrElse(yield* Flags.read(L.blocks, Flags.given(run, L.blocks), Flags.integer(1, 1000)), () => 1)
+      const made = yield* Effect.flatMap(ledgerOf(run), (ledger) => ledger.mine(chainId, blocks))
+      yield* Console.log(
+        Flags.isSet(run, L.json)
+          ? JSON.stringify(made)
+          : made.map((b) =>
+            `chain ${b.chainId} block ${b.blockNumber} ${b.blockHash}: ${b.transactions.length} transaction${b.transactions.length === 1 ? "" : "s"}${
+              b.transactions.map((h) => `\n  ${h}`).join("")
+            }`
           ).join("\n")
       )
     })

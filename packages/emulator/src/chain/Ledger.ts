@@ -928,7 +928,13 @@ export const make = (options: {
 
     const mine: Service["mine"] = (chainId, blocks) =>
       Effect.gen(function*() {
-        if (!manual) return yield* ApiError.sendFailed(`blocks are made every ${Duration.format(interval)} (interval mining): mine needs manual mining`)
+        if (!manual) {
+          return yield* new ApiError.ApiError({
+            status: 400,
+            code: ApiError.Code.OutOfRange,
+            message: `blocks are made every ${Duration.format(interval)} by the clock (interval mining): mine needs manual mining (--mining manual)`
+          })
+        }
         if (!Number.isSafeInteger(blocks) || blocks < 1 || blocks > MaxBlocksPerMine) return yield* ApiError.outOfRange("blocks")
         const made: Array<MinedBlock> = []
         for (let i = 0; i < blocks; i++) made.push(yield* store.serialize(mineBlock(chainId)))
