@@ -36,9 +36,25 @@
  *   moves on and the fee is charged for the gas used (all of it on a halt), but no value moves and
  *   no contract state changes. A successful run's balances, code and storage are written with the
  *   transaction and its receipt in one atomic write.
- * - **Blocks**: block n is made at genesis + n × interval, genesis being the chain's first
- *   transaction. A transaction goes in the next block to be made; its receipt is `Pending` until
- *   then, `Committed` (or `CommitError`) after.
+ * - **Blocks, interval mining** (the default): block n is made at genesis + n × interval, genesis
+ *   being the chain's first transaction. A transaction is run and applied when accepted, into the
+ *   next block to be made; its receipt is `Pending` until then, `Committed` (or `CommitError`)
+ *   after. There is no pool: a transaction accepted cannot be replaced (`nonce too low`).
+ * - **Blocks, manual mining** (docs/emulator.md, "Blocks and the pending pool"): `send` checks and
+ *   signs, then puts the transaction in the chain's pending pool (stored: `pending_transactions`);
+ *   nothing else changes and its receipt is `Pending`. `mine` makes a block of every pending
+ *   transaction in acceptance order, each run and applied then, leaving the pool in the atomic
+ *   write of its state and receipt. Acceptance checks the state plus the pool: the next nonce
+ *   follows the sender's pending ones, and the funds check adds what the pending transactions of
+ *   the sender (and of a user fee payer) reserve, so that what is accepted is affordable when
+ *   mined. `replace` takes the place of the sender's pending transaction of that nonce (a cancel).
+ * - **Resubmission**: signing is deterministic, so the same request signs the same bytes; sent
+ *   again it is refused, changing nothing: "already known" while pending, "nonce too low" once
+ *   committed.
+ * - **One pipeline** for every kind: acceptance (parties and keys, nonce, signing, the node's
+ *   checks) in `send`, then the run and write in `execute` (at once in interval mode, from the pool
+ *   at mining in manual mode), which decodes everything it runs from the signed bytes. A new kind
+ *   is one entry in each.
  * - `submit: false` signs and answers (status `Pending`) without the node's checks (nonce, gas,
  *   funds, recipient), runs nothing and changes nothing.
  * - **Calls** (`contract/call`) run the method on the latest state, read only, and answer the
