@@ -65,7 +65,7 @@ describe("--help", () => {
     // Each group on one line, by the names of its commands.
     expect(text).toMatch(/^  accounts +create \| get \| list \| count \| by-public-key \| disable \| enable \| delete$/m)
     expect(text).toMatch(/^  tx +send \| deploy \| execute \| call \| receipt$/m)
-    expect(text).toMatch(/^  emulator +run a local emulator.*; or env \| member \| key \| pool \| fund \| balance \| bill$/m)
+    expect(text).toMatch(/^  emulator +run a local emulator.*; or env \| member \| key \| pool \| fund \| balance \| bill \| mine$/m)
     expect(text).toMatch(/^  tour +a guided tour/m)
     expect(text).not.toContain("--fault-rate")
     expect(text).not.toContain("--db")
@@ -176,7 +176,7 @@ describe("reading a command line against the table", () => {
     expect(usage("accounts by-public-key")).toContain("kas-wallet accounts by-public-key needs <public-key>")
     expect(usage("fee-payers list --pool x")).toContain("unknown option --pool for kas-wallet fee-payers list (did you mean --fee-payer-pool?)")
     expect(usage("accounts --json")).toContain("unknown option --json for kas-wallet accounts: give a command first")
-    expect(usage("emulator serve")).toContain("unknown command \"serve\" for kas-wallet emulator (commands: env, member, key, pool, fund, balance or bill)")
+    expect(usage("emulator serve")).toContain("unknown command \"serve\" for kas-wallet emulator (commands: env, member, key, pool, fund, balance, bill or mine)")
     expect(usage("accounts list --version")).toContain("unknown option --version")
     expect(usage("accounts list -x")).toContain("unknown option -x")
     expect(usage("--completions zsh")).toContain("only bash completions exist")

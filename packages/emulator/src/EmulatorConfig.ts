@@ -319,7 +319,7 @@ export const fields = {
     kind: "string",
     value: "MODE",
     default: "interval",
-    description: "interval: a block every block interval; manual: blocks only when mined (emulator mine)",
+    description: "interval (a block every block interval) or manual (blocks only when mined)",
     example: "manual",
     secret: false
   }

@@ -49,6 +49,10 @@ interface Ledger {
   readonly fund: (chainId: ChainId.ChainId, address: string, amount: bigint) => Effect.Effect<Balance, ExitCode.Failure>
   readonly balance: (chainId: ChainId.ChainId, address: string) => Effect.Effect<Balance, ExitCode.Failure>
   readonly bills: (filter: { readonly accountId?: string | undefined; readonly chainId?: ChainId.ChainId | undefined }) => Effect.Effect<ReadonlyArray<Bill>, ExitCode.Failure>
+}
+
+/** What only a running emulator does: make blocks, in its own mining mode. */
+interface Running extends Ledger {
   readonly mine: (chainId: ChainId.ChainId | undefined, blocks: number) => Effect.Effect<ReadonlyArray<Block>, ExitCode.Failure>
 }
 
@@ -85,10 +89,7 @@ const databaseLedger = (database: string): Effect.Effect<Ledger, ExitCode.Failur
             }))
           ),
       balance: (chainId, address) => ConsoleCommand.withConsole(database, (c) => c.balance(chainId, address)),
-      bills: (filter) => ConsoleCommand.withConsole(database, (c) => c.feeBills(filter)),
-      // Blocks are made by the emulator serving the database, in its own mining mode.
-      mine: () =>
-        Effect.fail(ExitCode.invalid("mine works on a running emulator started with --mining manual: give its --url (or eval its settings: KAS_WALLET_URL)"))
+      bills: (filter) => ConsoleCommand.withConsole(database, (c) => c.feeBills(filter))
     })
 
 interface Answer {
@@ -97,7 +98,7 @@ interface Answer {
 }
 
 /** The ledger of a running emulator, through its console routes, with the member's key. */
-const emulatorLedger = (run: Argv.Run): Effect.Effect<Ledger, ExitCode.Failure> =>
+const emulatorLedger = (run: Argv.Run): Effect.Effect<Running, ExitCode.Failure> =>
   Effect.gen(function*() {
     const { options } = yield* ClientConfig.configure(run, { pool: false, feePayerPool: false })
     const url = options.baseUrl?.toString().replace(/\/+$/, "") ?? ""
@@ -147,7 +148,7 @@ const emulatorLedger = (run: Argv.Run): Effect.Effect<Ledger, ExitCode.Failure> 
           Effect.forEach(chainId !== undefined ? [chainId] : [8217, 1001], (id) => request("POST", "mine", id, { blocks })),
           (answers) => answers.flatMap((made) => made as ReadonlyArray<Block>)
         )
-    } satisfies Ledger
+    } satisfies Running
   })
 
 /** The line of an emulator's refusal: its own message, and what to check. */
@@ -189,6 +190,20 @@ const ledgerOf = (run: Argv.Run): Effect.Effect<Ledger, ExitCode.Failure> =>
       return yield* emulatorLedger(run)
     }
     return yield* Effect.flatMap(ConsoleCommand.database(run), databaseLedger)
+  })
+
+/**
+ * A running emulator: `--url`, else `KAS_WALLET_URL`. Blocks are made by the process serving a
+ * database, in its mining mode, so `mine` has no database form.
+ */
+const runningOf = (run: Argv.Run): Effect.Effect<Running, ExitCode.Failure> =>
+  Effect.gen(function*() {
+    if (Option.isNone(Flags.given(run, L.url)) && Option.isNone(yield* Flags.raw(L.url, Option.none()))) {
+      return yield* ExitCode.invalid(
+        "mine works on a running emulator started with --mining manual: give its --url (or eval its settings: KAS_WALLET_URL)"
+      )
+    }
+    return yield* emulatorLedger(run)
   })
 
 const klay = (peb: bigint) => `${Amount.formatKlay(peb as Amount.Peb)} KLAY (${peb} peb)`
@@ -260,7 +275,7 @@ export const commands: Readonly<Record<string, (run: Argv.Run) => Effect.Effect<
     Effect.gen(function*() {
       const chainId = Option.getOrUndefined(yield* ConsoleCommand.chainOf(run, L.mineChain))
       const blocks = Option.getOrElse(yield* Flags.read(L.blocks, Flags.given(run, L.blocks), Flags.integer(1, 1000)), () => 1)
-      const made = yield* Effect.flatMap(ledgerOf(run), (ledger) => ledger.mine(chainId, blocks))
+      const made = yield* Effect.flatMap(runningOf(run), (ledger) => ledger.mine(chainId, blocks))
       yield* Console.log(
         Flags.isSet(run, L.json)
           ? JSON.stringify(made)

@@ -1089,7 +1089,7 @@ const emulatorSubcommands: ReadonlyArray<Command> = [
   },
   {
     path: ["emulator", "mine"],
-    summary: "make blocks now (an emulator started with --mining manual)",
+    summary: "make blocks now (with --mining manual)",
     description: [
       "Make blocks on a running emulator started with --mining manual (--url, KAS_WALLET_URL): the",
       "first holds every pending transaction, in the order they were accepted; their receipts are",
@@ -1116,15 +1116,16 @@ const emulatorCommand = (fields: typeof EmulatorConfig.fields | undefined): Comm
     groups: [
       {
         title: "Server and data",
-        flags: [...f("host"), ...f("port"), emulator.dataDir, emulator.ephemeral, ...f("blockInterval"), ...f("mining")]
+        flags: [...f("host"), ...f("port"), emulator.dataDir, emulator.ephemeral, ...f("blockInterval")]
       },
       {
-        title: "Storage and faults",
+        title: "Storage, mining and faults",
         flags: [
           ...f("database"),
           ...f("authToken"),
           ...f("masterKey"),
           ...f("masterKeyFile"),
+          ...f("mining"),
           ...f("faultRate"),
           ...f("faultSeed"),
           ...f("faultKinds"),
