@@ -57,6 +57,7 @@ describe("EmulatorConfig's table", () => {
       expect(options.faults?.kinds).toEqual(["429", "503", "drop"])
       expect(Duration.toMillis(options.faults!.latency!)).toBe(2000)
       expect(options.faults?.retryAfter).toBe(2)
+      expect(options.mining).toBe("manual")
       const half = yield* Effect.either(
         Effect.withConfigProvider(EmulatorConfig.config, ConfigProvider.fromMap(new Map([["KAS_ACCESS_KEY_ID", "KASK1"]])))
       )

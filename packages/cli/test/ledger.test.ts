@@ -1,5 +1,5 @@
 /**
- * `kas-wallet emulator fund | balance | bill` against both targets: a running emulator (`--url`,
+ * `kas-wallet emulator fund | balance | bill | mine` against both targets: a running emulator (`--url`,
  * or `KAS_WALLET_URL` from its settings) and a database (`--db`, `--data-dir`, the default data
  * directory). They never write elsewhere and claim success: funding through the settings of an
  * in-memory (`--ephemeral`) emulator reaches that emulator; a database that does not exist, or does
@@ -88,5 +88,29 @@ describe("kas-wallet emulator fund | balance | bill", () => {
         expect(ran.code).toBe(2)
         expect(ran.err).toBe(`kas-wallet: <amount> has no unit: write it with its unit, such as 1.5KLAY, 25ston or 1000peb (got ${amount})`)
       }
+    }).pipe(Effect.scoped), 60_000)
+
+  it.live("mine: blocks of a running emulator in manual mining (--url or its settings); refused by an interval one and on a database", () =>
+    Effect.gen(function*() {
+      const { emulator: e, env } = yield* cliEmulator({ mining: "manual" })
+      const from = JSON.parse((yield* cli(["accounts", "create", "--json"], env)).out).address as string
+      yield* e.fund(1001, from, 10n ** 18n)
+      const sent = yield* cli(["tx", "send", "--from", from, "--to", from, "--value", "1peb", "--json"], env)
+      const hash = JSON.parse(sent.out).transactionHash as string
+      const mined = yield* cli(["emulator", "mine", "--chain", "1001"], env)
+      expect(mined.code, mined.err).toBe(0)
+      expect(mined.out).toMatch(new RegExp(`^chain 1001 block 1 0x[0-9a-f]{64}: 1 transaction\n  ${hash}$`))
+      const json = JSON.parse((yield* cli(["emulator", "mine", "--blocks", "2", "--json"], env)).out)
+      expect(json.map((b: { chainId: number; blockNumber: number }) => [b.chainId, b.blockNumber])).toEqual([[8217, 1], [8217, 2], [1001, 2], [1001, 3]])
+
+      const { env: intervalEnv } = yield* cliEmulator()
+      const refused = yield* cli(["emulator", "mine"], intervalEnv)
+      expect(refused.code).toBe(2)
+      expect(refused.err).toContain("interval mining")
+      const home = yield* tempDir
+      expect(yield* cli(["emulator", "mine"], { HOME: home, XDG_DATA_HOME: home })).toMatchObject({
+        code: 2,
+        err: "kas-wallet: mine works on a running emulator started with --mining manual: give its --url (or eval its settings: KAS_WALLET_URL)"
+      })
     }).pipe(Effect.scoped), 60_000)
 })

@@ -19,6 +19,7 @@
  *
  * @since 0.1.0
  */
+import type { SqlError } from "@effect/sql"
 import { Context, type Duration, Effect, Layer, type Redacted, type Scope } from "effect"
 import type { ConfigError } from "effect/ConfigError"
 import { type Address, Credentials } from "effect-kas-wallet"
@@ -81,6 +82,39 @@ export interface Service extends EmulatorConsole.Service {
   readonly blockInterval: Duration.Duration
   /** The global fee payer of a chain: it signs and pays `/v2/tx/fd/value` transfers and bills the member. */
   readonly globalFeePayer: (chainId: 8217 | 1001) => Address.Address
+  /**
+   * How blocks are made: `interval` (by the clock) or `manual` (by `mine`).
+   *
+   * @since 0.5.0
+   */
+  readonly mining: EmulatorConfig.Mining
+  /**
+   * Manual mining: makes `blocks` blocks (default 1, at most 1000) on a chain (both when absent),
+   * the first holding every pending transaction of the chain in acceptance order, run and applied
+   * then; their receipts are `Committed` (or `CommitError`) as soon as this answers. Fails with
+   * `ConsoleError` `InvalidInput` in interval mode or for a bad chain or count.
+   *
+   * @since 0.5.0
+   */
+  readonly mine: (
+    chainId?: 8217 | 1001 | undefined,
+    blocks?: number | undefined
+  ) => Effect.Effect<ReadonlyArray<MinedBlock>, EmulatorConsole.ConsoleError | SqlError.SqlError>
+}
+
+/**
+ * A block made by `mine`: its chain, number, hash and time (Unix milliseconds), and the hashes of
+ * its transactions in order.
+ *
+ * @since 0.5.0
+ * @category models
+ */
+export interface MinedBlock {
+  readonly chainId: number
+  readonly blockNumber: number
+  readonly blockHash: string
+  readonly blockTimeMs: number
+  readonly transactions: ReadonlyArray<string>
 }
 
 /**
@@ -123,7 +157,7 @@ export const make = (options: EmulatorConfig.Options = {}): Effect.Effect<Servic
     const database = options.database ?? EmulatorConfig.DefaultDatabase
 
     const services = yield* Layer.build(
-      Layer.mergeAll(EmulatorConsole.layer, Wallet.layer, Ledger.layer({ blockInterval: options.blockInterval })).pipe(
+      Layer.mergeAll(EmulatorConsole.layer, Wallet.layer, Ledger.layer({ blockInterval: options.blockInterval, mining: options.mining })).pipe(
         Layer.provideMerge(KeyVault.layer(options)),
         Layer.provideMerge(Layer.merge(Store.layer, LedgerStore.layer)),
         Layer.provideMerge(Database.layer({ database, authToken: options.authToken }))
@@ -170,7 +204,19 @@ export const make = (options: EmulatorConfig.Options = {}): Effect.Effect<Servic
       faults,
       openApi,
       blockInterval: ledger.blockInterval,
-      globalFeePayer: ledger.globalFeePayer
+      globalFeePayer: ledger.globalFeePayer,
+      mining: ledger.mining,
+      mine: (chainId, blocks) =>
+        Effect.gen(function*() {
+          if (chainId !== undefined && !Ledger.Chains.includes(chainId)) {
+            return yield* new EmulatorConsole.ConsoleError({ reason: "InvalidInput", message: `chain ${chainId} is neither 8217 nor 1001` })
+          }
+          const made = yield* Effect.forEach(chainId !== undefined ? [chainId] : Ledger.Chains, (id) => ledger.mine(id, blocks ?? 1))
+          return made.flat()
+        }).pipe(
+          // The ledger's refusals (interval mode, a bad count) are the caller's input.
+          Effect.catchTag("ApiError", (e) => Effect.fail(new EmulatorConsole.ConsoleError({ reason: "InvalidInput", message: e.message })))
+        )
     }
     return service
   })

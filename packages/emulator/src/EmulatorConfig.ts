@@ -72,7 +72,31 @@ export interface Options {
    * `Pending`) when the next block is made. At least 1 millisecond. Default 1 second.
    */
   readonly blockInterval?: Duration.DurationInput | undefined
+  /**
+   * How blocks are made: `"interval"` (default), one every `blockInterval`, a transaction applied
+   * when accepted; `"manual"`, only when `mine` is called (`Emulator.mine`, the console route,
+   * `kas-wallet emulator mine`), a transaction waiting in the pending pool until then.
+   *
+   * @since 0.5.0
+   */
+  readonly mining?: Mining | undefined
 }
+
+/**
+ * How blocks are made (see `Options.mining`).
+ *
+ * @since 0.5.0
+ * @category models
+ */
+export type Mining = "interval" | "manual"
+
+/**
+ * The mining modes, in the order of help texts.
+ *
+ * @since 0.5.0
+ * @category constants
+ */
+export const MiningModes: ReadonlyArray<Mining> = ["interval", "manual"]
 
 /**
  * Default interface.
@@ -288,6 +312,16 @@ export const fields = {
     description: "time between blocks: a transaction commits in the next one",
     example: "\"200 millis\"",
     secret: false
+  },
+  mining: {
+    env: "KAS_EMULATOR_MINING",
+    flag: "mining",
+    kind: "string",
+    value: "MODE",
+    default: "interval",
+    description: "interval (a block every block interval) or manual (blocks only when mined)",
+    example: "manual",
+    secret: false
   }
 } as const satisfies Record<string, Field>
 
@@ -364,6 +398,9 @@ const keyPair = `${fields.accessKeyId.env} (--${fields.accessKeyId.flag}) and ${
  */
 export const fromValues = (v: Values): Either.Either<Options, string> => {
   if ((v.accessKeyId === undefined) !== (v.secretAccessKey === undefined)) return Either.left(keyPair)
+  if (v.mining !== undefined && !(MiningModes as ReadonlyArray<string>).includes(v.mining)) {
+    return Either.left(`${fields.mining.env} (--${fields.mining.flag}) must be ${MiningModes.join(" or ")}, got ${JSON.stringify(v.mining)}`)
+  }
   const faults = v.faultRate !== undefined || v.faultSeed !== undefined || v.faultKinds !== undefined ||
     v.faultLatency !== undefined || v.faultRetryAfter !== undefined
   return Either.right({
@@ -387,7 +424,8 @@ export const fromValues = (v: Values): Either.Either<Options, string> => {
         retryAfter: v.faultRetryAfter
       }
       : undefined,
-    blockInterval: v.blockInterval
+    blockInterval: v.blockInterval,
+    mining: v.mining as Mining | undefined
   })
 }
 
@@ -402,8 +440,10 @@ export const fromValues = (v: Values): Either.Either<Options, string> => {
  * | `KAS_ACCESS_KEY_ID` + `KAS_SECRET_ACCESS_KEY` (+ `KAS_ACCOUNT_ID`) | `member` |
  * | `KAS_EMULATOR_FAULT_RATE`, `_SEED`, `_KINDS` (comma-separated), `_LATENCY` (e.g. `200 millis`), `_RETRY_AFTER` | `faults` |
  * | `KAS_EMULATOR_BLOCK_INTERVAL` (e.g. `200 millis`) | `blockInterval` |
+ * | `KAS_EMULATOR_MINING` (`interval` or `manual`) | `mining` |
  *
- * The access key id and secret go together: one without the other is a configuration error.
+ * The access key id and secret go together: one without the other is a configuration error; a
+ * mining mode other than `interval` or `manual` is one too.
  *
  * @since 0.1.0
  * @category config

@@ -1,8 +1,9 @@
 /**
- * `kas-wallet emulator fund | balance | bill`: the emulator's ledger, either through a running
+ * `kas-wallet emulator fund | balance | bill | mine`: the emulator's ledger, either through a running
  * emulator (`--url`, else `KAS_WALLET_URL` when set: its console routes under `/_emulator/`, with
  * the member's key of the KAS_* settings) or directly in a database (`--db` or `--data-dir`, else
- * the default data directory).
+ * the default data directory). `mine` works only through a running emulator: whether and how it
+ * makes blocks is that process's mining mode.
  *
  * They never write elsewhere and claim success: against a database, the database must exist, and
  * `fund` credits only an account or a fee-payer account of it. An address it does not know means
@@ -50,6 +51,20 @@ interface Ledger {
   readonly bills: (filter: { readonly accountId?: string | undefined; readonly chainId?: ChainId.ChainId | undefined }) => Effect.Effect<ReadonlyArray<Bill>, ExitCode.Failure>
 }
 
+/** What only a running emulator does: make blocks, in its own mining mode. */
+interface Running extends Ledger {
+  readonly mine: (chainId: ChainId.ChainId | undefined, blocks: number) => Effect.Effect<ReadonlyArray<Block>, ExitCode.Failure>
+}
+
+/** A block `mine` made, as the console route answers it. */
+interface Block {
+  readonly chainId: number
+  readonly blockNumber: number
+  readonly blockHash: string
+  readonly blockTimeMs: number
+  readonly transactions: ReadonlyArray<string>
+}
+
 const isFile = (database: string) => !/^(libsql|https?|wss?):\/\//i.test(database.trim()) && database !== ":memory:"
 
 /** The ledger of a database, which must exist: opening a missing file would create an empty one. */
@@ -83,7 +98,7 @@ interface Answer {
 }
 
 /** The ledger of a running emulator, through its console routes, with the member's key. */
-const emulatorLedger = (run: Argv.Run): Effect.Effect<Ledger, ExitCode.Failure> =>
+const emulatorLedger = (run: Argv.Run): Effect.Effect<Running, ExitCode.Failure> =>
   Effect.gen(function*() {
     const { options } = yield* ClientConfig.configure(run, { pool: false, feePayerPool: false })
     const url = options.baseUrl?.toString().replace(/\/+$/, "") ?? ""
@@ -127,8 +142,13 @@ const emulatorLedger = (run: Argv.Run): Effect.Effect<Ledger, ExitCode.Failure> 
             pages.flatMap((page) =>
               (page as ReadonlyArray<Omit<Bill, "fees"> & { fees: string }>).map((b) => ({ ...b, fees: BigInt(b.fees) }))
             )
+        ),
+      mine: (chainId, blocks) =>
+        Effect.map(
+          Effect.forEach(chainId !== undefined ? [chainId] : [8217, 1001], (id) => request("POST", "mine", id, { blocks })),
+          (answers) => answers.flatMap((made) => made as ReadonlyArray<Block>)
         )
-    } satisfies Ledger
+    } satisfies Running
   })
 
 /** The line of an emulator's refusal: its own message, and what to check. */
@@ -170,6 +190,20 @@ const ledgerOf = (run: Argv.Run): Effect.Effect<Ledger, ExitCode.Failure> =>
       return yield* emulatorLedger(run)
     }
     return yield* Effect.flatMap(ConsoleCommand.database(run), databaseLedger)
+  })
+
+/**
+ * A running emulator: `--url`, else `KAS_WALLET_URL`. Blocks are made by the process serving a
+ * database, in its mining mode, so `mine` has no database form.
+ */
+const runningOf = (run: Argv.Run): Effect.Effect<Running, ExitCode.Failure> =>
+  Effect.gen(function*() {
+    if (Option.isNone(Flags.given(run, L.url)) && Option.isNone(yield* Flags.raw(L.url, Option.none()))) {
+      return yield* ExitCode.invalid(
+        "mine works on a running emulator started with --mining manual: give its --url (or eval its settings: KAS_WALLET_URL)"
+      )
+    }
+    return yield* emulatorLedger(run)
   })
 
 const klay = (peb: bigint) => `${Amount.formatKlay(peb as Amount.Peb)} KLAY (${peb} peb)`
@@ -234,6 +268,21 @@ export const commands: Readonly<Record<string, (run: Argv.Run) => Effect.Effect<
           ? "no bills: the global fee payer has paid no fee"
           : bills.map((b) =>
             `${b.accountId}  chain ${b.chainId}  ${b.transactions} transaction${b.transactions === 1 ? "" : "s"}  ${klay(b.fees)}  paid by ${b.feePayer}`
+          ).join("\n")
+      )
+    }),
+  mine: (run) =>
+    Effect.gen(function*() {
+      const chainId = Option.getOrUndefined(yield* ConsoleCommand.chainOf(run, L.mineChain))
+      const blocks = Option.getOrElse(yield* Flags.read(L.blocks, Flags.given(run, L.blocks), Flags.integer(1, 1000)), () => 1)
+      const made = yield* Effect.flatMap(runningOf(run), (ledger) => ledger.mine(chainId, blocks))
+      yield* Console.log(
+        Flags.isSet(run, L.json)
+          ? JSON.stringify(made)
+          : made.map((b) =>
+            `chain ${b.chainId} block ${b.blockNumber} ${b.blockHash}: ${b.transactions.length} transaction${b.transactions.length === 1 ? "" : "s"}${
+              b.transactions.map((h) => `\n  ${h}`).join("")
+            }`
           ).join("\n")
       )
     })

@@ -914,6 +914,21 @@ export const ledger = {
     name: "json",
     description: "JSON output, amounts in peb as decimal strings",
     example: "--json | jq -r .balance"
+  },
+  mineChain: {
+    name: "chain",
+    value: "ID",
+    default: "both",
+    description: "only make blocks on this chain: 8217 or 1001",
+    example: "--chain 1001",
+    choices: ["8217", "1001"]
+  },
+  blocks: {
+    name: "blocks",
+    value: "N",
+    default: "1",
+    description: "how many blocks to make (1 to 1000); the first holds every pending transaction",
+    example: "--blocks 3"
   }
 } as const satisfies Record<string, Flag>
 
@@ -1071,6 +1086,20 @@ const emulatorSubcommands: ReadonlyArray<Command> = [
     subcommands: [],
     runs: true,
     examples: ["kas-wallet emulator bill --chain 1001"]
+  },
+  {
+    path: ["emulator", "mine"],
+    summary: "make blocks now (with --mining manual)",
+    description: [
+      "Make blocks on a running emulator started with --mining manual (--url, KAS_WALLET_URL): the",
+      "first holds every pending transaction, in the order they were accepted; their receipts are",
+      "Committed when this answers."
+    ],
+    positionals: [],
+    groups: [{ title: "Options", flags: [ledger.mineChain, ledger.blocks, ledger.json, ledger.url] }],
+    subcommands: [],
+    runs: true,
+    examples: ["kas-wallet emulator mine --chain 1001"]
   }
 ]
 
@@ -1090,12 +1119,13 @@ const emulatorCommand = (fields: typeof EmulatorConfig.fields | undefined): Comm
         flags: [...f("host"), ...f("port"), emulator.dataDir, emulator.ephemeral, ...f("blockInterval")]
       },
       {
-        title: "Storage and faults",
+        title: "Storage, mining and faults",
         flags: [
           ...f("database"),
           ...f("authToken"),
           ...f("masterKey"),
           ...f("masterKeyFile"),
+          ...f("mining"),
           ...f("faultRate"),
           ...f("faultSeed"),
           ...f("faultKinds"),

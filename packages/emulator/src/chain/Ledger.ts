@@ -36,9 +36,25 @@
  *   moves on and the fee is charged for the gas used (all of it on a halt), but no value moves and
  *   no contract state changes. A successful run's balances, code and storage are written with the
  *   transaction and its receipt in one atomic write.
- * - **Blocks**: block n is made at genesis + n × interval, genesis being the chain's first
- *   transaction. A transaction goes in the next block to be made; its receipt is `Pending` until
- *   then, `Committed` (or `CommitError`) after.
+ * - **Blocks, interval mining** (the default): block n is made at genesis + n × interval, genesis
+ *   being the chain's first transaction. A transaction is run and applied when accepted, into the
+ *   next block to be made; its receipt is `Pending` until then, `Committed` (or `CommitError`)
+ *   after. There is no pool: a transaction accepted cannot be replaced (`nonce too low`).
+ * - **Blocks, manual mining** (docs/emulator.md, "Blocks and the pending pool"): `send` checks and
+ *   signs, then puts the transaction in the chain's pending pool (stored: `pending_transactions`);
+ *   nothing else changes and its receipt is `Pending`. `mine` makes a block of every pending
+ *   transaction in acceptance order, each run and applied then, leaving the pool in the atomic
+ *   write of its state and receipt. Acceptance checks the state plus the pool: the next nonce
+ *   follows the sender's pending ones, and the funds check adds what the pending transactions of
+ *   the sender (and of a user fee payer) reserve, so that what is accepted is affordable when
+ *   mined. `replace` takes the place of the sender's pending transaction of that nonce (a cancel).
+ * - **Resubmission**: signing is deterministic, so the same request signs the same bytes; sent
+ *   again it is refused, changing nothing: "already known" while pending, "nonce too low" once
+ *   committed.
+ * - **One pipeline** for every kind: acceptance (parties and keys, nonce, signing, the node's
+ *   checks) in `send`, then the run and write in `execute` (at once in interval mode, from the pool
+ *   at mining in manual mode), which decodes everything it runs from the signed bytes. A new kind
+ *   is one entry in each.
  * - `submit: false` signs and answers (status `Pending`) without the node's checks (nonce, gas,
  *   funds, recipient), runs nothing and changes nothing.
  * - **Calls** (`contract/call`) run the method on the latest state, read only, and answer the
@@ -171,6 +187,14 @@ export type SendRequest = Action & {
   readonly gas: number | undefined
   readonly submit: boolean
   readonly payer: Payer
+  /**
+   * Replace the sender's pending transaction of `nonce` (manual mining), as a cancel does; `nonce`
+   * is then taken as given, 0 included. Without a pending transaction of that nonce the request
+   * is an ordinary one (a committed nonce is "nonce too low").
+   *
+   * @since 0.5.0
+   */
+  readonly replace?: boolean | undefined
 }
 
 /**
@@ -192,6 +216,47 @@ export interface CallRequest {
 }
 
 /**
+ * How blocks are made: `interval`, one every block interval by the clock, a transaction run and
+ * applied when accepted (its receipt `Pending` until its block's time); `manual`, only when `mine`
+ * is called, a transaction waiting in the chain's pending pool until then.
+ *
+ * @since 0.5.0
+ * @category models
+ */
+export type Mining = "interval" | "manual"
+
+/**
+ * A block `mine` made: its number, hash and time, and the hashes of its transactions in order.
+ *
+ * @since 0.5.0
+ * @category models
+ */
+export interface MinedBlock {
+  readonly chainId: number
+  readonly blockNumber: number
+  readonly blockHash: string
+  readonly blockTimeMs: number
+  readonly transactions: ReadonlyArray<string>
+}
+
+/**
+ * A transaction the ledger knows by hash: `pending` in the pool (manual mining), or `committed`
+ * (in a block; in interval mode that includes one applied and waiting for its block's time). The
+ * signed raw bytes, sender and nonce (lower case) are what a cancel or a resubmission needs.
+ *
+ * @since 0.5.0
+ * @category models
+ */
+export interface Known {
+  readonly status: "pending" | "committed"
+  readonly hash: string
+  readonly sender: string
+  readonly nonce: number
+  readonly memberId: number
+  readonly raw: Uint8Array
+}
+
+/**
  * The ledger's operations on the wire.
  *
  * @since 0.2.0
@@ -202,8 +267,36 @@ export interface Service {
   readonly send: (request: SendRequest) => Effect.Effect<string, ApiError.ApiError | SqlError.SqlError>
   /** Runs a contract method read-only on the latest state; answers `{ data, result }` as JSON. */
   readonly call: (request: CallRequest) => Effect.Effect<string, ApiError.ApiError | SqlError.SqlError>
-  /** The receipt's JSON of a transaction by lower-case hash; 400 1065000 when the chain has none. */
+  /**
+   * The receipt's JSON of a transaction by lower-case hash, `Pending` while in the pool; 400
+   * 1065000 when the chain has none.
+   */
   readonly receipt: (chainId: number, hash: string) => Effect.Effect<string, ApiError.ApiError | SqlError.SqlError>
+  /**
+   * A transaction by hash (any case), pending or committed.
+   *
+   * @since 0.5.0
+   */
+  readonly lookup: (chainId: number, hash: string) => Effect.Effect<Option.Option<Known>, SqlError.SqlError>
+  /**
+   * The pending transactions of a sender (any case), by nonce.
+   *
+   * @since 0.5.0
+   */
+  readonly pendingBySender: (chainId: number, sender: string) => Effect.Effect<ReadonlyArray<Known>, SqlError.SqlError>
+  /**
+   * Makes `blocks` blocks (1 to `MaxBlocksPerMine`) on a chain, the first holding every pending
+   * transaction in acceptance order; manual mining only (400 1065001 otherwise).
+   *
+   * @since 0.5.0
+   */
+  readonly mine: (chainId: number, blocks: number) => Effect.Effect<ReadonlyArray<MinedBlock>, ApiError.ApiError | SqlError.SqlError>
+  /**
+   * How blocks are made.
+   *
+   * @since 0.5.0
+   */
+  readonly mining: Mining
   /** The global fee payer of a chain (made when the ledger starts). */
   readonly globalFeePayer: (chainId: number) => Address.Address
   /** The time between two blocks. */
@@ -260,7 +353,31 @@ export const placement = (
 export const blockHash = (chainId: number, blockNumber: number, blockTimeMs: number): string =>
   `0x${Buffer.from(keccak256(new TextEncoder().encode(`effect-kas-wallet emulator block ${chainId}:${blockNumber}:${blockTimeMs}`))).toString("hex")}`
 
+/**
+ * The most blocks one `mine` makes.
+ *
+ * @since 0.5.0
+ * @category constants
+ */
+export const MaxBlocksPerMine = 1000
+
+/**
+ * The `txError` of a transaction accepted into the pool whose run is refused when it is mined (its
+ * recipient gained or lost code meanwhile): Klaytn's default error code. The nonce moves on and the
+ * intrinsic gas is charged, so that the sender's later pending transactions stay in order.
+ *
+ * @since 0.5.0
+ * @category constants
+ */
+export const RefusedAtMining = 0x02
+
 const SENDER_FUNDS = "insufficient funds of the sender for value "
+// go-ethereum's word for a transaction the pool holds already, which the client's reliable send recognises.
+const ALREADY_KNOWN = "already known"
+// Klaytn's ErrAlreadyNonceExistInPool: only a replacement (a cancel) may take a pending nonce.
+const NONCE_IN_POOL = "there is another tx which has the same nonce in the tx pool"
+// The EVM's refusal of an execution of an address without code (Evm.ts), checked at acceptance in manual mode.
+const NOT_A_PROGRAM_ACCOUNT = "not a program account (e.g., an account having code and storage)"
 const FEE_PAYER_FUNDS = "insufficient funds of the fee payer for gas * price"
 
 const globalContext = (chainId: number) => `global-fee-payer:${chainId}`
@@ -359,6 +476,28 @@ interface Effects {
 const NoContracts: LedgerStore.Contracts = { code: [], storage: [], destroyed: [] }
 
 /**
+ * A transaction accepted (checked and signed): what its run and write need, at once in interval
+ * mode, at mining from the pool's row in manual mode.
+ */
+interface Accepted {
+  readonly chainId: number
+  readonly memberId: number
+  readonly signed: Klaytn.SignedTx
+  readonly payerKind: LedgerStore.PayerKind
+  /** The member's fee-payer account paying (lower case), for `payerKind` `user`. */
+  readonly userPayer: string | undefined
+  readonly acceptedMs: number
+}
+
+/** Where a transaction goes: its block, index, and the block-wide index of its first log. */
+interface Place {
+  readonly blockNumber: number
+  readonly blockTimeMs: number
+  readonly transactionIndex: number
+  readonly logIndex: number
+}
+
+/**
  * Builds the ledger: makes each chain's global fee payer on first start (a fresh key, sealed in the
  * database; the first emulator to start on a database makes it, the others use it).
  *
@@ -367,6 +506,7 @@ const NoContracts: LedgerStore.Contracts = { code: [], storage: [], destroyed: [
  */
 export const make = (options: {
   readonly blockInterval?: Duration.DurationInput | undefined
+  readonly mining?: Mining | undefined
 }): Effect.Effect<Service, EmulatorError, LedgerStore.LedgerStore | KeyVault.KeyVault> =>
   Effect.gen(function*() {
     const store = yield* LedgerStore.LedgerStore
@@ -376,6 +516,11 @@ export const make = (options: {
     if (!Number.isFinite(intervalMs) || intervalMs < 1) {
       return yield* new EmulatorError({ reason: "Config", message: `blockInterval must be at least 1 millisecond, got ${Duration.format(interval)}` })
     }
+    const mining = options.mining ?? "interval"
+    if (mining !== "interval" && mining !== "manual") {
+      return yield* new EmulatorError({ reason: "Config", message: `mining must be interval or manual, got ${String(mining)}` })
+    }
+    const manual = mining === "manual"
 
     const globalPayers = new Map<number, { readonly address: Address.Address; readonly key: Redacted.Redacted<Uint8Array> }>()
     for (const chainId of Chains) {
@@ -446,6 +591,140 @@ export const make = (options: {
         } satisfies Effects
       })
 
+    // The reserve checks: what an address must hold for a transaction to be accepted is what the
+    // transaction may cost it plus what its pending transactions may still cost it.
+    const share = (fee: bigint, payerKind: LedgerStore.PayerKind, feeRatio: number | undefined) =>
+      payerKind === "sender" ? 0n : feePayerPart(fee, feeRatio ?? 0)
+
+    // The execution of an accepted transaction: runs its kind on the ledger, charges the fee and
+    // writes everything (state, receipt, bill, and what `extra` adds: the start of the block clock,
+    // the pool change and block of mining) in one atomic write. `false`: another writer changed
+    // what was read. `mining`: the transaction was accepted earlier, so a refusal of its run (its
+    // recipient became a contract, say) is no longer an answer to give: it is committed failed.
+    const execute = (
+      accepted: Accepted,
+      read: Map<string, LedgerStore.Balance>,
+      gasPrice: bigint,
+      place: Place,
+      extra: Pick<LedgerStore.Write, "genesisMs" | "pool" | "minedBlock">,
+      mining: boolean
+    ): Effect.Effect<boolean, ApiError.ApiError | SqlError.SqlError> =>
+      Effect.gen(function*() {
+        const { chainId, signed } = accepted
+        const tx = signed.tx
+        const kind = Klaytn.kindOf(tx.type)
+        const from = tx.from.toLowerCase()
+        const to = tx.to?.toLowerCase()
+        const input = tx.input
+        const intrinsic = Klaytn.intrinsicGas(tx.type, input?.length ?? 0)
+        // Where Klaytn puts a deployment's contract: the receipt's, and where the EVM must create it.
+        const created = kind === "contract/deploy" ? Klaytn.contractAddress(tx.from, tx.nonce).toLowerCase() : undefined
+        const run: Effect.Effect<Effects, ApiError.ApiError | SqlError.SqlError> = kind === "value"
+          ? transferEffects(chainId, from, to!, tx.value, intrinsic)
+          : contractEffects(
+            {
+              ...(kind === "contract/deploy" ? { kind: "deploy" as const } : { kind: "execute" as const, to: to! }),
+              from,
+              value: tx.value,
+              input: input ?? new Uint8Array(0),
+              gasLimit: BigInt(tx.gas - intrinsic),
+              blockNumber: place.blockNumber,
+              timestamp: Math.floor(place.blockTimeMs / 1000),
+              chainId,
+              gasPrice
+            },
+            intrinsic,
+            tx.gas,
+            created
+          )
+        const effects: Effects = mining
+          ? yield* Effect.catchTag(run, "ApiError", () =>
+            Effect.succeed<Effects>({
+              gasUsed: intrinsic,
+              txError: RefusedAtMining,
+              revertReason: undefined,
+              logs: undefined,
+              changes: { balanceChanges: new Map(), nonces: new Map() },
+              // Nothing to check: in this process ledger work is serialized, and between processes
+              // the pool's compare-and-set already orders the mining of this transaction.
+              reads: { accounts: [], code: [], storage: [] },
+              contracts: undefined
+            }))
+          : yield* run
+
+        const fee = BigInt(effects.gasUsed) * gasPrice
+        const payerFee = share(fee, accepted.payerKind, tx.feeRatio)
+        const senderFee = fee - payerFee
+        // Every address the transaction moves, read with the others (the run may reach any).
+        const unread = Evm.changedAccounts(effects.changes).filter((address) => !read.has(address))
+        if (unread.length > 0) for (const [address, state] of yield* store.balances(chainId, unread)) read.set(address, state)
+        const after = Evm.applyChanges(read, effects.changes)
+        const charge = (address: string, fee: bigint, nonceStep: number) => {
+          const b = after.get(address)!
+          after.set(address, { balance: b.balance - fee, nonce: b.nonce + nonceStep })
+        }
+        charge(from, senderFee, 1)
+        if (accepted.userPayer !== undefined) charge(accepted.userPayer, payerFee, 0)
+        for (const [address, b] of after) {
+          if (b.balance > Amount.MaxPeb) return yield* ApiError.outOfRange("value")
+          // The funds check bounds value plus fees, and the EVM moves only what an account holds.
+          if (b.balance < 0n) return yield* internalFailure(`${address} would hold ${b.balance} peb`)
+        }
+
+        const bill = accepted.payerKind === "global" ? yield* store.bill(accepted.memberId, chainId) : undefined
+        return yield* store.write({
+          chainId,
+          ...extra,
+          balances: [...after].map(([address, write]) => ({ address, read: read.get(address) ?? LedgerStore.Empty, write })),
+          bill: bill !== undefined
+            ? {
+              memberId: accepted.memberId,
+              read: bill,
+              write: { fees: bill.fees + payerFee, transactions: bill.transactions + 1 }
+            }
+            : undefined,
+          reads: effects.reads,
+          contracts: effects.contracts,
+          transaction: {
+            chainId,
+            hash: signed.transactionHash,
+            sender: from,
+            nonce: tx.nonce,
+            memberId: accepted.memberId,
+            raw: signed.raw,
+            blockNumber: place.blockNumber,
+            blockTimeMs: place.blockTimeMs,
+            transactionIndex: place.transactionIndex,
+            gasUsed: effects.gasUsed,
+            feePayer: signed.feePayer?.address.toLowerCase(),
+            payerKind: accepted.payerKind,
+            senderFee,
+            feePayerFee: payerFee,
+            acceptedMs: accepted.acceptedMs,
+            txError: effects.txError,
+            revertReason: effects.revertReason,
+            contractAddress: created,
+            logs: effects.logs,
+            // Log indexes count across the block: this transaction's follow the block's earlier logs.
+            logIndex: effects.logs === undefined ? undefined : place.logIndex
+          }
+        })
+      })
+
+    // Ledger work that reads, then writes with compare-and-set: tried again (up to MaxAttempts)
+    // while another process changes what it read in between (`None`).
+    const retrying = <A, E>(attempt: Effect.Effect<Option.Option<A>, E>): Effect.Effect<A, E> => {
+      const loop = (n: number): Effect.Effect<A, E> =>
+        Effect.flatMap(attempt, Option.match({
+          onSome: Effect.succeed,
+          onNone: () => (n + 1 < MaxAttempts ? loop(n + 1) : internalFailure("other writers keep changing the ledger"))
+        }))
+      return loop(0)
+    }
+
+    // Acceptance, one pipeline for every kind: the request's parties and keys, the nonce, the
+    // signed transaction, then the node's checks against the state plus the pool; then, by mining
+    // mode, the run and write at once (interval) or the entry into the pool (manual).
     const send: Service["send"] = (request) =>
       Effect.gen(function*() {
         const chainId = request.pool.chainId
@@ -459,8 +738,10 @@ export const make = (options: {
         const from = request.from.toLowerCase()
         const recipient = request.kind === "contract/deploy" ? undefined : request.to
         const to = recipient?.toLowerCase()
+        const payerKind: LedgerStore.PayerKind = request.payer._tag === "Sender" ? "sender" : request.payer._tag === "Global" ? "global" : "user"
 
-        // One attempt: read, check, sign, run, write. `None` when another process wrote in between.
+        // One attempt: read, check, sign, then run and write (or pool). `None` when another process
+        // wrote in between.
         const attempt = Effect.gen(function*() {
           const sender = yield* store.account(request.pool.id, from)
           if (Option.isNone(sender)) return yield* ApiError.dataNotExist("from")
@@ -483,7 +764,16 @@ export const make = (options: {
           const chain = yield* store.chain(chainId)
           const read = new Map(yield* store.balances(chainId, [from, ...(to !== undefined ? [to] : []), ...(userPayer !== undefined ? [userPayer] : [])]))
           const senderState = read.get(from)!
-          const nonce = request.nonce === undefined || request.nonce === 0 ? senderState.nonce : request.nonce
+          // The sender's pending transactions (manual mining only: in interval mode the pool stays
+          // empty), nonces senderState.nonce, +1, ... in order.
+          const queued = manual ? yield* store.pending(chainId, from) : []
+          const next = senderState.nonce + queued.length
+          // A replacement names its nonce, 0 included; otherwise absent or 0 is the next one.
+          const nonce = request.replace === true
+            ? request.nonce ?? next
+            : request.nonce === undefined || request.nonce === 0
+            ? next
+            : request.nonce
 
           const made = Klaytn.makeTransaction({
             kind: request.kind,
@@ -502,112 +792,169 @@ export const make = (options: {
           if (Either.isLeft(signed)) return yield* internalFailure(signed.left.reason)
           const result = Klaytn.toResult(signed.right, request.submit ? "Submitted" : "Pending")
           if (!request.submit) return Option.some(result)
+          const hash = signed.right.transactionHash.toLowerCase()
 
-          // The node's checks, in the order of Klaytn's transaction pool: the nonce, the funds for
-          // the most the transaction may cost (its gas limit at the gas price), the intrinsic gas,
-          // then the recipient (in the kind's run).
+          // The node's checks, in the order of Klaytn's transaction pool: the transaction known
+          // already (signing is deterministic: the same request signs the same bytes), the nonce,
+          // the funds for the most the transaction may cost (its gas limit at the gas price) with
+          // what the pool already reserves, the intrinsic gas, then the recipient.
+          if (manual) {
+            if (Option.isSome(yield* store.pendingTransaction(chainId, hash))) return yield* ApiError.sendFailed(ALREADY_KNOWN)
+            if (Option.isSome(yield* store.transaction(chainId, hash))) return yield* ApiError.sendFailed("nonce too low")
+          }
           if (nonce < senderState.nonce) return yield* ApiError.sendFailed("nonce too low")
-          if (nonce > senderState.nonce) return yield* ApiError.sendFailed("nonce too high")
-          const share = (fee: bigint) => (feeRatio === undefined ? 0n : feePayerPart(fee, feeRatio))
+          const replaced = request.replace === true ? queued.find((p) => p.nonce === nonce) : undefined
+          if (replaced === undefined && nonce < next) return yield* ApiError.sendFailed(NONCE_IN_POOL)
+          if (nonce > next) return yield* ApiError.sendFailed("nonce too high")
+          const reserved = manual ? yield* store.reserved(chainId, [from, ...(userPayer !== undefined ? [userPayer] : [])]) : new Map<string, bigint>()
+          const reservedBy = (address: string) =>
+            (reserved.get(address) ?? 0n) -
+            (replaced === undefined ? 0n : (replaced.sender === address ? replaced.senderReserve : 0n) +
+              (replaced.payerKind === "user" && replaced.feePayer === address ? replaced.feePayerReserve : 0n))
           const maxFee = BigInt(gas) * chain.gasPrice
-          if (senderState.balance < request.value + maxFee - share(maxFee)) return yield* ApiError.sendFailed(SENDER_FUNDS)
-          if (userPayer !== undefined && read.get(userPayer)!.balance < share(maxFee)) {
+          const payerReserve = share(maxFee, payerKind, feeRatio)
+          const senderReserve = request.value + maxFee - payerReserve
+          if (senderState.balance < senderReserve + reservedBy(from)) return yield* ApiError.sendFailed(SENDER_FUNDS)
+          if (userPayer !== undefined && read.get(userPayer)!.balance < payerReserve + reservedBy(userPayer)) {
             return yield* ApiError.sendFailed(FEE_PAYER_FUNDS)
           }
           if (gas < intrinsic) return yield* ApiError.sendFailed("intrinsic gas too low")
           if (request.kind !== "value" && gas > MaxGas) return yield* ApiError.sendFailed("exceeds block gas limit")
 
-          // Where Klaytn puts a deployment's contract: the receipt's, and where the EVM must create it.
-          const created = request.kind === "contract/deploy" ? Klaytn.contractAddress(request.from, nonce).toLowerCase() : undefined
+          const accepted: Accepted = { chainId, memberId: request.pool.memberId, signed: signed.right, payerKind, userPayer, acceptedMs: now }
+          if (manual) {
+            // Into the pool: the recipient is checked now as Klaytn's pool does (the run comes at
+            // mining); nothing else changes until then.
+            if (to !== undefined) {
+              const code = yield* store.code(chainId, to)
+              if (request.kind === "value" && Option.isSome(code)) return yield* ApiError.sendFailed(NOT_FOR_PROGRAM_ACCOUNT)
+              if (request.kind === "contract/execute" && Option.isNone(code)) return yield* ApiError.sendFailed(NOT_A_PROGRAM_ACCOUNT)
+            }
+            const pooled = yield* store.write({
+              chainId,
+              balances: [],
+              pool: {
+                version: chain.poolVersion,
+                remove: replaced !== undefined ? [replaced.hash] : undefined,
+                add: {
+                  // A replacement takes the place of the transaction it replaces in the block.
+                  seq: replaced?.seq,
+                  chainId,
+                  hash,
+                  sender: from,
+                  nonce,
+                  memberId: request.pool.memberId,
+                  raw: signed.right.raw,
+                  payerKind,
+                  feePayer: signed.right.feePayer?.address.toLowerCase(),
+                  senderReserve,
+                  feePayerReserve: userPayer !== undefined ? payerReserve : 0n,
+                  acceptedMs: now
+                }
+              }
+            })
+            return pooled ? Option.some(result) : Option.none()
+          }
+
           const genesisMs = chain.genesisMs ?? now
           const tip = yield* store.tip(chainId)
           const place = placement(now, genesisMs, intervalMs, tip)
-          const effects: Effects = request.kind === "value"
-            ? yield* transferEffects(chainId, from, to!, request.value, intrinsic)
-            : yield* contractEffects(
-              {
-                ...(request.kind === "contract/deploy" ? { kind: "deploy" as const } : { kind: "execute" as const, to: to! }),
-                from,
-                value: request.value,
-                input: request.input,
-                gasLimit: BigInt(gas - intrinsic),
-                blockNumber: place.blockNumber,
-                timestamp: Math.floor(place.blockTimeMs / 1000),
-                chainId,
-                gasPrice: chain.gasPrice
-              },
-              intrinsic,
-              gas,
-              created
-            )
-
-          const fee = BigInt(effects.gasUsed) * chain.gasPrice
-          const payerFee = share(fee)
-          const senderFee = fee - payerFee
-          // Every address the transaction moves, read with the others (the run may reach any).
-          const unread = Evm.changedAccounts(effects.changes).filter((address) => !read.has(address))
-          if (unread.length > 0) for (const [address, state] of yield* store.balances(chainId, unread)) read.set(address, state)
-          const after = Evm.applyChanges(read, effects.changes)
-          const charge = (address: string, fee: bigint, nonceStep: number) => {
-            const b = after.get(address)!
-            after.set(address, { balance: b.balance - fee, nonce: b.nonce + nonceStep })
-          }
-          charge(from, senderFee, 1)
-          if (userPayer !== undefined) charge(userPayer, payerFee, 0)
-          for (const [address, b] of after) {
-            if (b.balance > Amount.MaxPeb) return yield* ApiError.outOfRange("value")
-            // The funds check bounds value plus fees, and the EVM moves only what an account holds.
-            if (b.balance < 0n) return yield* internalFailure(`${address} would hold ${b.balance} peb`)
-          }
-
-          const bill = payer._tag === "Global" ? yield* store.bill(request.pool.memberId, chainId) : undefined
           const last = Option.getOrUndefined(tip)
-          const applied = yield* store.write({
-            chainId,
-            genesisMs: chain.genesisMs === undefined ? now : undefined,
-            balances: [...after].map(([address, write]) => ({ address, read: read.get(address) ?? LedgerStore.Empty, write })),
-            bill: bill !== undefined
-              ? {
-                memberId: request.pool.memberId,
-                read: bill,
-                write: { fees: bill.fees + payerFee, transactions: bill.transactions + 1 }
-              }
-              : undefined,
-            reads: effects.reads,
-            contracts: effects.contracts,
-            transaction: {
-              chainId,
-              hash: signed.right.transactionHash,
-              sender: from,
-              nonce,
-              memberId: request.pool.memberId,
-              raw: signed.right.raw,
-              blockNumber: place.blockNumber,
-              blockTimeMs: place.blockTimeMs,
-              transactionIndex: place.transactionIndex,
-              gasUsed: effects.gasUsed,
-              feePayer: signed.right.feePayer?.address.toLowerCase(),
-              payerKind: payer._tag === "Sender" ? "sender" : payer._tag === "Global" ? "global" : "user",
-              senderFee,
-              feePayerFee: payerFee,
-              acceptedMs: now,
-              txError: effects.txError,
-              revertReason: effects.revertReason,
-              contractAddress: created,
-              logs: effects.logs,
-              // Log indexes count across the block: this transaction's follow the block's earlier logs.
-              logIndex: effects.logs === undefined ? undefined : last !== undefined && last.blockNumber === place.blockNumber ? last.logs : 0
-            }
-          })
+          const applied = yield* execute(
+            accepted,
+            read,
+            chain.gasPrice,
+            { ...place, logIndex: last !== undefined && last.blockNumber === place.blockNumber ? last.logs : 0 },
+            { genesisMs: chain.genesisMs === undefined ? now : undefined },
+            false
+          )
           return applied ? Option.some(result) : Option.none()
         })
 
-        const loop = (n: number): Effect.Effect<Transaction.SignedResult, ApiError.ApiError | SqlError.SqlError> =>
-          Effect.flatMap(attempt, Option.match({
-            onSome: Effect.succeed,
-            onNone: () => (n + 1 < MaxAttempts ? loop(n + 1) : internalFailure("other writers keep changing the ledger"))
+        return yield* Effect.flatMap(store.serialize(retrying(attempt)), (result) => render(Transaction.TransactionResult, result))
+      })
+
+    // One block of manual mining: every pending transaction in acceptance order, each run and
+    // applied, leaving the pool in the batch that writes it (a SIGKILL between two leaves the
+    // block with those before it and the rest pending: they go into the next block).
+    const mineBlock = (chainId: number): Effect.Effect<MinedBlock, SqlError.SqlError | ApiError.ApiError> =>
+      Effect.gen(function*() {
+        const start = yield* store.chain(chainId)
+        const blockNumber = start.minedBlock + 1
+        // A block's time never goes before the previous block's, also when the clock goes back.
+        const last = Option.getOrUndefined(yield* store.tip(chainId))
+        const blockTimeMs = Math.max(yield* Clock.currentTimeMillis, last?.blockTimeMs ?? 0)
+        const included: Array<string> = []
+        for (const pending of yield* store.pending(chainId)) {
+          const decoded = Klaytn.fromRaw(pending.raw, chainId)
+          if (Either.isLeft(decoded)) return yield* internalFailure(`pending transaction ${pending.hash}: ${decoded.left.reason}`)
+          const tx = decoded.right.tx
+          const accepted: Accepted = {
+            chainId,
+            memberId: pending.memberId,
+            signed: decoded.right,
+            payerKind: pending.payerKind,
+            userPayer: pending.payerKind === "user" ? pending.feePayer : undefined,
+            acceptedMs: pending.acceptedMs
+          }
+          const mined = yield* retrying(Effect.gen(function*() {
+            const chain = yield* store.chain(chainId)
+            // Another process made this block (or a later one), or took this transaction.
+            if (chain.minedBlock !== blockNumber - 1 && chain.minedBlock !== blockNumber) return Option.some(false)
+            if (Option.isNone(yield* store.pendingTransaction(chainId, pending.hash))) return Option.some(false)
+            const from = tx.from.toLowerCase()
+            const parties = [from, ...(tx.to !== undefined ? [tx.to.toLowerCase()] : []), ...(accepted.userPayer !== undefined ? [accepted.userPayer] : [])]
+            const read = new Map(yield* store.balances(chainId, parties))
+            const pool = { version: chain.poolVersion, remove: [pending.hash] }
+            const minedBlock = { read: chain.minedBlock, write: blockNumber }
+            // Accepted against the pool, a transaction is affordable and next in nonce when its
+            // turn comes. Only an emulator in interval mode on the same database breaks that (it
+            // ignores the pool): such a transaction is dropped, as a node drops what turned invalid.
+            const state = read.get(from)!
+            const payerState = accepted.userPayer !== undefined ? read.get(accepted.userPayer)! : undefined
+            if (state.nonce !== tx.nonce || state.balance < pending.senderReserve || (payerState !== undefined && payerState.balance < pending.feePayerReserve)) {
+              return (yield* store.write({ chainId, balances: [], pool, minedBlock })) ? Option.some(false) : Option.none()
+            }
+            const tip = Option.getOrUndefined(yield* store.tip(chainId))
+            const inBlock = tip !== undefined && tip.blockNumber === blockNumber
+            const applied = yield* execute(
+              accepted,
+              read,
+              chain.gasPrice,
+              { blockNumber, blockTimeMs, transactionIndex: inBlock ? tip.count : 0, logIndex: inBlock ? tip.logs : 0 },
+              { pool, minedBlock },
+              true
+            )
+            return applied ? Option.some(true) : Option.none()
           }))
-        return yield* Effect.flatMap(store.serialize(loop(0)), (result) => render(Transaction.TransactionResult, result))
+          if (mined) included.push(pending.hash)
+        }
+        if (included.length === 0) {
+          // An empty block: only the block count moves.
+          yield* retrying(Effect.gen(function*() {
+            const chain = yield* store.chain(chainId)
+            if (chain.minedBlock >= blockNumber) return Option.some(true)
+            return (yield* store.write({ chainId, balances: [], minedBlock: { read: chain.minedBlock, write: blockNumber } }))
+              ? Option.some(true)
+              : Option.none()
+          }))
+        }
+        return { chainId, blockNumber, blockHash: blockHash(chainId, blockNumber, blockTimeMs), blockTimeMs, transactions: included }
+      })
+
+    const mine: Service["mine"] = (chainId, blocks) =>
+      Effect.gen(function*() {
+        if (!manual) {
+          return yield* new ApiError.ApiError({
+            status: 400,
+            code: ApiError.Code.OutOfRange,
+            message: `blocks are made every ${Duration.format(interval)} by the clock (interval mining): mine needs manual mining (--mining manual)`
+          })
+        }
+        if (!Number.isSafeInteger(blocks) || blocks < 1 || blocks > MaxBlocksPerMine) return yield* ApiError.outOfRange("blocks")
+        const made: Array<MinedBlock> = []
+        for (let i = 0; i < blocks; i++) made.push(yield* store.serialize(mineBlock(chainId)))
+        return made
       })
 
     // A chain's gas price never changes, nor its genesis once set (by the first transaction): from
@@ -616,7 +963,8 @@ export const make = (options: {
     const chainForCall = (chainId: number) => {
       const known = settled.get(chainId)
       return known !== undefined ? Effect.succeed(known) : Effect.tap(store.chain(chainId), (row) => {
-        if (row.genesisMs !== undefined) settled.set(chainId, row)
+        // In manual mode the latest block moves with each `mine`: read every time.
+        if (row.genesisMs !== undefined && !manual) settled.set(chainId, row)
       })
     }
 
@@ -632,7 +980,7 @@ export const make = (options: {
         const now = yield* Clock.currentTimeMillis
         const outcome = yield* store.serialize(Effect.gen(function*() {
           const chain = yield* chainForCall(request.chainId)
-          const latest = latestBlock(now, chain.genesisMs, intervalMs)
+          const latest = manual ? { blockNumber: chain.minedBlock, blockTimeMs: now } : latestBlock(now, chain.genesisMs, intervalMs)
           return yield* Evm.run({
             kind: "call",
             from: (request.from ?? ZERO_ADDRESS).toLowerCase(),
@@ -656,46 +1004,89 @@ export const make = (options: {
         }
       })
 
+    // The receipt of a transaction not yet in a block: the transaction as the pool holds it, with
+    // no block fields nor outcome.
+    const pendingReceipt = (signed: Klaytn.SignedTx) => {
+      const {
+        blockHash: _hash,
+        blockNumber: _number,
+        contractAddress: _contract,
+        gasUsed: _gas,
+        logs: _logs,
+        logsBloom: _bloom,
+        transactionIndex: _index,
+        txError: _error,
+        ...pending
+      } = Klaytn.toReceipt(signed, { blockHash: "0x", blockNumber: 0, transactionIndex: 0, gasUsed: 0, status: "Committed" })
+      return render(Transaction.TransactionReceipt, { ...pending, status: "Pending" })
+    }
+
+    const decode = (raw: Uint8Array, chainId: number, hash: string) =>
+      Either.match(Klaytn.fromRaw(raw, chainId), {
+        onLeft: (e) => internalFailure(`stored transaction ${hash}: ${e.reason}`),
+        onRight: Effect.succeed
+      })
+
     const receipt: Service["receipt"] = (chainId, hash) =>
       Effect.gen(function*() {
         const row = yield* store.transaction(chainId, hash)
-        if (Option.isNone(row)) return yield* ApiError.transactionNotFound()
+        if (Option.isNone(row)) {
+          const pending = yield* store.pendingTransaction(chainId, hash)
+          if (Option.isNone(pending)) return yield* ApiError.transactionNotFound()
+          return yield* pendingReceipt(yield* decode(pending.value.raw, chainId, hash))
+        }
         const t = row.value
-        const signed = Klaytn.fromRaw(t.raw, chainId)
-        if (Either.isLeft(signed)) return yield* internalFailure(`stored transaction ${hash}: ${signed.left.reason}`)
-        const committed = Klaytn.toReceipt(signed.right, {
-          blockHash: blockHash(chainId, t.blockNumber, t.blockTimeMs),
-          blockNumber: t.blockNumber,
-          transactionIndex: t.transactionIndex,
-          gasUsed: t.gasUsed,
-          status: t.txError === undefined ? "Committed" : "CommitError",
-          txError: t.txError,
-          logs: t.logs,
-          logIndex: t.logIndex,
-          logsBloom: Evm.logsBloom(t.logs ?? [])
-        })
-        if ((yield* Clock.currentTimeMillis) >= t.blockTimeMs) return yield* render(Transaction.TransactionReceipt, committed)
-        // Before its block: the transaction as the pool holds it, with no block fields nor outcome.
-        const {
-          blockHash: _hash,
-          blockNumber: _number,
-          contractAddress: _contract,
-          gasUsed: _gas,
-          logs: _logs,
-          logsBloom: _bloom,
-          transactionIndex: _index,
-          txError: _error,
-          ...pending
-        } = committed
-        return yield* render(Transaction.TransactionReceipt, { ...pending, status: "Pending" })
+        const signed = yield* decode(t.raw, chainId, hash)
+        // In manual mode a transaction is in `transactions` once mined: committed whatever the clock.
+        if (!manual && (yield* Clock.currentTimeMillis) < t.blockTimeMs) return yield* pendingReceipt(signed)
+        return yield* render(
+          Transaction.TransactionReceipt,
+          Klaytn.toReceipt(signed, {
+            blockHash: blockHash(chainId, t.blockNumber, t.blockTimeMs),
+            blockNumber: t.blockNumber,
+            transactionIndex: t.transactionIndex,
+            gasUsed: t.gasUsed,
+            status: t.txError === undefined ? "Committed" : "CommitError",
+            txError: t.txError,
+            logs: t.logs,
+            logIndex: t.logIndex,
+            logsBloom: Evm.logsBloom(t.logs ?? [])
+          })
+        )
       })
+
+    const lookup: Service["lookup"] = (chainId, hash) =>
+      Effect.gen(function*() {
+        const key = hash.toLowerCase()
+        const row = yield* store.transaction(chainId, key)
+        if (Option.isSome(row)) {
+          const t = row.value
+          return Option.some<Known>({ status: "committed", hash: key, sender: t.sender, nonce: t.nonce, memberId: t.memberId, raw: t.raw })
+        }
+        return Option.map(yield* store.pendingTransaction(chainId, key), (p): Known => ({
+          status: "pending",
+          hash: key,
+          sender: p.sender,
+          nonce: p.nonce,
+          memberId: p.memberId,
+          raw: p.raw
+        }))
+      })
+
+    const pendingBySender: Service["pendingBySender"] = (chainId, sender) =>
+      Effect.map(store.pending(chainId, sender.toLowerCase()), (rows) =>
+        rows.map((p): Known => ({ status: "pending", hash: p.hash, sender: p.sender, nonce: p.nonce, memberId: p.memberId, raw: p.raw })))
 
     return {
       send,
       call,
       receipt,
+      lookup,
+      pendingBySender,
+      mine,
       globalFeePayer: (chainId) => globalPayers.get(chainId)!.address,
-      blockInterval: interval
+      blockInterval: interval,
+      mining
     }
   })
 
@@ -707,4 +1098,5 @@ export const make = (options: {
  */
 export const layer = (options: {
   readonly blockInterval?: Duration.DurationInput | undefined
+  readonly mining?: Mining | undefined
 }): Layer.Layer<Ledger, EmulatorError, LedgerStore.LedgerStore | KeyVault.KeyVault> => Layer.effect(Ledger, make(options))

@@ -17,6 +17,10 @@
  *   of those reads is checked in the same batch, before anything is written (`Reads`), and the
  *   code, storage and destructions it makes (`Contracts`) are written in it: a transaction's
  *   state, receipt and fees land together or not at all, even under SIGKILL.
+ * - The pending pool (issue 19, manual mining): a transaction accepted waits in
+ *   `pending_transactions`; the write that mines it removes it from there in the batch that
+ *   writes its state and receipt. Every change of a chain's pool is a compare-and-set of the
+ *   chain's `pool_version`, so two processes never both accept on the same reading of the pool.
  *
  * Internal to the emulator: not exported from `effect-kas-wallet-emulator`.
  *
@@ -43,6 +47,18 @@ export interface ChainRow {
   readonly genesisMs: number | undefined
   /** The global fee payer: its lower-case address and sealed key, once made. */
   readonly globalFeePayer: { readonly address: string; readonly sealedKey: Uint8Array } | undefined
+  /**
+   * The last block `mine` made (manual mining); 0 before the first.
+   *
+   * @since 0.5.0
+   */
+  readonly minedBlock: number
+  /**
+   * Bumped by every change of the chain's pending pool: what a pool write compares and sets.
+   *
+   * @since 0.5.0
+   */
+  readonly poolVersion: number
 }
 
 /**
@@ -93,6 +109,12 @@ export interface Tip {
    * @since 0.4.0
    */
   readonly logs: number
+  /**
+   * The time of that block (Unix milliseconds).
+   *
+   * @since 0.5.0
+   */
+  readonly blockTimeMs: number
 }
 
 /**
@@ -202,6 +224,34 @@ export interface TransactionRow {
 }
 
 /**
+ * A transaction of the pending pool: accepted (checked and signed), not yet in a block.
+ *
+ * @since 0.5.0
+ * @category models
+ */
+export interface PendingRow {
+  readonly chainId: number
+  /** Lower case. */
+  readonly hash: string
+  /** Lower case. */
+  readonly sender: string
+  readonly nonce: number
+  readonly memberId: number
+  /** The signed raw transaction: everything mining runs is decoded from it. */
+  readonly raw: Uint8Array
+  readonly payerKind: PayerKind
+  /** Lower case; the user fee payer or the global one, `undefined` when the sender pays. */
+  readonly feePayer: string | undefined
+  /** The most it may cost its sender: value + the sender's part of gas limit × price. */
+  readonly senderReserve: bigint
+  /** The most it may cost a user fee payer (0 for another payer). */
+  readonly feePayerReserve: bigint
+  readonly acceptedMs: number
+  /** The place in acceptance order (mining order); on an insert, absent takes the next one. */
+  readonly seq?: number | undefined
+}
+
+/**
  * An address as a contract run sees it: balance, nonce and code (`None` for an account without
  * code). An address never seen is `Empty` without code.
  *
@@ -296,6 +346,25 @@ export interface Write {
    * @since 0.4.0
    */
   readonly contracts?: Contracts | undefined
+  /**
+   * A change of the chain's pending pool, written only if the pool is still at `version` (which
+   * the write bumps): pending transactions removed by hash (each must still be there), then one
+   * added.
+   *
+   * @since 0.5.0
+   */
+  readonly pool?: {
+    readonly version: number
+    readonly remove?: ReadonlyArray<string> | undefined
+    readonly add?: PendingRow | undefined
+  } | undefined
+  /**
+   * The chain's last mined block moves from `read` to `write` (compare-and-set; equal when the
+   * block was already started).
+   *
+   * @since 0.5.0
+   */
+  readonly minedBlock?: { readonly read: number; readonly write: number } | undefined
 }
 
 /**
@@ -366,6 +435,25 @@ export interface Service {
   readonly storage: (chainId: number, address: string, slot: string) => Effect.Effect<string, SqlError.SqlError>
   /** A transaction by chain and lower-case hash. */
   readonly transaction: (chainId: number, hash: string) => Effect.Effect<Option.Option<TransactionRow>, SqlError.SqlError>
+  /**
+   * The pending pool of a chain in acceptance order; of one sender (lower case) only when given.
+   *
+   * @since 0.5.0
+   */
+  readonly pending: (chainId: number, sender?: string | undefined) => Effect.Effect<ReadonlyArray<PendingRow>, SqlError.SqlError>
+  /**
+   * A pending transaction by chain and lower-case hash.
+   *
+   * @since 0.5.0
+   */
+  readonly pendingTransaction: (chainId: number, hash: string) => Effect.Effect<Option.Option<PendingRow>, SqlError.SqlError>
+  /**
+   * What the pending transactions may still cost each of some (lower-case) addresses, as sender
+   * and as user fee payer; 0 for those with none.
+   *
+   * @since 0.5.0
+   */
+  readonly reserved: (chainId: number, addresses: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, bigint>, SqlError.SqlError>
   /** The bills of the global fee payer, by member and chain, oldest member first. */
   readonly bills: (filter: { readonly memberId?: number | undefined; readonly chainId?: number | undefined }) => Effect.Effect<
     ReadonlyArray<BillRow>,
@@ -449,6 +537,29 @@ const contractWrites = (chainId: number, c: Contracts): Array<Statement> => [
   )
 ]
 
+interface RawPending {
+  readonly seq: number
+  readonly chainId: number
+  readonly hash: string
+  readonly sender: string
+  readonly nonce: number
+  readonly memberId: number
+  readonly raw: unknown
+  readonly payerKind: PayerKind
+  readonly feePayer: string | null
+  readonly senderReserve: string
+  readonly feePayerReserve: string
+  readonly acceptedMs: number
+}
+
+const pendingRow = (r: RawPending): PendingRow => ({
+  ...r,
+  raw: bytes(r.raw),
+  feePayer: r.feePayer ?? undefined,
+  senderReserve: BigInt(r.senderReserve),
+  feePayerReserve: BigInt(r.feePayerReserve)
+})
+
 interface RawTransaction {
   readonly chainId: number
   readonly hash: string
@@ -516,6 +627,37 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient | Database.
       )
     }
     if (w.contracts !== undefined) out.push(...contractWrites(w.chainId, w.contracts))
+    if (w.minedBlock !== undefined) {
+      guarded("UPDATE chains SET mined_block = ? WHERE chain_id = ? AND mined_block = ?", [w.minedBlock.write, w.chainId, w.minedBlock.read])
+    }
+    if (w.pool !== undefined) {
+      guarded("UPDATE chains SET pool_version = pool_version + 1 WHERE chain_id = ? AND pool_version = ?", [w.chainId, w.pool.version])
+      for (const hash of w.pool.remove ?? []) {
+        guarded("DELETE FROM pending_transactions WHERE chain_id = ? AND hash = ?", [w.chainId, hash])
+      }
+      const p = w.pool.add
+      if (p !== undefined) {
+        // One pending transaction per (sender, nonce) and per hash: a second breaks a unique key.
+        out.push({
+          sql: `INSERT INTO pending_transactions (seq, chain_id, hash, sender, nonce, member_id, raw, payer_kind, fee_payer,
+              sender_reserve, fee_payer_reserve, accepted_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          args: [
+            p.seq ?? null,
+            w.chainId,
+            p.hash,
+            p.sender,
+            p.nonce,
+            p.memberId,
+            p.raw,
+            p.payerKind,
+            p.feePayer ?? null,
+            p.senderReserve.toString(),
+            p.feePayerReserve.toString(),
+            p.acceptedMs
+          ]
+        })
+      }
+    }
     const t = w.transaction
     if (t !== undefined) {
       // A second writer with the same nonce or block position breaks a unique key: the batch fails.
@@ -559,8 +701,11 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient | Database.
         readonly genesisMs: number | null
         readonly feePayer: string | null
         readonly feePayerKey: unknown
+        readonly minedBlock: number
+        readonly poolVersion: number
       }>`SELECT gas_price AS "gasPrice", genesis_ms AS "genesisMs", fee_payer_address AS "feePayer",
-          fee_payer_key AS "feePayerKey" FROM chains WHERE chain_id = ${chainId}`.pipe(
+          fee_payer_key AS "feePayerKey", mined_block AS "minedBlock", pool_version AS "poolVersion"
+          FROM chains WHERE chain_id = ${chainId}`.pipe(
         Effect.flatMap((rows) => {
           const row = rows[0]
           // Migration 0003 made a row for each chain the emulator serves.
@@ -569,7 +714,9 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient | Database.
             chainId,
             gasPrice: BigInt(row.gasPrice),
             genesisMs: row.genesisMs ?? undefined,
-            globalFeePayer: row.feePayer !== null ? { address: row.feePayer, sealedKey: bytes(row.feePayerKey) } : undefined
+            globalFeePayer: row.feePayer !== null ? { address: row.feePayer, sealedKey: bytes(row.feePayerKey) } : undefined,
+            minedBlock: row.minedBlock,
+            poolVersion: row.poolVersion
           })
         })
       ),
@@ -607,8 +754,8 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient | Database.
             AND p.chain_id = ${chainId} ${poolId !== undefined ? sql`AND p.id = ${poolId}` : sql``}`.pipe(Effect.map(keyRow)),
 
     tip: (chainId) =>
-      sql<{ readonly blockNumber: number; readonly count: number; readonly logs: number }>`SELECT block_number AS "blockNumber",
-          count(*) AS count, coalesce(sum(json_array_length(logs)), 0) AS logs
+      sql<Tip>`SELECT block_number AS "blockNumber",
+          count(*) AS count, coalesce(sum(json_array_length(logs)), 0) AS logs, max(block_time_ms) AS "blockTimeMs"
           FROM transactions WHERE chain_id = ${chainId}
             AND block_number = (SELECT max(block_number) FROM transactions WHERE chain_id = ${chainId})
           GROUP BY block_number`.pipe(Effect.map((rows) => Option.fromNullable(rows[0]))),
@@ -679,6 +826,36 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient | Database.
           }))
         )
       ),
+
+    pending: (chainId, sender) =>
+      sql<RawPending>`SELECT seq, chain_id AS "chainId", hash, sender, nonce, member_id AS "memberId", raw,
+          payer_kind AS "payerKind", fee_payer AS "feePayer", sender_reserve AS "senderReserve",
+          fee_payer_reserve AS "feePayerReserve", accepted_ms AS "acceptedMs"
+        FROM pending_transactions WHERE chain_id = ${chainId} ${sender !== undefined ? sql`AND sender = ${sender}` : sql``}
+        ORDER BY seq`.pipe(Effect.map((rows) => rows.map(pendingRow))),
+
+    pendingTransaction: (chainId, hash) =>
+      sql<RawPending>`SELECT seq, chain_id AS "chainId", hash, sender, nonce, member_id AS "memberId", raw,
+          payer_kind AS "payerKind", fee_payer AS "feePayer", sender_reserve AS "senderReserve",
+          fee_payer_reserve AS "feePayerReserve", accepted_ms AS "acceptedMs"
+        FROM pending_transactions WHERE chain_id = ${chainId} AND hash = ${hash}`.pipe(
+        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), pendingRow))
+      ),
+
+    reserved: (chainId, addresses) =>
+      addresses.length === 0
+        ? Effect.succeed(new Map())
+        : sql<{ readonly address: string; readonly amount: string }>`SELECT sender AS address, sender_reserve AS amount
+            FROM pending_transactions WHERE chain_id = ${chainId} AND ${sql.in("sender", addresses)}
+          UNION ALL SELECT fee_payer AS address, fee_payer_reserve AS amount
+            FROM pending_transactions WHERE chain_id = ${chainId} AND payer_kind = 'user' AND ${sql.in("fee_payer", addresses)}`.pipe(
+            // Amounts are decimal text beyond SQLite's integers: summed here in bigint.
+            Effect.map((rows) => {
+              const sums = new Map<string, bigint>(addresses.map((a) => [a, 0n]))
+              for (const r of rows) sums.set(r.address, (sums.get(r.address) ?? 0n) + BigInt(r.amount))
+              return sums
+            })
+          ),
 
     bills: ({ chainId, memberId }) =>
       sql<{

@@ -218,6 +218,41 @@ const contracts = Effect.gen(function*() {
   yield* sql`ALTER TABLE transactions ADD COLUMN log_index INTEGER`
 })
 
+// Issue 19: the pending pool of manual mining. A transaction accepted but not yet in a block waits
+// here, whole (its signed bytes and who pays), until `mine` runs and applies it: the row leaves
+// the pool in the same atomic batch that writes its state and receipt, so a SIGKILL never loses
+// an accepted transaction nor applies half of one. seq is the acceptance order, the order a block
+// holds them in. The reserves are what the transaction may cost its sender (value + its part of
+// gas limit × price) and its user fee payer (that one's part), as decimal peb text: acceptance
+// checks a balance against what is already reserved, so that whatever is accepted is affordable
+// when mined. The unique keys keep one pending transaction per (sender, nonce) and per hash.
+const pool = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`CREATE TABLE pending_transactions (
+    seq INTEGER PRIMARY KEY,
+    chain_id INTEGER NOT NULL,
+    hash TEXT NOT NULL,
+    sender TEXT NOT NULL,
+    nonce INTEGER NOT NULL,
+    member_id INTEGER NOT NULL REFERENCES members(id),
+    raw BLOB NOT NULL,
+    payer_kind TEXT NOT NULL,
+    fee_payer TEXT,
+    sender_reserve TEXT NOT NULL,
+    fee_payer_reserve TEXT NOT NULL,
+    accepted_ms INTEGER NOT NULL,
+    UNIQUE (chain_id, hash),
+    UNIQUE (chain_id, sender, nonce)
+  )`
+  // The reserves of a fee payer are summed by address.
+  yield* sql`CREATE INDEX pending_fee_payer ON pending_transactions(chain_id, fee_payer)`
+  // mined_block: the last block `mine` made (manual mining; 0: none). pool_version: bumped by
+  // every change of the chain's pool, a compare-and-set that orders pool writes across processes
+  // (two acceptances reserving from one fee payer cannot both pass on the same reading).
+  yield* sql`ALTER TABLE chains ADD COLUMN mined_block INTEGER NOT NULL DEFAULT 0`
+  yield* sql`ALTER TABLE chains ADD COLUMN pool_version INTEGER NOT NULL DEFAULT 0`
+})
+
 /**
  * The migrations, by id.
  *
@@ -228,7 +263,8 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0001_initial": initial,
   "0002_lifecycle": lifecycle,
   "0003_ledger": ledger,
-  "0004_contracts": contracts
+  "0004_contracts": contracts,
+  "0005_pool": pool
 }
 
 /**

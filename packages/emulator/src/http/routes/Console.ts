@@ -1,6 +1,6 @@
 /**
- * The emulator's console over HTTP: fund an address, read a balance, read the global fee payer's
- * bills, on a running emulator. These are the emulator's own routes, not the KAS wallet API (which
+ * The emulator's console over HTTP: fund an address, read a balance, mine blocks (manual mining),
+ * read the global fee payer's bills, on a running emulator. These are the emulator's own routes, not the KAS wallet API (which
  * has no faucet): they live under `ConsolePrefix`, authenticate with a member's API key like every
  * route of the API, choose the chain with `x-chain-id`, and are never faulted, so that a test that
  * injects faults can still set up its ledger. `kas-wallet emulator fund --url` uses them.
@@ -13,6 +13,7 @@
 import { Effect, Either } from "effect"
 import type { SqlError } from "@effect/sql"
 import * as ApiError from "../ApiError.js"
+import * as Ledger from "../../chain/Ledger.js"
 import type * as EmulatorConsole from "../../console/EmulatorConsole.js"
 import * as Description from "../Description.js"
 import * as PathValues from "../PathValues.js"
@@ -61,6 +62,28 @@ const parseFundBody = (text: string): Either.Either<{ readonly address: string; 
   return Either.map(PathValues.parseAddress(address), () => ({ address, amount: BigInt(amount) }))
 }
 
+const MineBody = "optional: a JSON object with blocks, the number of blocks to make (1 to 1000, default 1)"
+
+// The body of `mine`: empty (one block) or `{ "blocks": n }`. Anything else is the caller's error, never a 5xx.
+const parseMineBody = (text: string): Either.Either<number, ApiError.ApiError> => {
+  if (text.trim() === "") return Either.right(1)
+  let body: unknown
+  try {
+    body = JSON.parse(text)
+  } catch {
+    return Either.left(ApiError.outOfRange("body"))
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return Either.left(ApiError.outOfRange("body"))
+  const { blocks, ...rest } = body as Record<string, unknown>
+  const unknown = Object.keys(rest)[0]
+  if (unknown !== undefined) return Either.left(ApiError.outOfRange(unknown))
+  if (blocks === undefined) return Either.right(1)
+  if (typeof blocks !== "number" || !Number.isSafeInteger(blocks) || blocks < 1 || blocks > Ledger.MaxBlocksPerMine) {
+    return Either.left(ApiError.outOfRange("blocks"))
+  }
+  return Either.right(blocks)
+}
+
 /**
  * The console routes, in the document's order.
  *
@@ -93,6 +116,23 @@ export const routes: ReadonlyArray<Route.Route> = [
     handler: ({ caller, params, services }) =>
       Effect.flatMap(PathValues.parseAddress(params.address), (address) =>
         Effect.map(refusal(services.console.balance(caller.chainId, address)), balanceBody))
+  }),
+  Route.make({
+    method: "POST",
+    path: `${Route.ConsolePrefix}mine`,
+    operationId: "emulatorMine",
+    summary: "Emulator console: make blocks on the chain of x-chain-id, manual mining only (not of the KAS API)",
+    description: "The first block holds every pending transaction of the chain, in acceptance order. Never faulted.",
+    access: "memberWide",
+    body: { required: false, description: MineBody, schema: Description.json({ type: "object", properties: { blocks: { type: "integer", minimum: 1, maximum: 1000 } } }) },
+    response: {
+      description: "The blocks made: chainId, blockNumber, blockHash, blockTimeMs, transactions (their hashes, in order).",
+      schema: Description.json({ type: "array", items: { type: "object" } })
+    },
+    errors: { 400: `Bad body, or the emulator mines by interval (${ApiError.Code.OutOfRange}).` },
+    handler: ({ body, caller, services }) =>
+      Effect.flatMap(parseMineBody(body), (blocks) =>
+        Effect.map(services.ledger.mine(caller.chainId, blocks), (made) => JSON.stringify(made)))
   }),
   Route.make({
     method: "GET",

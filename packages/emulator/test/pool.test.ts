@@ -1,0 +1,243 @@
+/**
+ * The pending pool and manual mining (issue 19): in manual mode a transaction accepted waits in the
+ * pool, checked against the state plus the pool (nonces continue after the pending ones, funds are
+ * reserved), until `mine` makes a block of every pending transaction in acceptance order. A pending
+ * transaction can be replaced by nonce; the same signed bytes sent again are refused without
+ * changing anything. Ledger-level (the ledger service over an in-memory database), then the client's
+ * awaitReceipt over loopback HTTP, returning exactly when a block is mined.
+ */
+import { FetchHttpClient } from "@effect/platform"
+import { describe, expect, layer } from "@effect/vitest"
+import { Clock, Effect, Either, Fiber, Layer, Option, Schedule } from "effect"
+import { type Address, type Amount, type ChainId, FeeDelegation, Transaction, WalletClient } from "effect-kas-wallet"
+import * as Ledger from "../src/chain/Ledger.js"
+import * as EmulatorConsole from "../src/console/EmulatorConsole.js"
+import * as Emulator from "../src/Emulator.js"
+import * as Database from "../src/store/Database.js"
+import * as KeyVault from "../src/store/KeyVault.js"
+import * as LedgerStore from "../src/store/LedgerStore.js"
+import * as Store from "../src/store/Store.js"
+import * as Wallet from "../src/Wallet.js"
+import { wallet } from "./e2e/support.js"
+import { memberTx } from "./_ledger.js"
+import { withClockMoving } from "../../../test/support/clock.js"
+
+const KLAY = 10n ** 18n
+const GasPrice = 25_000_000_000n
+// The most a default transfer may cost in fees: its gas limit (100000) at the gas price.
+const MaxFee = 100_000n * GasPrice
+const recipient = "0x5053e2f0dde795c423a2b7f551c873f6ef6f4daa" as Address.Address
+
+// The emulator's services without its HTTP server: what Emulator.make builds, in manual mode.
+const services = Layer.mergeAll(EmulatorConsole.layer, Wallet.layer, Ledger.layer({ mining: "manual" })).pipe(
+  Layer.provideMerge(KeyVault.layer({})),
+  Layer.provideMerge(Layer.merge(Store.layer, LedgerStore.layer)),
+  Layer.provideMerge(Database.layer({ database: ":memory:" })),
+  Layer.orDie
+)
+
+// A member with pools on 1001, and a way to make funded accounts and fee payers.
+const setUp = Effect.gen(function*() {
+  const console = yield* EmulatorConsole.Console
+  const w = yield* Wallet.Wallet
+  const member = yield* console.createMember()
+  const key = yield* console.createKey(member.accountId)
+  const caller = yield* w.authenticate({ accessKeyId: key.accessKeyId, secretAccessKey: key.secretAccessKey })
+  const pool = yield* w.selectPool(caller, 1001 as ChainId.ChainId, Option.none(), "account")
+  const feePayers = yield* w.selectPool(caller, 1001 as ChainId.ChainId, Option.none(), "feePayer")
+  const account = (p: Wallet.SelectedPool, funds: bigint) =>
+    Effect.gen(function*() {
+      const address = (JSON.parse(yield* w.createAccount(p)) as { address: Address.Address }).address
+      if (funds > 0n) yield* console.fund(1001, address, funds)
+      return address
+    })
+  return {
+    pool,
+    recipient: yield* account(pool, 0n),
+    sender: (funds: bigint) => account(pool, funds),
+    feePayer: (funds: bigint) => account(feePayers, funds)
+  }
+}).pipe(Effect.orDie)
+
+const hexOf = (n: number) => `0x${n.toString(16)}`
+
+type Setup = Effect.Effect.Success<typeof setUp>
+
+const transfer = (s: Setup, from: Address.Address, value: bigint, extra: Partial<Ledger.SendRequest> = {}) =>
+  Effect.flatMap(Ledger.Ledger, (ledger) =>
+    ledger.send({
+      kind: "value",
+      pool: s.pool,
+      from,
+      to: s.recipient,
+      value: value as Amount.Peb,
+      memo: undefined,
+      nonce: undefined,
+      gas: undefined,
+      submit: true,
+      payer: { _tag: "Sender" },
+      ...extra
+    } as Ledger.SendRequest)).pipe(Effect.map((json) => JSON.parse(json) as { transactionHash: string; nonce: string | number }))
+
+// A refusal's message, or a failure of the test.
+const refusal = <A, E extends { readonly message: string }, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.map(Effect.either(effect), (e) => (Either.isLeft(e) ? e.left.message : `accepted: ${JSON.stringify(e.right)}`))
+
+const state = (address: string) =>
+  Effect.flatMap(EmulatorConsole.Console, (c) => c.balance(1001, address)).pipe(Effect.map(({ balance, nonce }) => ({ balance, nonce })))
+
+const receiptOf = (hash: string) =>
+  Effect.flatMap(Ledger.Ledger, (l) => l.receipt(1001, hash)).pipe(Effect.map((json) => JSON.parse(json) as Record<string, unknown>))
+
+layer(services)("pending pool and manual mining (ledger)", (it) => {
+  it.effect("pending until mined: nonces continue after the pool, nothing applied before the block, then one block in acceptance order", () =>
+    Effect.gen(function*() {
+      const s = yield* setUp
+      const ledger = yield* Ledger.Ledger
+      const from = yield* s.sender(10n * KLAY)
+      const sent = yield* Effect.forEach([1n, 2n, 3n], (v) => transfer(s, from, v))
+      expect(sent.map((r) => Number(r.nonce))).toEqual([0, 1, 2])
+      // Accepted, not applied: the state is untouched, the receipts Pending, the lookup sees them.
+      expect(yield* state(from)).toEqual({ balance: 10n * KLAY, nonce: 0 })
+      expect((yield* receiptOf(sent[0]!.transactionHash)).status).toBe("Pending")
+      expect(Option.map(yield* ledger.lookup(1001, sent[1]!.transactionHash.toUpperCase().replace("0X", "0x")), (k) => [k.status, k.nonce]))
+        .toEqual(Option.some(["pending", 1]))
+      expect((yield* ledger.pendingBySender(1001, from)).map((k) => k.nonce)).toEqual([0, 1, 2])
+      // The next nonce is after the pool's; a pending one is taken, a gap is too high.
+      expect(yield* refusal(transfer(s, from, 1n, { nonce: 1 }))).toContain("there is another tx which has the same nonce in the tx pool")
+      expect(yield* refusal(transfer(s, from, 1n, { nonce: 4 }))).toContain("nonce too high")
+
+      const [block, empty] = yield* ledger.mine(1001, 2)
+      expect(block!.transactions).toEqual(sent.map((r) => r.transactionHash))
+      expect(empty!.transactions).toEqual([])
+      expect(empty!.blockNumber).toBe(block!.blockNumber + 1)
+      for (const [i, r] of sent.entries()) {
+        expect(yield* receiptOf(r.transactionHash)).toMatchObject({ status: "Committed", blockNumber: hexOf(block!.blockNumber), transactionIndex: hexOf(i) })
+      }
+      const fee = 21_000n * GasPrice
+      expect(yield* state(from)).toEqual({ balance: 10n * KLAY - 6n - 3n * fee, nonce: 3 })
+      expect(yield* ledger.pendingBySender(1001, from)).toEqual([])
+      expect(Option.map(yield* ledger.lookup(1001, sent[2]!.transactionHash), (k) => k.status)).toEqual(Option.some("committed"))
+      expect(Number((yield* transfer(s, from, 1n)).nonce)).toBe(3)
+      yield* ledger.mine(1001, 1)
+    }))
+
+  it.effect("funds are reserved: two pending transfers (or two fee-delegated ones of one fee payer) cannot spend more than is held", () =>
+    Effect.gen(function*() {
+      const s = yield* setUp
+      const ledger = yield* Ledger.Ledger
+      const value = KLAY / 2n
+      // Enough for one transfer's value and most fee, and one peb short of two.
+      const from = yield* s.sender(2n * (value + MaxFee) - 1n)
+      yield* transfer(s, from, value)
+      expect(yield* refusal(transfer(s, from, value))).toContain("insufficient funds of the sender")
+      // A fee payer holding one fee limit pays for one pending transaction only.
+      const payer = yield* s.feePayer(MaxFee)
+      const a = yield* s.sender(KLAY)
+      const b = yield* s.sender(KLAY)
+      const user = { _tag: "User", address: payer, feeRatio: 0, pool: undefined } as const
+      yield* transfer(s, a, 1n, { payer: user })
+      expect(yield* refusal(transfer(s, b, 1n, { payer: user }))).toContain("insufficient funds of the fee payer")
+      const before = (yield* state(from)).balance + (yield* state(payer)).balance + (yield* state(a)).balance + (yield* state(s.recipient)).balance
+      const [block] = yield* ledger.mine(1001, 1)
+      expect(block!.transactions.length).toBe(2)
+      // Conserved: what left the senders and the fee payer is the value received plus the fees.
+      const after = (yield* state(from)).balance + (yield* state(payer)).balance + (yield* state(a)).balance + (yield* state(s.recipient)).balance
+      expect(before - after).toBe((21_000n + 31_000n) * GasPrice)
+      expect((yield* state(payer)).balance).toBe(MaxFee - 31_000n * GasPrice)
+    }))
+
+  it.effect("a pending transaction is replaced by nonce (its place in the block kept); a committed nonce is too low; resubmission is refused and changes nothing", () =>
+    Effect.gen(function*() {
+      const s = yield* setUp
+      const ledger = yield* Ledger.Ledger
+      const from = yield* s.sender(KLAY)
+      const first = yield* transfer(s, from, 100n, { nonce: 0, replace: true })
+      const second = yield* transfer(s, from, 200n)
+      // The same request signs the same bytes: already known while pending, and nothing changes.
+      expect(yield* refusal(transfer(s, from, 100n, { nonce: 0, replace: true }))).toContain("already known")
+      expect(yield* refusal(transfer(s, from, 200n, { nonce: 1 }))).toContain("already known")
+      expect((yield* ledger.pendingBySender(1001, from)).map((k) => k.hash)).toEqual([first.transactionHash, second.transactionHash])
+
+      // Replacing nonce 0 (as a cancel will): the first leaves the pool, its hash is unknown.
+      const replacement = yield* transfer(s, from, 7n, { nonce: 0, replace: true })
+      expect(replacement.transactionHash).not.toBe(first.transactionHash)
+      expect(yield* ledger.lookup(1001, first.transactionHash)).toEqual(Option.none())
+      expect(yield* refusal(receiptOf(first.transactionHash))).toBe("failed to retrieve a transaction from klaytn node")
+      const [block] = yield* ledger.mine(1001, 1)
+      // The replacement runs in the place of what it replaced: before nonce 1.
+      expect(block!.transactions).toEqual([replacement.transactionHash, second.transactionHash])
+      expect(yield* state(from)).toEqual({ balance: KLAY - 207n - 2n * 21_000n * GasPrice, nonce: 2 })
+
+      // Committed now: the same bytes again are a nonce too low, and so is replacing that nonce.
+      const committed = yield* state(from)
+      expect(yield* refusal(transfer(s, from, 200n, { nonce: 1 }))).toContain("nonce too low")
+      expect(yield* refusal(transfer(s, from, 1n, { nonce: 0, replace: true }))).toContain("nonce too low")
+      expect(yield* state(from)).toEqual(committed)
+      expect(yield* ledger.pendingBySender(1001, from)).toEqual([])
+    }))
+
+  it.effect("interval mode: mine is refused, a transaction is applied at once (nothing pooled)", () =>
+    Effect.gen(function*() {
+      const s = yield* setUp
+      const interval = yield* Ledger.make({})
+      expect(interval.mining).toBe("interval")
+      expect(yield* refusal(interval.mine(1001, 1))).toContain("interval mining")
+      const from = yield* s.sender(KLAY)
+      const sent = JSON.parse(
+        yield* interval.send({
+          kind: "value",
+          pool: s.pool,
+          from,
+          to: s.recipient,
+          value: 5n as Amount.Peb,
+          memo: undefined,
+          nonce: undefined,
+          gas: undefined,
+          submit: true,
+          payer: { _tag: "Sender" }
+        })
+      ) as { transactionHash: string }
+      expect(yield* state(from)).toEqual({ balance: KLAY - 5n - 21_000n * GasPrice, nonce: 1 })
+      expect(Option.map(yield* interval.lookup(1001, sent.transactionHash), (k) => k.status)).toEqual(Option.some("committed"))
+    }))
+})
+
+describe("manual mining through the client", () => {
+  layer(Layer.merge(wallet({ mining: "manual" }), FetchHttpClient.layer))((it) => {
+    it.effect("awaitReceipt returns exactly when a block is mined; the console route mines; a bad body is a 400", () =>
+      Effect.gen(function*() {
+        const emulator = yield* Emulator.Emulator
+        expect(emulator.mining).toBe("manual")
+        const from = yield* WalletClient.createAccount()
+        yield* emulator.fund(1001, from.address, KLAY)
+        const sent = yield* WalletClient.transferValue({ from: from.address, to: recipient, value: 7n, feePayer: FeeDelegation.global }).pipe(
+          Effect.filterOrDieMessage(Transaction.isSigned, "the emulator signs at once")
+        )
+        const waiting = yield* Effect.fork(WalletClient.awaitReceipt(sent.transactionHash, { schedule: Schedule.spaced("1 second"), timeout: "1 hour" }))
+        // Blocks wait for mine, not for the clock: three seconds of polls (real requests) see Pending,
+        // where an interval emulator would have committed it within a second.
+        yield* withClockMoving(Effect.sleep("3 seconds"))
+        expect(Option.isNone(yield* Fiber.poll(waiting))).toBe(true)
+        expect((yield* WalletClient.getTransactionReceipt(sent.transactionHash)).status).toBe("Pending")
+
+        const [block] = yield* emulator.mine(1001)
+        expect(block!.transactions).toEqual([sent.transactionHash])
+        // The next poll (within a second) finds it committed.
+        const minedAt = yield* Clock.currentTimeMillis
+        const committed = yield* withClockMoving(Fiber.join(waiting))
+        expect((yield* Clock.currentTimeMillis) - minedAt).toBeLessThanOrEqual(1_000)
+        expect([committed.status, committed.blockNumber]).toEqual(["Committed", block!.blockNumber])
+
+        // The console route (what `kas-wallet emulator mine --url` calls), and its refusals.
+        const tx = memberTx(emulator)
+        const mined = yield* tx.post("/_emulator/mine", { blocks: 2 })
+        expect(mined.status, mined.text).toBe(200)
+        expect((mined.body as ReadonlyArray<{ blockNumber: number }>).map((b) => b.blockNumber)).toEqual([block!.blockNumber + 1, block!.blockNumber + 2])
+        for (const bad of [{ blocks: 0 }, { blocks: 1.5 }, { blocks: "2" }, { other: 1 }, [], "{"]) {
+          const reply = yield* tx.post("/_emulator/mine", bad)
+          expect([reply.status, (reply.body as { code: number }).code], JSON.stringify(bad)).toEqual([400, 1061615])
+        }
+      }))
+  })
+})
