@@ -590,7 +590,8 @@ interface Prepared {
 /** The types a result of a typed kind may have, whoever pays and with which ratio. */
 const expectedTypes = (kind: Wire.TypedKind, route: Wire.PayerRoute, feeRatio: number | undefined, memo: boolean | undefined) =>
   Wire.kindTypes[kind]
-    .filter((base) => memo === undefined || (base === Wire.TxType.ValueTransferMemo) === memo)
+    // Without a memo either transfer type will do (its input must then be empty).
+    .filter((base) => memo !== true || base === Wire.TxType.ValueTransferMemo)
     .map((base) => base + (route === "tx" ? 0 : feeRatio !== undefined ? 2 : 1))
 
 const lowerHex = (s: unknown) => (typeof s === "string" ? s.toLowerCase() : undefined)
