@@ -85,7 +85,7 @@ describe("sendReliably", () => {
   it.effect("failures once signed carry the hash and the signed RLP: the schedule spent, or a refusal of the first submission", () =>
     Effect.gen(function*() {
       const tx = signedTx(false)
-      const rlp = resultOf(tx, "Pending").rlp
+      const rlp = (resultOf(tx, "Pending") as { readonly rlp: string }).rlp
       const down = service(tx, [() => json(503, {})], [unknownHash])
       const spent = yield* Effect.flip(withClockMoving(withClient(down.test, WalletClient.sendReliably(transfer, { from, resubmit }))))
       expect(spent).toMatchObject({ _tag: "SubmissionFailed", transactionHash: tx.transactionHash, rlp, submissions: 4, error: "ServerError" })

@@ -15,7 +15,7 @@ import { json } from "./support/recordingClient.js"
 const fixture = (name: string) => JSON.parse(readFileSync(new URL(`./fixtures/tx/${name}`, import.meta.url), "utf8"))
 
 const key = (n: number) => new Uint8Array(32).fill(n)
-const [sender, payer, other] = [key(1), key(2), key(3)].map((k) => Either.getOrThrow(Klaytn.addressOfKey(k))) as [string, string, string]
+const [sender, payer, other] = [key(1), key(2), key(3)].map((k) => Either.getOrThrow(Klaytn.addressOfKey(k))) as unknown as [string, string, string]
 const to = Option.getOrThrow(Address.checksum("0x5053e2f0dde795c423a2b7f551c873f6ef6f4daa"))
 
 /** A transfer signed by its sender (and fee payer), as the service would answer it: JSON and raw. */
