@@ -58,10 +58,27 @@ export const Code = {
   AlreadyEnabled: 1061511,
   /** The sender cannot sign: it is disabled. */
   AccountCannotSign: 1061512,
+  /** An account key is malformed (`accountKey` of an account update). */
+  InvalidAccountKey: 1061903,
+  /** `feeRatio` or `feePayer` of the body differs from the raw transaction's. */
+  FeeFieldsDifferFromRlp: 1061912,
+  /** A role-based account key holds a legacy key. */
+  LegacyKeyInRoleBased: 1061917,
+  /** A raw transaction of a basic type (not fee-delegated) on a fee-delegated route. */
+  BasicTypeOnFeeDelegatedRoute: 1061918,
+  /** A raw transaction of a partial fee-delegation type (with ratio) whose ratio is 0. */
+  PartialFeeDelegationWithoutRatio: 1061919,
+  /** A raw transaction of a whole-fee delegation type given a fee ratio. */
+  FeeRatioOnFullDelegation: 1061920,
   /** No transaction of that hash (yet): the receipt is unknown. */
   TransactionNotFound: 1065000,
-  /** The node refused the transaction: insufficient funds of the sender or of the fee payer. */
-  SendFailed: 1065001
+  /**
+   * The node refused the transaction: insufficient funds of the sender or of the fee payer, a nonce
+   * already used ("nonce too low": cancelling a committed transaction), a transaction already known.
+   */
+  SendFailed: 1065001,
+  /** The sender is not an account of the member the service can sign for (corrupted by a key update, or not its own). */
+  CannotSignForAccount: 1065100
 } as const
 
 /**

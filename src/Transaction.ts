@@ -145,23 +145,78 @@ export const NumberFromHex: Schema.Schema<number, string> = Schema.transformOrFa
 // Results
 // ---------------------------------------------------------------------------------------------
 
-// Only a deployment has no recipient: any other result without `to` is not what was sent.
-const recipientMatchesType = (r: { readonly typeInt: number; readonly to?: string | undefined }) =>
-  r.to !== undefined || Wire.kindTypes["contract/deploy"].includes(r.typeInt & ~7) || { path: ["to"], message: `type ${r.typeInt} has a recipient: to is required` }
+type Presence = "required" | "optional" | "absent"
+
+/**
+ * Which fields a result of a type has, by base type: a recipient for transfers and executions
+ * (optional for a legacy transaction: none is a deployment; none for a deployment, a cancellation,
+ * an anchoring or an account update), a value for the kinds that move one, an input for the kinds
+ * that carry data (the service may show `"0x"` or nothing for a plain transfer), an `accountKey` (the
+ * RLP-encoded new key) for an account update only.
+ *
+ * @since 0.5.0
+ * @category models
+ */
+export interface ResultShape {
+  readonly to: Presence
+  readonly value: Presence
+  readonly input: Presence
+  readonly accountKey: Presence
+}
+
+const SHAPES: ReadonlyMap<number, ResultShape> = new Map<number, ResultShape>([
+  [Wire.TxType.LegacyTransaction, { to: "optional", value: "required", input: "optional", accountKey: "absent" }],
+  [Wire.TxType.ValueTransfer, { to: "required", value: "required", input: "optional", accountKey: "absent" }],
+  [Wire.TxType.ValueTransferMemo, { to: "required", value: "required", input: "optional", accountKey: "absent" }],
+  [Wire.TxType.AccountUpdate, { to: "absent", value: "absent", input: "absent", accountKey: "required" }],
+  [Wire.TxType.SmartContractDeploy, { to: "absent", value: "required", input: "optional", accountKey: "absent" }],
+  [Wire.TxType.SmartContractExecution, { to: "required", value: "required", input: "optional", accountKey: "absent" }],
+  [Wire.TxType.Cancel, { to: "absent", value: "absent", input: "absent", accountKey: "absent" }],
+  [Wire.TxType.ChainDataAnchoring, { to: "absent", value: "absent", input: "required", accountKey: "absent" }]
+])
+
+/**
+ * The fields a result of a type has (see `ResultShape`).
+ *
+ * @since 0.5.0
+ * @category models
+ */
+export const shapeOf = (typeInt: Wire.TxType): ResultShape => SHAPES.get(Wire.baseType(typeInt))!
+
+// A result whose fields are not its type's is not what was sent. `strictValue`: a signed result's
+// value is required where the type has one (a multisig pending result may leave it out).
+const fieldsMatchType = (strictValue: boolean) =>
+(r: {
+  readonly typeInt: Wire.TxType
+  readonly to?: unknown
+  readonly value?: unknown
+  readonly input?: unknown
+  readonly accountKey?: unknown
+}) => {
+  const shape = shapeOf(r.typeInt)
+  for (const field of ["to", "value", "input", "accountKey"] as const) {
+    const presence = field === "value" && !strictValue && shape.value === "required" ? "optional" : shape[field]
+    if (presence === "required" && r[field] === undefined) return { path: [field], message: `type ${r.typeInt} has ${field}: it is required` }
+    if (presence === "absent" && r[field] !== undefined) return { path: [field], message: `type ${r.typeInt} has no ${field}` }
+  }
+  return true
+}
 
 const BASIC_TYPES = Object.values(Wire.TxType).filter((t) => !Wire.isFeeDelegatedType(t)) as [Wire.TxType, ...Array<Wire.TxType>]
 const FEE_DELEGATED_TYPES = Object.values(Wire.TxType).filter(Wire.isFeeDelegatedType) as [Wire.TxType, ...Array<Wire.TxType>]
 
 const ResultFields = {
   from: LowerCaseAddress,
-  // A deployment has no recipient.
+  // Which of these a result has follows from its type (`shapeOf`).
   to: Schema.optionalWith(LowerCaseAddress, { exact: true }),
-  value: Amount.PebFromHex,
+  value: Schema.optionalWith(Amount.PebFromHex, { exact: true }),
   gas: NonNegativeInt,
   gasPrice: Amount.PebFromHex,
   nonce: NonNegativeInt,
   // Types 0x08-0x0a have no input field on the chain; the service may show "0x" or nothing.
   input: Schema.optionalWith(HexBytes, { exact: true }),
+  /** An account update's new key, RLP-encoded (`0x01c0`: legacy). */
+  accountKey: Schema.optionalWith(HexBytes, { exact: true }),
   rlp: HexBytes,
   signatures: Schema.Array(Signature),
   transactionHash: TxHash,
@@ -170,8 +225,10 @@ const ResultFields = {
 
 /**
  * The result of a transaction the sender pays (`POST /v2/tx/value`, `/v2/tx/contract/deploy`,
- * `/v2/tx/contract/execute`): `typeInt` 8 or 16 (value transfer, without or with a memo), 40
- * (deployment: no `to`) or 48 (execution). `status` is `"Submitted"` (sent to the chain) or
+ * `/v2/tx/contract/execute`, ...): `typeInt` 8 or 16 (value transfer, without or with a memo), 40
+ * (deployment: no `to`), 48 (execution), 56 (cancel: no `to`, `value` or `input`), 72 (anchoring:
+ * `input`, no `to` or `value`), 32 (account update: `accountKey`, no `to` or `value`) or 0
+ * (legacy; no `to`: a deployment). `shapeOf` says which fields each type has. `status` is `"Submitted"` (sent to the chain) or
  * `"Pending"` (signed only, `submit: false`).
  *
  * @since 0.1.0
@@ -180,7 +237,7 @@ const ResultFields = {
 export const BasicTransactionResult = Schema.Struct({
   typeInt: Schema.Literal(...BASIC_TYPES),
   ...ResultFields
-}).pipe(Schema.filter(recipientMatchesType)).annotations({ identifier: "BasicTransactionResult" })
+}).pipe(Schema.filter(fieldsMatchType(true))).annotations({ identifier: "BasicTransactionResult" })
 
 /**
  * @since 0.1.0
@@ -217,7 +274,7 @@ const ratioMatchesType = (r: FeeDelegatedFields) =>
 export const FeeDelegatedTransactionResult = FeeDelegatedFields.pipe(
   Schema.filter((r) => {
     const ratio = ratioMatchesType(r)
-    return ratio === true ? recipientMatchesType(r) : ratio
+    return ratio === true ? fieldsMatchType(true)(r) : ratio
   }, {
     // Built from the vocabulary's generators (no Arbitrary.make at run time: see internal/arbitrary).
     arbitrary: () => (fc) =>
@@ -236,12 +293,20 @@ export const FeeDelegatedTransactionResult = FeeDelegatedFields.pipe(
         status: fc.constantFrom("Submitted" as const, "Pending" as const),
         feePayer: Arb.address(fc),
         ratio: fc.integer({ min: FeeDelegation.MinFeeRatio, max: FeeDelegation.MaxFeeRatio }),
-        zero: fc.boolean()
-      }).map(({ input, ratio, zero, ...r }) => ({
-        ...r,
-        ...(input !== undefined ? { input } : {}),
-        ...(Wire.hasFeeRatio(r.typeInt) ? { feeRatio: ratio } : zero ? { feeRatio: 0 } : {})
-      }) as any)
+        zero: fc.boolean(),
+        accountKey: Arb.hexBytes(fc, 2, 40)
+      }).map(({ accountKey, input, ratio, to, value, zero, ...r }) => {
+        // Only the fields of the type (`shapeOf`).
+        const shape = shapeOf(r.typeInt)
+        return {
+          ...r,
+          ...(shape.to !== "absent" ? { to } : {}),
+          ...(shape.value !== "absent" ? { value } : {}),
+          ...(shape.input === "required" ? { input: input ?? "0x" } : shape.input === "optional" && input !== undefined ? { input } : {}),
+          ...(shape.accountKey === "required" ? { accountKey } : {}),
+          ...(Wire.hasFeeRatio(r.typeInt) ? { feeRatio: ratio } : zero ? { feeRatio: 0 } : {})
+        } as any
+      })
   })
 ).annotations({ identifier: "FeeDelegatedTransactionResult" })
 
@@ -270,13 +335,14 @@ export const MultisigPendingResult = Schema.Struct({
   gasPrice: Amount.PebFromHex,
   nonce: NonNegativeInt,
   input: Schema.optionalWith(HexBytes, { exact: true }),
+  accountKey: Schema.optionalWith(HexBytes, { exact: true }),
   feePayer: Schema.optionalWith(LowerCaseAddress, { exact: true }),
   feeRatio: Schema.optionalWith(Schema.Int.pipe(Schema.between(0, 99)), { exact: true }),
   status: Schema.Literal("Pending"),
   transactionId: Schema.String.pipe(
     Schema.pattern(TRANSACTION_ID, { message: (issue) => `expected a transaction id (0x + 64 hex digits), got ${show(issue.actual)}` })
   )
-}).pipe(Schema.filter(recipientMatchesType)).annotations({ identifier: "MultisigPendingResult" })
+}).pipe(Schema.filter(fieldsMatchType(false))).annotations({ identifier: "MultisigPendingResult" })
 
 /**
  * @since 0.4.0

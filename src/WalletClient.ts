@@ -28,6 +28,7 @@
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { type Config, Context, Duration, Effect, Either, Layer, type ParseResult, Redacted, Schedule, Schema, Stream, type Tracer } from "effect"
 import * as Account from "./Account.js"
+import * as AccountKey from "./AccountKey.js"
 import * as Address from "./Address.js"
 import * as Amount from "./Amount.js"
 import * as ErrorBody from "./ErrorBody.js"
@@ -35,6 +36,7 @@ import type * as ChainId from "./ChainId.js"
 import * as FeeDelegation from "./FeeDelegation.js"
 import * as AbiValue from "./internal/abiValue.js"
 import * as Auth from "./internal/auth.js"
+import * as Verify from "./internal/verifyResult.js"
 import * as DecodeAccounts from "./internal/decodeAccounts.js"
 import * as Listing from "./internal/listing.js"
 import * as Options from "./internal/options.js"
@@ -171,6 +173,90 @@ export type PayerOptions =
  * @category models
  */
 export type SendOptions = SendFields & PayerOptions
+
+/**
+ * The options of `send` for a raw transaction: its sender, nonce and gas are the RLP's own, so
+ * `from` is optional (when given, it is checked against the RLP's sender before anything is sent)
+ * and `nonce` and `gas` are not taken. On a fee-delegated route, a `feeRatio` must be the RLP's.
+ *
+ * @since 0.5.0
+ * @category models
+ */
+export type RawSendOptions =
+  & CallOptions
+  & {
+    /** The RLP's sender, checked before sending; absent: whoever the RLP says. */
+    readonly from?: Address.Address | string | undefined
+    /** `false`: sign without sending. Default `true`. */
+    readonly submit?: boolean | undefined
+    readonly nonce?: undefined
+    readonly gas?: undefined
+  }
+  & PayerOptions
+
+/**
+ * The options of `send` for a legacy transaction: the sender's fields only, since its sender
+ * always pays (a fee payer is a type error).
+ *
+ * @since 0.5.0
+ * @category models
+ */
+export type LegacySendOptions = SendFields & {
+  readonly feePayer?: undefined
+  readonly feeRatio?: undefined
+  readonly feePayerPool?: undefined
+}
+
+/**
+ * The options of `send` for a cancellation: its nonce is the pending transaction's, given in
+ * `TransactionKind.Cancel`, so `nonce` is not taken here.
+ *
+ * @since 0.5.0
+ * @category models
+ */
+export type CancelSendOptions = Omit<SendFields, "nonce"> & { readonly nonce?: undefined } & PayerOptions
+
+/**
+ * The options of `send` for a kind: `RawSendOptions` for a raw transaction, `LegacySendOptions`
+ * for a legacy one, `CancelSendOptions` for a cancellation, `SendOptions` otherwise.
+ *
+ * @since 0.5.0
+ * @category models
+ */
+export type SendOptionsFor<K extends TransactionKind.TransactionKind> = K extends { readonly _tag: "RawTransaction" } ? RawSendOptions
+  : K extends { readonly _tag: "Legacy" } ? LegacySendOptions
+  : K extends { readonly _tag: "Cancel" } ? CancelSendOptions
+  : SendOptions
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never
+
+/**
+ * The options of `sendReliably`: those of `send` for the kind, without `submit` (it signs, then
+ * submits), and the schedule of resubmissions.
+ *
+ * @since 0.5.0
+ * @category models
+ */
+export type ReliableSendOptions<K extends TransactionKind.TransactionKind> = DistributiveOmit<SendOptionsFor<K>, "submit"> & {
+  /**
+   * When to submit the signed transaction again while the service does not know it (each step
+   * after a failure whose outcome is unknown and a look-up of the hash that finds nothing).
+   * Default `DefaultResubmitSchedule`: up to 4 resubmissions, 1, 2, 4 and 8 seconds apart.
+   */
+  readonly resubmit?: Schedule.Schedule<unknown, WalletError.WalletError> | undefined
+}
+
+/**
+ * The default resubmission schedule of `sendReliably`: up to 4 resubmissions, waiting 1, 2, 4
+ * and 8 seconds (a Klaytn block is one second).
+ *
+ * @since 0.5.0
+ * @category constants
+ */
+export const DefaultResubmitSchedule: Schedule.Schedule<unknown, unknown> = Schedule.intersect(
+  Schedule.exponential("1 second"),
+  Schedule.recurs(4)
+)
 
 /**
  * The fields of every value transfer, whoever pays the fee.
@@ -316,14 +402,33 @@ export interface Service {
   readonly feePayerPages: (params?: FeePayerListParams) => Stream.Stream<Account.FeePayerAccountPage, WalletError.WalletError>
   /**
    * Sends a transaction of any kind from an account of the selected pool: the route is the
-   * kind's (`value`, `contract/deploy`, `contract/execute`) under `/v2/tx`, `/v2/tx/fd` or
+   * kind's (`value`, `contract/deploy`, `contract/execute`, `rlp`, `anchor`, `account` (PUT),
+   * `legacy`; a cancellation is `DELETE` on the bare route) under `/v2/tx`, `/v2/tx/fd` or
    * `/v2/tx/fd-user` by `feePayer`. Every field is checked before anything is sent. Never retried
-   * once the request may have left: a duplicate would send twice. A multisig sender's result is
-   * pending (`Transaction.isMultisigPending`) until its signers sign.
+   * once the request may have left: a duplicate would send twice (`sendReliably` survives a lost
+   * answer). The result is verified against the request unless `verifyResults` is `false`
+   * (`UnverifiedResult`). A multisig sender's result is pending (`Transaction.isMultisigPending`)
+   * until its signers sign.
    */
-  readonly send: (
-    kind: TransactionKind.TransactionKind,
-    options: SendOptions
+  readonly send: <K extends TransactionKind.TransactionKind>(
+    kind: K,
+    options: SendOptionsFor<K>
+  ) => Effect.Effect<Transaction.TransactionResult, WalletError.WalletError>
+  /**
+   * Sends a transaction so that a lost answer loses nothing: signs it first (`submit: false`,
+   * verified), keeps its hash, then submits the signed bytes through the kind's fee-payer route of
+   * `/v2/tx/rlp`. When the outcome of a submission is unknown (a transport error or timeout, a
+   * 5xx, a 429, a node answering "already known" or "nonce too low" to a resubmission), it looks
+   * the hash up (GET /v2/tx/{hash}): known, pending or committed, is success; unknown, the same
+   * bytes are submitted again on `resubmit`'s schedule (a transaction cannot be applied twice, so
+   * this never sends twice). Two requests when all goes well. Returns the verified signed result
+   * with `status: "Submitted"` (a multisig sender's pending result as it is); await its receipt
+   * with `awaitReceipt`. Once signed, a failure is `SubmissionFailed` with the hash and the signed
+   * RLP. docs/client.md.
+   */
+  readonly sendReliably: <K extends TransactionKind.TransactionKind>(
+    kind: K,
+    options: ReliableSendOptions<K>
   ) => Effect.Effect<Transaction.TransactionResult, WalletError.WalletError>
   /**
    * Transfers value from an account of the selected pool (POST /v2/tx/value, /v2/tx/fd/value or
@@ -386,7 +491,11 @@ const validHash = Options.argument("hash", Transaction.TxHash)
 const validValue = Options.argument("value", Amount.PebFromSelf)
 const validFeePayer = Options.argument("feePayer", FeeDelegation.FeePayer)
 const validFeeRatio = Options.argument("feeRatio", FeeDelegation.FeeRatio)
-const decodeTransactionResult: Decode<Transaction.TransactionResult> = Schema.decodeUnknownEither(Transaction.TransactionResult)
+const validFrom = Options.argument("from", Address.Address)
+const decodeTransactionResult = Schema.decodeUnknownEither(Transaction.TransactionResult)
+// The body is kept beside the result: a result that fails verification is shown as it came.
+const decodeTransactionResultWithBody: Decode<{ readonly body: unknown; readonly result: Transaction.TransactionResult }> = (body) =>
+  Either.map(decodeTransactionResult(body), (result) => ({ body, result }))
 const decodeReceipt: Decode<Transaction.TransactionReceipt> = Schema.decodeUnknownEither(Transaction.TransactionReceipt)
 const decodeCallResult: Decode<Transaction.ContractCallResult> = Schema.decodeUnknownEither(Transaction.ContractCallResult)
 
@@ -400,53 +509,213 @@ const roundTrip = <A, I>(schema: Schema.Schema<A, I>) => {
 const bodyOf: { readonly [K in Wire.Kind]: (input: unknown) => Either.Either<unknown, ParseResult.ParseError> } = {
   value: roundTrip(Wire.Bodies.value.any),
   "contract/deploy": roundTrip(Wire.Bodies["contract/deploy"].any),
-  "contract/execute": roundTrip(Wire.Bodies["contract/execute"].any)
+  "contract/execute": roundTrip(Wire.Bodies["contract/execute"].any),
+  rlp: roundTrip(Wire.Bodies.rlp.any),
+  cancel: roundTrip(Wire.Bodies.cancel.any),
+  anchor: roundTrip(Wire.Bodies.anchor.any),
+  account: roundTrip(Wire.Bodies.account.any),
+  legacy: roundTrip(Wire.Bodies.legacy.any)
 }
 
 const optional = <A>(name: string, value: A | undefined) => (value !== undefined ? { [name]: value } : {})
 
+/** What `send` reads of its options, whatever the kind (JavaScript callers may pass anything). */
+interface AnyOptions extends CallOptions {
+  readonly from?: unknown
+  readonly nonce?: unknown
+  readonly gas?: unknown
+  readonly submit?: unknown
+  readonly feePayer?: unknown
+  readonly feeRatio?: unknown
+  readonly feePayerPool?: WalletConfig.FeePayerPoolSelection | undefined
+}
+
 /** The wire fields of a kind, before the body's schema checks them; amounts are checked here. */
 const kindFields = (kind: TransactionKind.TransactionKind) =>
-  Either.map(
-    kind.value === undefined ? Either.right(undefined) : Either.map(validValue(kind.value), Amount.toHex),
-    (value): Record<string, unknown> =>
-      TransactionKind.$match(kind, {
-        ValueTransfer: (k) => ({ to: k.to, value, ...optional("memo", k.memo) }),
-        ContractDeploy: (k) => ({ input: k.input, ...optional("value", value) }),
-        ContractExecution: (k) => ({ to: k.to, input: k.input, ...optional("value", value) })
-      })
-  )
+  Either.gen(function*() {
+    const amount = "value" in kind && kind.value !== undefined ? Amount.toHex(yield* validValue(kind.value)) : undefined
+    return TransactionKind.$match(kind, {
+      ValueTransfer: (k): Record<string, unknown> => ({ to: k.to, value: amount, ...optional("memo", k.memo) }),
+      ContractDeploy: (k) => ({ input: k.input, ...optional("value", amount) }),
+      ContractExecution: (k) => ({ to: k.to, input: k.input, ...optional("value", amount) }),
+      RawTransaction: (k) => ({ rlp: k.rlp }),
+      Cancel: (k) => ({ ...optional("nonce", k.nonce), ...optional("transactionHash", k.transactionHash) }),
+      Anchor: (k) => ({ input: k.input }),
+      AccountUpdate: (k) => ({ accountKey: AccountKey.toJson(k.accountKey) }),
+      Legacy: (k) => ({ ...optional("to", k.to), ...optional("value", amount), ...optional("input", k.input) })
+    })
+  })
+
+// The fields a kind takes from the options rather than from itself: a raw transaction's sender,
+// nonce and gas are its RLP's; a cancellation's nonce is its target's.
+const ownFields = (kind: TransactionKind.TransactionKind, options: AnyOptions) =>
+  Either.gen(function*() {
+    if (kind._tag === "RawTransaction") {
+      for (const field of ["nonce", "gas"] as const) {
+        if (options[field] !== undefined) {
+          return yield* Either.left(Options.invalid(field, `a raw transaction's ${field} is its RLP's: the option is not taken`))
+        }
+      }
+      return { ...optional("submit", options.submit) }
+    }
+    if (kind._tag === "Cancel") {
+      if (options.nonce !== undefined) {
+        return yield* Either.left(Options.invalid("nonce", "a cancellation's nonce is the pending transaction's: give it in TransactionKind.Cancel"))
+      }
+      if ((kind.nonce === undefined) === (kind.transactionHash === undefined)) {
+        return yield* Either.left(Options.invalid(
+          kind.nonce === undefined ? "nonce" : "transactionHash",
+          "a cancellation names the pending transaction by nonce or by transactionHash, exactly one of them"
+        ))
+      }
+    }
+    return {
+      from: options.from,
+      ...optional("nonce", options.nonce),
+      ...optional("gas", options.gas),
+      ...optional("submit", options.submit)
+    }
+  })
+
+/** A request checked and encoded: its body, route, fee payer, and what its result must show. */
+interface Prepared {
+  readonly body: unknown
+  readonly wireKind: Wire.Kind
+  readonly route: Wire.PayerRoute
+  readonly feePayer: FeeDelegation.FeePayer | undefined
+  readonly path: string
+  readonly expected: (chainId: number) => Verify.Expected
+}
+
+/** The types a result of a typed kind may have, whoever pays and with which ratio. */
+const expectedTypes = (kind: Wire.TypedKind, route: Wire.PayerRoute, feeRatio: number | undefined, memo: boolean | undefined) =>
+  Wire.kindTypes[kind]
+    // Without a memo either transfer type will do (its input must then be empty).
+    .filter((base) => memo !== true || base === Wire.TxType.ValueTransferMemo)
+    .map((base) => base + (route === "tx" ? 0 : feeRatio !== undefined ? 2 : 1))
+
+const lowerHex = (s: unknown) => (typeof s === "string" ? s.toLowerCase() : undefined)
+const nonZero = (n: unknown) => (typeof n === "number" && n !== 0 ? n : undefined)
 
 /**
  * The transaction's body, on the wire: the kind's fields and the options, decoded with the kind's
  * body schema of `Wire` (the one the emulator decodes the same body with), so that every field is
  * checked, and named when it fails, before anything is sent; then encoded by the same schema.
  */
-const requestBody = (kind: TransactionKind.TransactionKind, options: SendOptions) =>
+const requestBody = (kind: TransactionKind.TransactionKind, options: AnyOptions) =>
   Either.gen(function*() {
+    const wireKind = TransactionKind.wireKind(kind)
     const fields = yield* kindFields(kind)
+    const own = yield* ownFields(kind, options)
     const feePayer = options.feePayer === undefined ? undefined : yield* validFeePayer(options.feePayer)
     if (options.feeRatio !== undefined && feePayer === undefined) {
       // A type error in TypeScript; JavaScript callers reach this.
       return yield* Either.left(Options.invalid("feeRatio", "a fee ratio needs a fee payer (feePayer: FeeDelegation.global or FeeDelegation.user(address))"))
     }
+    const route = Wire.payerRoute(feePayer)
+    if (!Wire.payerRoutes[wireKind].includes(route)) {
+      return yield* Either.left(Options.invalid("feePayer", `a ${kind._tag} transaction has no fee-delegated form: its sender pays`))
+    }
     // 1..99 here: the wire's 0 (the whole fee) is written as no ratio at all.
-    if (options.feeRatio !== undefined) yield* validFeeRatio(options.feeRatio)
-    const wireKind = TransactionKind.wireKind(kind)
-    const body = yield* Either.mapLeft(
+    const feeRatio = options.feeRatio === undefined ? undefined : yield* validFeeRatio(options.feeRatio)
+    const body = (yield* Either.mapLeft(
       bodyOf[wireKind]({
-        from: options.from,
+        ...own,
         ...fields,
-        ...optional("nonce", options.nonce),
-        ...optional("gas", options.gas),
-        ...optional("submit", options.submit),
         ...(feePayer?._tag === "UserFeePayer" ? { feePayer: feePayer.address } : {}),
-        ...optional("feeRatio", options.feeRatio)
+        ...optional("feeRatio", feeRatio)
       }),
       Options.fromParseError("params")
-    )
-    return { body, feePayer, path: Wire.txPath(wireKind, Wire.payerRoute(feePayer)) }
+    )) as Record<string, unknown>
+    const userFeePayer = typeof body.feePayer === "string" ? body.feePayer as Address.Address : undefined
+    const from = typeof body.from === "string" ? body.from as Address.Address : undefined
+    const typed = (kind: Wire.TypedKind, memo?: boolean): Pick<Verify.Expected, "route" | "types" | "from" | "nonce" | "gas" | "feePayer" | "feeRatio"> => ({
+      route,
+      types: expectedTypes(kind, route, feeRatio, memo),
+      from,
+      nonce: nonZero(body.nonce),
+      gas: nonZero(body.gas),
+      feePayer: userFeePayer,
+      feeRatio
+    })
+    const shape = TransactionKind.$match(kind, {
+      ValueTransfer: (k) => ({ ...typed("value", k.memo !== undefined), to: body.to as Address.Address, value: BigInt(body.value as string), input: k.memo !== undefined ? Wire.memoInput(k.memo) : "0x" }),
+      ContractDeploy: () => ({ ...typed("contract/deploy"), value: BigInt((body.value as string | undefined) ?? 0), input: lowerHex(body.input) }),
+      ContractExecution: () => ({ ...typed("contract/execute"), to: body.to as Address.Address, value: BigInt((body.value as string | undefined) ?? 0), input: lowerHex(body.input) }),
+      // Completed once the RLP is decoded (`rawRequest`).
+      RawTransaction: () => ({ route, types: [], feePayer: userFeePayer, feeRatio }),
+      // The cancel transaction takes the nonce of the one it replaces.
+      Cancel: (k) => ({ ...typed("cancel"), ...(k.nonce !== undefined ? { nonce: k.nonce } : {}) }),
+      Anchor: () => ({ ...typed("anchor"), input: lowerHex(body.input) }),
+      AccountUpdate: (k) => ({ ...typed("account"), accountKey: AccountKey.toRlp(k.accountKey) }),
+      Legacy: () => ({
+        ...typed("legacy"),
+        ...(body.to !== undefined ? { to: body.to as Address.Address } : { noRecipient: true }),
+        value: BigInt((body.value as string | undefined) ?? 0),
+        input: lowerHex(body.input) ?? "0x"
+      })
+    }) as Omit<Verify.Expected, "chainId">
+    const prepared: Prepared = {
+      body,
+      wireKind,
+      route,
+      feePayer,
+      path: Wire.txPath(wireKind, route),
+      expected: (chainId) => ({ ...shape, chainId })
+    }
+    return prepared
   })
+
+/**
+ * A raw transaction's request, completed from its RLP: decoded (a mistake names `rlp`), its sender
+ * compared with a `from` given, its type and ratio with the route (the refusals of the service,
+ * codes 1061918, 1061920 and 1061912, made before sending).
+ */
+const rawRequest = (prepared: Prepared, rlp: string, options: AnyOptions) =>
+  Effect.flatMap(
+    Effect.mapError(Verify.loadCodec, (m) => Options.invalid("rlp", `${m.expected}: ${m.actual}`)),
+    (klaytn) =>
+      Either.gen(function*() {
+        const sent = yield* Either.mapLeft(klaytn.decodeRaw(Verify.rawBytes(rlp)), (e) => Options.invalid("rlp", e.reason))
+        const t = sent.tx
+        if (options.from !== undefined) {
+          const from = yield* validFrom(options.from)
+          if (from.toLowerCase() !== t.from.toLowerCase()) {
+            return yield* Either.left(Options.invalid("from", `the RLP's sender is ${t.from}, not ${from}`))
+          }
+        }
+        const delegated = Wire.isFeeDelegatedType(t.type)
+        if (prepared.route !== "tx" && !delegated) {
+          return yield* Either.left(Options.invalid(
+            "rlp",
+            `type ${Wire.typeName(t.type)} is not fee-delegated: a fee payer takes fee-delegated types only (the service refuses it with 1061918)`
+          ))
+        }
+        const ratio = prepared.expected(0).feeRatio
+        if (ratio !== undefined && delegated && !Wire.hasFeeRatio(t.type)) {
+          return yield* Either.left(Options.invalid("feeRatio", `type ${Wire.typeName(t.type)} delegates the whole fee: it takes no ratio (1061920)`))
+        }
+        if (ratio !== undefined && t.feeRatio !== undefined && ratio !== t.feeRatio) {
+          return yield* Either.left(Options.invalid("feeRatio", `the RLP's fee ratio is ${t.feeRatio}, not ${ratio} (1061912)`))
+        }
+        const asked = prepared.expected(0).feePayer
+        const inRlp = sent.feePayer?.address
+        if (asked !== undefined && inRlp !== undefined && !/^0x0{40}$/.test(inRlp) && inRlp.toLowerCase() !== asked.toLowerCase()) {
+          return yield* Either.left(Options.invalid("feePayer", `the RLP's fee payer is ${inRlp}, not ${asked} (1061912)`))
+        }
+        const completed: Prepared = {
+          ...prepared,
+          expected: (chainId) => ({
+            ...prepared.expected(chainId),
+            types: [t.type],
+            from: t.from,
+            feeRatio: t.feeRatio,
+            sent
+          })
+        }
+        return completed
+      })
+  )
 
 const callBody = roundTrip(Wire.ContractCallBody)
 
@@ -584,19 +853,96 @@ export const make = (
       return settings.httpSpans ? Effect.tracerWith((tracer) => Effect.withTracer(traced, scrubbed(tracer))) : traced
     }
 
-    /** Any transaction: its body checked and built, then sent to the route of its kind and fee payer. */
-    const sendTransaction = (name: string, kind: TransactionKind.TransactionKind, options: SendOptions) =>
-      Effect.flatMap(Effect.all([requestBody(kind, options), target(options)]), ([{ body, feePayer, path }, t]) =>
-        send(name, t, {
-          request: HttpClientRequest.post(path, {
-            headers: feePayer?._tag === "UserFeePayer" ? bothPoolsHeaders(t) : poolHeaders(t)
-          }).pipe(HttpClientRequest.bodyUnsafeJson(body)),
-          idempotent: false,
-          decode: decodeTransactionResult
-        }, {
+    /** A request checked, encoded and, for a raw transaction, completed from its RLP. */
+    const prepare = (kind: TransactionKind.TransactionKind, options: AnyOptions) =>
+      Effect.flatMap(requestBody(kind, options), (prepared) =>
+        kind._tag === "RawTransaction" ? rawRequest(prepared, kind.rlp, options) : Effect.succeed(prepared))
+
+    /** The UnverifiedResult of a mismatch: where the request went, and the body (scrubbed). */
+    const unverified = (request: HttpClientRequest.HttpClientRequest, body: unknown, result: Transaction.TransactionResult) =>
+    (m: Verify.Mismatch) =>
+      new WalletError.UnverifiedResult({
+        method: request.method,
+        path: settings.auth.scrub(Request.pathOf(request)),
+        ...m,
+        body: settings.auth.scrub(JSON.stringify(body)),
+        ...(Transaction.isSigned(result) ? { transactionHash: result.transactionHash } : {})
+      })
+
+    /** Any transaction: its body checked and built, sent to the route of its kind and fee payer, its result verified. */
+    const sendTransaction = (name: string, kind: TransactionKind.TransactionKind, options: AnyOptions) =>
+      Effect.flatMap(Effect.all([prepare(kind, options), target(options)]), ([prepared, t]) => {
+        const request = HttpClientRequest.make(Wire.methodOf(prepared.wireKind))(prepared.path, {
+          headers: prepared.feePayer?._tag === "UserFeePayer" ? bothPoolsHeaders(t) : poolHeaders(t)
+        }).pipe(HttpClientRequest.bodyUnsafeJson(prepared.body))
+        const sent = send(name, t, { request, idempotent: false, decode: decodeTransactionResultWithBody }, {
           [Spans.SpanAttributes.txKind]: kind._tag,
-          [Spans.SpanAttributes.feePayer]: feePayer === undefined ? "sender" : feePayer._tag
-        }))
+          [Spans.SpanAttributes.feePayer]: prepared.feePayer === undefined ? "sender" : prepared.feePayer._tag
+        })
+        return Effect.flatMap(sent, ({ body, result }) =>
+          settings.verifyResults
+            ? Effect.as(Effect.mapError(Verify.verify(prepared.expected(t.chainId), result), unverified(request, body, result)), result)
+            : Effect.succeed(result))
+      })
+
+    /** Whether a failed submission may have reached the chain: only a look-up of its hash can tell. */
+    const outcomeUnknown = (error: WalletError.WalletError, resubmission: boolean) =>
+      error._tag === "TransportError" || error._tag === "ServerError" || error._tag === "RateLimited" ||
+      // A resubmission the node refuses as a duplicate ("already known", "nonce too low") may
+      // mean the first one got through.
+      (resubmission && error._tag === "InvalidRequest" && error.code === ErrorBody.Code.SendFailed)
+
+    const sendReliably = (kind: TransactionKind.TransactionKind, options: AnyOptions & { readonly resubmit?: Schedule.Schedule<unknown, WalletError.WalletError> | undefined }) =>
+      Effect.flatMap(sendTransaction("sendReliably", kind, { ...options, submit: false }), (signed) => {
+        if (!Transaction.isSigned(signed)) return Effect.succeed<Transaction.TransactionResult>(signed)
+        const { rlp, transactionHash } = signed
+        const submitted: Transaction.TransactionResult = { ...signed, status: "Submitted" }
+        const { chainId, feePayer, feePayerPool, feeRatio, pool } = options
+        const submitOnce = Effect.flatMap(
+          sendTransaction("sendReliably", TransactionKind.RawTransaction({ rlp }), { chainId, pool, feePayer, feePayerPool, feeRatio, submit: true }),
+          (result) =>
+            // The fee payer signs deterministically: the same bytes, the same hash. Another hash is
+            // another transaction with the same nonce, which the one signed can no longer join.
+            Transaction.isSigned(result) && result.transactionHash !== transactionHash
+              ? Effect.fail(
+                new WalletError.UnverifiedResult({
+                  method: "POST",
+                  path: Wire.txPath("rlp", Wire.payerRoute(feePayer as FeeDelegation.FeePayer | undefined)),
+                  field: "transactionHash",
+                  expected: transactionHash,
+                  actual: result.transactionHash,
+                  body: settings.auth.scrub(JSON.stringify(Schema.encodeSync(Transaction.TransactionResult)(result))),
+                  transactionHash: result.transactionHash
+                })
+              )
+              : Effect.succeed(submitted)
+        )
+        const failed = (submissions: number, error: WalletError.WalletError) =>
+          new WalletError.SubmissionFailed({
+            transactionHash,
+            rlp,
+            submissions,
+            error: error._tag,
+            ...("code" in error && error.code !== undefined ? { code: error.code } : {}),
+            description: error.message
+          })
+        // Known to the service, pending or in a block: the submission got through.
+        const known = Effect.match(receipt(transactionHash, options), { onFailure: () => false, onSuccess: () => true })
+        return Effect.flatMap(Schedule.driver(options.resubmit ?? DefaultResubmitSchedule), (driver) => {
+          const attempt = (submissions: number): Effect.Effect<Transaction.TransactionResult, WalletError.WalletError> =>
+            Effect.catchAll(submitOnce, (error) =>
+              !outcomeUnknown(error, submissions > 1)
+                ? Effect.fail(error._tag === "UnverifiedResult" ? error : failed(submissions, error))
+                : Effect.flatMap(known, (isKnown) =>
+                  isKnown
+                    ? Effect.succeed(submitted)
+                    : Effect.matchEffect(driver.next(error), {
+                      onFailure: () => Effect.fail(failed(submissions, error)),
+                      onSuccess: () => attempt(submissions + 1)
+                    })))
+          return attempt(1)
+        })
+      })
 
     /** An operation on one address: validated first, then sent to the call's target. */
     const onAddress = <A>(
@@ -752,6 +1098,7 @@ export const make = (
       feePayerPages: feePayerListing.all,
       feePayers: feePayerListing.items,
       send: (kind, options) => sendTransaction("send", kind, options),
+      sendReliably: (kind, options) => sendReliably(kind, options),
       transferValue: ({ memo, to, value, ...options }) =>
         sendTransaction("transferValue", TransactionKind.ValueTransfer({ to, value, memo }), options),
       callContract: (params) =>
@@ -823,7 +1170,7 @@ export const layerConfig = (
  * The operations, each with the WalletClient taken from the context: `createAccount`,
  * `getAccount`, `listAccounts`, `deleteAccount`, `disableAccount`, `enableAccount`,
  * `accountsByPublicKey`, `accountCount`, `accountCountByPool`, `createFeePayer`, `getFeePayer`,
- * `deleteFeePayer`, `listFeePayers`, `send`, `transferValue`, `callContract`,
+ * `deleteFeePayer`, `listFeePayers`, `transferValue`, `callContract`,
  * `getTransactionReceipt`, `awaitReceipt`.
  * Each is documented on `Service`.
  *
@@ -847,9 +1194,32 @@ export const {
   getTransactionReceipt,
   listAccounts,
   listFeePayers,
-  send,
   transferValue
 } = Effect.serviceFunctions(WalletClient)
+
+/**
+ * `Service.send` with the WalletClient taken from the context, keeping the options typed by kind.
+ *
+ * @since 0.4.0
+ * @category accessors
+ */
+export const send = <K extends TransactionKind.TransactionKind>(
+  kind: K,
+  options: SendOptionsFor<K>
+): Effect.Effect<Transaction.TransactionResult, WalletError.WalletError, WalletClient> =>
+  Effect.flatMap(WalletClient, (client) => client.send(kind, options))
+
+/**
+ * `Service.sendReliably` with the WalletClient taken from the context.
+ *
+ * @since 0.5.0
+ * @category accessors
+ */
+export const sendReliably = <K extends TransactionKind.TransactionKind>(
+  kind: K,
+  options: ReliableSendOptions<K>
+): Effect.Effect<Transaction.TransactionResult, WalletError.WalletError, WalletClient> =>
+  Effect.flatMap(WalletClient, (client) => client.sendReliably(kind, options))
 
 /** A listing of the service as a Stream with the WalletClient taken from the context. */
 const streamed = <P, A>(listing: (client: Service) => (params?: P) => Stream.Stream<A, WalletError.WalletError>) =>

@@ -148,6 +148,17 @@ export interface Options {
    * method, path and status, and the extra span costs about a fifth of a loopback request.
    */
   readonly httpSpans?: boolean | undefined
+  /**
+   * Whether every transaction result is checked against the request before it is returned.
+   * Default `true`: the fields the request fixed (sender, recipient, value, input or memo, nonce
+   * and gas when given, fee payer, fee ratio, account key, the type), and the signed transaction
+   * itself: its RLP decoded, its hash recomputed, its JSON fields compared with the RLP's, its
+   * signatures recovered to the sender and the fee payer on the call's chain. A mismatch is
+   * `WalletError.UnverifiedResult`, never a success. The check loads the Klaytn codec (and its
+   * elliptic curve) on the first signed result: bundlers put it in a chunk of its own.
+   * `false` returns results as decoded. docs/client.md.
+   */
+  readonly verifyResults?: boolean | undefined
   /** A last transformation of the decorated HttpClient (extra headers, logging, a proxy...). */
   readonly transformClient?: ((client: HttpClient.HttpClient) => HttpClient.HttpClient) | undefined
 }

@@ -15,6 +15,10 @@
  * - `UnexpectedStatus`: a status the KAS API never answers with (a redirect, never followed; 304;
  *   a final 1xx; outside 100..599).
  * - `ResponseTooLarge`: a body over the client's `maxResponseBytes`, not read further.
+ * - `UnverifiedResult`: a transaction result that is not the transaction asked for (a field the
+ *   request fixed, or the signed RLP, disagrees), never returned as a success.
+ * - `SubmissionFailed`: `sendReliably` signed a transaction but could not get it onto the chain;
+ *   it carries the transaction's hash and signed RLP, to look it up or submit it again.
  *
  * Errors raised while streaming carry `cursor`: pass it as the `cursor` of a new listing to resume
  * exactly at the page that failed.
@@ -270,6 +274,73 @@ export class ReceiptTimeout extends Schema.TaggedError<ReceiptTimeout>()("Receip
 }
 
 /**
+ * A transaction result that does not match the request: a field the request fixed (`from`, `to`,
+ * `value`, `input`, `nonce`, `gas`, `feePayer`, `feeRatio`, `accountKey`, the type), or the signed
+ * transaction itself (`rlp`: undecodable, a JSON field that is not the RLP's, a hash that is not
+ * keccak256 of the RLP, a signature that does not recover the sender or the fee payer). The
+ * result is not returned: a service (or a proxy) that answers with another transaction than the
+ * one asked for must not be taken at its word. `field` names what disagrees, `expected` what the
+ * request (or the RLP) says and `actual` what came back; `body` is the returned body (scrubbed of
+ * the credentials). The transaction may have been sent: look `transactionHash` up before sending
+ * again.
+ *
+ * @since 0.5.0
+ * @category errors
+ */
+export class UnverifiedResult extends Schema.TaggedError<UnverifiedResult>()("UnverifiedResult", {
+  ...RequestFields,
+  /** What disagrees: a field of the result (`to`, `feeRatio`...) or of its RLP (`rlp.signatures`...). */
+  field: Schema.String,
+  /** What the request or the RLP says. */
+  expected: Schema.String,
+  /** What the result says. */
+  actual: Schema.String,
+  /** The returned body, as JSON, scrubbed. */
+  body: Schema.String,
+  /** The result's transaction hash, when it had one. */
+  transactionHash: Schema.optional(Schema.String)
+}) {
+  /** @since 0.5.0 */
+  override get message(): string {
+    return `${this.method} ${this.path}: the result is not the transaction asked for: ${this.field} is ${this.actual}, expected ${this.expected}` +
+      (this.transactionHash !== undefined ? ` (transaction ${this.transactionHash})` : "")
+  }
+}
+
+/**
+ * `sendReliably` signed the transaction but could not confirm it reached the chain: the submission
+ * failed and neither a look-up of its hash nor the resubmissions its schedule allowed settled it,
+ * or the node refused it. `transactionHash` and `rlp` (the signed transaction) let the caller look
+ * it up (`getTransactionReceipt`) or submit the very same bytes again
+ * (`send(TransactionKind.RawTransaction({ rlp }))`): a transaction cannot be applied twice, so
+ * resubmitting it is always safe. `error` is the tag of the last failure, with its `code` and
+ * `description`.
+ *
+ * @since 0.5.0
+ * @category errors
+ */
+export class SubmissionFailed extends Schema.TaggedError<SubmissionFailed>()("SubmissionFailed", {
+  /** The hash of the signed transaction. */
+  transactionHash: Schema.String,
+  /** The signed transaction, RLP-encoded: submit these bytes again to retry. */
+  rlp: Schema.String,
+  /** How many times the signed transaction was submitted. */
+  submissions: Schema.Number,
+  /** The tag of the last failure (`TransportError`, `ServerError`, `InvalidRequest`...). */
+  error: Schema.String,
+  /** The KAS code of the last failure, when the service answered with one. */
+  code: Schema.optional(Schema.Number),
+  /** The last failure's message. */
+  description: Schema.String
+}) {
+  /** @since 0.5.0 */
+  override get message(): string {
+    return `transaction ${this.transactionHash} not confirmed after ${this.submissions} submission(s): ${this.error}` +
+      `${this.code !== undefined ? ` (code ${this.code})` : ""}: ${this.description}`
+  }
+}
+
+/**
  * Errors answered by the service (a non-2xx response).
  *
  * @since 0.1.0
@@ -292,6 +363,8 @@ export type WalletError =
   | UnexpectedStatus
   | ResponseTooLarge
   | ReceiptTimeout
+  | UnverifiedResult
+  | SubmissionFailed
 
 /**
  * The schema of every error, for encoding them (a CLI's `--json`, an RPC boundary).
@@ -311,7 +384,9 @@ export const WalletError = Schema.Union(
   RepeatedCursor,
   UnexpectedStatus,
   ResponseTooLarge,
-  ReceiptTimeout
+  ReceiptTimeout,
+  UnverifiedResult,
+  SubmissionFailed
 )
 
 const tags = new Set<string>([
@@ -326,7 +401,9 @@ const tags = new Set<string>([
   "RepeatedCursor",
   "UnexpectedStatus",
   "ResponseTooLarge",
-  "ReceiptTimeout"
+  "ReceiptTimeout",
+  "UnverifiedResult",
+  "SubmissionFailed"
 ])
 
 /**

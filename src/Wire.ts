@@ -9,6 +9,7 @@
  * @since 0.2.0
  */
 import { Schema } from "effect"
+import * as AccountKey from "./AccountKey.js"
 import * as Address from "./Address.js"
 import * as Amount from "./Amount.js"
 import * as FeeDelegation from "./FeeDelegation.js"
@@ -109,15 +110,26 @@ export const hasMemo = (type: TxType): boolean => (type & ~7) === TxType.ValueTr
 export const baseType = (type: TxType): number => type & ~7
 
 /**
- * The kinds of transaction the service sends, by the last segment(s) of their route.
+ * The kinds of transaction the service sends, by the last segment(s) of their route: `rlp` is a
+ * raw transaction of any type, `cancel` the bare route (`DELETE /v2/tx`), `account` an account
+ * update.
  *
  * @since 0.4.0
  * @category models
  */
-export type Kind = "value" | "contract/deploy" | "contract/execute"
+export type Kind = "value" | "contract/deploy" | "contract/execute" | "rlp" | "cancel" | "anchor" | "account" | "legacy"
 
 /**
- * The types of a kind, by base type. A value transfer has two (with a memo or not).
+ * The kinds whose type follows from the kind (every kind but `rlp`, whose type is the RLP's).
+ *
+ * @since 0.5.0
+ * @category models
+ */
+export type TypedKind = Exclude<Kind, "rlp">
+
+/**
+ * The types of a kind, by base type. A value transfer has two (with a memo or not); a raw
+ * transaction (`rlp`) none of its own: it is whatever its RLP says.
  *
  * @since 0.4.0
  * @category constants
@@ -125,8 +137,23 @@ export type Kind = "value" | "contract/deploy" | "contract/execute"
 export const kindTypes: { readonly [K in Kind]: ReadonlyArray<number> } = {
   value: [TxType.ValueTransfer, TxType.ValueTransferMemo],
   "contract/deploy": [TxType.SmartContractDeploy],
-  "contract/execute": [TxType.SmartContractExecution]
+  "contract/execute": [TxType.SmartContractExecution],
+  rlp: [],
+  cancel: [TxType.Cancel],
+  anchor: [TxType.ChainDataAnchoring],
+  account: [TxType.AccountUpdate],
+  legacy: [TxType.LegacyTransaction]
 }
+
+/**
+ * The HTTP method of each kind's routes: an account update is a `PUT`, a cancellation a
+ * `DELETE`, every other kind a `POST`.
+ *
+ * @since 0.5.0
+ * @category routes
+ */
+export const methodOf = (kind: Kind): "POST" | "PUT" | "DELETE" =>
+  kind === "account" ? "PUT" : kind === "cancel" ? "DELETE" : "POST"
 
 /**
  * Who pays the fee, as the route says it: `tx` (the sender), `fd` (the global fee payer),
@@ -147,31 +174,53 @@ export const payerRoute = (payer: FeeDelegation.FeePayer | undefined): PayerRout
   payer === undefined ? "tx" : payer._tag === "GlobalFeePayer" ? "fd" : "fd-user"
 
 /**
- * The path of a kind of transaction with a fee-delegation route, e.g. `/v2/tx/fd/contract/deploy`.
+ * The fee-delegation routes of each kind: every kind has the three, except a legacy
+ * transaction, which its sender always pays.
+ *
+ * @since 0.5.0
+ * @category routes
+ */
+export const payerRoutes: { readonly [K in Kind]: ReadonlyArray<PayerRoute> } = {
+  value: ["tx", "fd", "fd-user"],
+  "contract/deploy": ["tx", "fd", "fd-user"],
+  "contract/execute": ["tx", "fd", "fd-user"],
+  rlp: ["tx", "fd", "fd-user"],
+  cancel: ["tx", "fd", "fd-user"],
+  anchor: ["tx", "fd", "fd-user"],
+  account: ["tx", "fd", "fd-user"],
+  legacy: ["tx"]
+}
+
+/**
+ * The path of a kind of transaction with a fee-delegation route, e.g. `/v2/tx/fd/contract/deploy`;
+ * a cancellation's is the bare route (`/v2/tx`, `/v2/tx/fd`, `/v2/tx/fd-user`).
  *
  * @since 0.4.0
  * @category routes
  */
-export const txPath = (kind: Kind, route: PayerRoute): string =>
-  route === "tx" ? `/v2/tx/${kind}` : `/v2/tx/${route}/${kind}`
+export const txPath = (kind: Kind, route: PayerRoute): string => {
+  const base = route === "tx" ? "/v2/tx" : `/v2/tx/${route}`
+  return kind === "cancel" ? base : `${base}/${kind}`
+}
 
 /**
  * The type the service uses for a transaction of a kind: the kind's base type (a value transfer
  * with a memo: 0x10, without: 0x08), then fee-delegated or not, with a fee ratio (1..99) or the
- * whole fee delegated (no ratio, or 0).
+ * whole fee delegated (no ratio, or 0). A raw transaction (`rlp`) has no type of its own (its
+ * RLP's is the one): the result type says so (`never`).
  *
  * @since 0.4.0
  * @category constructors
  */
-export const typeOf = (kind: Kind, options: {
+export const typeOf = <K extends Kind>(kind: K, options: {
   readonly memo?: boolean | undefined
   readonly feeDelegated: boolean
   readonly feeRatio?: number | undefined
-}): TxType => {
+}): K extends "rlp" ? never : TxType => {
   const types = kindTypes[kind]
   const base = options.memo === true && types.length > 1 ? types[1]! : types[0]!
   const ratio = options.feeDelegated && options.feeRatio !== undefined && options.feeRatio !== 0
-  return (base + (!options.feeDelegated ? 0 : ratio ? 2 : 1)) as TxType
+  return (base + (!options.feeDelegated ? 0 : ratio ? 2 : 1)) as K extends "rlp" ? never : TxType
 }
 
 /**
@@ -240,6 +289,26 @@ export const Bytecode = HexBytes.pipe(
 ).annotations({ identifier: "Bytecode" })
 
 /**
+ * Bytes that cannot be empty: `0x` + an even, non-zero number of hex digits.
+ *
+ * @since 0.5.0
+ * @category schemas
+ */
+export const NonEmptyHexBytes = HexBytes.pipe(
+  Schema.filter((s) => s.length > 2, { message: () => "cannot be empty" })
+).annotations({ identifier: "NonEmptyHexBytes" })
+
+/**
+ * A transaction hash in a request: `0x` + 64 hex digits.
+ *
+ * @since 0.5.0
+ * @category schemas
+ */
+export const TransactionHash = Schema.String.pipe(
+  Schema.pattern(/^0x[0-9a-fA-F]{64}$/, { message: (issue) => `expected 0x followed by 64 hex digits, got ${show(issue.actual)}` })
+).annotations({ identifier: "TransactionHash" })
+
+/**
  * The fields each kind adds to the common ones (`from`, `nonce`, `gas`, `submit`) and to the
  * fee payer's (`feePayer`, `feeRatio`): the one description of each kind's body.
  *
@@ -266,6 +335,28 @@ export const KindFields = {
     input: HexBytes,
     /** Peb sent with the call (the function must be payable); absent: none. */
     value: Schema.optionalWith(Amount.PebFromHex, { exact: true })
+  },
+  rlp: {
+    /** The RLP-encoded transaction (a raw route takes no `from`, `nonce` or `gas`: they are its own). */
+    rlp: NonEmptyHexBytes
+  },
+  cancel: {
+    /** The pending transaction to cancel, by hash (or by `nonce`: exactly one of them). */
+    transactionHash: Schema.optionalWith(TransactionHash, { exact: true })
+  },
+  anchor: {
+    /** The data anchored. */
+    input: NonEmptyHexBytes
+  },
+  account: {
+    /** The new key of the sender's account. */
+    accountKey: AccountKey.Json
+  },
+  legacy: {
+    /** The recipient; absent: a deployment of `input`. */
+    to: Schema.optionalWith(Recipient, { exact: true }),
+    value: Schema.optionalWith(Amount.PebFromHex, { exact: true }),
+    input: Schema.optionalWith(HexBytes, { exact: true })
   }
 } as const
 
@@ -278,26 +369,81 @@ const FeeRatioField = { feeRatio: Schema.optionalWith(RequestFeeRatio, { exact: 
 const ROUTE_PREFIX = { tx: "", fd: "FeeDelegated", "fd-user": "UserFeeDelegated", any: "Any" } as const
 
 // Each kind's four schemas from its fields: one per route, and `any` (the client's, whoever pays).
-const bodiesOf = <F extends Schema.Struct.Fields>(fields: F, noun: string) => {
+// `rule` is a check across fields, the same on every route.
+const bodiesOf = <F extends Schema.Struct.Fields>(
+  fields: F,
+  noun: string,
+  rule: (body: Schema.Struct.Type<F> & { readonly nonce?: number | undefined }) => true | { readonly path: ReadonlyArray<string>; readonly message: string } = () =>
+    true
+) => {
   const named = (route: keyof typeof ROUTE_PREFIX) => ({ identifier: `${ROUTE_PREFIX[route]}${noun}Body`, ...strict })
+  const ruled = <S extends Schema.Schema.Any>(schema: S) => schema.pipe(Schema.filter((b) => rule(b as any)))
   return {
-    tx: Schema.Struct({ ...CommonFields, ...fields }).annotations(named("tx")),
-    fd: Schema.Struct({ ...CommonFields, ...fields, ...FeeRatioField }).annotations(named("fd")),
-    "fd-user": Schema.Struct({ ...CommonFields, ...fields, feePayer: Address.Address, ...FeeRatioField }).annotations(named("fd-user")),
-    any: Schema.Struct({
+    tx: ruled(Schema.Struct({ ...CommonFields, ...fields })).annotations(named("tx")),
+    fd: ruled(Schema.Struct({ ...CommonFields, ...fields, ...FeeRatioField })).annotations(named("fd")),
+    "fd-user": ruled(Schema.Struct({ ...CommonFields, ...fields, feePayer: Address.Address, ...FeeRatioField })).annotations(named("fd-user")),
+    any: ruled(Schema.Struct({
       ...CommonFields,
       ...fields,
       feePayer: Schema.optionalWith(Address.Address, { exact: true }),
       ...FeeRatioField
-    }).annotations(named("any"))
+    })).annotations(named("any"))
   }
 }
+
+const SubmitField = { submit: CommonFields.submit }
+
+// A raw transaction's body has no `from`, `nonce` or `gas`: they are the RLP's own. The spec lists
+// an optional `from` on the sender's route; the client never sends it (it checks a `from` it is
+// given against the RLP instead), the emulator takes it.
+const rlpBodies = {
+  tx: Schema.Struct({ ...KindFields.rlp, ...SubmitField, from: Schema.optionalWith(Address.Address, { exact: true }) }).annotations({
+    identifier: "ProcessRlpBody",
+    ...strict
+  }),
+  fd: Schema.Struct({ ...KindFields.rlp, ...SubmitField, ...FeeRatioField }).annotations({ identifier: "FeeDelegatedProcessRlpBody", ...strict }),
+  "fd-user": Schema.Struct({ ...KindFields.rlp, ...SubmitField, feePayer: Address.Address, ...FeeRatioField }).annotations({
+    identifier: "UserFeeDelegatedProcessRlpBody",
+    ...strict
+  }),
+  any: Schema.Struct({
+    ...KindFields.rlp,
+    ...SubmitField,
+    feePayer: Schema.optionalWith(Address.Address, { exact: true }),
+    ...FeeRatioField
+  }).annotations({ identifier: "AnyProcessRlpBody", ...strict })
+}
+
+// A cancellation names the transaction it replaces by exactly one of nonce and hash.
+const oneTarget = (b: { readonly nonce?: number | undefined; readonly transactionHash?: string | undefined }) =>
+  (b.nonce !== undefined) !== (b.transactionHash !== undefined) ||
+  {
+    path: [b.nonce !== undefined ? "transactionHash" : "nonce"],
+    message: "a cancellation names the pending transaction by nonce or by transactionHash, exactly one of them"
+  }
+
+// Without a recipient a legacy transaction deploys its input, which must then be code.
+const legacyDeploysCode = (b: { readonly to?: string | undefined; readonly input?: string | undefined }) =>
+  b.to !== undefined || (b.input !== undefined && b.input.length > 2) ||
+  { path: ["input"], message: "a legacy transaction without a recipient deploys its input: it cannot be empty" }
+
+const legacyBodies = bodiesOf(KindFields.legacy, "LegacyTransaction", legacyDeploysCode)
+
+// No route takes a legacy transaction with a fee payer: these bodies refuse everything, so that the
+// table stays total (every kind, every route) and a decoder built from it says why.
+const noLegacyFeePayer = (route: "fd" | "fd-user") =>
+  Schema.Never.annotations({
+    identifier: `${ROUTE_PREFIX[route]}LegacyTransactionBody`,
+    message: () => "a legacy transaction has no fee-delegated form: its sender pays"
+  })
 
 /**
  * The body of each endpoint, by kind and route: e.g. `Bodies["contract/deploy"].fd` is the body of
  * `POST /v2/tx/fd/contract/deploy`. Unknown fields are refused; `feePayer` is required on
  * `fd-user`, `feeRatio` taken on `fd` and `fd-user` only. `any` is any body of the kind, whoever
- * pays (what the client encodes).
+ * pays (what the client encodes). A raw transaction's (`rlp`) takes no `from`, `nonce` or `gas`; a
+ * cancellation's names its target by exactly one of `nonce` and `transactionHash`; a legacy
+ * transaction has the sender's route only (its `fd` and `fd-user` bodies refuse everything).
  *
  * @since 0.4.0
  * @category schemas
@@ -305,7 +451,12 @@ const bodiesOf = <F extends Schema.Struct.Fields>(fields: F, noun: string) => {
 export const Bodies = {
   value: bodiesOf(KindFields.value, "ValueTransfer"),
   "contract/deploy": bodiesOf(KindFields["contract/deploy"], "ContractDeploy"),
-  "contract/execute": bodiesOf(KindFields["contract/execute"], "ContractExecution")
+  "contract/execute": bodiesOf(KindFields["contract/execute"], "ContractExecution"),
+  rlp: rlpBodies,
+  cancel: bodiesOf(KindFields.cancel, "CancelTransaction", oneTarget),
+  anchor: bodiesOf(KindFields.anchor, "AnchorTransaction"),
+  account: bodiesOf(KindFields.account, "AccountUpdateTransaction"),
+  legacy: { tx: legacyBodies.tx, fd: noLegacyFeePayer("fd"), "fd-user": noLegacyFeePayer("fd-user"), any: legacyBodies.tx }
 }
 
 /**

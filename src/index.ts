@@ -15,6 +15,14 @@
 export * as Account from "./Account.js"
 
 /**
+ * Account keys, as an account update sets them: legacy, public, fail, weighted multisig,
+ * role-based; their wire form and RLP encoding.
+ *
+ * @since 0.5.0
+ */
+export * as AccountKey from "./AccountKey.js"
+
+/**
  * Amounts in peb: exact `bigint`s, their hex wire form, KLAY and ston decimals.
  *
  * @since 0.2.0

@@ -19,6 +19,20 @@ const rejected = (result: Either.Either<unknown, { readonly message: string }>):
 
 
 describe("the service's example bodies", () => {
+  it("cancel, anchoring and account-update results decode with the fields of their type only", () => {
+    const cancel = Schema.decodeUnknownSync(Transaction.TransactionResult)(example("fd-cancel-200-cancel-with-nonce.json"))
+    expect([cancel.typeInt, cancel.to, cancel.value, cancel.input]).toEqual([Wire.TxType.FeeDelegatedCancel, undefined, undefined, undefined])
+    const anchor = Schema.decodeUnknownSync(Transaction.TransactionResult)(example("fd-user-anchor-200-success.json"))
+    expect([anchor.typeInt, anchor.input]).toEqual([Wire.TxType.FeeDelegatedChainDataAnchoring, "0x"])
+    const update = Schema.decodeUnknownSync(Transaction.TransactionResult)(example("fd-account-update-200-success.json"))
+    expect([update.typeInt, update.accountKey]).toEqual([Wire.TxType.FeeDelegatedAccountUpdate, "0x01c0"])
+    // A field the type does not have, or lacks one it has, is refused.
+    const decode = Schema.decodeUnknownEither(Transaction.TransactionResult)
+    expect(rejected(decode({ ...(example("fd-cancel-200-cancel-with-nonce.json") as object), to: "0x5053e2f0dde795c423a2b7f551c873f6ef6f4daa" }))).toMatch(/has no to/)
+    const { accountKey: _, ...keyless } = example("fd-account-update-200-success.json") as Record<string, unknown>
+    expect(rejected(decode(keyless))).toMatch(/accountKey/)
+  })
+
   it("tx-value-200-success.json decodes as a basic result and re-encodes to the same JSON", () => {
     const json = example("tx-value-200-success.json")
     const result = Schema.decodeUnknownSync(Transaction.TransactionResult)(json)

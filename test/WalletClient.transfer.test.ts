@@ -33,7 +33,10 @@ describe("transferValue on the wire", () => {
   it.effect("the sender pays, the service pays, or the member's fee payer pays: endpoint, x-krn and body", () =>
     Effect.gen(function*() {
       const bodies: Array<unknown> = []
+      // What goes on the wire is the point here: the answers are the reference examples, not the
+      // transactions asked for, so they are not verified (verification: WalletClient.verify.test).
       const test = testClient((r: Recorded) => json(200, r.url.pathname === "/v2/tx/value" ? valueResult : fdResult), {
+        verifyResults: false,
         pool: poolKrn,
         transformClient: HttpClient.tapRequest((request) =>
           Effect.sync(() => {
@@ -73,7 +76,7 @@ describe("transferValue on the wire", () => {
 
   it.effect("with a user fee payer and only the default pools, no x-krn; with one pool selected, the other is the member's default", () =>
     Effect.gen(function*() {
-      const test = testClient(() => json(200, fdResult))
+      const test = testClient(() => json(200, fdResult), { verifyResults: false })
       yield* withClient(test, WalletClient.transferValue({ from, to, value: 1n, feePayer: FeeDelegation.user(feePayerAddress) }))
       yield* withClient(test, WalletClient.transferValue({ from, to, value: 1n, feePayer: FeeDelegation.user(feePayerAddress), pool: poolKrn }))
       expect(test.requests[0]!.headers["x-krn"]).toBeUndefined()

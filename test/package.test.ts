@@ -7,7 +7,7 @@
  */
 import { beforeAll, describe, expect, it } from "@effect/vitest"
 import { awaitDist } from "./setup/dist.js"
-import { measure } from "./support/bundle.js"
+import { lazyChunksApart, measure } from "./support/bundle.js"
 import { Effect } from "effect"
 import { build } from "esbuild"
 import { execFileSync } from "node:child_process"
@@ -36,7 +36,9 @@ describe("the root entry point runs outside Node", () => {
           write: false,
           metafile: true,
           logLevel: "silent",
-          plugins: [{
+          // The Klaytn codec (with @noble/curves) is imported on the first signed result, in a
+          // chunk of its own: not part of what loads with the client.
+          plugins: [lazyChunksApart, {
             name: "no-node-builtins",
             setup(b) {
               b.onResolve({ filter: builtinPaths }, (args) => {
@@ -73,13 +75,16 @@ describe("the root entry point runs outside Node", () => {
 
 
 describe("the browser bundle of an application using the client", () => {
-  it.effect("adds at most 90 KB to the effect modules its API needs, and no fast-check of its own", () =>
+  it.effect("adds at most 108 KB to the effect modules its API needs (the Klaytn codec apart, loaded on first use), and no fast-check of its own", () =>
     Effect.gen(function*() {
       const sizes = yield* Effect.promise(() => measure(["baseline", "streams", "client"]))
       // The client's own code, @noble/hashes and the effect modules only it uses (docs/benchmarks.md):
       // 79 KB before contracts, whose kinds, bodies and call-argument checks may add at most 10 KB
       // (issue 18; 9 KB measured). The ABI coder is the opt-in entry's, not in this bundle.
-      expect(sizes.client.raw - sizes.streams.raw).toBeLessThanOrEqual(90 * 1024)
+      // Issue 19 (five more kinds and their bodies, account keys, result verification,
+      // sendReliably) may add at most 18 KB more (17.7 KB measured); the Klaytn codec the results
+      // are verified with (48 KB with its curve) loads on the first signed result, apart.
+      expect(sizes.client.raw - sizes.streams.raw).toBeLessThanOrEqual(108 * 1024)
       // The only fast-check is what effect's Schema module imports: the same in the baseline.
       expect(sizes.client.fastCheck).toBeLessThanOrEqual(sizes.baseline.fastCheck + 512)
     }), 60_000)

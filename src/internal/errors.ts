@@ -12,7 +12,10 @@ import type { WalletError } from "../WalletError.js"
  * @internal
  */
 export const withCursor = <E extends WalletError>(error: E, cursor: string): E => {
-  if (error._tag === "InvalidArgument" || error._tag === "ReceiptTimeout" || error.cursor === cursor) return error
+  if (
+    error._tag === "InvalidArgument" || error._tag === "ReceiptTimeout" || error._tag === "SubmissionFailed" ||
+    error.cursor === cursor
+  ) return error
   const Ctor = error.constructor as new(props: object) => E
   const { _tag, ...fields } = error as E & { readonly cursor?: string }
   return new Ctor({ ...fields, cursor })

@@ -27,6 +27,7 @@ export interface Settings {
   readonly readAhead: number
   readonly maxResponseBytes: number
   readonly httpSpans: boolean
+  readonly verifyResults: boolean
   readonly transformClient: ((client: HttpClient.HttpClient) => HttpClient.HttpClient) | undefined
 }
 
@@ -178,6 +179,7 @@ export const resolve = (options: WalletConfig.Options): Either.Either<Settings, 
       readAhead,
       maxResponseBytes,
       httpSpans: options.httpSpans === true,
+      verifyResults: options.verifyResults !== false,
       transformClient: options.transformClient
     }
   })

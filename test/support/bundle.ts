@@ -5,7 +5,7 @@
  * `Config` modules the client's API returns or takes (what any client with Stream listings pays).
  * Shared by the bench (figures) and the package test (the gate).
  */
-import { build, type Metafile } from "esbuild"
+import { build, type Metafile, type Plugin } from "esbuild"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { basename, join } from "node:path"
@@ -40,6 +40,19 @@ import * as Abi from ${JSON.stringify(`${root}src/Abi.ts`)}
 console.log(WalletClient.layer, ChainId.Testnet, Abi.fn, Abi.encodeCall, Abi.callArguments, Abi.decodeResult, Abi.event, Abi.decodeLogs, Abi.deployInput)
 `
 } as const
+
+/**
+ * Modules imported with `import()` are left out, as the chunks of their own an application's
+ * bundler makes of them (loaded on first use: the Klaytn codec the client verifies results with):
+ * what is measured is what an application loads up front. A static import of the same module
+ * would be counted.
+ */
+export const lazyChunksApart: Plugin = {
+  name: "lazy-chunks-apart",
+  setup(b) {
+    b.onResolve({ filter: /.*/ }, (args) => (args.kind === "dynamic-import" ? { path: args.path, external: true } : undefined))
+  }
+}
 
 /** A bundle's size: raw and gzipped bytes, and the bytes that come from fast-check. */
 export interface Size {
@@ -76,7 +89,8 @@ export const measure = async <N extends keyof typeof entries = keyof typeof entr
       metafile: true,
       logLevel: "silent",
       // effect and the platform resolve from this repository's node_modules.
-      nodePaths: [join(root, "node_modules")]
+      nodePaths: [join(root, "node_modules")],
+      plugins: [lazyChunksApart]
     })
     const sizes: Partial<Record<N, Size>> = {}
     for (const name of names) {

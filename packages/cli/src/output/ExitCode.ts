@@ -87,9 +87,11 @@ export const ofWalletError = (error: WalletError.WalletError): ExitCode => {
     case "RepeatedCursor":
     case "UnexpectedStatus":
     case "ResponseTooLarge":
+    case "UnverifiedResult":
       return ExitCode.Server
     case "ReceiptTimeout":
     case "TransportError":
+    case "SubmissionFailed":
       return ExitCode.Transport
   }
 }

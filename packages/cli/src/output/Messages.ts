@@ -123,6 +123,11 @@ export const walletError = (error: WalletError.WalletError, context: Context): s
       return oneLine(error.message)
     case "ResponseTooLarge":
       return `the answer to ${error.method} ${error.path} is larger than ${error.limit} bytes; not read`
+    case "UnverifiedResult":
+      // The transaction may have been sent: the hash is what the user needs to find out.
+      return oneLine(error.message) + (error.transactionHash !== undefined ? `; check it with kas-wallet tx receipt ${error.transactionHash}` : "")
+    case "SubmissionFailed":
+      return oneLine(error.message) + `; check it with kas-wallet tx receipt ${error.transactionHash}`
     case "ReceiptTimeout":
       return `transaction ${error.hash} not committed after ${error.waitedMillis} ms (last status ${error.lastStatus}); check later with kas-wallet tx receipt ${error.hash}`
     case "TransportError":
