@@ -11,8 +11,9 @@
  * within a multisig key, weights positive, a threshold from 1 to the sum of the weights, 1 to 10
  * weighted keys, no legacy key (1061917) and no role-based key inside a role-based one.
  *
- * `toRlp` is the key's RLP encoding, the `accountKey` of an account-update result (`0x01c0` for
- * a legacy key), which the client compares with what it asked for.
+ * `toKlaytn` gives the key as the Klaytn codec takes it; `Klaytn.encodeAccountKey` encodes it as
+ * an account-update result's `accountKey` shows it (`0x01c0` for a legacy key), which the client
+ * compares with what it asked for.
  *
  * @example
  * ```ts
@@ -29,7 +30,7 @@
  * @since 0.5.0
  */
 import { Data, Schema } from "effect"
-import { hexOfBytes } from "./internal/hex.js"
+import type * as Klaytn from "./Klaytn.js"
 import * as PublicKey from "./PublicKey.js"
 
 /**
@@ -259,74 +260,38 @@ export const fromJson = (json: Json): AccountKey => {
 }
 
 // ---------------------------------------------------------------------------------------------
-// RLP encoding
+// Klaytn's form
 // ---------------------------------------------------------------------------------------------
 
-type Rlp = Uint8Array | ReadonlyArray<Rlp>
-
 const bytesOfHex = (hex: string): Uint8Array => {
-  const out = new Uint8Array(hex.length / 2)
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16)
+  const digits = hex.startsWith("0x") ? hex.slice(2) : hex
+  const out = new Uint8Array(digits.length / 2)
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(digits.slice(2 * i, 2 * i + 2), 16)
   return out
 }
 
-const lengthPrefix = (length: number, short: number): Uint8Array => {
-  if (length < 56) return Uint8Array.of(short + length)
-  const digits = length.toString(16)
-  const bytes = bytesOfHex(digits.length % 2 === 0 ? digits : `0${digits}`)
-  return Uint8Array.of(short + 55 + bytes.length, ...bytes)
-}
-
-const concat = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let at = 0
-  for (const p of parts) {
-    out.set(p, at)
-    at += p.length
-  }
-  return out
-}
-
-// The few lines of RLP an account key needs, so that checking a result's key does not load the
-// transaction codec (and its elliptic curve) eagerly.
-const rlp = (item: Rlp): Uint8Array => {
-  if (item instanceof Uint8Array) {
-    return item.length === 1 && item[0]! < 0x80 ? item : concat([lengthPrefix(item.length, 0x80), item])
-  }
-  const body = concat((item as ReadonlyArray<Rlp>).map(rlp))
-  return concat([lengthPrefix(body.length, 0xc0), body])
-}
-
-const uint = (n: number): Uint8Array => {
-  if (n === 0) return new Uint8Array(0)
-  const digits = n.toString(16)
-  return bytesOfHex(digits.length % 2 === 0 ? digits : `0${digits}`)
-}
-
-const encode = (key: AccountKey): Uint8Array =>
-  $match(key, {
-    Legacy: () => Uint8Array.of(0x01, 0xc0),
-    Public: (k) => concat([Uint8Array.of(0x02), rlp(bytesOfHex(compressed(k.publicKey)))]),
-    Fail: () => Uint8Array.of(0x03, 0xc0),
-    WeightedMultiSig: (k) =>
-      concat([
-        Uint8Array.of(0x04),
-        rlp([uint(k.threshold), k.keys.map((w) => [uint(w.weight), bytesOfHex(compressed(w.publicKey))])])
-      ]),
-    RoleBased: (k) =>
-      concat([
-        Uint8Array.of(0x05),
-        rlp([k.transaction, k.accountUpdate, k.feePayer].filter((r): r is RoleKey => r !== undefined).map(encode))
-      ])
-  })
+const klaytnRole = (key: RoleKey): Klaytn.AccountKey => toKlaytn(key)
 
 /**
- * The RLP encoding of a (checked) key, as Klaytn stores it and an account-update result's
- * `accountKey` shows it: a type byte, then the RLP of its parts, public keys compressed
- * (`0x01c0` legacy, `0x02` + the key, `0x03c0` fail, `0x04` + [threshold, [[weight, key]…]],
- * `0x05` + [each role's encoding]).
+ * The key as the Klaytn codec takes it (`Klaytn.encodeAccountKey` gives its RLP form, the
+ * `accountKey` of an account-update result): public keys compressed, roles in Klaytn's order
+ * (transaction, account update, fee payer).
  *
  * @since 0.5.0
  * @category formatting
  */
-export const toRlp = (key: AccountKey): string => hexOfBytes(encode(key))
+export const toKlaytn = (key: AccountKey): Klaytn.AccountKey =>
+  $match(key, {
+    Legacy: (): Klaytn.AccountKey => ({ _tag: "Legacy" }),
+    Public: (k): Klaytn.AccountKey => ({ _tag: "Public", publicKey: bytesOfHex(compressed(k.publicKey)) }),
+    Fail: (): Klaytn.AccountKey => ({ _tag: "Fail" }),
+    WeightedMultiSig: (k): Klaytn.AccountKey => ({
+      _tag: "WeightedMultiSig",
+      threshold: k.threshold,
+      keys: k.keys.map((w) => ({ weight: w.weight, publicKey: bytesOfHex(compressed(w.publicKey)) }))
+    }),
+    RoleBased: (k): Klaytn.AccountKey => ({
+      _tag: "RoleBased",
+      roles: [k.transaction, k.accountUpdate, k.feePayer].filter((r): r is RoleKey => r !== undefined).map(klaytnRole)
+    })
+  })

@@ -647,7 +647,7 @@ const requestBody = (kind: TransactionKind.TransactionKind, options: AnyOptions)
       // The cancel transaction takes the nonce of the one it replaces.
       Cancel: (k) => ({ ...typed("cancel"), ...(k.nonce !== undefined ? { nonce: k.nonce } : {}) }),
       Anchor: () => ({ ...typed("anchor"), input: lowerHex(body.input) }),
-      AccountUpdate: (k) => ({ ...typed("account"), accountKey: AccountKey.toRlp(k.accountKey) }),
+      AccountUpdate: (k) => ({ ...typed("account"), accountKey: k.accountKey }),
       Legacy: () => ({
         ...typed("legacy"),
         ...(body.to !== undefined ? { to: body.to as Address.Address } : { noRecipient: true }),

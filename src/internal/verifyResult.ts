@@ -11,6 +11,7 @@
  * @internal
  */
 import { Effect, Either } from "effect"
+import * as AccountKey from "../AccountKey.js"
 import type * as Address from "../Address.js"
 import type * as Klaytn from "../Klaytn.js"
 import * as Transaction from "../Transaction.js"
@@ -51,8 +52,8 @@ export interface Expected {
   /** The user fee payer asked for (`fd-user`). */
   readonly feePayer?: Address.Address | undefined
   readonly feeRatio?: number | undefined
-  /** The new account key, RLP-encoded, lower-case hex. */
-  readonly accountKey?: string | undefined
+  /** The new account key (compared in Klaytn's RLP form, which the codec gives). */
+  readonly accountKey?: AccountKey.AccountKey | undefined
   /** A raw transaction's request: the transaction sent, decoded. */
   readonly sent?: Klaytn.SignedParts | undefined
 }
@@ -91,8 +92,22 @@ export const checkFields = (e: Expected, r: Transaction.TransactionResult): Eith
     if (e.route === "tx" && e.sent === undefined && feePayer !== undefined) return yield* differ("feePayer", undefined, feePayer)
     const ratio = "feeRatio" in r && r.feeRatio !== 0 ? r.feeRatio : undefined
     if (e.route !== "tx" && ratio !== e.feeRatio) return yield* differ("feeRatio", e.feeRatio, ratio)
-    if (e.accountKey !== undefined && !same(r.accountKey, e.accountKey)) return yield* differ("accountKey", e.accountKey, r.accountKey)
   })
+
+/**
+ * The new key of an account update, as the result must show it: Klaytn's RLP form of the key
+ * asked for.
+ *
+ * @internal
+ */
+export const checkAccountKey = (klaytn: typeof Klaytn, e: Expected, r: Transaction.TransactionResult): Either.Either<void, Mismatch> => {
+  if (e.accountKey === undefined) return ok
+  const encoded = klaytn.encodeAccountKey(AccountKey.toKlaytn(e.accountKey))
+  // The key was checked before it was sent: one the codec refuses is the client's own defect.
+  if (Either.isLeft(encoded)) return differ("accountKey", `an account key (${encoded.left.reason})`, r.accountKey)
+  const expected = hexOfBytes(encoded.right)
+  return same(r.accountKey, expected) ? ok : differ("accountKey", expected, r.accountKey)
+}
 
 const bytesOf = (hex: string): Uint8Array => {
   const out = new Uint8Array((hex.length - 2) / 2)
@@ -130,7 +145,7 @@ const sameTransaction = (sent: Klaytn.Tx, got: Klaytn.Tx): Either.Either<void, M
       return differ(`rlp.${field}`, a, b)
     }
   }
-  for (const field of ["input", "accountKey"] as const) {
+  for (const field of ["input", "key"] as const) {
     const a = hexOf((sent as unknown as Record<string, unknown>)[field])
     const b = hexOf((got as unknown as Record<string, unknown>)[field])
     if (a !== b) return differ(`rlp.${field}`, a, b)
@@ -170,8 +185,8 @@ export const checkSigned = (
     if (t.gas !== r.gas) return yield* differ("gas", `the RLP's ${t.gas}`, r.gas)
     const input = hexOf(t.input) ?? "0x"
     if (!same(input, r.input ?? "0x")) return yield* differ("input", `the RLP's ${input}`, r.input)
-    const accountKey = hexOf((t as unknown as Record<string, unknown>)["accountKey"])
-    if (accountKey !== undefined && !same(accountKey, r.accountKey)) return yield* differ("accountKey", `the RLP's ${accountKey}`, r.accountKey)
+    const accountKey = hexOf(t.key)
+    if (!same(accountKey, r.accountKey)) return yield* differ("accountKey", `the RLP's ${show(accountKey)}`, r.accountKey)
     const feePayer = "feePayer" in r ? r.feePayer : undefined
     if (!same(parts.feePayer?.address, feePayer)) return yield* differ("feePayer", `the RLP's ${show(parts.feePayer?.address)}`, feePayer)
     const ratio = "feeRatio" in r && r.feeRatio !== 0 ? r.feeRatio : undefined
@@ -219,7 +234,8 @@ export const verify = (e: Expected, r: Transaction.TransactionResult): Effect.Ef
   Either.match(checkFields(e, r), {
     onLeft: Effect.fail,
     onRight: () =>
-      Transaction.isSigned(r)
-        ? Effect.flatMap(loadCodec, (klaytn) => checkSigned(klaytn, e, r))
+      Transaction.isSigned(r) || e.accountKey !== undefined
+        ? Effect.flatMap(loadCodec, (klaytn) =>
+          Either.flatMap(checkAccountKey(klaytn, e, r), () => (Transaction.isSigned(r) ? checkSigned(klaytn, e, r) : ok)))
         : Effect.void
   })

@@ -450,7 +450,7 @@ describe("refusals", () => {
 
   it("makeTransaction gives each kind the fields it needs", () => {
     const code = Uint8Array.of(0x60, 0x00)
-    expect(leftReason(Klaytn.makeTransaction({ ...base, kind: "contract/deploy", input: code }))).toContain("a deployment has no recipient")
+    expect(leftReason(Klaytn.makeTransaction({ ...base, kind: "contract/deploy", input: code }))).toContain("a contract/deploy transaction has no recipient")
     expect(leftReason(Klaytn.makeTransaction({ ...base, kind: "contract/deploy", to: undefined }))).toContain("needs an input")
     expect(leftReason(Klaytn.makeTransaction({ ...base, kind: "contract/execute" }))).toContain("needs an input")
     expect(leftReason(Klaytn.makeTransaction({ ...base, to: undefined }))).toContain("needs a recipient")
