@@ -534,6 +534,7 @@ layer(TestLayer)("emulator wire contract", (it) => {
           "/_emulator/balance/{address}",
           "/_emulator/bills",
           "/_emulator/fund",
+          "/_emulator/mine",
           "/health",
           "/openapi.json",
           "/v2/account",
@@ -545,18 +546,34 @@ layer(TestLayer)("emulator wire contract", (it) => {
           "/v2/pubkey/{public-key}/account",
           "/v2/stat/count",
           "/v2/stat/count/krn",
+          "/v2/tx",
+          "/v2/tx/account",
+          "/v2/tx/anchor",
           "/v2/tx/contract/call",
           "/v2/tx/contract/deploy",
           "/v2/tx/contract/execute",
+          "/v2/tx/fd",
+          "/v2/tx/fd-user",
+          "/v2/tx/fd-user/account",
+          "/v2/tx/fd-user/anchor",
           "/v2/tx/fd-user/contract/deploy",
           "/v2/tx/fd-user/contract/execute",
+          "/v2/tx/fd-user/rlp",
           "/v2/tx/fd-user/value",
+          "/v2/tx/fd/account",
+          "/v2/tx/fd/anchor",
           "/v2/tx/fd/contract/deploy",
           "/v2/tx/fd/contract/execute",
+          "/v2/tx/fd/rlp",
           "/v2/tx/fd/value",
+          "/v2/tx/legacy",
+          "/v2/tx/rlp",
           "/v2/tx/value",
           "/v2/tx/{transaction-hash}"
         ])
+        // Every transaction route of the spec, with its method: a cancel is a DELETE, an account update a PUT.
+        for (const route of ["/v2/tx", "/v2/tx/fd", "/v2/tx/fd-user"]) expect(Object.keys(doc.paths[route]), route).toEqual(["delete"])
+        for (const route of ["/v2/tx/account", "/v2/tx/fd/account", "/v2/tx/fd-user/account"]) expect(Object.keys(doc.paths[route]), route).toEqual(["put"])
         expect(Object.keys(doc.paths["/v2/account"]).sort()).toEqual(["get", "post"])
         expect(Object.keys(doc.paths["/v2/account/{address}"]).sort()).toEqual(["delete", "get"])
         expect(Object.keys(doc.paths["/v2/feepayer"]).sort()).toEqual(["get", "post"])
