@@ -1,13 +1,16 @@
 /**
- * `kas-wallet tx send | deploy | execute | call | receipt`: transactions from the accounts of a
- * pool (value transfers, contract deployments and executions, each with any fee payer), read-only
- * contract calls and receipts, over the WalletClient (`send`, `callContract`,
- * `getTransactionReceipt`, `awaitReceipt`).
+ * `kas-wallet tx send | deploy | execute | relay | cancel | anchor | update-key | call | receipt`:
+ * transactions from the accounts of a pool (value transfers, contract deployments and
+ * executions, raw RLP transactions, cancellations, anchorings, account-key updates, each with any
+ * fee payer, and legacy ones with `--legacy`), read-only contract calls and receipts, over the
+ * WalletClient (`send`, `sendReliably`, `callContract`, `getTransactionReceipt`, `awaitReceipt`).
  *
- * `send`, `deploy` and `execute` differ only in the transaction's kind (`TransactionKind`): one
- * path reads the sender, the fee payer, nonce, gas and submission into `WalletClient.SendOptions`,
- * sends, prints the result and, with `--wait`, the receipt. The ABI (signatures, arguments,
- * decoded results and logs) is in `Contract`, loaded only by the commands that use it.
+ * The commands that send differ only in the transaction's kind (`TransactionKind`): one path
+ * (`transact`) reads the sender, the fee payer, nonce, gas and submission into the options of
+ * `WalletClient.send` (or, with `--reliable`, `sendReliably`), sends, prints the result and, with
+ * `--wait`, the receipt. The ABI (signatures, arguments, decoded results and logs) is in
+ * `Contract`, loaded only by the commands that use it; documents read from files or stdin (an
+ * RLP, an account key) are in `Payload`.
  *
  * The connection flags and their environment variables are those of `kas-wallet accounts`.
  *

@@ -104,7 +104,8 @@ export const walletError = (error: WalletError.WalletError, context: Context): s
     case "AccountNotFound":
       if (transacting.has(context.operation)) {
         const feePayer = context.feePayer
-        return `no account ${context.address ?? ""} in ${where(context)}${
+        // A relayed RLP without --from: its sender is the RLP's.
+        return `no account ${context.address ?? "(the RLP's sender)"} in ${where(context)}${
           feePayer !== undefined ? `, or ${feePayer} is not one of the member's fee-payer accounts` : ""
         } (${service(error)}); check --from, --pool, --chain${feePayer !== undefined ? " and --fee-payer" : ""}`
       }
