@@ -93,13 +93,16 @@ export const resultDetails = (r: Transaction.TransactionResult): string =>
     ["type", `${Wire.typeName(r.typeInt)} (${r.typeInt})`],
     ["from", r.from],
     ...(r.to !== undefined ? [["to", r.to]] : []),
-    ["value", amount(r.value ?? 0n)],
+    // A cancellation, an anchoring and an account update carry no value.
+    ...(r.value !== undefined ? [["value", amount(r.value)]] : []),
     ["nonce", String(r.nonce)],
     ["gas", `limit ${r.gas} at ${Amount.formatKlay(r.gasPrice)} KLAY (${r.gasPrice / Amount.PebPerSton} ston)`],
     ...(Transaction.isFeeDelegatedResult(r)
       ? [["fee payer", `${r.feePayer}${r.feeRatio !== undefined && r.feeRatio > 0 ? ` (${r.feeRatio}% of the fee)` : " (all of the fee)"}`]]
       : [["fee payer", "the sender"]]),
-    ...(r.input !== undefined ? [["input", Output.hex(r.input)]] : [])
+    ...(r.input !== undefined ? [["input", Output.hex(r.input)]] : []),
+    // An account update's new key, RLP-encoded as Klaytn has it.
+    ...(r.accountKey !== undefined ? [["account key", Output.hex(r.accountKey)]] : [])
   ])
 
 /**
