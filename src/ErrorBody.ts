@@ -64,6 +64,8 @@ export const Code = {
   FeeFieldsDifferFromRlp: 1061912,
   /** A role-based account key holds a legacy key. */
   LegacyKeyInRoleBased: 1061917,
+  /** A raw transaction of a fee-delegated type on `/v2/tx/rlp`, which takes basic types only. */
+  NotBasicType: 1061921,
   /** A raw transaction of a basic type (not fee-delegated) on a fee-delegated route. */
   BasicTypeOnFeeDelegatedRoute: 1061918,
   /** A raw transaction of a partial fee-delegation type (with ratio) whose ratio is 0. */
@@ -78,7 +80,9 @@ export const Code = {
    */
   SendFailed: 1065001,
   /** The sender is not an account of the member the service can sign for (corrupted by a key update, or not its own). */
-  CannotSignForAccount: 1065100
+  CannotSignForAccount: 1065100,
+  /** The account is corrupted: its key was updated away from the key KAS holds. */
+  CorruptedAccount: 1065102
 } as const
 
 /**

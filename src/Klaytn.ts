@@ -1214,6 +1214,34 @@ export const signTransaction = (
   })
 
 /**
+ * Completes a transaction its sender signed elsewhere: the sender's signatures as they came, and
+ * for a fee-delegated type the fee payer's signature made here (its address is its key's). The
+ * sender's signatures are not checked here: `validateSignatures` checks them against the sender's
+ * account key.
+ *
+ * @since 0.5.0
+ * @category signing
+ */
+export const signAsFeePayer = (
+  tx: Tx,
+  signatures: ReadonlyArray<SignatureValues>,
+  keys: { readonly chainId: number; readonly feePayer?: Uint8Array | undefined }
+): Either.Either<SignedTx, KlaytnError> =>
+  guard(() => {
+    const delegated = Wire.isFeeDelegatedType(tx.type)
+    if (delegated !== (keys.feePayer !== undefined)) {
+      invalid(delegated ? "a fee-delegated transaction needs the fee payer's key" : "a transaction the sender pays takes no fee payer")
+    }
+    if (signatures.length === 0) invalid("no sender signature")
+    let parts: SignedParts = { tx, signatures }
+    if (keys.feePayer !== undefined) {
+      const address = addressOfKeyUnsafe(keys.feePayer)
+      parts = { tx, signatures, feePayer: { address, signatures: [signUnsafe(feePayerSigningHash(tx, address, keys.chainId), keys.feePayer, keys.chainId)] } }
+    }
+    return sealed(parts, keys.chainId, encodeRaw(parts))
+  })
+
+/**
  * Signs a transaction as its sender only, for a fee payer to sign later (`POST /v2/tx/fd/rlp`,
  * `/v2/tx/fd-user/rlp`): a fee-delegated type gets an empty `feePayer` and the placeholder fee-payer
  * signature `[1, 0, 0]`, as Klaytn wallets hand it over; another type is signed whole. Returns the

@@ -254,8 +254,13 @@ export const make: Effect.Effect<Service, EmulatorError, Store.Store | KeyVault.
       }),
 
     getAccount: (pool, address) =>
-      Effect.flatMap(store.findAccount(pool.id, address.toLowerCase(), viewOf(pool)), (json) =>
-        Option.isNone(json) ? Effect.fail(ApiError.dataNotExist()) : Effect.succeed(json.value)),
+      Effect.flatMap(store.findAccount(pool.id, address.toLowerCase(), viewOf(pool)), (found) =>
+        Option.isNone(found)
+          ? Effect.fail(ApiError.dataNotExist())
+          // KAS can no longer sign for a corrupted account: the service answers 1065102.
+          : found.value.status === "corrupted"
+          ? Effect.fail(ApiError.corruptedAccountGet(address))
+          : Effect.succeed(found.value.json)),
 
     listAccounts: (pool, { cursor, from, size, status, to }) =>
       Effect.gen(function*() {

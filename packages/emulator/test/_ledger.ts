@@ -77,6 +77,13 @@ export interface TxApi {
   readonly post: (path: string, body: unknown, options?: { readonly chainId?: number; readonly krn?: string }) => Effect.Effect<Reply, never, HttpClient.HttpClient>
   /** PUT without a body (disable, enable). */
   readonly put: (path: string) => Effect.Effect<Reply, never, HttpClient.HttpClient>
+  /** Any method with a JSON body (a cancel is a DELETE, an account update a PUT). */
+  readonly request: (
+    method: "GET" | "POST" | "PUT" | "DELETE",
+    path: string,
+    body: unknown,
+    options?: { readonly chainId?: number; readonly krn?: string }
+  ) => Effect.Effect<Reply, never, HttpClient.HttpClient>
   readonly transfer: (
     kind: "value" | "fd" | "fd-user",
     body: unknown,
@@ -98,7 +105,7 @@ const parse = (text: string): unknown => {
 
 /** The transaction routes for a member with this `Authorization`. */
 export const txApi = (url: string, accountId: string, authorization: string): TxApi => {
-  const request = (method: "GET" | "POST" | "PUT", path: string, body: unknown, options: { readonly chainId?: number; readonly krn?: string } = {}) =>
+  const request = (method: "GET" | "POST" | "PUT" | "DELETE", path: string, body: unknown, options: { readonly chainId?: number; readonly krn?: string } = {}) =>
     Effect.gen(function*() {
       const client = yield* HttpClient.HttpClient
       let req = HttpClientRequest.make(method)(`${url}${path}`).pipe(
@@ -129,6 +136,7 @@ export const txApi = (url: string, accountId: string, authorization: string): Tx
     authorization,
     post,
     put: (path) => request("PUT", path, undefined),
+    request,
     transfer: (kind, body, options) => post(kind === "value" ? "/v2/tx/value" : kind === "fd" ? "/v2/tx/fd/value" : "/v2/tx/fd-user/value", body, options),
     receipt: (hash, options) => request("GET", `/v2/tx/${hash}`, undefined, options),
     account: created("/v2/account"),

@@ -81,16 +81,22 @@ import type * as Wallet from "../Wallet.js"
 
 /**
  * The gas limit of a transaction that gives none (or 0), by kind: 100000 for a value transfer, as
- * the specification says; 9000000 for a deployment and 1000000 for an execution, as the service's
- * examples show (their requests give `gas: 0`, their results 0x895440 and 0x0f4240).
+ * the specification says; 9000000 for a deployment and 1000000 for the other kinds, as the
+ * service's examples show (their requests give `gas: 0`, their results 0x895440 and 0x0f4240). A
+ * raw transaction has its own.
  *
  * @since 0.2.0
  * @category constants
  */
-export const DefaultGas: { readonly [K in Wire.Kind]: number } = {
+export const DefaultGas: { readonly [K in Wire.TypedKind]: number } = {
   value: 100_000,
   "contract/deploy": 9_000_000,
-  "contract/execute": 1_000_000
+  "contract/execute": 1_000_000,
+  // The service's examples of these kinds, with `gas: 0`, all show 1000000 (0x0f4240).
+  cancel: 1_000_000,
+  anchor: 1_000_000,
+  account: 1_000_000,
+  legacy: 1_000_000
 }
 
 /**
@@ -151,12 +157,31 @@ export type Payer =
 /**
  * What a transaction does, by kind: a value transfer (`memo`: free text, its UTF-8 bytes the input;
  * empty counts as absent), a deployment (`input`: the creation code with its constructor
- * arguments) or an execution (`input`: the calldata). `value` is peb sent along.
+ * arguments), an execution (`input`: the calldata), a cancel (of the sender's pending transaction
+ * of the request's nonce: `replace`), an anchoring (`input`: the data), an account update (`key`:
+ * the new key in Klaytn's RLP form, checked), a legacy transaction (to a recipient, or deploying
+ * its input), or a raw transaction built elsewhere (`rlp`: its transaction, and its sender's
+ * signatures when they came with it). `value` is peb sent along.
  *
  * @since 0.4.0
  * @category models
  */
 export type Action =
+  | { readonly kind: "cancel" }
+  | { readonly kind: "anchor"; readonly input: Uint8Array }
+  | { readonly kind: "account"; readonly key: Uint8Array }
+  | {
+    readonly kind: "legacy"
+    readonly to: Address.Address | undefined
+    readonly value: Amount.Peb
+    readonly input: Uint8Array | undefined
+  }
+  | {
+    readonly kind: "rlp"
+    readonly tx: Klaytn.Tx
+    /** The sender's signatures (a TxHashRLP); absent: a SigRLP, which a pool account signs. */
+    readonly signatures: ReadonlyArray<Klaytn.SignatureValues> | undefined
+  }
   | {
     readonly kind: "value"
     readonly to: Address.Address
@@ -413,9 +438,47 @@ export const latestBlock = (
 const NOT_FOR_PROGRAM_ACCOUNT = "this type transaction cannot be sent to contract addresses"
 const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000"
 
-// The input of a transaction: a memo's UTF-8 bytes (an empty memo is none), or the contract's.
-const inputOf = (action: Action): Uint8Array | undefined =>
-  action.kind !== "value" ? action.input : action.memo !== undefined && action.memo !== "" ? new TextEncoder().encode(action.memo) : undefined
+// The input of a transaction: a memo's UTF-8 bytes (an empty memo is none), or the contract's,
+// the anchored data, a legacy transaction's data.
+const inputOf = (action: Action): Uint8Array | undefined => {
+  switch (action.kind) {
+    case "value":
+      return action.memo !== undefined && action.memo !== "" ? new TextEncoder().encode(action.memo) : undefined
+    case "contract/deploy":
+    case "contract/execute":
+    case "anchor":
+    case "legacy":
+      return action.input
+    case "rlp":
+      return action.tx.input
+    case "cancel":
+    case "account":
+      return undefined
+  }
+}
+
+// The recipient of a transaction, by kind.
+const recipientOf = (action: Action): Address.Address | undefined =>
+  action.kind === "value" || action.kind === "contract/execute" || action.kind === "legacy" ? action.to : action.kind === "rlp" ? action.tx.to : undefined
+
+// The value a transaction moves, by kind.
+const valueOf = (action: Action): bigint =>
+  action.kind === "value" || action.kind === "contract/deploy" || action.kind === "contract/execute" || action.kind === "legacy"
+    ? action.value
+    : action.kind === "rlp"
+    ? action.tx.value
+    : 0n
+
+/**
+ * The state a wallet account takes after an account update to this key (Klaytn's RLP form): a
+ * legacy key is the one KAS holds (`enabled`), a fail key signs for nothing (`disabled`, as the
+ * service does), any other key is not KAS's (`corrupted`: KAS can no longer sign for it).
+ *
+ * @since 0.5.0
+ * @category keys
+ */
+export const statusAfterUpdate = (key: Klaytn.AccountKey): "enabled" | "disabled" | "corrupted" =>
+  key._tag === "Legacy" ? "enabled" : key._tag === "Fail" ? "disabled" : "corrupted"
 
 const hexOf = (bytes: Uint8Array): string => `0x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex")}`
 
@@ -616,14 +679,14 @@ export const make = (options: {
         const from = tx.from.toLowerCase()
         const to = tx.to?.toLowerCase()
         const input = tx.input
-        const intrinsic = Klaytn.intrinsicGas(tx.type, input?.length ?? 0)
+        const intrinsic = Klaytn.intrinsicGasOf(tx)
+        const deploys = kind === "contract/deploy" || (kind === "legacy" && to === undefined)
         // Where Klaytn puts a deployment's contract: the receipt's, and where the EVM must create it.
-        const created = kind === "contract/deploy" ? Klaytn.contractAddress(tx.from, tx.nonce).toLowerCase() : undefined
-        const run: Effect.Effect<Effects, ApiError.ApiError | SqlError.SqlError> = kind === "value"
-          ? transferEffects(chainId, from, to!, tx.value, intrinsic)
-          : contractEffects(
+        const created = deploys ? Klaytn.contractAddress(tx.from, tx.nonce).toLowerCase() : undefined
+        const inEvm = (target: "deploy" | "execute") =>
+          contractEffects(
             {
-              ...(kind === "contract/deploy" ? { kind: "deploy" as const } : { kind: "execute" as const, to: to! }),
+              ...(target === "deploy" ? { kind: "deploy" as const } : { kind: "execute" as const, to: to! }),
               from,
               value: tx.value,
               input: input ?? new Uint8Array(0),
@@ -637,6 +700,36 @@ export const make = (options: {
             tx.gas,
             created
           )
+        const run: Effect.Effect<Effects, ApiError.ApiError | SqlError.SqlError> = (() => {
+          switch (kind) {
+            case "value":
+              return transferEffects(chainId, from, to!, tx.value, intrinsic)
+            case "contract/deploy":
+              return inEvm("deploy")
+            case "contract/execute":
+              return inEvm("execute")
+            case "legacy":
+              // Ethereum's one type: a deployment without a recipient, a call of a contract, a
+              // transfer to anything else.
+              return to === undefined
+                ? inEvm("deploy")
+                : Effect.flatMap(store.code(chainId, to), (code): Effect.Effect<Effects, ApiError.ApiError | SqlError.SqlError> =>
+                  Option.isSome(code) ? inEvm("execute") : transferEffects(chainId, from, to, tx.value, intrinsic))
+            case "cancel":
+            case "anchor":
+            case "account":
+              // Nothing runs: the fee and the nonce are all they change (and an update, the key).
+              return Effect.succeed<Effects>({
+                gasUsed: intrinsic,
+                txError: undefined,
+                revertReason: undefined,
+                logs: undefined,
+                changes: { balanceChanges: new Map(), nonces: new Map() },
+                reads: { accounts: [], code: [], storage: [] },
+                contracts: undefined
+              })
+          }
+        })()
         const effects: Effects = mining
           ? yield* Effect.catchTag(run, "ApiError", () =>
             Effect.succeed<Effects>({
@@ -672,9 +765,14 @@ export const make = (options: {
         }
 
         const bill = accepted.payerKind === "global" ? yield* store.bill(accepted.memberId, chainId) : undefined
+        // An account update's key takes effect with it (a refused one changes nothing but the fee).
+        const newKey = kind === "account" && effects.txError === undefined && tx.key !== undefined
+          ? Either.getOrUndefined(Klaytn.decodeAccountKey(tx.key))
+          : undefined
         return yield* store.write({
           chainId,
           ...extra,
+          accountKey: newKey !== undefined ? { address: from, key: tx.key!, status: statusAfterUpdate(newKey) } : undefined,
           balances: [...after].map(([address, write]) => ({ address, read: read.get(address) ?? LedgerStore.Empty, write })),
           bill: bill !== undefined
             ? {
@@ -729,24 +827,31 @@ export const make = (options: {
       Effect.gen(function*() {
         const chainId = request.pool.chainId
         const input = inputOf(request)
+        const raw = request.kind === "rlp" ? request : undefined
         const feeRatio = request.payer._tag === "Sender" ? undefined : request.payer.feeRatio
-        const type = Wire.typeOf(request.kind, { memo: input !== undefined, feeDelegated: feeRatio !== undefined, feeRatio })
-        const gas = request.gas === undefined || request.gas === 0 ? DefaultGas[request.kind] : request.gas
+        const gas = raw !== undefined ? raw.tx.gas : request.gas === undefined || request.gas === 0 ? DefaultGas[request.kind as Wire.TypedKind] : request.gas
         if (!Number.isSafeInteger(gas)) return yield* ApiError.outOfRange("gas")
         if (request.nonce !== undefined && !Number.isSafeInteger(request.nonce)) return yield* ApiError.outOfRange("nonce")
-        const intrinsic = Klaytn.intrinsicGas(type, input?.length ?? 0)
         const from = request.from.toLowerCase()
-        const recipient = request.kind === "contract/deploy" ? undefined : request.to
+        const recipient = recipientOf(request)
         const to = recipient?.toLowerCase()
+        // A raw transaction its sender signed may come from anywhere on the fee-delegated routes: its
+        // signatures are checked against the sender's key on the chain, no pool account is needed.
+        const signedElsewhere = raw?.signatures !== undefined && request.payer._tag !== "Sender"
         const payerKind: LedgerStore.PayerKind = request.payer._tag === "Sender" ? "sender" : request.payer._tag === "Global" ? "global" : "user"
 
         // One attempt: read, check, sign, then run and write (or pool). `None` when another process
         // wrote in between.
         const attempt = Effect.gen(function*() {
-          const sender = yield* store.account(request.pool.id, from)
-          if (Option.isNone(sender)) return yield* ApiError.dataNotExist("from")
-          if (sender.value.status !== "enabled") return yield* ApiError.cannotSign(sender.value.address)
-          const senderKey = yield* openKey(sender.value)
+          const sender = signedElsewhere ? Option.none() : yield* store.account(request.pool.id, from)
+          let senderKey: Uint8Array | undefined
+          if (!signedElsewhere) {
+            // A raw transaction names an account the member does not hold: the service's 1065100.
+            if (Option.isNone(sender)) return yield* (raw !== undefined ? ApiError.notMemberAccount(request.from) : ApiError.dataNotExist("from"))
+            if (sender.value.status === "corrupted") return yield* ApiError.corruptedAccount(sender.value.address)
+            if (sender.value.status !== "enabled") return yield* ApiError.cannotSign(sender.value.address)
+            senderKey = yield* openKey(sender.value)
+          }
 
           const payer = request.payer
           let payerKey: Uint8Array | undefined
@@ -768,28 +873,49 @@ export const make = (options: {
           // empty), nonces senderState.nonce, +1, ... in order.
           const queued = manual ? yield* store.pending(chainId, from) : []
           const next = senderState.nonce + queued.length
-          // A replacement names its nonce, 0 included; otherwise absent or 0 is the next one.
-          const nonce = request.replace === true
+          // A raw transaction has its own nonce; a replacement names its nonce, 0 included;
+          // otherwise absent or 0 is the next one.
+          const nonce = raw !== undefined
+            ? raw.tx.nonce
+            : request.replace === true
             ? request.nonce ?? next
             : request.nonce === undefined || request.nonce === 0
             ? next
             : request.nonce
 
-          const made = Klaytn.makeTransaction({
-            kind: request.kind,
-            from: request.from,
-            to: recipient,
-            value: request.value,
-            nonce,
-            gas,
-            gasPrice: chain.gasPrice,
-            input,
-            feeDelegated: feeRatio !== undefined,
-            feeRatio
-          })
+          const made = request.kind === "rlp"
+            ? Either.right(request.tx)
+            : Klaytn.makeTransaction({
+              kind: request.kind,
+              from: request.from,
+              to: recipient,
+              value: valueOf(request),
+              nonce,
+              gas,
+              gasPrice: chain.gasPrice,
+              input,
+              key: request.kind === "account" ? request.key : undefined,
+              feeDelegated: feeRatio !== undefined,
+              feeRatio
+            })
           if (Either.isLeft(made)) return yield* internalFailure(made.left.reason)
-          const signed = Klaytn.signTransaction(made.right, { chainId, sender: senderKey, feePayer: payerKey })
+          const tx = made.right
+          // Klaytn's typed transactions pay the chain's unit price, no other.
+          if (tx.gasPrice !== chain.gasPrice) return yield* ApiError.sendFailed("invalid unit price")
+          const signed = raw?.signatures !== undefined
+            ? yield* Effect.flatMap(store.accountKey(chainId, from), (stored) => {
+              // The sender's signatures as they came, checked against its key on the chain (absent:
+              // the legacy key, its own address); the fee payer signs here.
+              const key = Option.match(stored, { onNone: (): Klaytn.AccountKey => ({ _tag: "Legacy" }), onSome: (bytes) => Either.getOrThrow(Klaytn.decodeAccountKey(bytes)) })
+              const valid = Klaytn.validateSignatures({ tx, signatures: raw.signatures! }, chainId, { sender: key })
+              return Either.isLeft(valid)
+                ? ApiError.sendFailed("invalid sender")
+                : Effect.succeed(Klaytn.signAsFeePayer(tx, raw.signatures!, { chainId, feePayer: payerKey }))
+            })
+            : Klaytn.signTransaction(tx, { chainId, sender: senderKey!, feePayer: payerKey })
           if (Either.isLeft(signed)) return yield* internalFailure(signed.left.reason)
+          const layout = Klaytn.kindOf(tx.type)
+          const intrinsic = Klaytn.intrinsicGasOf(tx)
           const result = Klaytn.toResult(signed.right, request.submit ? "Submitted" : "Pending")
           if (!request.submit) return Option.some(result)
           const hash = signed.right.transactionHash.toLowerCase()
@@ -813,13 +939,15 @@ export const make = (options: {
               (replaced.payerKind === "user" && replaced.feePayer === address ? replaced.feePayerReserve : 0n))
           const maxFee = BigInt(gas) * chain.gasPrice
           const payerReserve = share(maxFee, payerKind, feeRatio)
-          const senderReserve = request.value + maxFee - payerReserve
+          const senderReserve = tx.value + maxFee - payerReserve
           if (senderState.balance < senderReserve + reservedBy(from)) return yield* ApiError.sendFailed(SENDER_FUNDS)
           if (userPayer !== undefined && read.get(userPayer)!.balance < payerReserve + reservedBy(userPayer)) {
             return yield* ApiError.sendFailed(FEE_PAYER_FUNDS)
           }
           if (gas < intrinsic) return yield* ApiError.sendFailed("intrinsic gas too low")
-          if (request.kind !== "value" && gas > MaxGas) return yield* ApiError.sendFailed("exceeds block gas limit")
+          if (gas > MaxGas && (layout === "contract/deploy" || layout === "contract/execute" || layout === "legacy")) {
+            return yield* ApiError.sendFailed("exceeds block gas limit")
+          }
 
           const accepted: Accepted = { chainId, memberId: request.pool.memberId, signed: signed.right, payerKind, userPayer, acceptedMs: now }
           if (manual) {
@@ -827,8 +955,8 @@ export const make = (options: {
             // mining); nothing else changes until then.
             if (to !== undefined) {
               const code = yield* store.code(chainId, to)
-              if (request.kind === "value" && Option.isSome(code)) return yield* ApiError.sendFailed(NOT_FOR_PROGRAM_ACCOUNT)
-              if (request.kind === "contract/execute" && Option.isNone(code)) return yield* ApiError.sendFailed(NOT_A_PROGRAM_ACCOUNT)
+              if (layout === "value" && Option.isSome(code)) return yield* ApiError.sendFailed(NOT_FOR_PROGRAM_ACCOUNT)
+              if (layout === "contract/execute" && Option.isNone(code)) return yield* ApiError.sendFailed(NOT_A_PROGRAM_ACCOUNT)
             }
             const pooled = yield* store.write({
               chainId,

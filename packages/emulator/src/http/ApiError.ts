@@ -178,6 +178,44 @@ export const feeRatioOutOfRange = (): ApiError =>
   new ApiError({ status: 400, code: Code.FeeRatioOutOfRange, message: "fee ratio must be between 1 and 99; feeRatio" })
 
 /**
+ * 400, 1065100: the sender of a raw transaction is not an account of the member (the service's
+ * "Not your own account").
+ *
+ * @since 0.5.0
+ * @category constructors
+ */
+export const notMemberAccount = (address: string): ApiError =>
+  new ApiError({ status: 400, code: Code.CannotSignForAccount, message: `failed to get an account; data don't exist; ${address}` })
+
+/**
+ * 400, 1065100: the account's key was updated away from the key KAS holds (it is `corrupted`):
+ * KAS can no longer sign for it.
+ *
+ * @since 0.5.0
+ * @category constructors
+ */
+export const corruptedAccount = (address: string): ApiError =>
+  new ApiError({ status: 400, code: Code.CannotSignForAccount, message: `the account key of ${address} is not the one KAS holds: it cannot sign for it` })
+
+/**
+ * 400, 1065102: the account is corrupted (its key was updated away from the key KAS holds).
+ *
+ * @since 0.5.0
+ * @category constructors
+ */
+export const corruptedAccountGet = (address: string): ApiError =>
+  new ApiError({ status: 400, code: Code.CorruptedAccount, message: `the account is corrupted: its key is not the one KAS holds; ${address}` })
+
+/**
+ * 400 with a code and the service's message for it: the refusals of one route each (1061903,
+ * 1061912, 1061917..1061921, ...).
+ *
+ * @since 0.5.0
+ * @category constructors
+ */
+export const refused = (code: number, message: string): ApiError => new ApiError({ status: 400, code, message })
+
+/**
  * 400, 1061512: the sender cannot sign — it is disabled. Code and message form are the service's
  * (its public error table); that a disabled sender gets this code is the emulator's choice.
  *

@@ -131,6 +131,13 @@ const decoders = Object.fromEntries(
 ) as Readonly<Record<Wire.Kind, Readonly<Record<Wire.PayerRoute, Decode>>>>
 
 const HEX_QUANTITY = /^0x[0-9a-fA-F]+$/
+
+// `{ keyType: 5, key: [..., { keyType: 1 }, ...] }`
+const legacyInRoles = (raw: unknown): boolean => {
+  const key = raw as { readonly keyType?: unknown; readonly key?: unknown } | null
+  return typeof key === "object" && key !== null && key.keyType === 5 && Array.isArray(key.key) &&
+    key.key.some((role: unknown) => typeof role === "object" && role !== null && (role as { readonly keyType?: unknown }).keyType === 1)
+}
 const HEX_BYTES = /^0x(?:[0-9a-fA-F]{2})*$/
 const ZERO_ADDRESS = /^0x0{40}$/i
 
@@ -151,7 +158,8 @@ const failure = (body: Readonly<Record<string, unknown>>, error: ParseResult.Par
  * names: an address (`from`, `to`, `feePayer`) missing, empty or (for `to`) zero → 1061608, else
  * 1061609; `value` missing → 1061608, not `0x` hex → 1061607, too large → 1061615; `input` missing
  * or empty (a deployment's bytecode) → 1061608, not `0x` and an even number of hex digits →
- * 1061607; `feeRatio` → 1061616; a call's `data` or `data.methodName` missing → 1061608; a field
+ * 1061607; `rlp` as `input`; `transactionHash` not hex → 1061607; `accountKey` → 1061903 (1061917 for a
+ * legacy key in a role-based key); `feeRatio` → 1061616; a call's `data` or `data.methodName` missing → 1061608; a field
  * the endpoint does not take, or anything else (`nonce`, `gas`, `memo`, `submit` of the wrong type;
  * a method name that is not an identifier, an argument that does not fit its ABI type) → 1061615
  * naming it (`data.methodName`, `data.arguments`).
@@ -175,6 +183,17 @@ export const bodyError = (body: Readonly<Record<string, unknown>>, error: ParseR
     case "input":
       if (absent || raw === "0x") return ApiError.missing(field)
       return typeof raw === "string" && HEX_BYTES.test(raw) ? ApiError.outOfRange(field) : ApiError.notHex(field)
+    case "rlp":
+      if (absent || raw === "0x") return ApiError.missing(field)
+      return typeof raw === "string" && HEX_BYTES.test(raw) ? ApiError.outOfRange(field) : ApiError.notHex(field)
+    case "transactionHash":
+      return typeof raw === "string" && !HEX_BYTES.test(raw) ? ApiError.notHex(field) : ApiError.outOfRange(field)
+    case "accountKey":
+      // A legacy key in a role-based key has a code of its own; any other mistake is a bad key.
+      if (absent) return ApiError.missing(field)
+      return legacyInRoles(raw)
+        ? ApiError.refused(ApiError.Code.LegacyKeyInRoleBased, "AccountKeyLegacy type is not supported in AccountKeyRoleBased type")
+        : ApiError.refused(ApiError.Code.InvalidAccountKey, `failed to decode account keys; ${issue?.message ?? "accountKey"}`)
     case "feeRatio":
       return ApiError.feeRatioOutOfRange()
     case "data":

@@ -365,6 +365,18 @@ export interface Write {
    * @since 0.5.0
    */
   readonly minedBlock?: { readonly read: number; readonly write: number } | undefined
+  /**
+   * An account update: the address's new account key (Klaytn's RLP form), and the state its wallet
+   * account takes (the member's account at that address, if any): `corrupted` when the key KAS
+   * holds can no longer sign, `disabled` for a fail key, `enabled` when a legacy key gives it back.
+   *
+   * @since 0.5.0
+   */
+  readonly accountKey?: {
+    readonly address: string
+    readonly key: Uint8Array
+    readonly status: "enabled" | "disabled" | "corrupted"
+  } | undefined
 }
 
 /**
@@ -447,6 +459,12 @@ export interface Service {
    * @since 0.5.0
    */
   readonly pendingTransaction: (chainId: number, hash: string) => Effect.Effect<Option.Option<PendingRow>, SqlError.SqlError>
+  /**
+   * The account key of an address (Klaytn's RLP form); none: the legacy key, the address's own.
+   *
+   * @since 0.5.0
+   */
+  readonly accountKey: (chainId: number, address: string) => Effect.Effect<Option.Option<Uint8Array>, SqlError.SqlError>
   /**
    * What the pending transactions may still cost each of some (lower-case) addresses, as sender
    * and as user fee payer; 0 for those with none.
@@ -658,6 +676,22 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient | Database.
         })
       }
     }
+    const k = w.accountKey
+    if (k !== undefined) {
+      out.push({
+        sql: `INSERT INTO account_keys (chain_id, address, key) VALUES (?, ?, ?)
+          ON CONFLICT (chain_id, address) DO UPDATE SET key = excluded.key`,
+        args: [w.chainId, k.address, k.key]
+      })
+      // The wallet's view of the account follows its key (a deleted account stays deleted; an
+      // account disabled by its owner is not enabled by a legacy key).
+      out.push({
+        sql: k.status === "enabled"
+          ? "UPDATE accounts SET status = 'enabled' WHERE address_lc = ? AND status = 'corrupted'"
+          : `UPDATE accounts SET status = '${k.status}' WHERE address_lc = ? AND status IN ('enabled', 'disabled', 'corrupted')`,
+        args: [k.address]
+      })
+    }
     const t = w.transaction
     if (t !== undefined) {
       // A second writer with the same nonce or block position breaks a unique key: the batch fails.
@@ -840,6 +874,11 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient | Database.
           fee_payer_reserve AS "feePayerReserve", accepted_ms AS "acceptedMs"
         FROM pending_transactions WHERE chain_id = ${chainId} AND hash = ${hash}`.pipe(
         Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), pendingRow))
+      ),
+
+    accountKey: (chainId, address) =>
+      sql<{ readonly key: unknown }>`SELECT key FROM account_keys WHERE chain_id = ${chainId} AND address = ${address}`.pipe(
+        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (r) => bytes(r.key)))
       ),
 
     reserved: (chainId, addresses) =>

@@ -253,6 +253,18 @@ const pool = Effect.gen(function*() {
   yield* sql`ALTER TABLE chains ADD COLUMN pool_version INTEGER NOT NULL DEFAULT 0`
 })
 
+// The account key of each address the ledger saw updated (an absent row: the legacy key, the
+// address's own). Account updates write it with the transaction that carries it.
+const accountKeys = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`CREATE TABLE account_keys (
+    chain_id INTEGER NOT NULL,
+    address TEXT NOT NULL,
+    key BLOB NOT NULL,
+    PRIMARY KEY (chain_id, address)
+  )`
+})
+
 /**
  * The migrations, by id.
  *
@@ -264,7 +276,8 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0002_lifecycle": lifecycle,
   "0003_ledger": ledger,
   "0004_contracts": contracts,
-  "0005_pool": pool
+  "0005_pool": pool,
+  "0006_account_keys": accountKeys
 }
 
 /**

@@ -48,8 +48,9 @@ export interface KeyRow {
 export type Kind = "account" | "feePayer"
 
 /**
- * The state of an account. `corrupted` is a state of the real service the emulator never enters;
- * a deleted account keeps its row (without its key) so that storage sequence numbers never repeat.
+ * The state of an account. `corrupted`: an account update moved its key away from the key KAS
+ * holds (KAS cannot sign for it). A deleted account keeps its row (without its key) so that storage
+ * sequence numbers never repeat.
  *
  * @since 0.2.0
  * @category models
@@ -226,7 +227,7 @@ export interface Service {
     poolId: number,
     addressLowerCase: string,
     pool: PoolView
-  ) => Effect.Effect<Option.Option<string>, SqlError.SqlError>
+  ) => Effect.Effect<Option.Option<{ readonly json: string; readonly status: Status }>, SqlError.SqlError>
   /**
    * The sealed private key of an account or fee-payer account that is not deleted, by address
    * (sealed with the lower-case address as context): for signing, the key vault's checks and tests.
@@ -393,9 +394,9 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient> = Effect.g
             RETURNING ${accountJson(pool)} AS json`).pipe(Effect.map((rows) => rows[0]!.json)),
 
     findAccount: (poolId, addressLowerCase, pool) =>
-      sql<{ readonly json: string }>`SELECT ${accountJson(pool)} AS json FROM ${sql(tables[pool.kind].accounts)}
+      sql<{ readonly json: string; readonly status: Status }>`SELECT ${accountJson(pool)} AS json, status FROM ${sql(tables[pool.kind].accounts)}
         WHERE address_lc = ${addressLowerCase} AND pool_id = ${poolId} AND status != 'deleted'`.pipe(
-        Effect.map((rows) => Option.map(first(rows), (r) => r.json))
+        Effect.map((rows) => first(rows))
       ),
 
     sealedPrivateKey: (addressLowerCase) =>

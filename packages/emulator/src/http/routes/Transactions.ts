@@ -1,15 +1,18 @@
 /**
- * The transaction routes: every kind (value transfer, contract deployment, contract execution) by
- * every payer route (the sender, the global fee payer, the member's fee-payer account), from one
- * table; the read-only contract call; and receipts.
+ * The transaction routes: every kind (value transfer, contract deployment and execution, raw RLP,
+ * cancel, anchoring, account update, legacy) by every payer route it has (the sender, the global
+ * fee payer, the member's fee-payer account), from one table; the read-only contract call; and
+ * receipts.
  *
  * Internal to the emulator: not exported from `effect-kas-wallet-emulator`.
  *
  * @since 0.3.0
  * @internal
  */
-import { Effect, Option, SchemaAST } from "effect"
-import { type Amount, Transaction } from "effect-kas-wallet"
+import type { SqlError } from "@effect/sql"
+import { Effect, Either, Option, SchemaAST } from "effect"
+import { AccountKey, type Address, type Amount, Transaction } from "effect-kas-wallet"
+import * as Klaytn from "effect-kas-wallet/Klaytn"
 import * as Wire from "effect-kas-wallet/Wire"
 import * as ApiError from "../ApiError.js"
 import type * as Caller from "../Caller.js"
@@ -24,9 +27,20 @@ const bytesOf = (hex: string): Uint8Array => new Uint8Array(Buffer.from(hex.slic
 // A contract transaction without `value` sends none.
 const NoValue = 0n as Amount.Peb
 
+/** What a route's handler knows besides the body: the route, the chain, the ledger. */
+interface Context {
+  readonly route: Wire.PayerRoute
+  readonly chainId: number
+  readonly ledger: Ledger.Service
+}
+
+/** The part of a send request a kind's body gives: what it does, and its sender, nonce and gas. */
+type Request = Ledger.Action & Pick<Ledger.SendRequest, "from" | "nonce" | "gas" | "replace">
+
 /**
  * What the table says of a kind: the name of its operations, what its summary says it does, the
- * fields its body requires and what its refusals name, and the ledger's action of its body.
+ * fields its body requires and what its refusals name, the refusals of its own, and the ledger's
+ * request of its body.
  */
 interface KindSpec<K extends Wire.Kind> {
   readonly operation: string
@@ -34,8 +48,74 @@ interface KindSpec<K extends Wire.Kind> {
   readonly required: string
   readonly hex: string
   readonly recipient: string
-  readonly action: (body: Wire.Body<K>) => Ledger.Action
+  /** The refusals only this kind has, for the document. */
+  readonly own?: string
+  readonly request: (body: Wire.Body<K>, context: Context) => Effect.Effect<Request, ApiError.ApiError | SqlError.SqlError>
 }
+
+// The common fields of a body with a sender.
+const sender = (body: { readonly from: Address.Address; readonly nonce?: number | undefined; readonly gas?: number | undefined }) => ({
+  from: body.from,
+  nonce: body.nonce,
+  gas: body.gas
+})
+
+// An account update's key, as the chain encodes it; a key Klaytn refuses (not a point of the
+// curve, ...) is the service's 1061903.
+const accountKeyOf = (json: AccountKey.Json): Either.Either<Uint8Array, ApiError.ApiError> =>
+  Either.mapLeft(
+    Klaytn.encodeAccountKey(AccountKey.toKlaytn(AccountKey.fromJson(json))),
+    (e) => ApiError.refused(ApiError.Code.InvalidAccountKey, `failed to decode account keys; ${e.reason}`)
+  )
+
+// A cancel names its target by hash or by nonce: a hash the chain does not know is 1065000, one
+// already in a block "nonce too low"; a pending one gives its nonce. By nonce, 0 (or none) is the
+// sender's next to be mined: its lowest pending transaction.
+const cancelTarget = (body: Wire.Body<"cancel">, context: Context) =>
+  Effect.gen(function*() {
+    if (body.transactionHash === undefined) return body.nonce
+    const known = yield* context.ledger.lookup(context.chainId, body.transactionHash.toLowerCase())
+    if (Option.isNone(known) || known.value.sender !== body.from.toLowerCase()) return yield* ApiError.transactionNotFound()
+    if (known.value.status === "committed") return yield* ApiError.sendFailed("nonce too low")
+    return known.value.nonce
+  })
+
+// A raw transaction: a SigRLP (unsigned: a pool account signs it) or a signed one (TxHashRLP); its
+// type against the route's, its fee fields against the body's.
+const rawRequest = (body: Wire.Body<"rlp">, context: Context): Effect.Effect<Request, ApiError.ApiError> =>
+  Effect.gen(function*() {
+    const bytes = bytesOf(body.rlp)
+    const unsigned = Klaytn.decodeSigRlp(bytes)
+    const decoded = Either.isRight(unsigned)
+      ? { tx: unsigned.right.tx, signatures: undefined, feePayer: undefined, chainId: unsigned.right.chainId }
+      : yield* Either.match(Klaytn.decodeRaw(bytes), {
+        onLeft: (e) => ApiError.refused(ApiError.Code.OutOfRange, `its value is out of range; rlp (${e.reason})`),
+        onRight: (parts) => Effect.succeed({ tx: parts.tx, signatures: parts.signatures, feePayer: parts.feePayer?.address, chainId: context.chainId })
+      })
+    const { tx } = decoded
+    if (decoded.chainId !== context.chainId) return yield* ApiError.sendFailed("invalid chain id")
+    const delegated = Wire.isFeeDelegatedType(tx.type)
+    const ratio = body.feeRatio ?? 0
+    if (context.route === "tx") {
+      if (delegated) return yield* ApiError.refused(ApiError.Code.NotBasicType, "it just allow Basic transaction type")
+    } else {
+      if (!delegated) return yield* ApiError.refused(ApiError.Code.BasicTypeOnFeeDelegatedRoute, "it just allow fee delegation transaction type")
+      if (Wire.hasFeeRatio(tx.type) && ratio === 0) {
+        return yield* ApiError.refused(ApiError.Code.PartialFeeDelegationWithoutRatio, "partial fee delegation transaction type needs a fee ratio; feeRatio")
+      }
+      if (!Wire.hasFeeRatio(tx.type) && ratio !== 0) {
+        return yield* ApiError.refused(ApiError.Code.FeeRatioOnFullDelegation, "fee delegation transaction type cannot have a fee ratio; feeRatio")
+      }
+      if (Wire.hasFeeRatio(tx.type) && tx.feeRatio !== ratio) {
+        return yield* ApiError.refused(ApiError.Code.FeeFieldsDifferFromRlp, "feeRatio is different between rlp value and request value")
+      }
+      const payer = context.route === "fd" ? context.ledger.globalFeePayer(context.chainId) : (body.feePayer as Address.Address)
+      if (decoded.feePayer !== undefined && decoded.feePayer.toLowerCase() !== payer.toLowerCase()) {
+        return yield* ApiError.refused(ApiError.Code.FeeFieldsDifferFromRlp, "feePayer is different between rlp value and request value")
+      }
+    }
+    return { kind: "rlp" as const, tx, signatures: decoded.signatures, from: tx.from, nonce: tx.nonce, gas: tx.gas }
+  })
 
 const kinds: { readonly [K in Wire.Kind]: KindSpec<K> } = {
   value: {
@@ -44,7 +124,7 @@ const kinds: { readonly [K in Wire.Kind]: KindSpec<K> } = {
     required: "from, to, value",
     hex: "value",
     recipient: "to a contract: this type transaction cannot be sent to contract addresses",
-    action: (body) => ({ kind: "value", to: body.to, value: body.value, memo: body.memo })
+    request: (body) => Effect.succeed({ ...sender(body), kind: "value", to: body.to, value: body.value, memo: body.memo })
   },
   "contract/deploy": {
     operation: "ContractDeploy",
@@ -52,7 +132,7 @@ const kinds: { readonly [K in Wire.Kind]: KindSpec<K> } = {
     required: "from, input",
     hex: "value, input",
     recipient: "",
-    action: (body) => ({ kind: "contract/deploy", input: bytesOf(body.input), value: body.value ?? NoValue })
+    request: (body) => Effect.succeed({ ...sender(body), kind: "contract/deploy", input: bytesOf(body.input), value: body.value ?? NoValue })
   },
   "contract/execute": {
     operation: "ContractExecution",
@@ -60,7 +140,56 @@ const kinds: { readonly [K in Wire.Kind]: KindSpec<K> } = {
     required: "from, to, input",
     hex: "value, input",
     recipient: "to without code: not a program account (e.g., an account having code and storage)",
-    action: (body) => ({ kind: "contract/execute", to: body.to, input: bytesOf(body.input), value: body.value ?? NoValue })
+    request: (body) => Effect.succeed({ ...sender(body), kind: "contract/execute", to: body.to, input: bytesOf(body.input), value: body.value ?? NoValue })
+  },
+  rlp: {
+    operation: "ProcessRlp",
+    does: "Submit a transaction built elsewhere: a SigRLP (a pool account signs it as its sender) or a signed RLP (its sender's signatures checked against its key on the chain)",
+    required: "rlp",
+    hex: "rlp",
+    recipient: "",
+    own: `${ApiError.Code.NotBasicType} (a fee-delegated type on /v2/tx/rlp), ${ApiError.Code.BasicTypeOnFeeDelegatedRoute} (a type the sender pays on a fee-delegated route), ${ApiError.Code.PartialFeeDelegationWithoutRatio} (a with-ratio type without feeRatio), ${ApiError.Code.FeeRatioOnFullDelegation} (feeRatio with a whole-fee type), ${ApiError.Code.FeeFieldsDifferFromRlp} (feeRatio or feePayer differing from the RLP's), ${ApiError.Code.CannotSignForAccount} (a SigRLP's sender not an account of the member), ${ApiError.Code.OutOfRange} (not a transaction of a known type)`,
+    request: rawRequest
+  },
+  cancel: {
+    operation: "CancelTransaction",
+    does: "Cancel the sender's pending transaction (by nonce or transactionHash): a cancel transaction of its nonce replaces it",
+    required: "from",
+    hex: "transactionHash",
+    recipient: "",
+    own: `${ApiError.Code.TransactionNotFound} (transactionHash unknown), ${ApiError.Code.SendFailed} "nonce too low" (already in a block)`,
+    request: (body, context) =>
+      Effect.map(cancelTarget(body, context), (nonce) => ({ ...sender(body), nonce, kind: "cancel" as const, replace: true }))
+  },
+  anchor: {
+    operation: "AnchorTransaction",
+    does: "Anchor data (input) on the chain from an account of the selected pool",
+    required: "from, input",
+    hex: "input",
+    recipient: "",
+    request: (body) => Effect.succeed({ ...sender(body), kind: "anchor", input: bytesOf(body.input) })
+  },
+  account: {
+    operation: "AccountUpdateTransaction",
+    does: "Update the account key of an account of the selected pool (a key KAS does not hold leaves the account corrupted; a fail key disables it)",
+    required: "from, accountKey",
+    hex: "",
+    recipient: "",
+    own: `${ApiError.Code.InvalidAccountKey} (accountKey malformed: a key not of the curve, a threshold out of reach), ${ApiError.Code.LegacyKeyInRoleBased} (a legacy key in a role-based key)`,
+    request: (body) =>
+      Either.match(accountKeyOf(body.accountKey), {
+        onLeft: Effect.fail,
+        onRight: (key) => Effect.succeed({ ...sender(body), kind: "account" as const, key })
+      })
+  },
+  legacy: {
+    operation: "LegacyTransaction",
+    does: "Send an Ethereum-style legacy transaction (to a recipient, or deploying input without one) from an account of the selected pool",
+    required: "from",
+    hex: "value, input",
+    recipient: "",
+    request: (body) =>
+      Effect.succeed({ ...sender(body), kind: "legacy" as const, to: body.to, value: body.value ?? NoValue, input: body.input !== undefined && body.input !== "0x" ? bytesOf(body.input) : undefined })
   }
 }
 
@@ -83,18 +212,22 @@ const payers: { readonly [R in Wire.PayerRoute]: { readonly operation: (name: st
   }
 }
 
-const errorsOf = (spec: Pick<KindSpec<Wire.Kind>, "required" | "hex" | "recipient">, route: Wire.PayerRoute): string => {
+const errorsOf = (spec: Pick<KindSpec<Wire.Kind>, "required" | "hex" | "recipient" | "own">, route: Wire.PayerRoute): string => {
   const feeDelegated = route !== "tx"
   return [
     `${ApiError.Code.EmptyOrZero} (${spec.required}${route === "fd-user" ? ", feePayer" : ""} missing or empty; to zero), ${ApiError.Code.NotKlaytnAddress} (not an address), ${ApiError.Code.NotHex} (${spec.hex} not hex), ${ApiError.Code.OutOfRange} (other fields, unknown fields, body not JSON)`,
     ...(feeDelegated ? [`${ApiError.Code.FeeRatioOutOfRange} (feeRatio not 0..99)`] : []),
     `${ApiError.Code.DataNotExist} (the sender is not in the selected pool${route === "fd-user" ? "; the fee payer is not the member's, or not in the selected fee-payer pool" : ""})`,
     `${ApiError.Code.AccountCannotSign} (the sender is disabled)`,
-    `${ApiError.Code.SendFailed} (insufficient funds of the sender${route === "fd-user" ? " or of the fee payer" : ""}, nonce too low or too high, intrinsic gas too low${spec.recipient === "" ? "" : `, ${spec.recipient}`}; nothing changes)`
+    `${ApiError.Code.SendFailed} (insufficient funds of the sender${route === "fd-user" ? " or of the fee payer" : ""}, nonce too low or too high, intrinsic gas too low${spec.recipient === "" ? "" : `, ${spec.recipient}`}; nothing changes)`,
+    ...(spec.own !== undefined ? [spec.own] : [])
   ].join("; ") + "."
 }
 
-const payerOf = (route: Wire.PayerRoute, body: Wire.Body, pools: Caller.TransactionPools): Ledger.Payer => {
+// The fee fields of a body (a legacy body has neither).
+type Fees = { readonly feeRatio?: number | undefined; readonly feePayer?: Address.Address | undefined }
+
+const payerOf = (route: Wire.PayerRoute, body: Fees, pools: Caller.TransactionPools): Ledger.Payer => {
   const feeRatio = body.feeRatio ?? 0
   switch (route) {
     case "tx":
@@ -115,8 +248,8 @@ const txRoute = <K extends Wire.Kind>(kind: K, route: Wire.PayerRoute): Route.Ro
   const spec: KindSpec<K> = kinds[kind]
   const schema = Wire.Bodies[kind][route]
   return Route.make({
-    method: "POST",
-    path: Wire.txPath(kind, route) as `/v2/tx/${string}`,
+    method: Wire.methodOf(kind),
+    path: Wire.txPath(kind, route) as `/v2/tx${string}`,
     operationId: payers[route].operation(spec.operation),
     summary: `${spec.does}; ${payers[route].pays}`,
     access: payers[route].access,
@@ -130,20 +263,18 @@ const txRoute = <K extends Wire.Kind>(kind: K, route: Wire.PayerRoute): Route.Ro
     errors: { 400: errorsOf(spec, route) },
     handler: ({ body, caller, services }) =>
       Effect.flatMap(RequestBody.parseTxBody(kind, route, body), (decoded) =>
-        services.ledger.send({
-          ...spec.action(decoded),
-          pool: caller.pool,
-          from: decoded.from,
-          nonce: decoded.nonce,
-          gas: decoded.gas,
-          submit: decoded.submit ?? true,
-          payer: payerOf(route, decoded, caller)
-        }))
+        Effect.flatMap(spec.request(decoded, { route, chainId: caller.pool.chainId, ledger: services.ledger }), (request) =>
+          services.ledger.send({
+            ...request,
+            pool: caller.pool,
+            submit: decoded.submit ?? true,
+            // A raw transaction's ratio is its own (the body's was checked against it).
+            payer: payerOf(route, request.kind === "rlp" ? { ...decoded, feeRatio: request.tx.feeRatio ?? 0 } : decoded as Fees, caller)
+          })))
   })
 }
 
-const KINDS: ReadonlyArray<Wire.Kind> = ["value", "contract/deploy", "contract/execute"]
-const ROUTES: ReadonlyArray<Wire.PayerRoute> = ["tx", "fd", "fd-user"]
+const KINDS: ReadonlyArray<Wire.Kind> = ["value", "contract/deploy", "contract/execute", "rlp", "cancel", "anchor", "account", "legacy"]
 
 /**
  * The transaction routes, in the document's order: each kind by each payer route, the contract
@@ -153,7 +284,7 @@ const ROUTES: ReadonlyArray<Wire.PayerRoute> = ["tx", "fd", "fd-user"]
  * @category routes
  */
 export const routes: ReadonlyArray<Route.Route> = [
-  ...KINDS.flatMap((kind) => ROUTES.map((route) => txRoute(kind, route))),
+  ...KINDS.flatMap((kind) => Wire.payerRoutes[kind].map((route) => txRoute(kind, route))),
   Route.make({
     method: "POST",
     path: "/v2/tx/contract/call",

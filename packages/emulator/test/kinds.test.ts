@@ -1,0 +1,230 @@
+/**
+ * Every other transaction kind over HTTP, in manual mining (deterministic): chain-data anchoring,
+ * legacy transactions and account updates, each signed exactly as Klaytn signs it (checked by an
+ * independent RLP and secp256k1 implementation), pending until mined, then committed with Klaytn's
+ * intrinsic gas; cancels replacing a pending transaction; raw RLP relayed from a wallet outside KAS
+ * and signed by a pool account; and the spec's refusals, each changing nothing.
+ */
+import { FetchHttpClient } from "@effect/platform"
+import { RLP } from "@ethereumjs/rlp"
+import { expect, layer } from "@effect/vitest"
+import { secp256k1 } from "@noble/curves/secp256k1.js"
+import { keccak_256 } from "@noble/hashes/sha3.js"
+import { Effect, Either, Layer } from "effect"
+import type { Address } from "effect-kas-wallet"
+import * as Klaytn from "effect-kas-wallet/Klaytn"
+import * as Emulator from "../src/Emulator.js"
+import { memberTx } from "./_ledger.js"
+import { bytesOf, hex, klaytnFields, listOf, minimal, type Nested, recover, unhex } from "./support/klaytn.js"
+
+const KLAY = 10n ** 18n
+const GasPrice = 25_000_000_000n
+const CHAIN = 1001
+
+const right = <A>(e: Either.Either<A, Klaytn.KlaytnError>): A => Either.getOrThrow(e)
+
+/** A result checked independently: its RLP's fields are these, its sender (and fee payer) recover, its hash is keccak256. */
+const independent = (result: any, fields: Array<Uint8Array>, signers: { readonly sender: string; readonly feePayer?: string }) => {
+  const raw = unhex(result.rlp)
+  expect(result.transactionHash).toBe(hex(keccak_256(raw)))
+  const type = result.typeInt as number
+  const items = listOf(RLP.decode(raw.subarray(1)) as Nested)
+  expect(raw[0]).toBe(type)
+  expect(items.slice(0, fields.length).map((i) => hex(bytesOf(i)))).toEqual(fields.map(hex))
+  const typed = RLP.encode([minimal(type), ...fields])
+  const senderHash = keccak_256(RLP.encode([typed, minimal(CHAIN), new Uint8Array(), new Uint8Array()]))
+  expect(recover(senderHash, listOf(items[fields.length])[0]!, CHAIN).address).toBe(signers.sender.toLowerCase())
+  if (signers.feePayer !== undefined) {
+    expect(hex(bytesOf(items[fields.length + 1]))).toBe(signers.feePayer.toLowerCase())
+    const payerHash = keccak_256(RLP.encode([typed, unhex(signers.feePayer), minimal(CHAIN), new Uint8Array(), new Uint8Array()]))
+    expect(recover(payerHash, listOf(items[fields.length + 2])[0]!, CHAIN).address).toBe(signers.feePayer.toLowerCase())
+  }
+}
+
+const outsider = () => {
+  const key = secp256k1.utils.randomSecretKey()
+  return { key, address: right(Klaytn.addressOfKey(key)) }
+}
+
+layer(Layer.merge(Emulator.layer({ port: 0, mining: "manual" }), FetchHttpClient.layer))("every other transaction kind, in manual mining", (it) => {
+  const setUp = Effect.gen(function*() {
+    const e = yield* Emulator.Emulator
+    const api = memberTx(e)
+    const funded = (peb: bigint) => Effect.tap(api.account(), (a) => e.fund(CHAIN, a, peb))
+    const ok = (reply: { readonly status: number; readonly text: string; readonly body: unknown }) => {
+      expect(reply.status, reply.text).toBe(200)
+      return reply.body as any
+    }
+    const refused = (reply: { readonly status: number; readonly text: string; readonly body: unknown }, code: number) => {
+      expect(reply.status, reply.text).toBe(400)
+      expect((reply.body as any).code, reply.text).toBe(code)
+    }
+    const state = (address: string) => Effect.map(e.balance(CHAIN, address), (b) => [b.balance, b.nonce] as const)
+    const mine = Effect.asVoid(e.mine(CHAIN))
+    return { e, api, funded, ok, refused, state, mine }
+  }).pipe(Effect.orDie)
+
+  it.effect("anchoring, a legacy transfer and an account update: signed as Klaytn signs them, pending until mined, then committed at Klaytn's intrinsic gas", () =>
+    Effect.gen(function*() {
+      const { api, e, funded, mine, ok, refused, state } = yield* setUp
+      const from = yield* funded(KLAY)
+      const to = yield* api.account()
+      const updated = yield* funded(KLAY)
+      const data = "0x6b617320656d756c61746f72"
+
+      const anchor = ok(yield* api.post("/v2/tx/anchor", { from, input: data }))
+      expect(anchor).toMatchObject({ typeInt: 0x48, from: from.toLowerCase(), input: data, gas: 1_000_000, nonce: 0 })
+      expect(anchor.to).toBeUndefined()
+      expect(anchor.value).toBeUndefined()
+      independent(anchor, klaytnFields(0x48, { nonce: 0, gasPrice: GasPrice, gas: 1_000_000, value: 0n, from, input: unhex(data) }), { sender: from })
+
+      const legacy = ok(yield* api.post("/v2/tx/legacy", { from, to, value: "0x9" }))
+      expect(legacy).toMatchObject({ typeInt: 0, to: to.toLowerCase(), value: "0x9", nonce: 1 })
+      // Ethereum's EIP-155 transaction: no type byte, nine items, the sender the signer.
+      const items = listOf(RLP.decode(unhex(legacy.rlp)) as Nested)
+      expect(items.length).toBe(9)
+      const hash = keccak_256(RLP.encode([...items.slice(0, 6) as Array<Uint8Array>, minimal(CHAIN), new Uint8Array(), new Uint8Array()]))
+      expect(recover(hash, items.slice(6) as Nested, CHAIN).address).toBe(from.toLowerCase())
+
+      const publicKey = secp256k1.getPublicKey(secp256k1.utils.randomSecretKey(), false)
+      const update = ok(yield* api.request("PUT", "/v2/tx/fd/account", { from: updated, accountKey: { keyType: 2, key: hex(publicKey) } }))
+      const key = Uint8Array.from([0x02, ...RLP.encode(secp256k1.Point.fromBytes(publicKey).toBytes(true))])
+      expect(update).toMatchObject({ typeInt: 0x21, accountKey: hex(key), feePayer: e.globalFeePayer(CHAIN).toLowerCase() })
+      independent(update, klaytnFields(0x20, { nonce: 0, gasPrice: GasPrice, gas: 1_000_000, value: 0n, from: updated, key }), {
+        sender: updated,
+        feePayer: e.globalFeePayer(CHAIN)
+      })
+
+      // Pending until mined: nothing moved yet.
+      for (const r of [anchor, legacy, update]) expect(ok(yield* api.receipt(r.transactionHash)).status).toBe("Pending")
+      expect(yield* state(to)).toEqual([0n, 0])
+      yield* mine
+      const gasUsed = (r: any) => Effect.map(api.receipt(r.transactionHash), (reply) => Number(ok(reply).gasUsed))
+      expect(yield* gasUsed(anchor)).toBe(21_000 + 100 * 12)
+      expect(yield* gasUsed(legacy)).toBe(21_000)
+      // An account update registering one public key, fee-delegated: 21000 + 10000 + 20000.
+      expect(yield* gasUsed(update)).toBe(51_000)
+      expect(yield* state(to)).toEqual([9n, 0])
+      expect(yield* state(from)).toEqual([KLAY - 9n - BigInt(21_000 + 1_200 + 21_000) * GasPrice, 2])
+      expect(yield* state(updated)).toEqual([KLAY, 1])
+
+      // The key KAS holds no longer signs for the updated account: corrupted.
+      refused(yield* api.request("GET", `/v2/account/${updated}`, undefined), 1065102)
+      refused(yield* api.post("/v2/tx/value", { from: updated, to, value: "0x1" }), 1065100)
+      const listed = ok(yield* api.request("GET", "/v2/account?status=corrupted", undefined))
+      expect(listed.items.map((a: any) => a.address.toLowerCase())).toEqual([updated.toLowerCase()])
+    }))
+
+  it.effect("cancel: replaces the pending transaction of its nonce (by nonce or by hash, any fee payer); a committed nonce is nonce too low, an unknown hash 1065000", () =>
+    Effect.gen(function*() {
+      const { api, e, funded, mine, ok, refused, state } = yield* setUp
+      const from = yield* funded(KLAY)
+      const to = yield* api.account()
+      const first = ok(yield* api.post("/v2/tx/value", { from, to, value: "0x5" }))
+      const second = ok(yield* api.post("/v2/tx/value", { from, to, value: "0x6" }))
+      const byNonce = ok(yield* api.request("DELETE", "/v2/tx", { from, nonce: first.nonce }))
+      expect(byNonce).toMatchObject({ typeInt: 0x38, nonce: first.nonce, from: from.toLowerCase() })
+      independent(byNonce, klaytnFields(0x38, { nonce: 0, gasPrice: GasPrice, gas: 1_000_000, value: 0n, from }), { sender: from })
+      const byHash = ok(yield* api.request("DELETE", "/v2/tx/fd", { from, transactionHash: second.transactionHash }))
+      expect(byHash).toMatchObject({ typeInt: 0x39, nonce: second.nonce, feePayer: e.globalFeePayer(CHAIN).toLowerCase() })
+      yield* mine
+      // The transfers never reach a block; the cancels do, and no value moved.
+      refused(yield* api.receipt(first.transactionHash), 1065000)
+      refused(yield* api.receipt(second.transactionHash), 1065000)
+      expect(ok(yield* api.receipt(byNonce.transactionHash)).status).toBe("Committed")
+      expect(yield* state(to)).toEqual([0n, 0])
+      // The sender paid its own cancel only (21000 gas); the global fee payer paid the other.
+      expect(yield* state(from)).toEqual([KLAY - 21_000n * GasPrice, 2])
+      refused(yield* api.request("DELETE", "/v2/tx", { from, nonce: first.nonce }), 1065001)
+      refused(yield* api.request("DELETE", "/v2/tx", { from, transactionHash: first.transactionHash }), 1065000)
+      refused(yield* api.request("DELETE", "/v2/tx", { from, transactionHash: byNonce.transactionHash }), 1065001)
+      refused(yield* api.request("DELETE", "/v2/tx", { from, nonce: 1, transactionHash: byNonce.transactionHash }), 1061615)
+      expect(yield* state(from)).toEqual([KLAY - 21_000n * GasPrice, 2])
+    }))
+
+  it.effect("relay: a wallet outside KAS signs, the global or a user fee payer signs and pays; a pool account signs a SigRLP; the spec's refusals change nothing", () =>
+    Effect.gen(function*() {
+      const { api, e, funded, mine, ok, refused, state } = yield* setUp
+      const wallet = outsider()
+      yield* e.fund(CHAIN, wallet.address, KLAY)
+      const to = yield* api.account()
+      const payer = yield* api.feePayer()
+      yield* e.fund(CHAIN, payer, KLAY)
+      const tx = (nonce: number, delegated: boolean, feeRatio?: number) =>
+        right(Klaytn.makeTransaction({ kind: "value", from: wallet.address, to: to as Address.Address, value: 3n, nonce, gas: 100_000, gasPrice: GasPrice, feeDelegated: delegated, feeRatio }))
+      const signed = (t: Klaytn.Tx, key = wallet.key, chainId = CHAIN) => hex(right(Klaytn.signAsSender(t, { chainId, sender: key })))
+
+      // The spec's refusals first: nothing changes.
+      refused(yield* api.post("/v2/tx/fd/rlp", { rlp: signed(tx(0, false)) }), 1061918)
+      refused(yield* api.post("/v2/tx/rlp", { rlp: signed(tx(0, true)) }), 1061921)
+      refused(yield* api.post("/v2/tx/fd/rlp", { rlp: signed(tx(0, true)), feeRatio: 20 }), 1061920)
+      refused(yield* api.post("/v2/tx/fd-user/rlp", { rlp: signed(tx(0, true, 30)), feePayer: payer }), 1061919)
+      refused(yield* api.post("/v2/tx/fd-user/rlp", { rlp: signed(tx(0, true, 30)), feePayer: payer, feeRatio: 40 }), 1061912)
+      refused(yield* api.post("/v2/tx/fd/rlp", { rlp: signed(tx(0, true), wallet.key, 8217) }), 1065001)
+      // Signed by another key than the sender's: the fields as they are, a stranger's signature.
+      const stranger = right(Klaytn.sign(Klaytn.senderSigningHash(tx(0, true), CHAIN), outsider().key, CHAIN))
+      const forged = Uint8Array.from([0x09, ...RLP.encode([
+        ...klaytnFields(0x09, { ...tx(0, true), from: wallet.address }),
+        [[minimal(stranger.v), minimal(stranger.r), minimal(stranger.s)]],
+        new Uint8Array(),
+        [[Uint8Array.of(1), new Uint8Array(), new Uint8Array()]]
+      ] as Array<Uint8Array>)])
+      refused(yield* api.post("/v2/tx/fd/rlp", { rlp: hex(forged) }), 1065001)
+      refused(yield* api.post("/v2/tx/fd/rlp", { rlp: "0x09c0" }), 1061615)
+      refused(yield* api.post("/v2/tx/fd/rlp", { rlp: "0xzz" }), 1061607)
+      refused(yield* api.post("/v2/tx/rlp", { rlp: hex(right(Klaytn.encodeSigRlp(tx(0, false), CHAIN))) }), 1065100)
+      expect(yield* state(wallet.address)).toEqual([KLAY, 0])
+
+      const global = ok(yield* api.post("/v2/tx/fd/rlp", { rlp: signed(tx(0, true)) }))
+      expect(global).toMatchObject({ typeInt: 0x09, from: wallet.address.toLowerCase(), feePayer: e.globalFeePayer(CHAIN).toLowerCase() })
+      independent(global, klaytnFields(0x09, { nonce: 0, gasPrice: GasPrice, gas: 100_000, to, value: 3n, from: wallet.address }), {
+        sender: wallet.address,
+        feePayer: e.globalFeePayer(CHAIN)
+      })
+      const user = ok(yield* api.post("/v2/tx/fd-user/rlp", { rlp: signed(tx(1, true, 30)), feePayer: payer, feeRatio: 30 }))
+      expect(user).toMatchObject({ typeInt: 0x0a, feePayer: payer.toLowerCase(), feeRatio: 30 })
+      // A SigRLP of a pool account: the service signs it as the sender.
+      const member = yield* funded(KLAY)
+      const sigRlp = right(Klaytn.encodeSigRlp(right(Klaytn.makeTransaction({ kind: "value", from: member as Address.Address, to: to as Address.Address, value: 4n, nonce: 0, gas: 100_000, gasPrice: GasPrice })), CHAIN))
+      const pool = ok(yield* api.post("/v2/tx/rlp", { rlp: hex(sigRlp) }))
+      independent(pool, klaytnFields(0x08, { nonce: 0, gasPrice: GasPrice, gas: 100_000, to, value: 4n, from: member }), { sender: member })
+
+      yield* mine
+      for (const r of [global, user, pool]) expect(ok(yield* api.receipt(r.transactionHash)).status).toBe("Committed")
+      const userFee = BigInt(21_000 + 15_000) * GasPrice
+      expect(yield* state(wallet.address)).toEqual([KLAY - 6n - (userFee - (userFee * 30n) / 100n), 2])
+      expect(yield* state(payer)).toEqual([KLAY - (userFee * 30n) / 100n, 0])
+      expect(yield* state(to)).toEqual([10n, 0])
+    }))
+
+  it.effect("the same signed bytes again: already known while pending, nonce too low once mined; nothing changes (what a reliable send relies on)", () =>
+    Effect.gen(function*() {
+      const { api, funded, mine, ok, refused, state } = yield* setUp
+      const from = yield* funded(KLAY)
+      const to = yield* api.account()
+      const signedOnly = ok(yield* api.post("/v2/tx/fd/value", { from, to, value: "0x7", submit: false }))
+      expect(signedOnly.status).toBe("Pending")
+      const submitted = ok(yield* api.post("/v2/tx/fd/rlp", { rlp: signedOnly.rlp }))
+      expect(submitted.transactionHash).toBe(signedOnly.transactionHash)
+      expect(submitted.rlp).toBe(signedOnly.rlp)
+      refused(yield* api.post("/v2/tx/fd/rlp", { rlp: signedOnly.rlp }), 1065001)
+      yield* mine
+      refused(yield* api.post("/v2/tx/fd/rlp", { rlp: signedOnly.rlp }), 1065001)
+      expect(yield* state(to)).toEqual([7n, 0])
+    }))
+
+  it.effect("account keys the service refuses: a legacy key in a role-based key 1061917, a key not of the curve 1061903, anchored data not hex 1061607", () =>
+    Effect.gen(function*() {
+      const { api, funded, refused, state } = yield* setUp
+      const from = yield* funded(KLAY)
+      refused(yield* api.request("PUT", "/v2/tx/account", { from, accountKey: { keyType: 5, key: [{ keyType: 1 }, { keyType: 1 }, { keyType: 1 }] } }), 1061917)
+      refused(yield* api.request("PUT", "/v2/tx/account", { from, accountKey: { keyType: 2, key: `0x02${"ff".repeat(32)}` } }), 1061903)
+      refused(yield* api.request("PUT", "/v2/tx/account", { from, accountKey: { keyType: 2, key: "0xabcd" } }), 1061903)
+      refused(yield* api.request("PUT", "/v2/tx/account", { from, accountKey: { keyType: 4, key: { threshold: 3, weightedKeys: [] } } }), 1061903)
+      refused(yield* api.post("/v2/tx/anchor", { from, input: "abcd" }), 1061607)
+      const noRoute = yield* api.post("/v2/tx/fd/legacy", { from, to: from, value: "0x1" })
+      expect([noRoute.status, (noRoute.body as any).code]).toEqual([404, 1010007])
+      expect(yield* state(from)).toEqual([KLAY, 0])
+    }))
+})
+
