@@ -64,7 +64,7 @@ describe("--help", () => {
     expect(text.startsWith(`kas-wallet ${version}: `)).toBe(true)
     // Each group on one line, by the names of its commands.
     expect(text).toMatch(/^  accounts +create \| get \| list \| count \| by-public-key \| disable \| enable \| delete$/m)
-    expect(text).toMatch(/^  tx +send \| deploy \| execute \| call \| receipt$/m)
+    expect(text).toMatch(/^  tx +send \| deploy \| execute \| relay \| cancel \| anchor \| update-key \| call \| receipt$/m)
     expect(text).toMatch(/^  emulator +run a local emulator.*; or env \| member \| key \| pool \| fund \| balance \| bill \| mine$/m)
     expect(text).toMatch(/^  tour +a guided tour/m)
     expect(text).not.toContain("--fault-rate")
@@ -283,7 +283,7 @@ describe("bash completions", () => {
     expect(complete("kas-wallet accounts list --chain ")).toEqual(["1001", "8217"])
     expect(complete("kas-wallet accounts list --page-size ")).toEqual([])
     expect(complete("kas-wallet emulator ")).toEqual(["balance", "bill", "env", "fund", "key", "member", "mine", "pool"])
-    expect(complete("kas-wallet tx ")).toEqual(["call", "deploy", "execute", "receipt", "send"])
+    expect(complete("kas-wallet tx ")).toEqual(["anchor", "call", "cancel", "deploy", "execute", "receipt", "relay", "send", "update-key"])
     expect(complete("kas-wallet tx deploy --bytecode-f")).toEqual(["--bytecode-file"])
     expect(complete("kas-wallet emulator --fault-r")).toEqual(["--fault-rate", "--fault-retry-after"])
     // After a flag, the command is settled: its flags, never its subcommands.

@@ -1,20 +1,23 @@
 /**
- * `kas-wallet tx send | deploy | execute | call | receipt`: transactions from the accounts of a
- * pool (value transfers, contract deployments and executions, each with any fee payer), read-only
- * contract calls and receipts, over the WalletClient (`send`, `callContract`,
- * `getTransactionReceipt`, `awaitReceipt`).
+ * `kas-wallet tx send | deploy | execute | relay | cancel | anchor | update-key | call | receipt`:
+ * transactions from the accounts of a pool (value transfers, contract deployments and
+ * executions, raw RLP transactions, cancellations, anchorings, account-key updates, each with any
+ * fee payer, and legacy ones with `--legacy`), read-only contract calls and receipts, over the
+ * WalletClient (`send`, `sendReliably`, `callContract`, `getTransactionReceipt`, `awaitReceipt`).
  *
- * `send`, `deploy` and `execute` differ only in the transaction's kind (`TransactionKind`): one
- * path reads the sender, the fee payer, nonce, gas and submission into `WalletClient.SendOptions`,
- * sends, prints the result and, with `--wait`, the receipt. The ABI (signatures, arguments,
- * decoded results and logs) is in `Contract`, loaded only by the commands that use it.
+ * The commands that send differ only in the transaction's kind (`TransactionKind`): one path
+ * (`transact`) reads the sender, the fee payer, nonce, gas and submission into the options of
+ * `WalletClient.send` (or, with `--reliable`, `sendReliably`), sends, prints the result and, with
+ * `--wait`, the receipt. The ABI (signatures, arguments, decoded results and logs) is in
+ * `Contract`, loaded only by the commands that use it; documents read from files or stdin (an
+ * RLP, an account key) are in `Payload`.
  *
  * The connection flags and their environment variables are those of `kas-wallet accounts`.
  *
  * @since 0.2.0
  */
 import { Effect, Either, Option, Schedule, Schema } from "effect"
-import { Address, Amount, FeeDelegation, Transaction, TransactionKind, WalletClient } from "effect-kas-wallet"
+import { AccountKey, Address, Amount, FeeDelegation, Transaction, TransactionKind, WalletClient, type WalletError } from "effect-kas-wallet"
 import type * as Abi from "effect-kas-wallet/Abi"
 import * as Wire from "effect-kas-wallet/Wire"
 import type * as Argv from "../input/Argv.js"
@@ -23,6 +26,7 @@ import type * as Contract from "./Contract.js"
 import * as ExitCode from "../output/ExitCode.js"
 import * as Flags from "../input/Flags.js"
 import * as Output from "../output/Output.js"
+import * as Payload from "../input/Payload.js"
 import * as Spec from "../input/Spec.js"
 import * as Value from "../input/Value.js"
 
@@ -89,13 +93,16 @@ export const resultDetails = (r: Transaction.TransactionResult): string =>
     ["type", `${Wire.typeName(r.typeInt)} (${r.typeInt})`],
     ["from", r.from],
     ...(r.to !== undefined ? [["to", r.to]] : []),
-    ["value", amount(r.value ?? 0n)],
+    // A cancellation, an anchoring and an account update carry no value.
+    ...(r.value !== undefined ? [["value", amount(r.value)]] : []),
     ["nonce", String(r.nonce)],
     ["gas", `limit ${r.gas} at ${Amount.formatKlay(r.gasPrice)} KLAY (${r.gasPrice / Amount.PebPerSton} ston)`],
     ...(Transaction.isFeeDelegatedResult(r)
       ? [["fee payer", `${r.feePayer}${r.feeRatio !== undefined && r.feeRatio > 0 ? ` (${r.feeRatio}% of the fee)` : " (all of the fee)"}`]]
       : [["fee payer", "the sender"]]),
-    ...(r.input !== undefined ? [["input", Output.hex(r.input)]] : [])
+    ...(r.input !== undefined ? [["input", Output.hex(r.input)]] : []),
+    // An account update's new key, RLP-encoded as Klaytn has it.
+    ...(r.accountKey !== undefined ? [["account key", Output.hex(r.accountKey)]] : [])
   ])
 
 /**
@@ -233,33 +240,82 @@ const failWith = (problem: string | undefined): Effect.Effect<void, ExitCode.Fai
   problem === undefined ? Effect.void : Effect.fail(ExitCode.invalid(problem))
 
 /**
- * The one path of `send`, `deploy` and `execute`: the sender, the kind (read by `kindOf`), the fee
- * payer, nonce, gas and submission as `WalletClient.SendOptions`, every check before anything is
- * sent; then `WalletClient.send`, the result, and with `--wait` the receipt.
+ * The commands that send a transaction, by name: what their messages call it.
+ */
+const nouns = {
+  send: "transfer",
+  deploy: "deployment",
+  execute: "execution",
+  relay: "transaction",
+  cancel: "cancellation",
+  anchor: "anchoring",
+  "update-key": "account update"
+} as const
+
+type Operation = keyof typeof nouns
+
+/**
+ * Prints what a failed `--reliable` send signed, for the user to look it up or submit it again
+ * (`tx relay`): the hash and the signed RLP, whole (the message after it says what to do). A
+ * signed transaction holds no secret of the member.
+ */
+const printUnsubmitted = (print: Client.Print, json: boolean, e: WalletError.SubmissionFailed) =>
+  print(
+    json
+      ? JSON.stringify({ status: "SubmissionFailed", transactionHash: e.transactionHash, rlp: e.rlp, submissions: e.submissions })
+      : Output.table(["FIELD", "VALUE"], [
+        ["transaction", e.transactionHash],
+        ["status", `signed, not confirmed after ${e.submissions} submission(s)`],
+        ["rlp", e.rlp]
+      ])
+  )
+
+/**
+ * The one path of every command that sends a transaction: the sender, the kind (read by
+ * `kindOf`), the fee payer, nonce, gas and submission as the options of `WalletClient.send`, every
+ * check before anything is sent; then `send` (or, with `--reliable`, `sendReliably`), the result,
+ * and with `--wait` the receipt.
+ *
+ * What differs by kind is the client's: a raw transaction's sender, nonce and gas are the RLP's
+ * (`--from` only checks it), a cancellation's nonce is the pending transaction's (`--nonce` is in
+ * the kind), and a legacy transaction's sender always pays (no fee-payer flag).
  */
 const transact = (
   run: Argv.Run,
-  operation: "send" | "deploy" | "execute",
+  operation: Operation,
   kindOf: Effect.Effect<TransactionKind.TransactionKind, ExitCode.Failure>
 ): Effect.Effect<void, ExitCode.Failure> =>
   Effect.gen(function*() {
     const read = reader(run)
-    const from = yield* required(T.from, yield* read(T.from, parseAddress))
+    const givenFrom = yield* read(T.from, parseAddress)
+    const from = operation === "relay" ? Option.getOrUndefined(givenFrom) : yield* required(T.from, givenFrom)
     const kind = yield* kindOf
     const feePayer = Option.getOrUndefined(yield* read(T.feePayer, parseFeePayer))
     const feeRatio = Option.getOrUndefined(yield* read(T.feeRatio, parseFeeRatio))
-    const nonce = Option.getOrUndefined(yield* read(T.nonce, Flags.integer(0, Number.MAX_SAFE_INTEGER)))
+    // A cancellation's --nonce is its target's (read into the kind); a raw transaction has the RLP's.
+    const ownNonce = kind._tag !== "Cancel" && kind._tag !== "RawTransaction"
+    const nonce = ownNonce ? Option.getOrUndefined(yield* read(T.nonce, Flags.integer(0, Number.MAX_SAFE_INTEGER))) : undefined
     const gas = Option.getOrUndefined(yield* read(T.gas, parseGas))
     const noSubmit = Flags.isSet(run, T.noSubmit)
     const wait = Flags.isSet(run, T.wait)
+    const reliable = Flags.isSet(run, T.reliable)
+    const poolFlag = Option.isSome(Flags.given(run, T.feePayerPool))
+    if (kind._tag === "Legacy" && (feePayer !== undefined || feeRatio !== undefined || poolFlag)) {
+      return yield* ExitCode.invalid(
+        `--${T.legacy.name}: a legacy transaction's sender pays its fee; leave out --${T.feePayer.name}, --${T.feeRatio.name} and --${T.feePayerPool.name}`
+      )
+    }
     if (feeRatio !== undefined && feePayer === undefined) {
       return yield* ExitCode.invalid(`--${T.feeRatio.name} needs --${T.feePayer.name} (global or your fee-payer account): the sender pays all of its fee`)
     }
-    if (Option.isSome(Flags.given(run, T.feePayerPool)) && feePayer?._tag !== "UserFeePayer") {
+    if (poolFlag && feePayer?._tag !== "UserFeePayer") {
       // Only the flag: KAS_FEEPAYER_POOL is a default for the commands that use one.
       return yield* ExitCode.invalid(`--${T.feePayerPool.name} selects the pool of --${T.feePayer.name} ADDRESS, and there is none`)
     }
     if (noSubmit && wait) return yield* ExitCode.invalid(`--${T.wait.name} waits for a sent transaction: leave out --${T.noSubmit.name} or --${T.wait.name}`)
+    if (noSubmit && reliable) {
+      return yield* ExitCode.invalid(`--${T.reliable.name} signs, then submits: leave out --${T.noSubmit.name} or --${T.reliable.name}`)
+    }
     const events = yield* readEvents(run)
     if (events !== undefined && !wait) {
       return yield* ExitCode.invalid(`--${T.event.name} decodes the logs of the receipt: add --${T.wait.name}, or use kas-wallet tx receipt <hash> --event ...`)
@@ -267,15 +323,22 @@ const transact = (
     const userFeePayer = feePayer?._tag === "UserFeePayer" ? feePayer.address : undefined
     const waited = yield* Client.withClient(run, { pool: true, feePayerPool: true }, { operation, address: from, feePayer: userFeePayer }, (print, s) =>
       Effect.gen(function*() {
-        const fields = { from, nonce, gas, submit: !noSubmit }
-        const options: WalletClient.SendOptions = feePayer === undefined ? fields : {
+        const fields = { from, nonce, gas }
+        // Checked above for the kind: no nonce for a cancellation or a raw transaction (nor gas,
+        // which its command does not take), a sender but for a raw one, no fee payer for a legacy
+        // one; the client checks them again.
+        const options = (feePayer === undefined ? fields : {
           ...fields,
           feePayer,
           feeRatio,
           // The layer's fee-payer pool (--fee-payer-pool / KAS_FEEPAYER_POOL) serves a user fee payer only.
           feePayerPool: userFeePayer !== undefined ? s.feePayerPool : undefined
-        }
-        const result = yield* WalletClient.send(kind, options)
+        }) as WalletClient.ReliableSendOptions<TransactionKind.TransactionKind>
+        const result = yield* reliable
+          ? WalletClient.sendReliably(kind, options).pipe(
+            Effect.tapError((e) => e._tag === "SubmissionFailed" ? printUnsubmitted(print, s.json, e) : Effect.void)
+          )
+          : WalletClient.send(kind, { ...options, submit: !noSubmit } as WalletClient.SendOptionsFor<TransactionKind.TransactionKind>)
         yield* print(s.json ? JSON.stringify(encodeResult(result)) : resultDetails(result))
         if (!wait || !Transaction.isSigned(result)) return undefined
         const receipt = yield* WalletClient.awaitReceipt(result.transactionHash, { schedule: polling })
@@ -293,7 +356,8 @@ const transact = (
     }
   })
 
-const nouns = { send: "transfer", deploy: "deployment", execute: "execution" } as const
+/** Whether `--legacy` asks for an Ethereum-style transaction instead of the Klaytn type. */
+const legacy = (run: Argv.Run) => Flags.isSet(run, T.legacy)
 
 /** The optional `--value` of a contract: KLAY for a payable constructor or function. */
 const payable = (run: Argv.Run) => Effect.map(reader(run)(T.payable, Value.parseAmount), Option.getOrUndefined)
@@ -307,7 +371,9 @@ const send = (run: Argv.Run) =>
       const to = yield* required(T.to, yield* read(T.to, parseAddress))
       const value = yield* required(T.value, yield* read(T.value, Value.parseAmount))
       const memo = Option.getOrUndefined(yield* read(T.memo, Flags.nonEmpty))
-      return TransactionKind.ValueTransfer({ to, value, memo })
+      if (!legacy(run)) return TransactionKind.ValueTransfer({ to, value, memo })
+      if (memo !== undefined) return yield* ExitCode.invalid(`--${T.memo.name}: a legacy transfer has no memo; leave out --${T.memo.name} or --${T.legacy.name}`)
+      return TransactionKind.Legacy({ to, value })
     })
   )
 
@@ -340,7 +406,9 @@ const deploy = (run: Argv.Run) =>
         ? []
         : yield* refused(contract.values(`--${T.args.name}`, contract.signatureOf("constructor", constructor.inputs), constructor.inputs, Option.getOrElse(words, () => [])))
       const input = yield* refused(contract.deployInput(bytecode, constructor, args))
-      return TransactionKind.ContractDeploy({ input, value: yield* payable(run) })
+      const value = yield* payable(run)
+      // A legacy transaction without a recipient deploys its input.
+      return legacy(run) ? TransactionKind.Legacy({ input, value }) : TransactionKind.ContractDeploy({ input, value })
     })
   )
 
@@ -371,9 +439,68 @@ const execute = (run: Argv.Run) =>
           return yield* refused(contract.calldata(f, args))
         })
         : Option.getOrThrow(yield* reader(run)(T.input, contract.parseHex(true)))
-      return TransactionKind.ContractExecution({ to, input: calldata, value: yield* payable(run) })
+      const value = yield* payable(run)
+      return legacy(run) ? TransactionKind.Legacy({ to, input: calldata, value }) : TransactionKind.ContractExecution({ to, input: calldata, value })
     })
   )
+
+const relay = (run: Argv.Run) =>
+  transact(
+    run,
+    "relay",
+    Effect.gen(function*() {
+      const document = yield* Payload.readDocument(Flags.positional(run, "file"), { file: "<file>", what: "the RLP" })
+      return TransactionKind.RawTransaction({ rlp: yield* refused(Payload.parseRlp(document)) })
+    })
+  )
+
+const cancel = (run: Argv.Run) =>
+  transact(
+    run,
+    "cancel",
+    Effect.gen(function*() {
+      const read = reader(run)
+      const nonce = yield* read(T.cancelNonce, Flags.integer(0, Number.MAX_SAFE_INTEGER))
+      const hash = yield* read(T.cancelHash, parseHash)
+      const which = `--${T.cancelNonce.name} N or --${T.cancelHash.name} HASH`
+      if (Option.isSome(nonce) && Option.isSome(hash)) return yield* ExitCode.invalid(`give the pending transaction once: ${which}, not both`)
+      if (Option.isSome(nonce)) return TransactionKind.Cancel({ nonce: nonce.value })
+      if (Option.isSome(hash)) return TransactionKind.Cancel({ transactionHash: hash.value })
+      return yield* ExitCode.invalid(`${which} is required: the pending transaction to cancel`)
+    })
+  )
+
+const anchor = (run: Argv.Run) =>
+  transact(
+    run,
+    "anchor",
+    Effect.map(
+      Effect.flatMap(reader(run)(T.data, Payload.parseHexData), (data) => required(T.data, data)),
+      (input) => TransactionKind.Anchor({ input })
+    )
+  )
+
+/** The new key of `update-key`: `--key` (JSON, or a file of it), `--legacy` or `--fail`, exactly one. */
+const accountKey = (run: Argv.Run): Effect.Effect<AccountKey.AccountKey, ExitCode.Failure> =>
+  Effect.gen(function*() {
+    const key = Flags.given(run, T.key)
+    const given = [Option.isSome(key), Flags.isSet(run, T.legacyKey), Flags.isSet(run, T.failKey)].filter(Boolean).length
+    const which = `--${T.key.name} JSON|FILE, --${T.legacyKey.name} or --${T.failKey.name}`
+    if (given > 1) return yield* ExitCode.invalid(`give the new key once: ${which}`)
+    if (Flags.isSet(run, T.legacyKey)) return AccountKey.Legacy
+    if (Flags.isSet(run, T.failKey)) return AccountKey.Fail
+    if (Option.isNone(key)) return yield* ExitCode.invalid(`${which} is required: the new account key, e.g. ${T.key.example}`)
+    const raw = key.value.trim()
+    if (raw === "") return yield* ExitCode.invalid(`--${T.key.name} must not be empty: the key's JSON, or its file`)
+    // JSON is an object; anything else names a file (or - for stdin).
+    const document = raw.startsWith("{")
+      ? { text: raw, source: `--${T.key.name}` }
+      : yield* Payload.readDocument(raw, { file: `--${T.key.name}`, what: `--${T.key.name}` })
+    return yield* refused(Payload.parseAccountKey(document.text, document.source))
+  })
+
+const updateKey = (run: Argv.Run) =>
+  transact(run, "update-key", Effect.map(accountKey(run), (accountKey) => TransactionKind.AccountUpdate({ accountKey })))
 
 const call = (run: Argv.Run): Effect.Effect<void, ExitCode.Failure> =>
   Effect.gen(function*() {
@@ -431,6 +558,10 @@ export const commands: Readonly<Record<string, (run: Argv.Run) => Effect.Effect<
   send,
   deploy,
   execute,
+  relay,
+  cancel,
+  anchor,
+  "update-key": updateKey,
   call,
   receipt
 }

@@ -161,7 +161,8 @@ export const read = (root: Spec.Command, args: ReadonlyArray<string>): Request =
       ? usage(`unknown command ${JSON.stringify(extra)} for ${display(command)} (commands: ${list(commands)})`)
       : usage(`unexpected argument ${JSON.stringify(extra)} for ${display(command)}`)
   }
-  if (positionals.length < command.positionals.length) {
+  // An optional argument left out is absent from `positionals` (`Flags.positional` gives "").
+  if (positionals.length < command.positionals.filter((p) => p.optional !== true).length) {
     const missing = command.positionals[positionals.length]!
     return usage(`${display(command)} needs <${missing.name}>: ${missing.description}`)
   }

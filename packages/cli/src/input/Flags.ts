@@ -47,7 +47,8 @@ export const givenList = (run: Argv.Run, flag: Spec.Flag): Option.Option<Readonl
 export const isSet = (run: Argv.Run, flag: Spec.Flag): boolean => own(run, flag) === true
 
 /**
- * A positional argument by name; `Argv.read` has checked that every one is there.
+ * A positional argument by name; `Argv.read` has checked that every one is there but the
+ * optional ones (`""` when left out).
  *
  * @since 0.2.0
  * @category reading

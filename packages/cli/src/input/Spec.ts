@@ -52,6 +52,8 @@ export interface Flag {
 export interface Positional {
   readonly name: string
   readonly description: string
+  /** May be left out (only the last ones): the usage shows it as `[<name>]`. */
+  readonly optional?: boolean
 }
 
 /**
@@ -635,6 +637,57 @@ export const tx = {
     name: "json",
     description: "JSON: {data, result, outputs}",
     example: "--json | jq -r .outputs[0]"
+  },
+  legacy: {
+    name: "legacy",
+    description: "an Ethereum-style (legacy) transaction: the sender pays",
+    example: "--legacy"
+  },
+  reliable: {
+    name: "reliable",
+    description: "sign, then submit until the outcome is known",
+    example: "--reliable"
+  },
+  relayFrom: {
+    name: "from",
+    value: "ADDRESS",
+    description: "checked against the RLP's sender, if given",
+    example: "--from 0xa809284C83b901eD106Aba4Ccda14628Af128e14"
+  },
+  cancelNonce: {
+    name: "nonce",
+    value: "N",
+    description: "the nonce of the pending transaction to cancel",
+    example: "--nonce 7"
+  },
+  cancelHash: {
+    name: "hash",
+    value: "HASH",
+    description: "the hash of the pending transaction to cancel",
+    example: "--hash 0x0f6aafdb65534b8548decb372ebd7d9fec2251e75ad41cee317ed9924656c2c5"
+  },
+  data: {
+    name: "data",
+    value: "HEX",
+    description: "the data to record: 0x and an even number of hex digits",
+    example: "--data 0x5d3c4cbd2f6f1f10e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934c"
+  },
+  key: {
+    name: "key",
+    value: "JSON|FILE",
+    description: "the new key: JSON {keyType, key}, or its file",
+    example: "--key new-key.json",
+    files: true
+  },
+  legacyKey: {
+    name: "legacy",
+    description: "the key the address was made from (keyType 1)",
+    example: "--legacy"
+  },
+  failKey: {
+    name: "fail",
+    description: "the fail key: the account never sends again",
+    example: "--fail"
   }
 } as const satisfies Record<string, Flag>
 
@@ -648,7 +701,7 @@ const txSend: Command = {
   positionals: [],
   groups: [
     { title: "Transfer", flags: [tx.from, tx.to, tx.value, tx.memo, tx.feePayer, tx.feeRatio, tx.wait] },
-    { title: "Rarely", flags: [tx.feePayerPool, tx.nonce, tx.gas, tx.noSubmit], more: true },
+    { title: "Rarely", flags: [tx.feePayerPool, tx.nonce, tx.gas, tx.noSubmit, tx.legacy, tx.reliable], more: true },
     { title: "Output", flags: [tx.json, accounts.verbose] },
     connection
   ],
@@ -673,7 +726,7 @@ const txDeploy: Command = {
       title: "Deployment",
       flags: [tx.from, tx.bytecodeFile, tx.bytecode, tx.constructor, tx.args, tx.feePayer, tx.feeRatio, tx.contractGas, tx.wait]
     },
-    { title: "Rarely", flags: [tx.payable, tx.event, tx.feePayerPool, tx.nonce, tx.noSubmit], more: true },
+    { title: "Rarely", flags: [tx.payable, tx.event, tx.feePayerPool, tx.nonce, tx.noSubmit, tx.legacy, tx.reliable], more: true },
     { title: "Output", flags: [tx.json, accounts.verbose] },
     connection
   ],
@@ -698,7 +751,7 @@ const txExecute: Command = {
       title: "Execution",
       flags: [tx.from, tx.contract, tx.method, tx.args, tx.input, tx.feePayer, tx.feeRatio, tx.wait, tx.event]
     },
-    { title: "Rarely", flags: [tx.payable, tx.feePayerPool, tx.nonce, tx.contractGas, tx.noSubmit], more: true },
+    { title: "Rarely", flags: [tx.payable, tx.feePayerPool, tx.nonce, tx.contractGas, tx.noSubmit, tx.legacy, tx.reliable], more: true },
     { title: "Output", flags: [tx.json, accounts.verbose] },
     connection
   ],
@@ -707,6 +760,100 @@ const txExecute: Command = {
   examples: [
     "kas-wallet tx execute --from \"$FROM\" --to \"$TOKEN\" --fee-payer global \\",
     "  --method \"transfer(address,uint256)\" --args \"$TO\" 1000 --wait"
+  ]
+}
+
+// The flags every new kind shares after its own: who pays, waiting, and how it is sent.
+const txRarely: Group = { title: "Rarely", flags: [tx.feePayerPool, tx.nonce, tx.contractGas, tx.noSubmit], more: true }
+const txOutput: Group = { title: "Output", flags: [tx.json, accounts.verbose] }
+
+const txRelay: Command = {
+  path: ["tx", "relay"],
+  summary: "send a transaction given as RLP (a pool account's, or signed)",
+  description: [
+    "Send an RLP-encoded transaction (0x hex, at most 64 KiB) from <file> or stdin: a pool",
+    "account's, which the service signs, or a signed one (the rlp of a failed --reliable):",
+    "POST /v2/tx/rlp (fd/, fd-user/: fee payers)."
+  ],
+  positionals: [{ name: "file", description: "file of the RLP; - or none: stdin", optional: true }],
+  groups: [
+    { title: "Transaction", flags: [tx.relayFrom, tx.feePayer, tx.feeRatio, tx.wait, tx.reliable] },
+    { title: "Rarely", flags: [tx.feePayerPool, tx.noSubmit], more: true },
+    txOutput,
+    connection
+  ],
+  subcommands: [],
+  runs: true,
+  examples: [
+    "kas-wallet tx relay signed.rlp --wait",
+    "jq -r .rlp failed.json | kas-wallet tx relay - --fee-payer global"
+  ]
+}
+
+const txCancel: Command = {
+  path: ["tx", "cancel"],
+  summary: "cancel a pending transaction of an account of a pool",
+  description: [
+    "Replace the sender's pending transaction, given by --nonce or by --hash (exactly one),",
+    "with a cancel transaction: DELETE /v2/tx (/v2/tx/fd, /v2/tx/fd-user: fee payers)."
+  ],
+  positionals: [],
+  groups: [
+    { title: "Cancellation", flags: [tx.from, tx.cancelNonce, tx.cancelHash, tx.feePayer, tx.feeRatio, tx.wait, tx.reliable] },
+    { title: "Rarely", flags: [tx.feePayerPool, tx.contractGas, tx.noSubmit], more: true },
+    txOutput,
+    connection
+  ],
+  subcommands: [],
+  runs: true,
+  examples: [
+    "kas-wallet tx cancel --from \"$FROM\" --nonce 7 --wait",
+    "kas-wallet tx cancel --from \"$FROM\" --hash \"$HASH\" --fee-payer global"
+  ]
+}
+
+const txAnchor: Command = {
+  path: ["tx", "anchor"],
+  summary: "record data on the chain (chain data anchoring)",
+  description: [
+    "Record data (a document's hash, say) on the chain from an account of the pool:",
+    "POST /v2/tx/anchor (fd/, fd-user/: fee payers)."
+  ],
+  positionals: [],
+  groups: [
+    { title: "Anchoring", flags: [tx.from, tx.data, tx.feePayer, tx.feeRatio, tx.wait, tx.reliable] },
+    txRarely,
+    txOutput,
+    connection
+  ],
+  subcommands: [],
+  runs: true,
+  examples: [
+    "kas-wallet tx anchor --from \"$FROM\" --wait \\",
+    "  --data \"0x$(sha256sum < doc.pdf | cut -c1-64)\""
+  ]
+}
+
+const txUpdateKey: Command = {
+  path: ["tx", "update-key"],
+  summary: "set the account key of an account of a pool",
+  description: [
+    "Set the key of a pool's account (one of --key, --legacy, --fail): PUT /v2/tx/account",
+    "(fd/, fd-user/: fee payers). WARNING: a key KAS does not hold makes the account",
+    "unusable through KAS; --fail disables it for good."
+  ],
+  positionals: [],
+  groups: [
+    { title: "Account update", flags: [tx.from, tx.key, tx.legacyKey, tx.failKey, tx.feePayer, tx.feeRatio, tx.wait, tx.reliable] },
+    txRarely,
+    txOutput,
+    connection
+  ],
+  subcommands: [],
+  runs: true,
+  examples: [
+    "kas-wallet tx update-key --from \"$FROM\" --key multisig.json --wait",
+    "kas-wallet tx update-key --from \"$FROM\" --legacy --fee-payer global"
   ]
 }
 
@@ -757,13 +904,14 @@ const txGroup: Command = {
   path: ["tx"],
   summary: "send value, deploy, execute and call contracts, read receipts",
   description: [
-    "Value transfers, contract deployments and executions from the accounts of a pool, their fee",
-    "paid by the sender, the service (global fee payer) or your fee-payer account; read-only calls;",
-    "receipts. Connection flags as for accounts."
+    "Value transfers, contract deployments and executions, raw (RLP) transactions, cancellations,",
+    "anchorings and account-key updates from the accounts of a pool, their fee paid by the sender,",
+    "the service (global fee payer) or your fee-payer account; read-only calls; receipts.",
+    "Connection flags as for accounts."
   ],
   positionals: [],
   groups: [],
-  subcommands: [txSend, txDeploy, txExecute, txCall, txReceipt],
+  subcommands: [txSend, txDeploy, txExecute, txRelay, txCancel, txAnchor, txUpdateKey, txCall, txReceipt],
   runs: false,
   examples: [
     "kas-wallet emulator fund 0xa809284C83b901eD106Aba4Ccda14628Af128e14 10KLAY",

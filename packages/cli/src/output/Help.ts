@@ -140,7 +140,7 @@ const MaxColumn = 25
 const name = (command: Spec.Command) => ["kas-wallet", ...command.path].join(" ")
 
 const usage = (command: Spec.Command): string => {
-  const positionals = command.positionals.map((p) => ` <${p.name}>`).join("")
+  const positionals = command.positionals.map((p) => (p.optional === true ? ` [<${p.name}>]` : ` <${p.name}>`)).join("")
   if (command.subcommands.length > 0 && !command.runs) return `${name(command)} <command> [options]`
   if (command.subcommands.length > 0) return `${name(command)} [options], or ${name(command)} <command> [options]`
   return `${name(command)}${positionals} [options]`

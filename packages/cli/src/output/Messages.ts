@@ -13,7 +13,18 @@ import { ErrorBody, type WalletError } from "effect-kas-wallet"
  * @category models
  */
 export interface Context {
-  readonly operation: "create" | "get" | "list" | "delete" | "disable" | "enable" | "count" | "by-public-key" | "send" | "deploy" | "execute" | "call" | "receipt"
+  readonly operation:
+    | "create"
+    | "get"
+    | "list"
+    | "delete"
+    | "disable"
+    | "enable"
+    | "count"
+    | "by-public-key"
+    | Transacting
+    | "call"
+    | "receipt"
   /** What the command works on: accounts (the default) or fee-payer accounts. */
   readonly kind?: "account" | "fee-payer" | undefined
   readonly chainId: number
@@ -26,6 +37,16 @@ export interface Context {
   /** The transaction's hash, for `receipt`. */
   readonly hash?: string | undefined
 }
+
+/**
+ * The operations that send a transaction from `--from` (a `tx` command each).
+ *
+ * @since 0.5.0
+ * @category models
+ */
+export type Transacting = "send" | "deploy" | "execute" | "relay" | "cancel" | "anchor" | "update-key"
+
+const transacting: ReadonlySet<string> = new Set<Transacting>(["send", "deploy", "execute", "relay", "cancel", "anchor", "update-key"])
 
 /**
  * The flag that sets each argument the client validates.
@@ -46,6 +67,9 @@ export const flagOf: Readonly<Record<string, string>> = {
   chainId: "--chain",
   baseUrl: "--url",
   address: "<address>",
+  rlp: "the RLP",
+  accountKey: "--key",
+  transactionHash: "--hash",
   credentials: "the key (--access-key-id / --secret-access-key)"
 }
 
@@ -78,9 +102,10 @@ export const walletError = (error: WalletError.WalletError, context: Context): s
     case "Unauthorized":
       return `${context.url} refused the key (${service(error)}); check KAS_ACCESS_KEY_ID and KAS_SECRET_ACCESS_KEY`
     case "AccountNotFound":
-      if (context.operation === "send") {
+      if (transacting.has(context.operation)) {
         const feePayer = context.feePayer
-        return `no account ${context.address ?? ""} in ${where(context)}${
+        // A relayed RLP without --from: its sender is the RLP's.
+        return `no account ${context.address ?? "(the RLP's sender)"} in ${where(context)}${
           feePayer !== undefined ? `, or ${feePayer} is not one of the member's fee-payer accounts` : ""
         } (${service(error)}); check --from, --pool, --chain${feePayer !== undefined ? " and --fee-payer" : ""}`
       }
@@ -105,7 +130,15 @@ export const walletError = (error: WalletError.WalletError, context: Context): s
         return `no transaction ${context.hash ?? ""} on chain ${context.chainId} (${service(error)}); check --chain, or wait with --wait`
       }
       if (error.code === ErrorBody.Code.SendFailed) {
-        const what = { deploy: "deployment", execute: "execution", call: "call" }[context.operation as string] ?? "transfer"
+        const what = {
+          deploy: "deployment",
+          execute: "execution",
+          call: "call",
+          relay: "transaction",
+          cancel: "cancellation",
+          anchor: "anchoring",
+          "update-key": "account update"
+        }[context.operation as string] ?? "transfer"
         // Klaytn's word for an address without code: a contract's operation on an account.
         const hint = /not a program account/.test(error.serviceMessage) ? "; check --to: it is not a contract" : ""
         return `the chain refused the ${what} (${service(error)})${hint}`
@@ -127,7 +160,10 @@ export const walletError = (error: WalletError.WalletError, context: Context): s
       // The transaction may have been sent: the hash is what the user needs to find out.
       return oneLine(error.message) + (error.transactionHash !== undefined ? `; check it with kas-wallet tx receipt ${error.transactionHash}` : "")
     case "SubmissionFailed":
-      return oneLine(error.message) + `; check it with kas-wallet tx receipt ${error.transactionHash}`
+      // The command printed the signed transaction (its rlp) before this line.
+      return oneLine(error.message) +
+        `; look it up with kas-wallet tx receipt ${error.transactionHash}, or submit it again:` +
+        " its rlp (printed) to kas-wallet tx relay, with the same --fee-payer"
     case "ReceiptTimeout":
       return `transaction ${error.hash} not committed after ${error.waitedMillis} ms (last status ${error.lastStatus}); check later with kas-wallet tx receipt ${error.hash}`
     case "TransportError":
