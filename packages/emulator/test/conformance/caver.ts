@@ -18,6 +18,7 @@ import { inspect } from "node:util"
 import { Emulator } from "../../src/index.js"
 import { loadCaver } from "../support/caver.js"
 import artifacts from "../fixtures/contracts/artifacts.json" with { type: "json" }
+import { kindChecks } from "./kinds.js"
 
 interface Check {
   readonly method: string
@@ -463,15 +464,6 @@ const outOfScope: Readonly<Record<string, string>> = Object.fromEntries([
     "signMultiSigTransction",
     "appendSignatures"
   ].map((m) => [m, "multisig (PUT /v2/account/{address}/multisig, /v2/multisig/...)"]),
-  ...["requestChainDataAnchoring", "requestFDChainDataAnchoringPaidByGlobalFeePayer", "requestFDChainDataAnchoringPaidByUser"]
-    .map((m) => [m, "anchoring (/v2/tx[/fd|/fd-user]/anchor)"]),
-  ...["requestAccountUpdate", "requestFDAccountUpdatePaidByGlobalFeePayer", "requestFDAccountUpdatePaidByUser"]
-    .map((m) => [m, "account key updates (PUT /v2/tx[/fd|/fd-user]/account)"]),
-  ...["requestCancel", "requestFDCancelPaidByGlobalFeePayer", "requestFDCancelPaidByUser"]
-    .map((m) => [m, "cancel transactions (DELETE /v2/tx[/fd|/fd-user])"]),
-  ...["requestRawTransaction", "requestFDRawTransactionPaidByGlobalFeePayer", "requestFDRawTransactionPaidByUser"]
-    .map((m) => [m, "raw RLP transactions (/v2/tx[/fd|/fd-user]/rlp)"]),
-  ["requestLegacyTransaction", "legacy transactions (POST /v2/tx/legacy)"],
   ...["createKeys", "getKeyListByKRN", "getKey", "signMessage", "deleteKey"].map((m) => [m, "key management (/v2/key)"]),
   ...["registerAccounts", "migrateAccounts"].map((m) => [m, "account migration (POST /v2/registration/account; /v2/key)"]),
   ...["getFDTransactionList", "getFDTransaction"].map((m) => [m, "fee-delegation history (/v2/history/fd/tx)"])
@@ -512,7 +504,33 @@ const main = Effect.scoped(Effect.gen(function*() {
         })))
   }
   const wallet = caver.kas.wallet
-  const list = checks(wallet, accountId, backstage)
+  // The other kinds on a second emulator mining by hand: a cancel meets its pending transaction
+  // every time, and each receipt commits exactly when the check mines.
+  const manual = yield* Emulator.make({ port: 0, mining: "manual" })
+  const manualCaver = new loaded.CaverExtKAS()
+  manualCaver.initWalletAPI(1001, manual.member.accessKeyId, Redacted.value(manual.member.secretAccessKey), manual.url)
+  const manualWallet = manualCaver.kas.wallet
+  let manualFeePayer: string | undefined
+  const kindsBackstage = {
+    fund: (address: string, peb: bigint) => Effect.runPromise(Effect.asVoid(manual.fund(1001, address, peb))),
+    account: (address: string) => Effect.runPromise(Effect.map(manual.balance(1001, address), (b) => ({ balance: b.balance, nonce: b.nonce }))),
+    mine: () => Effect.runPromise(Effect.asVoid(manual.mine(1001))),
+    globalFeePayer: manual.globalFeePayer(1001).toLowerCase()
+  }
+  const kindParties = async () => {
+    const from: string = (await manualWallet.createAccount()).address
+    const to: string = (await manualWallet.createAccount()).address
+    await kindsBackstage.fund(from, KLAY)
+    if (manualFeePayer === undefined) {
+      manualFeePayer = (await manualWallet.createFeePayer()).address as string
+      await kindsBackstage.fund(manualFeePayer, KLAY)
+    }
+    return { from, to }
+  }
+  const list = [
+    ...checks(wallet, accountId, backstage),
+    ...kindChecks(manualWallet, kindsBackstage, kindParties, () => manualFeePayer)
+  ]
   const width = Math.max(...list.map((c) => c.method.length)) + 1
   let failed = 0
   for (const check of list) {
