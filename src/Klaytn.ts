@@ -1078,6 +1078,8 @@ const decodeLegacy = (raw: Uint8Array): SignedParts => {
   if (items.length !== 9) invalid(`a legacy transaction has 9 fields, got ${items.length}`)
   const tx = decodeFields(Wire.TxType.LegacyTransaction, items)
   const sig = { v: asSafeInt(items[6], "V"), r: asUint256(items[7], "R"), s: asUint256(items[8], "S") }
+  // Unsigned (R and S empty, as wallets send a transaction to be signed elsewhere): no sender yet.
+  if (sig.r === 0n && sig.s === 0n) return { tx: { ...tx, from: ZERO }, signatures: [] }
   if (sig.v < 37) invalid("a legacy transaction must be signed for a chain (EIP-155)")
   tx.from = recoverUnsafe(senderSigningHash({ ...tx, from: ZERO } as Tx, (sig.v - 35) >> 1), sig, (sig.v - 35) >> 1)
   return { tx, signatures: [sig] }
@@ -1099,8 +1101,10 @@ const decodeRawUnsafe = (raw: Uint8Array): SignedParts => {
   const tx = decodeFields(txType, fields)
   const signatures = asSignatures(fields[layout.length], "signatures")
   if (!delegated) return { tx, signatures }
-  // A wallet sends a transaction to be relayed with an empty fee payer and a placeholder signature.
-  if (asBytes(fields[layout.length + 1], "feePayer").length === 0) return { tx, signatures }
+  // A wallet sends a transaction to be relayed with an empty (or zero) fee payer and a placeholder
+  // signature.
+  const payerBytes = asBytes(fields[layout.length + 1], "feePayer")
+  if (payerBytes.length === 0 || (payerBytes.length === 20 && payerBytes.every((b) => b === 0))) return { tx, signatures }
   const address = asAddress(fields[layout.length + 1], "feePayer")
   return { tx, signatures, feePayer: { address, signatures: asSignatures(fields[layout.length + 2], "feePayerSignatures") } }
 }
@@ -1108,13 +1112,23 @@ const decodeRawUnsafe = (raw: Uint8Array): SignedParts => {
 /**
  * Decodes a raw transaction of any type of the catalog, checking its type, field count and field
  * sizes. A legacy transaction (an RLP list, no type byte) names its sender by its signature only:
- * `from` is the signer. A fee-delegated transaction whose fee payer has not signed yet (an empty
- * `feePayer`, as wallets hand it over to be relayed) decodes without `feePayer`.
+ * `from` is the signer (the zero address, and no signature, when R and S are empty: unsigned). A
+ * fee-delegated transaction whose fee payer has not signed yet (an empty or zero `feePayer`, as
+ * wallets hand it over to be relayed) decodes without `feePayer`.
  *
  * @since 0.1.0
  * @category encoding
  */
 export const decodeRaw = (raw: Uint8Array): Either.Either<SignedParts, KlaytnError> => guard(() => decodeRawUnsafe(raw))
+
+/**
+ * Whether signatures are only the placeholder a wallet puts where a signature will go (`[1, 0, 0]`,
+ * or none): the transaction is not signed by that party yet.
+ *
+ * @since 0.5.0
+ * @category signing
+ */
+export const isUnsigned = (signatures: ReadonlyArray<SignatureValues>): boolean => signatures.every((sig) => sig.r === 0n && sig.s === 0n)
 
 /**
  * Decodes a SigRLP: what a sender signs, `rlp([rlp([type, …fields]), chainId, 0, 0])`, unsigned.

@@ -268,3 +268,75 @@ export const kindChecks = (
     }
   ]
 }
+
+/**
+ * The official client's `caver.wallet` (KASWallet) flows, which sign through the raw-RLP routes:
+ * `sign` (a pool account signs a transaction built with caver; a legacy one too), then
+ * `signAsGlobalFeePayer` and `signAsFeePayer` on fee-delegated transactions the sender signed; the
+ * signed transactions are then submitted and mined. KASWallet asks a Klaytn node for the chain id,
+ * the gas price, the nonce and the account key: the caller answers those locally.
+ */
+export const kasWalletChecks = (
+  caver: any,
+  backstage: KindsBackstage,
+  parties: () => Promise<{ from: string; to: string }>,
+  feePayer: () => string | undefined
+): ReadonlyArray<Check> => {
+  const wallet = caver.kas.wallet
+  const signer = (rlp: string) => {
+    const parts = right(Klaytn.decodeRaw(Buffer.from(rlp.slice(2), "hex")))
+    return { parts, signers: right(Klaytn.verifySigners(parts, 1001)) }
+  }
+  return [
+    {
+      method: "caver.wallet.sign",
+      run: async () => {
+        const { from, to } = await parties()
+        const tx = caver.transaction.valueTransfer.create({ from, to, value: 3, gas: 25_000 })
+        await caver.wallet.sign(from, tx)
+        assert.equal(signer(tx.getRLPEncoding()).signers.sender.toLowerCase(), from.toLowerCase())
+        const legacy = caver.transaction.legacyTransaction.create({ from, to, value: 4, gas: 25_000, nonce: Number(tx.nonce) + 1 })
+        await caver.wallet.sign(from, legacy)
+        assert.equal(signer(legacy.getRLPEncoding()).signers.sender.toLowerCase(), from.toLowerCase())
+        for (const rlp of [tx.getRLPEncoding(), legacy.getRLPEncoding()]) {
+          const sent = await wallet.requestRawTransaction({ rlp, submit: true })
+          await minedReceipt(wallet, backstage, sent.transactionHash)
+        }
+        assert.equal((await backstage.account(to)).balance, 7n)
+      }
+    },
+    {
+      method: "caver.wallet.signAsGlobalFeePayer",
+      run: async () => {
+        const { from, to } = await parties()
+        const tx = caver.transaction.feeDelegatedValueTransfer.create({ from, to, value: 5, gas: 50_000 })
+        await caver.wallet.sign(from, tx)
+        await caver.wallet.signAsGlobalFeePayer(tx)
+        assert.equal(tx.feePayer.toLowerCase(), backstage.globalFeePayer)
+        const { signers } = signer(tx.getRLPEncoding())
+        assert.equal(signers.feePayer?.toLowerCase(), backstage.globalFeePayer)
+        const sent = await wallet.requestFDRawTransactionPaidByGlobalFeePayer({ rlp: tx.getRLPEncoding(), submit: true })
+        await minedReceipt(wallet, backstage, sent.transactionHash)
+        // The global fee payer paid the fee: the sender only the value.
+        assert.equal((await backstage.account(from)).balance, KLAY - 5n)
+      }
+    },
+    {
+      method: "caver.wallet.signAsFeePayer",
+      run: async () => {
+        const p = feePayer()
+        assert.ok(p !== undefined, "no fee-payer account")
+        const { from, to } = await parties()
+        const tx = caver.transaction.feeDelegatedValueTransferWithRatio.create({ from, to, value: 6, gas: 50_000, feeRatio: 30 })
+        await caver.wallet.sign(from, tx)
+        await caver.wallet.signAsFeePayer(p, tx)
+        assert.equal(signer(tx.getRLPEncoding()).signers.feePayer?.toLowerCase(), p.toLowerCase())
+        const before = await backstage.account(p)
+        const sent = await wallet.requestFDRawTransactionPaidByUser({ rlp: tx.getRLPEncoding(), feePayer: p, feeRatio: 30, submit: true })
+        const receipt = await minedReceipt(wallet, backstage, sent.transactionHash)
+        const total = fee(Number(receipt.gasUsed))
+        assert.equal((await backstage.account(p)).balance, before.balance - (total * 30n) / 100n)
+      }
+    }
+  ]
+}

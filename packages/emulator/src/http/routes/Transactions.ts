@@ -90,9 +90,21 @@ const rawRequest = (body: Wire.Body<"rlp">, context: Context): Effect.Effect<Req
       ? { tx: unsigned.right.tx, signatures: undefined, feePayer: undefined, chainId: unsigned.right.chainId }
       : yield* Either.match(Klaytn.decodeRaw(bytes), {
         onLeft: (e) => ApiError.refused(ApiError.Code.OutOfRange, `its value is out of range; rlp (${e.reason})`),
-        onRight: (parts) => Effect.succeed({ tx: parts.tx, signatures: parts.signatures, feePayer: parts.feePayer?.address, chainId: context.chainId })
+        // A wallet's transaction to be signed here carries a placeholder where the signature goes.
+        onRight: (parts) =>
+          Effect.succeed({
+            tx: parts.tx,
+            signatures: Klaytn.isUnsigned(parts.signatures) ? undefined : parts.signatures,
+            feePayer: parts.feePayer?.address,
+            chainId: context.chainId
+          })
       })
-    const { tx } = decoded
+    // An unsigned legacy transaction names no sender: the body's `from` does.
+    // (Only /v2/tx/rlp's body has one.)
+    const bodyFrom = (body as { readonly from?: Address.Address | undefined }).from
+    const legacyFrom = decoded.signatures === undefined && decoded.tx.type === Wire.TxType.LegacyTransaction
+    if (legacyFrom && bodyFrom === undefined) return yield* ApiError.missing("from")
+    const tx = legacyFrom ? { ...decoded.tx, from: bodyFrom! } : decoded.tx
     if (decoded.chainId !== context.chainId) return yield* ApiError.sendFailed("invalid chain id")
     const delegated = Wire.isFeeDelegatedType(tx.type)
     const ratio = body.feeRatio ?? 0
