@@ -5,12 +5,12 @@
  * intrinsic gas; cancels replacing a pending transaction; raw RLP relayed from a wallet outside KAS
  * and signed by a pool account; and the spec's refusals, each changing nothing.
  */
-import { FetchHttpClient } from "@effect/platform"
+import { FetchHttpClient, type HttpClient } from "@effect/platform"
 import { RLP } from "@ethereumjs/rlp"
 import { expect, layer } from "@effect/vitest"
 import { secp256k1 } from "@noble/curves/secp256k1.js"
 import { keccak_256 } from "@noble/hashes/sha3.js"
-import { Effect, Either, Layer } from "effect"
+import { Effect, Either, FastCheck as fc, Layer, Runtime } from "effect"
 import type { Address } from "effect-kas-wallet"
 import * as Klaytn from "effect-kas-wallet/Klaytn"
 import * as Emulator from "../src/Emulator.js"
@@ -226,5 +226,83 @@ layer(Layer.merge(Emulator.layer({ port: 0, mining: "manual" }), FetchHttpClient
       expect([noRoute.status, (noRoute.body as any).code]).toEqual([404, 1010007])
       expect(yield* state(from)).toEqual([KLAY, 0])
     }))
-})
 
+  it.effect("every new route answers a random body with 200 or a 4xx KAS error body, never a 5xx; a refused one changes nothing (no balance, nonce or pending transaction)", () =>
+    Effect.gen(function*() {
+      const { api, e, funded, state } = yield* setUp
+      const from = yield* funded(KLAY)
+      const to = yield* api.account()
+      const payer = yield* api.feePayer()
+      const wallet = outsider()
+      yield* e.fund(CHAIN, wallet.address, KLAY)
+      const good = right(Klaytn.makeTransaction({ kind: "value", from: wallet.address, to: to as Address.Address, value: 1n, nonce: 0, gas: 100_000, gasPrice: GasPrice, feeDelegated: true }))
+      const signed = right(Klaytn.signAsSender(good, { chainId: CHAIN, sender: wallet.key }))
+      const watched = [from, to, payer, wallet.address]
+      const runtime = yield* Effect.runtime<HttpClient.HttpClient>()
+      const run = <A>(effect: Effect.Effect<A, never, HttpClient.HttpClient>) => Runtime.runPromise(runtime)(effect)
+      const snapshot = () => run(Effect.orDie(Effect.forEach(watched, state)))
+
+      // Valid pieces, broken ones, and random RLP: a flipped byte of a signed transaction, random bytes.
+      const rlp = fc.oneof(
+        fc.constant(hex(signed)),
+        fc.nat({ max: signed.length - 1 }).chain((at) => fc.integer({ min: 1, max: 255 }).map((x) => hex(signed.map((b, i) => (i === at ? b ^ x : b))))),
+        fc.uint8Array({ maxLength: 40 }).map(hex),
+        fc.constantFrom("0x", "0x0", "0xzz", "0xc0", "0x09c0", "0xf8")
+      )
+      const key = fc.oneof(
+        fc.constantFrom<unknown>({ keyType: 1 }, { keyType: 3 }, { keyType: 9 }, { keyType: 2 }, { keyType: 2, key: "0x02" + "11".repeat(32) }, { keyType: 5, key: [] }, { keyType: 5, key: [{ keyType: 1 }] }, null, "0x01c0"),
+        fc.record({ keyType: fc.constant(4), key: fc.record({ threshold: fc.integer({ min: -1, max: 3 }), weightedKeys: fc.array(fc.record({ publicKey: fc.constantFrom("0x04" + "1".repeat(128), hex(secp256k1.getPublicKey(wallet.key, false))), weight: fc.integer({ min: -1, max: 2 }) }), { maxLength: 3 }) }) })
+      )
+      const value = fc.oneof(
+        fc.constantFrom<unknown>(from, to, payer, wallet.address, "0x", "0x0", "0x123", "0xzz", "", null, -1, 0, 1.5, 2 ** 60, true, [], {}),
+        rlp,
+        key,
+        fc.string({ maxLength: 12 }),
+        fc.integer()
+      )
+      const body = fc.dictionary(
+        fc.constantFrom("from", "to", "input", "value", "nonce", "gas", "submit", "feeRatio", "feePayer", "rlp", "transactionHash", "accountKey", "fee_payer"),
+        value,
+        { maxKeys: 6 }
+      )
+      const route = fc.constantFrom(
+        ["POST", "/v2/tx/rlp"],
+        ["POST", "/v2/tx/fd/rlp"],
+        ["POST", "/v2/tx/fd-user/rlp"],
+        ["DELETE", "/v2/tx"],
+        ["DELETE", "/v2/tx/fd"],
+        ["DELETE", "/v2/tx/fd-user"],
+        ["POST", "/v2/tx/anchor"],
+        ["POST", "/v2/tx/fd-user/anchor"],
+        ["PUT", "/v2/tx/account"],
+        ["PUT", "/v2/tx/fd/account"],
+        ["POST", "/v2/tx/legacy"]
+      ) as fc.Arbitrary<readonly ["POST" | "PUT" | "DELETE", string]>
+      let answered = 0
+      let refused = 0
+      yield* Effect.promise(() =>
+        fc.assert(
+          fc.asyncProperty(route, body, async ([method, path], b) => {
+            const before = await snapshot()
+            // In manual mining an accepted transaction waits in the pool: balances and nonces stay
+            // as they were whatever the answer; a refusal must not add to the pool either (below).
+            const reply = await run(api.request(method, path, b))
+            answered++
+            expect(reply.status, `${method} ${path} ${JSON.stringify(b)}: ${reply.text}`).toBeLessThan(500)
+            expect(await snapshot()).toEqual(before)
+            if (reply.status === 200) return
+            refused++
+            const error = reply.body as { readonly code?: unknown; readonly message?: unknown }
+            expect(typeof error.code, reply.text).toBe("number")
+            expect(typeof error.message, reply.text).toBe("string")
+          }),
+          { numRuns: 80 }
+        )
+      )
+      // Most random bodies are refused: the property is about refusals, not a vacuous pass.
+      expect(refused).toBeGreaterThan(answered / 2)
+      // What was accepted is what the pool holds: a block of it commits, and no refusal left a trace.
+      const block = yield* e.mine(CHAIN)
+      expect(block[0]!.transactions.length).toBe(answered - refused)
+    }))
+})
