@@ -70,7 +70,7 @@ describe("WalletClient streams", () => {
 
   it.effect.prop(
     "a failure mid-stream carries the cursor that resumes exactly the rest",
-    [fc.integer({ min: 1, max: 800 }), fc.integer({ min: 1, max: 50 }), fc.nat(), readAhead],
+    [fc.integer({ min: 1, max: 300 }), fc.integer({ min: 1, max: 50 }), fc.nat(), readAhead],
     ([n, s, seed, ahead]) =>
       Effect.gen(function*() {
         const all = accountsJson(n)

@@ -288,7 +288,7 @@ function privateKeyArb() {
 const keySpec: fc.Arbitrary<KeySpec> = fc.oneof(
   fc.constantFrom<KeySpec>({ type: 1 }, { type: 3 }),
   compressedKey.map((key): KeySpec => ({ type: 2, key })),
-  fc.uniqueArray(compressedKey, { minLength: 1, maxLength: 4, selector: hex }).chain((keys) =>
+  fc.uniqueArray(compressedKey, { minLength: 1, maxLength: 3, selector: hex }).chain((keys) =>
     fc.tuple(fc.array(fc.integer({ min: 1, max: 5 }), { minLength: keys.length, maxLength: keys.length }), fc.nat()).map(([weights, t]): KeySpec => {
       const total = weights.reduce((a, b) => a + b, 0)
       return { type: 4, threshold: 1 + (t % total), keys: keys.map((k, i) => [weights[i]!, k] as const) }
@@ -410,7 +410,7 @@ describe("every transaction type, signed with random keys", () => {
       expect(right(Klaytn.validateSignatures(parts, c.chainId, { sender: { _tag: "Legacy" } }))).toBeUndefined()
       expect(Either.isLeft(Klaytn.validateSignatures(parts, c.chainId === 1001 ? 8217 : 1001, { sender: { _tag: "Legacy" } }))).toBe(true
       )
-    }, { fastCheck: { numRuns: 8 } })
+    }, { fastCheck: { numRuns: 5 } })
   }
 
   it.prop("a changed byte in the signed fields no longer verifies", [txCase(ALL_TYPES), fc.nat()], ([c, at]) => {
@@ -616,7 +616,7 @@ describe("legacy transactions and account keys, with random keys", () => {
     expect(signed.senderTxHash).toBe(signed.transactionHash)
     expect(right(Klaytn.decodeRaw(signed.raw))).toStrictEqual({ tx: { ...tx, ...(input.length === 0 ? {} : {}) }, signatures: signed.signatures })
     expect(Either.isLeft(Klaytn.makeTransaction({ kind: "legacy", from, to, value, nonce, gas: 1, gasPrice: 1n, feeDelegated: true }))).toBe(true)
-  }, { fastCheck: { numRuns: 15 } })
+  }, { fastCheck: { numRuns: 8 } })
 
   it.prop("signatures are checked against the sender's account key: public, weighted multisig (weights reach the threshold), role-based (the account-update role), fail", [
     fc.uniqueArray(privateKey, { minLength: 3, maxLength: 3, selector: hex })
@@ -711,5 +711,5 @@ describe("what a wallet hands over to be relayed", () => {
     // Independently: rlp([rlp([type, ...fields]), chainId, 0, 0]).
     expect(hex(sigRlp)).toBe(hex(RLP.encode([RLP.encode([minimal(type), ...klaytnFields(type, { ...tx, from: from.toLowerCase() })]), minimal(1001), new Uint8Array(), new Uint8Array()])))
     expect(right(Klaytn.decodeSigRlp(sigRlp))).toStrictEqual({ tx, chainId: 1001 })
-  }, { fastCheck: { numRuns: 10 } })
+  }, { fastCheck: { numRuns: 6 } })
 })

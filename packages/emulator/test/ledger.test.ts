@@ -636,6 +636,6 @@ describe("more than one writer", () => {
         Effect.provide(LedgerStore.layer.pipe(Layer.provideMerge(Database.layer({ database: ":memory:" })))),
         Effect.orDie
       ),
-    { fastCheck: { numRuns: 25 } }
+    { fastCheck: { numRuns: 15 } }
   )
 })
