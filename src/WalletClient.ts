@@ -880,8 +880,11 @@ export const make = (
           [Spans.SpanAttributes.feePayer]: prepared.feePayer === undefined ? "sender" : prepared.feePayer._tag
         })
         return Effect.flatMap(sent, ({ body, result }) =>
-          settings.verifyResults
-            ? Effect.as(Effect.mapError(Verify.verify(prepared.expected(t.chainId), result), unverified(request, body, result)), result)
+          settings.verifyResults !== "off"
+            ? Effect.as(
+              Effect.mapError(Verify.verify(prepared.expected(t.chainId), result, settings.verifyResults === "all"), unverified(request, body, result)),
+              result
+            )
             : Effect.succeed(result))
       })
 

@@ -54,8 +54,12 @@ const answering = (body: unknown, extra: Partial<WalletConfig.Options> = {}) => 
 const transfer = { from: sender, to, value: 5n }
 
 /** The field an UnverifiedResult names (or the tag of another outcome). */
-const verdict = (body: unknown, run: Effect.Effect<unknown, WalletError.WalletError, WalletClient.WalletClient>) =>
-  withClient(answering(body).test, run).pipe(
+const verdict = (
+  body: unknown,
+  run: Effect.Effect<unknown, WalletError.WalletError, WalletClient.WalletClient>,
+  options?: Partial<WalletConfig.Options>
+) =>
+  withClient(answering(body, options).test, run).pipe(
     Effect.match({ onFailure: (e) => (e._tag === "UnverifiedResult" ? e.field : e._tag), onSuccess: () => "verified" })
   )
 
@@ -125,6 +129,18 @@ describe("verified results", () => {
       expect(String(error) + JSON.stringify(error)).not.toContain(secret)
       const unchecked = answering(body, { verifyResults: false })
       expect((yield* withClient(unchecked.test, WalletClient.transferValue({ ...transfer, value: 6n }))).value).toBe(5n)
+    }))
+
+  it.effect("verifyResults: \"fields\" checks everything but the signers' recovery", () =>
+    Effect.gen(function*() {
+      const { body } = signed()
+      const fields = { verifyResults: "fields" as const }
+      expect(yield* verdict({ ...body, transactionHash: `0x${"ab".repeat(32)}` }, WalletClient.transferValue(transfer), fields)).toBe("transactionHash")
+      expect(yield* verdict(body, WalletClient.transferValue({ ...transfer, value: 6n }), fields)).toBe("value")
+      // Signed for another chain: only the recovery tells, which "fields" leaves to the chain.
+      const mainnet = signed({ chainId: 8217 }).body
+      expect(yield* verdict(mainnet, WalletClient.transferValue(transfer), fields)).toBe("verified")
+      expect(yield* verdict(mainnet, WalletClient.transferValue(transfer))).toBe("rlp.signatures")
     }))
 })
 

@@ -47,6 +47,14 @@ describe("configuration mistakes are InvalidArgument, never a defect", () => {
       expect(yield* key({ accessKeyId, secretAccessKey: Redacted.make(secret) })).toBe("built")
     }))
 
+  it.effect("layer: verifyResults is true, false or \"fields\"", () =>
+    Effect.gen(function*() {
+      const credentials = { accessKeyId, secretAccessKey: Redacted.make(secret) }
+      const verify = (verifyResults: unknown) => outcome(fromOptions({ credentials, chainId: ChainId.Testnet, verifyResults }))
+      for (const ok of [true, false, "fields", undefined]) expect(yield* verify(ok)).toBe("built")
+      expect(yield* verify("yes")).toBe(`verifyResults: invalid verifyResults: must be true, false or "fields", got "yes"`)
+    }))
+
   it.effect("layerConfig: each variable missing, empty or wrong is named, with what it must hold", () =>
     Effect.gen(function*() {
       const without = (name: keyof typeof goodEnv) => {

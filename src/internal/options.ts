@@ -27,7 +27,8 @@ export interface Settings {
   readonly readAhead: number
   readonly maxResponseBytes: number
   readonly httpSpans: boolean
-  readonly verifyResults: boolean
+  /** What of a transaction result is checked: everything, all but the signatures, nothing. */
+  readonly verifyResults: "all" | "fields" | "off"
   readonly transformClient: ((client: HttpClient.HttpClient) => HttpClient.HttpClient) | undefined
 }
 
@@ -143,6 +144,15 @@ const baseUrlOf = (raw: string | URL | undefined): Either.Either<string, WalletE
   return Either.right(url.toString().replace(/\/+$/, ""))
 }
 
+const verificationOf = (value: unknown): Either.Either<"all" | "fields" | "off", WalletError.InvalidArgument> =>
+  value === undefined || value === true
+    ? Either.right("all")
+    : value === false
+    ? Either.right("off")
+    : value === "fields"
+    ? Either.right("fields")
+    : Either.left(invalid("verifyResults", `must be true, false or "fields", got ${JSON.stringify(value) ?? String(value)}`))
+
 const wholeNumber = (name: string, value: number, min: number, max: number) =>
   Number.isInteger(value) && value >= min && value <= max
     ? Either.right(value)
@@ -164,6 +174,7 @@ export const resolve = (options: WalletConfig.Options): Either.Either<Settings, 
     const readAhead = yield* wholeNumber("readAhead", options.readAhead ?? WalletConfig.DefaultReadAhead, 0, 16)
     // At most 256 MiB: the body becomes one string, and V8 cannot make one of 512 MiB (the
     // platform's Node transport crashes the process trying).
+    const verifyResults = yield* verificationOf(options.verifyResults)
     const maxResponseBytes = yield* wholeNumber(
       "maxResponseBytes",
       options.maxResponseBytes ?? WalletConfig.DefaultMaxResponseBytes,
@@ -179,7 +190,7 @@ export const resolve = (options: WalletConfig.Options): Either.Either<Settings, 
       readAhead,
       maxResponseBytes,
       httpSpans: options.httpSpans === true,
-      verifyResults: options.verifyResults !== false,
+      verifyResults,
       transformClient: options.transformClient
     }
   })

@@ -2,9 +2,11 @@
  * Realistic bodies for benchmarks: one pool, distinct random addresses (EIP-55 checksummed, as the
  * service returns them), public keys and key ids, newest first.
  */
-import { Option } from "effect"
+import { Either, Option, Schema } from "effect"
 import { randomBytes } from "node:crypto"
 import * as Address from "../../src/Address.js"
+import * as Klaytn from "../../src/Klaytn.js"
+import * as Transaction from "../../src/Transaction.js"
 
 const hex = (bytes: number): string => randomBytes(bytes).toString("hex")
 
@@ -23,3 +25,17 @@ export const accountJson = (createdAt: number) => ({
 /** The JSON text of a list page of `size` accounts. */
 export const pageText = (size: number, cursor = "eyJjcmVhdGVkQXQiOjE1OTkxODcyOTN9"): string =>
   JSON.stringify({ cursor, items: Array.from({ length: size }, (_, i) => accountJson(1_700_000_000 - i)) })
+
+/**
+ * A real signed fee-delegated transfer (fixed keys, so every process signs the same bytes) and the
+ * request it answers: its result verifies against the request.
+ */
+export const transferResult = (() => {
+  const sender = new Uint8Array(32).fill(7)
+  const feePayer = new Uint8Array(32).fill(9)
+  const from = Either.getOrThrow(Klaytn.addressOfKey(sender))
+  const to = Option.getOrThrow(Address.checksum("0x5053e2f0dde795c423a2b7f551c873f6ef6f4daa"))
+  const tx = Either.getOrThrow(Klaytn.makeTransaction({ kind: "value", from, to, value: 1000n, nonce: 3, gas: 100_000, gasPrice: 25_000_000_000n, feeDelegated: true }))
+  const signed = Either.getOrThrow(Klaytn.signTransaction(tx, { chainId: 1001, sender, feePayer }))
+  return { from, to, value: 1000n, json: Schema.encodeSync(Transaction.TransactionResult)(Klaytn.toResult(signed, "Submitted")) }
+})()

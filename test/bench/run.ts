@@ -17,6 +17,7 @@ const benches: Record<string, () => Promise<{ readonly run: () => Promise<Readon
   emulator: () => import("../../packages/emulator/test/bench/emulator.js"),
   contracts: () => import("../../packages/emulator/test/bench/contracts.js"),
   cli: () => import("../../packages/cli/test/bench/cli.js"),
+  transactions: () => import("./transactions.js"),
   caver: () => import("../../packages/emulator/test/bench/caver.js")
 }
 const [flag, name] = process.argv.slice(2)

@@ -5,6 +5,7 @@
  * - GET /v2/account/<address>: one account.
  * - GET /v2/account?size=1000[&cursor=page-<k>]: page k of `pages` pages of 1000 accounts, after
  *   `delayMs` (the service's own time, for the read-ahead benchmark).
+ * - POST /v2/tx/fd/value: `transferResult`, a real signed transfer (it verifies).
  *
  * Ten page bodies are rendered before the server listens and cycled, only the cursor changing:
  * serving costs the same for every request and every side, so the comparison measures the clients.
@@ -12,7 +13,7 @@
 import { spawn } from "node:child_process"
 import { createServer } from "node:http"
 import { fileURLToPath } from "node:url"
-import { accountJson, pageText } from "./fixtures.js"
+import { accountJson, pageText, transferResult } from "./fixtures.js"
 
 interface Options {
   readonly pages: number
@@ -27,12 +28,14 @@ const serve = ({ delayMs = 0, pages }: Options) => {
   const pageBody = (k: number) =>
     Buffer.concat([items[k % 10]!, Buffer.from(`${JSON.stringify(k + 1 < pages ? `page-${k + 1}` : "")}}`)])
   const one = Buffer.from(JSON.stringify(accountJson(1_700_000_000)))
+  const transfer = Buffer.from(JSON.stringify(transferResult.json))
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://localhost")
     const send = (body: Buffer) => {
       res.writeHead(200, { "content-type": "application/json", "content-length": body.length })
       res.end(body)
     }
+    if (req.method === "POST" && url.pathname === "/v2/tx/fd/value") return req.resume().on("end", () => send(transfer))
     if (url.pathname !== "/v2/account") return send(one)
     const cursor = url.searchParams.get("cursor")
     const body = pageBody(cursor === null ? 0 : Number(cursor.slice(5)))
