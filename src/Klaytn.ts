@@ -649,8 +649,8 @@ const signUnsafe = (hash: Uint8Array, privateKey: Uint8Array, chainId: number): 
 export const sign = (hash: Uint8Array, privateKey: Uint8Array, chainId: number): Either.Either<SignatureValues, KlaytnError> =>
   guard(() => signUnsafe(hash, privateKey, chainId))
 
-// The compressed public key that signed `hash` (33 bytes), after the checks of `recover`.
-const recoverKeyUnsafe = (hash: Uint8Array, signature: SignatureValues, chainId: number): Uint8Array => {
+// The public key that signed `hash`, checking V against the chain, R and S in range and S low.
+const recoverPointUnsafe = (hash: Uint8Array, signature: SignatureValues, chainId: number) => {
   checkHash(hash)
   const recovery = signature.v - (2 * chainId + 35)
   if (recovery !== 0 && recovery !== 1) {
@@ -660,28 +660,18 @@ const recoverKeyUnsafe = (hash: Uint8Array, signature: SignatureValues, chainId:
   if (r < 1n || r >= N || s < 1n || s >= N) invalid("R and S must be from 1 to the curve order - 1")
   if (s > N >> 1n) invalid("S must be in the lower half of the curve order")
   try {
-    return new secp256k1.Signature(r, s, recovery).recoverPublicKey(hash).toBytes(true)
+    return new secp256k1.Signature(r, s, recovery).recoverPublicKey(hash)
   } catch {
     return invalid("the signature does not recover a public key")
   }
 }
 
-const recoverUnsafe = (hash: Uint8Array, signature: SignatureValues, chainId: number): Address.Address => {
-  checkHash(hash)
-  const recovery = signature.v - (2 * chainId + 35)
-  if (recovery !== 0 && recovery !== 1) {
-    invalid(`V must be ${2 * chainId + 35} or ${2 * chainId + 36} on chain ${chainId}, got ${signature.v}`)
-  }
-  const { r, s } = signature
-  if (r < 1n || r >= N || s < 1n || s >= N) invalid("R and S must be from 1 to the curve order - 1")
-  if (s > N >> 1n) invalid("S must be in the lower half of the curve order")
-  try {
-    const point = new secp256k1.Signature(r, s, recovery).recoverPublicKey(hash)
-    return addressOfPublicKey(point.toBytes(false))
-  } catch {
-    return invalid("the signature does not recover a public key")
-  }
-}
+// The compressed public key (33 bytes) that signed `hash`: what account keys hold.
+const recoverKeyUnsafe = (hash: Uint8Array, signature: SignatureValues, chainId: number): Uint8Array =>
+  recoverPointUnsafe(hash, signature, chainId).toBytes(true)
+
+const recoverUnsafe = (hash: Uint8Array, signature: SignatureValues, chainId: number): Address.Address =>
+  addressOfPublicKey(recoverPointUnsafe(hash, signature, chainId).toBytes(false))
 
 /**
  * The address that signed `hash`, checking `v` against the chain and `s` for low-S.

@@ -109,13 +109,7 @@ export interface Service extends EmulatorConsole.Service {
  * @since 0.5.0
  * @category models
  */
-export interface MinedBlock {
-  readonly chainId: number
-  readonly blockNumber: number
-  readonly blockHash: string
-  readonly blockTimeMs: number
-  readonly transactions: ReadonlyArray<string>
-}
+export type MinedBlock = Ledger.MinedBlock
 
 /**
  * The OpenAPI 3.1 document of the emulated API, as plain JSON.
