@@ -54,7 +54,7 @@ describe("WalletClient streams", () => {
         expect(test.requests.length).toBeGreaterThanOrEqual(needed)
         expect(test.requests.length).toBeLessThanOrEqual(k === 0 ? 0 : Math.min(total, needed + ahead))
       }),
-    { fastCheck: { numRuns: 30 } }
+    { fastCheck: { numRuns: 20 } }
   )
 
   it.effect.prop("a time range streams exactly the filtered listing", [smallPages, fc.nat({ max: 1100 }), fc.nat({ max: 1100 })], ([[n, s], a, b]) =>

@@ -115,13 +115,13 @@ describe("emulator process", () => {
 
       // 8 writers create accounts, 4 send transfers from one account and 2 execute the token's
       // transfer(to, 1) from another, all at once; the process is killed while they are in flight.
-      const creates = yield* writers(8, 50, Effect.map(Effect.either(sendEither("POST", `${first.url}/v2/account`, a.headers(1001))), (r) =>
+      const creates = yield* writers(8, 30, Effect.map(Effect.either(sendEither("POST", `${first.url}/v2/account`, a.headers(1001))), (r) =>
         Either.isRight(r) && r.right.status === 200 ? Either.right(r.right.body) : Either.left(r)))
-      const transfers = yield* writers(4, 20, Effect.map(Effect.either(tx.transfer("value", { from, to, value: "0x1" })), (r) =>
+      const transfers = yield* writers(4, 12, Effect.map(Effect.either(tx.transfer("value", { from, to, value: "0x1" })), (r) =>
         Either.isRight(r) && r.right.status === 200
           ? Either.right({ hash: r.right.body.transactionHash as string, nonce: r.right.body.nonce as number })
           : Either.left(r)))
-      const executions = yield* writers(2, 10, Effect.map(Effect.either(tx.post("/v2/tx/fd/contract/execute", { from: cfrom, to: token, input: transferOne })), (r) =>
+      const executions = yield* writers(2, 6, Effect.map(Effect.either(tx.post("/v2/tx/fd/contract/execute", { from: cfrom, to: token, input: transferOne })), (r) =>
         Either.isRight(r) && r.right.status === 200
           ? Either.right({ hash: r.right.body.transactionHash as string, nonce: r.right.body.nonce as number })
           : Either.left(r)))

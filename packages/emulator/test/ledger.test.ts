@@ -478,7 +478,7 @@ layer(Layer.merge(Emulator.layer(), FetchHttpClient.layer))("a model of the ledg
       }),
     {
       fastCheck: {
-        numRuns: 12,
+        numRuns: 9,
         // One run that surely meets every outcome the next test asks for; the random runs explore.
         examples: [[[2n * KLAY, 2n * KLAY, 0n, 10n ** 15n], [
           { _tag: "transfer", from: 0, to: 1, value: 1n, payer: "sender", ratio: 0, memo: "a", gas: undefined },
