@@ -623,6 +623,16 @@ const addressOfPublicKey = (uncompressed: Uint8Array): Address.Address =>
   addressOfBytes(keccak256(uncompressed.subarray(1)).subarray(12))
 
 /**
+ * A fresh random secp256k1 private key (32 bytes, from the platform's secure random source): a
+ * wallet's own key, for tools and tests that sign outside KAS. Keep it secret: nothing here prints
+ * it.
+ *
+ * @since 0.5.0
+ * @category signing
+ */
+export const randomPrivateKey = (): Uint8Array => secp256k1.utils.randomSecretKey()
+
+/**
  * The address of a 32-byte secp256k1 private key.
  *
  * @since 0.1.0

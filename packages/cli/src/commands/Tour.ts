@@ -12,6 +12,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Address, Amount, ChainId, FeeDelegation, Transaction, TransactionKind, WalletClient, WalletConfig } from "effect-kas-wallet"
 import * as Abi from "effect-kas-wallet/Abi"
+import * as Klaytn from "effect-kas-wallet/Klaytn"
 import * as Wire from "effect-kas-wallet/Wire"
 import { Emulator } from "effect-kas-wallet-emulator"
 import type * as Argv from "../input/Argv.js"
@@ -172,10 +173,40 @@ export const program = Effect.gen(function*() {
     `the sender paid no fee: it still holds ${klay(spent.balance)}; the member's bill is ${klay(billed[0]?.fees ?? 0n)} for ${billed[0]?.transactions ?? 0} transactions`
   ].join("\n"))
 
+  yield* step(
+    10,
+    "Relay a transaction a user signed in their own wallet; the global fee payer pays; sent reliably",
+    "POST /v2/tx/fd/rlp"
+  )
+  // The user's wallet: a key that never reaches the service, and an address outside every pool.
+  const userKey = Klaytn.randomPrivateKey()
+  const user = yield* Klaytn.addressOfKey(userKey)
+  yield* emulator.fund(ChainId.Testnet, user, Amount.PebPerKlay)
+  const userTx = yield* Klaytn.makeTransaction({
+    kind: "value",
+    from: user,
+    to: receiver.address,
+    value: Amount.PebPerKlay / 4n,
+    nonce: 0,
+    gas: 100_000,
+    gasPrice: 25_000_000_000n,
+    feeDelegated: true
+  })
+  const rlp = `0x${Buffer.from(yield* Klaytn.signAsSender(userTx, { chainId: ChainId.Testnet, sender: userKey })).toString("hex")}`
+  yield* say(`the user signs a TxTypeFeeDelegatedValueTransfer of 0.25 KLAY from ${Output.short(user)} (${(rlp.length - 2) / 2} bytes of RLP)`)
+  // Signed first (its hash known before it is sent), then submitted: a lost answer cannot hide it.
+  const relayed = yield* WalletClient.sendReliably(TransactionKind.RawTransaction({ rlp }), { feePayer: FeeDelegation.global }).pipe(signed)
+  const settled = yield* WalletClient.awaitReceipt(relayed.transactionHash, polling)
+  const userAfter = yield* emulator.balance(ChainId.Testnet, user)
+  yield* say([
+    `submitted ${Output.short(relayed.transactionHash, 10, 6)}, verified: the user's own transaction, the global fee payer's signature added${"feePayer" in relayed ? ` (${Output.short(relayed.feePayer)})` : ""}`,
+    `${settled.status} in block ${settled.blockNumber}: the user paid no fee, 1 KLAY → ${klay(userAfter.balance)}`
+  ].join("\n"))
+
   yield* Console.log([
     "",
     "Done. Next:",
-    "   README.md, docs/client.md         the library, contracts too (effect-kas-wallet/Abi)",
+    "   README.md, docs/client.md         the library: contracts (effect-kas-wallet/Abi), every other kind",
     "   packages/cli/docs/cli.md          kas-wallet tx deploy | execute | call, every command",
     "   packages/cli/src/tour/README.md   the token's Solidity source, and how to rebuild it",
     "   kas-wallet --help"
