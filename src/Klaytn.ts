@@ -616,10 +616,10 @@ const checkKey = (privateKey: Uint8Array) => {
 
 const addressOfKeyUnsafe = (privateKey: Uint8Array): Address.Address => {
   checkKey(privateKey)
-  return addressOfPublicKey(secp256k1.getPublicKey(privateKey, false))
+  return addressOfUncompressed(secp256k1.getPublicKey(privateKey, false))
 }
 
-const addressOfPublicKey = (uncompressed: Uint8Array): Address.Address =>
+const addressOfUncompressed = (uncompressed: Uint8Array): Address.Address =>
   addressOfBytes(keccak256(uncompressed.subarray(1)).subarray(12))
 
 /**
@@ -631,6 +631,22 @@ const addressOfPublicKey = (uncompressed: Uint8Array): Address.Address =>
  * @category signing
  */
 export const randomPrivateKey = (): Uint8Array => secp256k1.utils.randomSecretKey()
+
+/**
+ * The address of a secp256k1 public key (33 bytes compressed or 65 uncompressed): the last 20
+ * bytes of keccak256 of its coordinates.
+ *
+ * @since 0.5.0
+ * @category signing
+ */
+export const addressOfPublicKey = (publicKey: Uint8Array): Either.Either<Address.Address, KlaytnError> =>
+  guard(() => {
+    try {
+      return addressOfUncompressed(secp256k1.Point.fromBytes(publicKey).toBytes(false))
+    } catch {
+      return invalid("not a public key of secp256k1")
+    }
+  })
 
 /**
  * The address of a 32-byte secp256k1 private key.
@@ -681,7 +697,7 @@ const recoverKeyUnsafe = (hash: Uint8Array, signature: SignatureValues, chainId:
   recoverPointUnsafe(hash, signature, chainId).toBytes(true)
 
 const recoverUnsafe = (hash: Uint8Array, signature: SignatureValues, chainId: number): Address.Address =>
-  addressOfPublicKey(recoverPointUnsafe(hash, signature, chainId).toBytes(false))
+  addressOfUncompressed(recoverPointUnsafe(hash, signature, chainId).toBytes(false))
 
 /**
  * The address that signed `hash`, checking `v` against the chain and `s` for low-S.

@@ -905,17 +905,18 @@ export const make = (
           sendTransaction("sendReliably", TransactionKind.RawTransaction({ rlp }), { chainId, pool, feePayer, feePayerPool, feeRatio, submit: true }),
           (result) =>
             // The fee payer signs deterministically: the same bytes, the same hash. Another hash is
-            // another transaction with the same nonce, which the one signed can no longer join.
-            Transaction.isSigned(result) && result.transactionHash !== transactionHash
+            // another transaction with the same nonce, which the one signed can no longer join; an
+            // answer with no signed transaction at all is not the one submitted either.
+            !Transaction.isSigned(result) || result.transactionHash !== transactionHash
               ? Effect.fail(
                 new WalletError.UnverifiedResult({
                   method: "POST",
                   path: Wire.txPath("rlp", Wire.payerRoute(feePayer as FeeDelegation.FeePayer | undefined)),
                   field: "transactionHash",
                   expected: transactionHash,
-                  actual: result.transactionHash,
+                  actual: Transaction.isSigned(result) ? result.transactionHash : "none (a result without a signed transaction)",
                   body: settings.auth.scrub(JSON.stringify(Schema.encodeSync(Transaction.TransactionResult)(result))),
-                  transactionHash: result.transactionHash
+                  transactionHash
                 })
               )
               : Effect.succeed(submitted)

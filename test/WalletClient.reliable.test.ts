@@ -94,5 +94,11 @@ describe("sendReliably", () => {
       const refused = yield* Effect.flip(withClient(poor.test, WalletClient.sendReliably(transfer, { from, resubmit })))
       expect(refused).toMatchObject({ _tag: "SubmissionFailed", transactionHash: tx.transactionHash, submissions: 1, code: 1065001 })
       expect(poor.routes()).toEqual(["POST /v2/tx/value", "POST /v2/tx/rlp"])
+      // A submission answered without a signed transaction (a pending multisig shape) is not the
+      // one submitted: never "Submitted", and the error names the hash to look up.
+      const { rlp: _rlp, signatures: _signatures, transactionHash: _hash, ...fields } = resultOf(tx, "Submitted") as Record<string, unknown>
+      const unsigned = service(tx, [() => json(200, { ...fields, status: "Pending", transactionId: `0x${"12".repeat(32)}` })], [])
+      const notIt = yield* Effect.flip(withClient(unsigned.test, WalletClient.sendReliably(transfer, { from, resubmit })))
+      expect(notIt).toMatchObject({ _tag: "UnverifiedResult", field: "transactionHash", transactionHash: tx.transactionHash })
     }))
 })

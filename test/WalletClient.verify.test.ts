@@ -159,6 +159,12 @@ describe("raw transactions", () => {
       expect(yield* verdict(signed({ feePayer: true, nonce: 8 }).body, WalletClient.send(raw, { feePayer: FeeDelegation.global }))).toBe("rlp.nonce")
       const resigned = signed({ feePayer: true, chainId: 8217 })
       expect(yield* verdict(resigned.body, WalletClient.send(raw, { feePayer: FeeDelegation.global }))).toBe("rlp.signatures")
+      // A pending answer (no RLP yet) must still be the transaction sent.
+      const { input: _input, rlp: _rlp, signatures: _signatures, transactionHash: _hash, ...fields } = full.body
+      const pendingAnswer = { ...fields, status: "Pending", transactionId: `0x${"12".repeat(32)}` }
+      expect(yield* verdict(pendingAnswer, WalletClient.send(raw, { feePayer: FeeDelegation.global }))).toBe("verified")
+      expect(yield* verdict({ ...pendingAnswer, to: other.toLowerCase() }, WalletClient.send(raw, { feePayer: FeeDelegation.global }))).toBe("to")
+      expect(yield* verdict({ ...pendingAnswer, value: "0x1" }, WalletClient.send(raw, { feePayer: FeeDelegation.global }))).toBe("value")
     }))
 
   it.effect("refused before sending: another sender than from, a basic type on a fee-delegated route, a nonce or gas option, a ratio the RLP does not have", () =>

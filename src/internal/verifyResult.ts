@@ -95,6 +95,26 @@ export const checkFields = (e: Expected, r: Transaction.TransactionResult): Eith
   })
 
 /**
+ * A raw request's pending result (a multisig sender's: no RLP yet) against the transaction sent:
+ * its recipient, value, input, nonce, gas and key.
+ *
+ * @internal
+ */
+export const checkPendingAgainstSent = (e: Expected, r: Transaction.TransactionResult): Either.Either<void, Mismatch> =>
+  Either.gen(function*() {
+    const sent = e.sent?.tx
+    if (sent === undefined || Transaction.isSigned(r)) return
+    if (!same(sent.to, r.to)) return yield* differ("to", `the RLP's ${show(sent.to)}`, r.to)
+    if (sent.value !== (r.value ?? 0n)) return yield* differ("value", sent.value, r.value)
+    const input = hexOf(sent.input) ?? "0x"
+    if (!same(input, r.input ?? "0x")) return yield* differ("input", `the RLP's ${input}`, r.input)
+    if (sent.nonce !== r.nonce) return yield* differ("nonce", `the RLP's ${sent.nonce}`, r.nonce)
+    if (sent.gas !== r.gas) return yield* differ("gas", `the RLP's ${sent.gas}`, r.gas)
+    const key = hexOf(sent.key)
+    if (!same(key, r.accountKey)) return yield* differ("accountKey", `the RLP's ${show(key)}`, r.accountKey)
+  })
+
+/**
  * The new key of an account update, as the result must show it: Klaytn's RLP form of the key
  * asked for.
  *
@@ -195,20 +215,21 @@ export const checkSigned = (
     if (!sameSignatures(parts.signatures, wireSignatures(r.signatures))) {
       return yield* differ("signatures", `the RLP's ${showSignatures(parts.signatures)}`, showSignatures(wireSignatures(r.signatures)))
     }
+    // A request its sender signed keeps those signatures, byte for byte; an unsigned one (a SigRLP,
+    // a wallet's placeholder) is signed by the service.
+    const kept = e.sent !== undefined && !klaytn.isUnsigned(e.sent.signatures)
     if (e.sent !== undefined) {
       yield* sameTransaction(e.sent.tx, t)
-      // A request its sender signed keeps those signatures; an unsigned one (a SigRLP, a wallet's
-      // placeholder, or — checked with the signatures — one signed for another chain) is signed by
-      // the service.
-      const signed = !klaytn.isUnsigned(e.sent.signatures) &&
-        (!signatures || Either.isRight(klaytn.verifySigners({ tx: e.sent.tx, signatures: e.sent.signatures }, e.chainId)))
-      if (signed && !sameSignatures(e.sent.signatures, parts.signatures)) {
+      if (kept && !sameSignatures(e.sent.signatures, parts.signatures)) {
         return yield* differ("rlp.signatures", showSignatures(e.sent.signatures), showSignatures(parts.signatures))
       }
     }
     // Recovering the signers is the one costly part (elliptic-curve arithmetic): `"fields"` skips it.
     if (!signatures) return
-    yield* Either.mapLeft(klaytn.verifySigners(parts, e.chainId), (error) => ({
+    // Signatures the caller sent are the caller's, checked against the sender's account key by the
+    // chain (it need not be its address's own: a public, multisig or role-based key): only the fee
+    // payer's, made by the service, are recovered here.
+    yield* Either.mapLeft(klaytn.verifySigners(kept ? { ...parts, signatures: [] } : parts, e.chainId), (error) => ({
       field: "rlp.signatures",
       expected: `signatures of the sender and the fee payer on chain ${e.chainId}`,
       actual: error.reason
@@ -242,7 +263,7 @@ export const loadCodec: Effect.Effect<typeof Klaytn, Mismatch> = Effect.suspend(
  * @internal
  */
 export const verify = (e: Expected, r: Transaction.TransactionResult, signatures = true): Effect.Effect<void, Mismatch> =>
-  Either.match(checkFields(e, r), {
+  Either.match(Either.flatMap(checkFields(e, r), () => checkPendingAgainstSent(e, r)), {
     onLeft: Effect.fail,
     onRight: () =>
       Transaction.isSigned(r) || e.accountKey !== undefined

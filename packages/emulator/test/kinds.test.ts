@@ -11,7 +11,7 @@ import { expect, layer } from "@effect/vitest"
 import { secp256k1 } from "@noble/curves/secp256k1.js"
 import { keccak_256 } from "@noble/hashes/sha3.js"
 import { Effect, Either, FastCheck as fc, Layer, Runtime } from "effect"
-import type { Address } from "effect-kas-wallet"
+import { type Address, ChainId, FeeDelegation, Transaction, TransactionKind, WalletClient } from "effect-kas-wallet"
 import * as Klaytn from "effect-kas-wallet/Klaytn"
 import * as Emulator from "../src/Emulator.js"
 import { memberTx } from "./_ledger.js"
@@ -135,11 +135,20 @@ layer(Layer.merge(Emulator.layer({ port: 0, mining: "manual" }), FetchHttpClient
       expect(yield* state(to)).toEqual([0n, 0])
       // The sender paid its own cancel only (21000 gas); the global fee payer paid the other.
       expect(yield* state(from)).toEqual([KLAY - 21_000n * GasPrice, 2])
-      refused(yield* api.request("DELETE", "/v2/tx", { from, nonce: first.nonce }), 1065001)
+      // A committed nonce: nonce too low. (0 is "the next to be mined": with nothing pending, a cancel of the next nonce.)
+      refused(yield* api.request("DELETE", "/v2/tx", { from, nonce: second.nonce }), 1065001)
       refused(yield* api.request("DELETE", "/v2/tx", { from, transactionHash: first.transactionHash }), 1065000)
       refused(yield* api.request("DELETE", "/v2/tx", { from, transactionHash: byNonce.transactionHash }), 1065001)
       refused(yield* api.request("DELETE", "/v2/tx", { from, nonce: 1, transactionHash: byNonce.transactionHash }), 1061615)
       expect(yield* state(from)).toEqual([KLAY - 21_000n * GasPrice, 2])
+      // By nonce 0: the lowest pending transaction, whatever its nonce.
+      const third = ok(yield* api.post("/v2/tx/value", { from, to, value: "0x7" }))
+      expect(third.nonce).toBe(2)
+      const byZero = ok(yield* api.request("DELETE", "/v2/tx", { from, nonce: 0 }))
+      expect([byZero.typeInt, byZero.nonce]).toEqual([0x38, 2])
+      yield* mine
+      refused(yield* api.receipt(third.transactionHash), 1065000)
+      expect(yield* state(to)).toEqual([0n, 0])
     }))
 
   it.effect("relay: a wallet outside KAS signs, the global or a user fee payer signs and pays; a pool account signs a SigRLP; the spec's refusals change nothing", () =>
@@ -304,5 +313,91 @@ layer(Layer.merge(Emulator.layer({ port: 0, mining: "manual" }), FetchHttpClient
       // What was accepted is what the pool holds: a block of it commits, and no refusal left a trace.
       const block = yield* e.mine(CHAIN)
       expect(block[0]!.transactions.length).toBe(answered - refused)
+    }))
+})
+
+// A fee-delegated transaction signed by any key (an account whose key was updated away from its
+// address's), as a wallet hands it over: the fee payer empty, its signature a placeholder.
+const signedBy = (tx: Klaytn.Tx, key: Uint8Array) => {
+  const sig = Either.getOrThrow(Klaytn.sign(Klaytn.senderSigningHash(tx, CHAIN), key, CHAIN))
+  return hex(Uint8Array.from([tx.type, ...RLP.encode([
+    ...klaytnFields(tx.type, { ...tx, from: tx.from.toLowerCase() }),
+    [[minimal(sig.v), minimal(sig.r), minimal(sig.s)]],
+    new Uint8Array(),
+    [[Uint8Array.of(1), new Uint8Array(), new Uint8Array()]]
+  ] as Array<Uint8Array>)]))
+}
+
+layer(Layer.merge(Emulator.layer({ port: 0, mining: "manual" }), FetchHttpClient.layer))("what mining checks again", (it) => {
+  it.effect("a value that would overflow its recipient is committed failed, and the block is made; a relayed cancel replaces its nonce; a transaction signed with a key updated away is dropped", () =>
+    Effect.gen(function*() {
+      const e = yield* Emulator.Emulator
+      const api = memberTx(e)
+      const ok = (reply: { readonly status: number; readonly text: string; readonly body: unknown }) => {
+        expect(reply.status, reply.text).toBe(200)
+        return reply.body as any
+      }
+      const from = yield* api.account()
+      yield* e.fund(CHAIN, from, KLAY)
+      const rich = outsider()
+      yield* Effect.orDie(e.fund(CHAIN, rich.address, (1n << 256n) - 1n))
+      // 1. Accepted (the recipient's balance is not the sender's concern), then refused at mining.
+      const overflow = ok(yield* api.post("/v2/tx/value", { from, to: rich.address, value: "0x1" }))
+      // 2. A cancel built elsewhere as a SigRLP of the pool account: it replaces the pending transfer after it.
+      const to = yield* api.account()
+      const pending = ok(yield* api.post("/v2/tx/value", { from, to, value: "0x5" }))
+      const cancel = right(Klaytn.makeTransaction({ kind: "cancel", from: from as Address.Address, value: 0n, nonce: pending.nonce, gas: 100_000, gasPrice: GasPrice }))
+      const relayedCancel = ok(yield* api.post("/v2/tx/rlp", { rlp: hex(right(Klaytn.encodeSigRlp(cancel, CHAIN))) }))
+      expect([relayedCancel.typeInt, relayedCancel.nonce]).toEqual([0x38, pending.nonce])
+      // 3. A wallet updates its key to a fail key, then sends with its old key: both accepted (pending).
+      const wallet = outsider()
+      yield* e.fund(CHAIN, wallet.address, KLAY)
+      const update = right(Klaytn.makeTransaction({ kind: "account", from: wallet.address, value: 0n, nonce: 0, gas: 100_000, gasPrice: GasPrice, key: Uint8Array.of(0x03, 0xc0), feeDelegated: true }))
+      ok(yield* api.post("/v2/tx/fd/rlp", { rlp: signedBy(update, wallet.key) }))
+      const late = right(Klaytn.makeTransaction({ kind: "value", from: wallet.address, to: to as Address.Address, value: 7n, nonce: 1, gas: 100_000, gasPrice: GasPrice, feeDelegated: true }))
+      const lateResult = ok(yield* api.post("/v2/tx/fd/rlp", { rlp: signedBy(late, wallet.key) }))
+
+      const [block] = yield* Effect.orDie(e.mine(CHAIN))
+      expect(block!.transactions).toContain(overflow.transactionHash)
+      expect(block!.transactions).toContain(relayedCancel.transactionHash)
+      expect(block!.transactions).not.toContain(pending.transactionHash)
+      expect(block!.transactions).not.toContain(lateResult.transactionHash)
+      const failed = ok(yield* api.receipt(overflow.transactionHash))
+      expect([failed.status, failed.txError]).toEqual(["CommitError", "0x2"])
+      expect((yield* e.balance(CHAIN, rich.address)).balance).toBe((1n << 256n) - 1n)
+      expect((yield* e.balance(CHAIN, to)).balance).toBe(0n)
+      // The next block is made as usual.
+      const next = ok(yield* api.post("/v2/tx/value", { from, to, value: "0x2" }))
+      const [second] = yield* Effect.orDie(e.mine(CHAIN))
+      expect(second!.transactions).toEqual([next.transactionHash])
+    }))
+
+  it.effect("an account whose key was updated to a public key of its own choosing relays a transaction signed with it: the emulator checks it against that key, the client verifies the result", () =>
+    Effect.gen(function*() {
+      const e = yield* Emulator.Emulator
+      const api = memberTx(e)
+      const wallet = outsider()
+      yield* e.fund(CHAIN, wallet.address, KLAY)
+      const newKey = secp256k1.utils.randomSecretKey()
+      const update = right(Klaytn.makeTransaction({
+        kind: "account", from: wallet.address, value: 0n, nonce: 0, gas: 100_000, gasPrice: GasPrice, feeDelegated: true,
+        key: right(Klaytn.encodeAccountKey({ _tag: "Public", publicKey: secp256k1.getPublicKey(newKey, true) }))
+      }))
+      const updated = yield* api.post("/v2/tx/fd/rlp", { rlp: signedBy(update, wallet.key) })
+      expect(updated.status, updated.text).toBe(200)
+      yield* Effect.orDie(e.mine(CHAIN))
+      const to = yield* api.account()
+      const transfer = right(Klaytn.makeTransaction({ kind: "value", from: wallet.address, to: to as Address.Address, value: 9n, nonce: 1, gas: 100_000, gasPrice: GasPrice, feeDelegated: true }))
+      // The old key no longer signs for it; the new one does.
+      const old = yield* api.post("/v2/tx/fd/rlp", { rlp: signedBy(transfer, wallet.key) })
+      expect([old.status, (old.body as any).code]).toEqual([400, 1065001])
+      const client = yield* WalletClient.WalletClient.pipe(
+        Effect.provide(WalletClient.layer({ credentials: { accessKeyId: e.member.accessKeyId, secretAccessKey: e.member.secretAccessKey }, chainId: ChainId.Testnet, baseUrl: e.url })),
+        Effect.orDie
+      )
+      const sent = yield* client.send(TransactionKind.RawTransaction({ rlp: signedBy(transfer, newKey) }), { feePayer: FeeDelegation.global })
+      expect(Transaction.isSigned(sent) && sent.from).toBe(wallet.address)
+      yield* Effect.orDie(e.mine(CHAIN))
+      expect((yield* e.balance(CHAIN, to)).balance).toBe(9n)
     }))
 })

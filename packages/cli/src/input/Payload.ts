@@ -118,10 +118,14 @@ export const parseHexData: Flags.Parser<string> = (raw) =>
  * @since 0.5.0
  * @category parsers
  */
-export const parseRlp = (document: Document): Either.Either<string, string> =>
-  HexBytes.test(document.text.trim())
-    ? Either.right(document.text.trim())
-    : Either.left(`${document.source} must hold an RLP: 0x followed by an even, non-zero number of hex digits (got ${Flags.show(document.text.trim())})`)
+export const parseRlp = (document: Document): Either.Either<string, string> => {
+  const text = document.text.trim()
+  if (HexBytes.test(text)) return Either.right(text)
+  // What is there is not shown: a file given by mistake may hold a secret (a private key is 64 hex
+  // digits without 0x). Only its shape is.
+  const shape = text.length === 0 ? "it is empty" : !text.startsWith("0x") ? `it does not start with 0x (${text.length} characters)` : `${text.length} characters, not all hex digits in pairs`
+  return Either.left(`${document.source} must hold an RLP: 0x followed by an even, non-zero number of hex digits (${shape})`)
+}
 
 const decodeKey = Schema.decodeUnknownEither(AccountKey.Json)
 

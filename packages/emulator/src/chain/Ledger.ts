@@ -470,15 +470,25 @@ const valueOf = (action: Action): bigint =>
     : 0n
 
 /**
- * The state a wallet account takes after an account update to this key (Klaytn's RLP form): a
- * legacy key is the one KAS holds (`enabled`), a fail key signs for nothing (`disabled`, as the
- * service does), any other key is not KAS's (`corrupted`: KAS can no longer sign for it).
+ * The state a wallet account takes after an account update to this key, by the key that signs its
+ * transactions (a role-based key's transaction role): a legacy key is the one KAS holds
+ * (`enabled`), and so is a public key that is KAS's own (the address comes from it), a fail key
+ * signs for nothing (`disabled`, as the service does), any other key is not KAS's (`corrupted`:
+ * KAS can no longer sign for it).
  *
  * @since 0.5.0
  * @category keys
  */
-export const statusAfterUpdate = (key: Klaytn.AccountKey): "enabled" | "disabled" | "corrupted" =>
-  key._tag === "Legacy" ? "enabled" : key._tag === "Fail" ? "disabled" : "corrupted"
+export const statusAfterUpdate = (address: string, key: Klaytn.AccountKey): "enabled" | "disabled" | "corrupted" => {
+  // What signs its transactions decides (a role-based key's transaction role). KAS's key of an
+  // account is the one its address comes from: a public key with that address is still KAS's.
+  const signing = key._tag === "RoleBased" ? key.roles[Klaytn.Role.Transaction]! : key
+  if (signing._tag === "Legacy") return "enabled"
+  if (signing._tag === "Fail") return "disabled"
+  const own = signing._tag === "Public" &&
+    Either.getOrUndefined(Klaytn.addressOfPublicKey(signing.publicKey))?.toLowerCase() === address.toLowerCase()
+  return own ? "enabled" : "corrupted"
+}
 
 const hexOf = (bytes: Uint8Array): string => `0x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex")}`
 
@@ -602,6 +612,19 @@ export const make = (options: {
       }
       globalPayers.set(chainId, { address: address.value, key: key.value })
     }
+
+    // An address's account key on a chain: the one its last account update set, else its own
+    // (legacy). A stored key is one the ledger wrote after decoding it: one that does not decode
+    // is a broken row.
+    const keyOf = (chainId: number, address: string) =>
+      Effect.flatMap(store.accountKey(chainId, address.toLowerCase()), Option.match({
+        onNone: () => Effect.succeed<Klaytn.AccountKey>({ _tag: "Legacy" }),
+        onSome: (bytes) =>
+          Either.match(Klaytn.decodeAccountKey(bytes), {
+            onLeft: (e) => internalFailure(`the stored key of ${address}: ${e.reason}`),
+            onRight: Effect.succeed
+          })
+      }))
 
     const openKey = (row: LedgerStore.KeyRow) =>
       Option.match(vault.open(row.sealedKey, row.address.toLowerCase()), {
@@ -730,36 +753,47 @@ export const make = (options: {
               })
           }
         })()
-        const effects: Effects = mining
-          ? yield* Effect.catchTag(run, "ApiError", () =>
-            Effect.succeed<Effects>({
-              gasUsed: intrinsic,
-              txError: RefusedAtMining,
-              revertReason: undefined,
-              logs: undefined,
-              changes: { balanceChanges: new Map(), nonces: new Map() },
-              // Nothing to check: in this process ledger work is serialized, and between processes
-              // the pool's compare-and-set already orders the mining of this transaction.
-              reads: { accounts: [], code: [], storage: [] },
-              contracts: undefined
-            }))
-          : yield* run
-
-        const fee = BigInt(effects.gasUsed) * gasPrice
-        const payerFee = share(fee, accepted.payerKind, tx.feeRatio)
-        const senderFee = fee - payerFee
-        // Every address the transaction moves, read with the others (the run may reach any).
-        const unread = Evm.changedAccounts(effects.changes).filter((address) => !read.has(address))
-        if (unread.length > 0) for (const [address, state] of yield* store.balances(chainId, unread)) read.set(address, state)
-        const after = Evm.applyChanges(read, effects.changes)
-        const charge = (address: string, fee: bigint, nonceStep: number) => {
-          const b = after.get(address)!
-          after.set(address, { balance: b.balance - fee, nonce: b.nonce + nonceStep })
+        // Refused when its turn came: committed failed, its nonce moving on and its intrinsic gas
+        // charged, nothing else changing. Nothing to check: in this process ledger work is
+        // serialized, and between processes the pool's compare-and-set orders this mining.
+        const refused: Effects = {
+          gasUsed: intrinsic,
+          txError: RefusedAtMining,
+          revertReason: undefined,
+          logs: undefined,
+          changes: { balanceChanges: new Map(), nonces: new Map() },
+          reads: { accounts: [], code: [], storage: [] },
+          contracts: undefined
         }
-        charge(from, senderFee, 1)
-        if (accepted.userPayer !== undefined) charge(accepted.userPayer, payerFee, 0)
+        let effects: Effects = mining ? yield* Effect.catchTag(run, "ApiError", () => Effect.succeed(refused)) : yield* run
+
+        // The balances after the transaction: what it moves, then the fees.
+        const settle = (effects: Effects) =>
+          Effect.gen(function*() {
+            const fee = BigInt(effects.gasUsed) * gasPrice
+            const payerFee = share(fee, accepted.payerKind, tx.feeRatio)
+            // Every address the transaction moves, read with the others (the run may reach any).
+            const unread = Evm.changedAccounts(effects.changes).filter((address) => !read.has(address))
+            if (unread.length > 0) for (const [address, state] of yield* store.balances(chainId, unread)) read.set(address, state)
+            const after = Evm.applyChanges(read, effects.changes)
+            const charge = (address: string, fee: bigint, nonceStep: number) => {
+              const b = after.get(address)!
+              after.set(address, { balance: b.balance - fee, nonce: b.nonce + nonceStep })
+            }
+            charge(from, fee - payerFee, 1)
+            if (accepted.userPayer !== undefined) charge(accepted.userPayer, payerFee, 0)
+            return { after, payerFee, senderFee: fee - payerFee }
+          })
+        let settled = yield* settle(effects)
+        // A balance past 2^256 - 1 (value sent to an address that holds nearly that much): refused
+        // at acceptance; at mining, the transaction is committed failed rather than holding up the block.
+        if ([...settled.after.values()].some((b) => b.balance > Amount.MaxPeb)) {
+          if (!mining) return yield* ApiError.outOfRange("value")
+          effects = refused
+          settled = yield* settle(effects)
+        }
+        const { after, payerFee, senderFee } = settled
         for (const [address, b] of after) {
-          if (b.balance > Amount.MaxPeb) return yield* ApiError.outOfRange("value")
           // The funds check bounds value plus fees, and the EVM moves only what an account holds.
           if (b.balance < 0n) return yield* internalFailure(`${address} would hold ${b.balance} peb`)
         }
@@ -772,7 +806,7 @@ export const make = (options: {
         return yield* store.write({
           chainId,
           ...extra,
-          accountKey: newKey !== undefined ? { address: from, key: tx.key!, status: statusAfterUpdate(newKey) } : undefined,
+          accountKey: newKey !== undefined ? { address: from, key: tx.key!, status: statusAfterUpdate(from, newKey) } : undefined,
           balances: [...after].map(([address, write]) => ({ address, read: read.get(address) ?? LedgerStore.Empty, write })),
           bill: bill !== undefined
             ? {
@@ -903,10 +937,9 @@ export const make = (options: {
           // Klaytn's typed transactions pay the chain's unit price, no other.
           if (tx.gasPrice !== chain.gasPrice) return yield* ApiError.sendFailed("invalid unit price")
           const signed = raw?.signatures !== undefined
-            ? yield* Effect.flatMap(store.accountKey(chainId, from), (stored) => {
+            ? yield* Effect.flatMap(keyOf(chainId, from), (key) => {
               // The sender's signatures as they came, checked against its key on the chain (absent:
               // the legacy key, its own address); the fee payer signs here.
-              const key = Option.match(stored, { onNone: (): Klaytn.AccountKey => ({ _tag: "Legacy" }), onSome: (bytes) => Either.getOrThrow(Klaytn.decodeAccountKey(bytes)) })
               const valid = Klaytn.validateSignatures({ tx, signatures: raw.signatures! }, chainId, { sender: key })
               return Either.isLeft(valid)
                 ? ApiError.sendFailed("invalid sender")
@@ -914,6 +947,15 @@ export const make = (options: {
             })
             : Klaytn.signTransaction(tx, { chainId, sender: senderKey!, feePayer: payerKey })
           if (Either.isLeft(signed)) return yield* internalFailure(signed.left.reason)
+          // Signed here with the key KAS holds: valid as long as the account's key on the chain is
+          // still the legacy one (no row) or KAS's own public key; anything else (a legacy
+          // transaction of an account whose key is no longer legacy, say) a node refuses.
+          if (raw?.signatures === undefined) {
+            const key = yield* keyOf(chainId, from)
+            if (key._tag !== "Legacy" && Either.isLeft(Klaytn.validateSignatures(signed.right, chainId, { sender: key }))) {
+              return yield* ApiError.sendFailed("invalid sender")
+            }
+          }
           const layout = Klaytn.kindOf(tx.type)
           const intrinsic = Klaytn.intrinsicGasOf(tx)
           const result = Klaytn.toResult(signed.right, request.submit ? "Submitted" : "Pending")
@@ -1040,7 +1082,11 @@ export const make = (options: {
             // ignores the pool): such a transaction is dropped, as a node drops what turned invalid.
             const state = read.get(from)!
             const payerState = accepted.userPayer !== undefined ? read.get(accepted.userPayer)! : undefined
-            if (state.nonce !== tx.nonce || state.balance < pending.senderReserve || (payerState !== undefined && payerState.balance < pending.feePayerReserve)) {
+            // Signed with a key the account no longer has (an account update mined before it in
+            // this block, or since it was accepted): a node refuses it, and so does the block.
+            const key = yield* keyOf(chainId, from)
+            const stillSigned = Either.isRight(Klaytn.validateSignatures({ tx, signatures: decoded.right.signatures }, chainId, { sender: key }))
+            if (!stillSigned || state.nonce !== tx.nonce || state.balance < pending.senderReserve || (payerState !== undefined && payerState.balance < pending.feePayerReserve)) {
               return (yield* store.write({ chainId, balances: [], pool, minedBlock })) ? Option.some(false) : Option.none()
             }
             const tip = Option.getOrUndefined(yield* store.tip(chainId))

@@ -69,11 +69,16 @@ const accountKeyOf = (json: AccountKey.Json): Either.Either<Uint8Array, ApiError
   )
 
 // A cancel names its target by hash or by nonce: a hash the chain does not know is 1065000, one
-// already in a block "nonce too low"; a pending one gives its nonce. By nonce, 0 (or none) is the
-// sender's next to be mined: its lowest pending transaction.
+// already in a block "nonce too low"; a pending one gives its nonce. By nonce, 0 is the sender's
+// next to be mined: its lowest pending transaction (none pending: its next nonce, a cancel that
+// replaces nothing).
 const cancelTarget = (body: Wire.Body<"cancel">, context: Context) =>
   Effect.gen(function*() {
-    if (body.transactionHash === undefined) return body.nonce
+    if (body.transactionHash === undefined) {
+      if (body.nonce !== 0) return body.nonce
+      const pending = yield* context.ledger.pendingBySender(context.chainId, body.from.toLowerCase())
+      return pending[0]?.nonce
+    }
     const known = yield* context.ledger.lookup(context.chainId, body.transactionHash.toLowerCase())
     if (Option.isNone(known) || known.value.sender !== body.from.toLowerCase()) return yield* ApiError.transactionNotFound()
     if (known.value.status === "committed") return yield* ApiError.sendFailed("nonce too low")
@@ -126,7 +131,17 @@ const rawRequest = (body: Wire.Body<"rlp">, context: Context): Effect.Effect<Req
         return yield* ApiError.refused(ApiError.Code.FeeFieldsDifferFromRlp, "feePayer is different between rlp value and request value")
       }
     }
-    return { kind: "rlp" as const, tx, signatures: decoded.signatures, from: tx.from, nonce: tx.nonce, gas: tx.gas }
+    // A cancel replaces the pending transaction of its nonce, relayed or not (Klaytn's pool lets
+    // a cancel type take a pending nonce).
+    return {
+      kind: "rlp" as const,
+      tx,
+      signatures: decoded.signatures,
+      from: tx.from,
+      nonce: tx.nonce,
+      gas: tx.gas,
+      replace: Klaytn.kindOf(tx.type) === "cancel"
+    }
   })
 
 const kinds: { readonly [K in Wire.Kind]: KindSpec<K> } = {
