@@ -95,12 +95,14 @@ export const kindChecks = (
     assert.equal(result.feePayer, expected.feePayer)
     assert.equal(result.feeRatio, expected.feeRatio)
     const receipt = await minedReceipt(wallet, backstage, result.transactionHash)
+    const cancelled = result
     // The transfer was replaced: it never reaches a block, and no value moved.
     await assert.rejects(wallet.getTransaction(pending.transactionHash), (e) => codeOf(e) === 1065000)
     assert.equal((await backstage.account(to)).balance, 0n)
     assert.equal((await backstage.account(from)).nonce, pending.nonce + 1)
-    // A cancel of a committed nonce: the node's "nonce too low".
-    await assert.rejects(wallet[method]({ from, nonce: pending.nonce, submit: true, ...extra }), (e) => codeOf(e) === 1065001)
+    // A cancel of a committed transaction (by its hash: nonce 0 means "the next to be mined"): the
+    // node's "nonce too low".
+    await assert.rejects(wallet[method]({ from, transactionHash: cancelled.transactionHash, submit: true, ...extra }), (e) => codeOf(e) === 1065001)
     return { before, receipt, from }
   }
 
