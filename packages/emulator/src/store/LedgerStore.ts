@@ -163,12 +163,12 @@ export interface Log {
 }
 
 /**
- * A transaction as stored.
+ * What the ledger keeps of every transaction it accepted, pending or in a block.
  *
- * @since 0.2.0
+ * @since 0.5.0
  * @category models
  */
-export interface TransactionRow {
+export interface AcceptedRow {
   readonly chainId: number
   /** Lower case. */
   readonly hash: string
@@ -176,19 +176,28 @@ export interface TransactionRow {
   readonly sender: string
   readonly nonce: number
   readonly memberId: number
-  /** The signed raw transaction. */
+  /** The signed raw transaction: everything else of it is decoded from it. */
   readonly raw: Uint8Array
+  readonly payerKind: PayerKind
+  /** Lower case; the user fee payer or the global one, `undefined` when the sender pays. */
+  readonly feePayer: string | undefined
+  readonly acceptedMs: number
+}
+
+/**
+ * A transaction as stored in its block.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface TransactionRow extends AcceptedRow {
   readonly blockNumber: number
   /** When its block is made (Unix milliseconds): pending until then. */
   readonly blockTimeMs: number
   readonly transactionIndex: number
   readonly gasUsed: number
-  /** Lower case; `undefined` when the sender paid. */
-  readonly feePayer: string | undefined
-  readonly payerKind: PayerKind
   readonly senderFee: bigint
   readonly feePayerFee: bigint
-  readonly acceptedMs: number
   /**
    * Klaytn's receipt error code of a contract transaction that did not succeed (0x09 reverted,
    * ...); `undefined` when it succeeded, and for transfers.
@@ -229,24 +238,11 @@ export interface TransactionRow {
  * @since 0.5.0
  * @category models
  */
-export interface PendingRow {
-  readonly chainId: number
-  /** Lower case. */
-  readonly hash: string
-  /** Lower case. */
-  readonly sender: string
-  readonly nonce: number
-  readonly memberId: number
-  /** The signed raw transaction: everything mining runs is decoded from it. */
-  readonly raw: Uint8Array
-  readonly payerKind: PayerKind
-  /** Lower case; the user fee payer or the global one, `undefined` when the sender pays. */
-  readonly feePayer: string | undefined
+export interface PendingRow extends AcceptedRow {
   /** The most it may cost its sender: value + the sender's part of gas limit × price. */
   readonly senderReserve: bigint
   /** The most it may cost a user fee payer (0 for another payer). */
   readonly feePayerReserve: bigint
-  readonly acceptedMs: number
   /** The place in acceptance order (mining order); on an insert, absent takes the next one. */
   readonly seq?: number | undefined
 }
