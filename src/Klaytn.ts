@@ -510,16 +510,20 @@ export const intrinsicGas = (type: Wire.TxType, inputBytes: number, extra?: { re
   (extra?.key !== undefined ? TxAccountCreationGasPerKey * publicKeyCount(extra.key) : 0)
 
 /**
- * Klaytn's intrinsic gas of a transaction: `intrinsicGas` with its own input, key and creation.
+ * Klaytn's intrinsic gas of a transaction: `intrinsicGas` with its own input, key and creation. A
+ * key that does not decode (a transaction not built by `makeTransaction` or `decodeRaw`) is a
+ * `KlaytnError`.
  *
  * @since 0.5.0
  * @category gas
  */
-export const intrinsicGasOf = (t: Tx): number =>
-  intrinsicGas(t.type, t.input?.length ?? 0, {
-    key: t.key !== undefined ? decodeAccountKeyUnsafe(t.key) : undefined,
-    creates: kindOf(t.type) === "legacy" && t.to === undefined
-  })
+export const intrinsicGasOf = (t: Tx): Either.Either<number, KlaytnError> =>
+  guard(() =>
+    intrinsicGas(t.type, t.input?.length ?? 0, {
+      key: t.key !== undefined ? decodeAccountKeyUnsafe(t.key) : undefined,
+      creates: kindOf(t.type) === "legacy" && t.to === undefined
+    })
+  )
 
 // The RLP of one signed field. A deployment's recipient is the empty string; humanReadable false
 // and codeFormat 0 (EVM) are the only values Klaytn accepts today.

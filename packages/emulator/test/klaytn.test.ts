@@ -396,7 +396,7 @@ describe("every transaction type, signed with random keys", () => {
         blockHash: hex(keccak_256(Uint8Array.of(1))),
         blockNumber: 7,
         transactionIndex: 0,
-        gasUsed: Klaytn.intrinsicGasOf(tx),
+        gasUsed: right(Klaytn.intrinsicGasOf(tx)),
         status: "Committed"
       })
       const receiptJson = Schema.encodeSync(Transaction.TransactionReceipt)(receipt)

@@ -702,7 +702,8 @@ export const make = (options: {
         const from = tx.from.toLowerCase()
         const to = tx.to?.toLowerCase()
         const input = tx.input
-        const intrinsic = Klaytn.intrinsicGasOf(tx)
+        // Its key was decoded when it was accepted: one that does not decode now is a broken row.
+        const intrinsic = yield* Either.match(Klaytn.intrinsicGasOf(tx), { onLeft: (e) => internalFailure(e.reason), onRight: Effect.succeed })
         const deploys = kind === "contract/deploy" || (kind === "legacy" && to === undefined)
         // Where Klaytn puts a deployment's contract: the receipt's, and where the EVM must create it.
         const created = deploys ? Klaytn.contractAddress(tx.from, tx.nonce).toLowerCase() : undefined
@@ -957,7 +958,8 @@ export const make = (options: {
             }
           }
           const layout = Klaytn.kindOf(tx.type)
-          const intrinsic = Klaytn.intrinsicGasOf(tx)
+          // makeTransaction and decodeRaw checked the key: one that does not decode is a defect here.
+          const intrinsic = yield* Either.match(Klaytn.intrinsicGasOf(tx), { onLeft: (e) => internalFailure(e.reason), onRight: Effect.succeed })
           const result = Klaytn.toResult(signed.right, request.submit ? "Submitted" : "Pending")
           if (!request.submit) return Option.some(result)
           const hash = signed.right.transactionHash.toLowerCase()
