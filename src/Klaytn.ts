@@ -958,14 +958,16 @@ const signatureList = (sigs: ReadonlyArray<SignatureValues>): RlpItem => sigs.ma
 
 const senderPart = (p: SignedParts): Array<RlpItem> => [...signedFields(p.tx), signatureList(p.signatures)]
 
-// A legacy transaction has exactly one signature, its V, R and S inline.
+// A legacy transaction has one signature, its V, R and S inline; unsigned, they are empty (the
+// form wallets hand over). Only the first of several is encoded: the format has room for one.
 const legacySignature = (sigs: ReadonlyArray<SignatureValues>): Array<Uint8Array> => {
-  if (sigs.length !== 1) invalid("a legacy transaction has one signature")
-  return [uint(sigs[0]!.v), uint(sigs[0]!.r), uint(sigs[0]!.s)]
+  const sig = sigs[0]
+  return sig === undefined ? [uint(0), uint(0), uint(0)] : [uint(sig.v), uint(sig.r), uint(sig.s)]
 }
 
 /**
- * The raw transaction: `type ‖ rlp([…fields, signatures, feePayer?, feePayerSignatures?])`.
+ * The raw transaction: `type ‖ rlp([…fields, signatures, feePayer?, feePayerSignatures?])`; a
+ * legacy one `rlp([…fields, V, R, S])` (its one signature; empty when unsigned).
  *
  * @since 0.1.0
  * @category encoding
