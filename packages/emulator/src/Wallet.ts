@@ -18,6 +18,7 @@ import * as ApiKeys from "./console/ApiKeys.js"
 import * as Cursor from "./http/Cursor.js"
 import { EmulatorError } from "./EmulatorError.js"
 import * as KeyVault from "./store/KeyVault.js"
+import * as Keys from "./Keys.js"
 import * as Store from "./store/Store.js"
 
 /**
@@ -30,6 +31,14 @@ export interface Caller {
   readonly memberId: number
   readonly accountId: string
 }
+
+/**
+ * The caller of a key operation (`/v2/key`): the member and the request's chain.
+ *
+ * @since 0.5.0
+ * @category models
+ */
+export type KeyCaller = Keys.KeyCaller
 
 /**
  * The pool a request works on: the member's, on the request's chain; an account pool or a
@@ -72,7 +81,7 @@ export interface ListRequest {
  * @since 0.1.0
  * @category models
  */
-export interface Service {
+export interface Service extends Keys.Service {
   /** The member owning a key, or 401 `1010009` when the key is unknown or the secret wrong. */
   readonly authenticate: (credentials: ApiKeys.BasicCredentials) => Effect.Effect<Caller, ApiError.ApiError | SqlError.SqlError>
   /**
@@ -200,6 +209,7 @@ export const make: Effect.Effect<Service, EmulatorError, Store.Store | KeyVault.
   }
 
   const service: Service = {
+    ...Keys.make(store, vault, cursorKey),
     authenticate: ({ accessKeyId, secretAccessKey }) =>
       Effect.flatMap(store.findKey(accessKeyId), (found) => {
         const ok = Option.isSome(found)

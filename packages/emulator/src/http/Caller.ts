@@ -34,6 +34,9 @@ import type * as Wallet from "../Wallet.js"
  * - `senderAndFeePayer`: the sender's account pool and a fee-payer pool, comma-separated in either
  *   order; the fee payer's pool is the default one when not named (`/v2/tx/fd-user/value`).
  * - `senderAndNamedFeePayer`: the same, the fee-payer pool checked only when named (receipts).
+ * - `keyService`: the member and chain only (`/v2/key`): the spec gives these operations no `x-krn`
+ *   (a listing names its key pool in the `krn` query parameter, a key id names its own), so it is
+ *   not read.
  *
  * Every kind but `anonymous` authenticates and reads `x-chain-id` first.
  *
@@ -48,6 +51,7 @@ export type Access =
   | "sender"
   | "senderAndFeePayer"
   | "senderAndNamedFeePayer"
+  | "keyService"
 
 /**
  * The pools of a transaction route: the sender's account pool, and the fee-payer pool when the
@@ -75,6 +79,7 @@ export interface Selections {
   readonly sender: TransactionPools
   readonly senderAndFeePayer: TransactionPools
   readonly senderAndNamedFeePayer: TransactionPools
+  readonly keyService: Wallet.KeyCaller
 }
 
 const decodeChainId = Schema.decodeUnknownEither(ChainId.FromHeader)
@@ -180,7 +185,13 @@ const selectors: { readonly [A in Access]: Selector<A> } = {
   feePayerPool: (wallet, request) => selectPool(wallet, request, "feePayer"),
   sender: (wallet, request) => transactionPools(wallet, request, "none"),
   senderAndFeePayer: (wallet, request) => transactionPools(wallet, request, "always"),
-  senderAndNamedFeePayer: (wallet, request) => transactionPools(wallet, request, "whenNamed")
+  senderAndNamedFeePayer: (wallet, request) => transactionPools(wallet, request, "whenNamed"),
+  keyService: (wallet, request) =>
+    Effect.gen(function*() {
+      const caller = yield* authenticate(wallet, request)
+      const chainId = yield* chainOf(request)
+      return { ...caller, chainId } satisfies Wallet.KeyCaller
+    })
 }
 
 /**
@@ -213,7 +224,7 @@ const senderAndFeePayerKrn: Description.Header = {
   schema: Description.json({ type: "string" })
 }
 
-const krnHeader: { readonly [A in Exclude<Access, "anonymous">]: Description.Header } = {
+const krnHeader: { readonly [A in Exclude<Access, "anonymous" | "keyService">]: Description.Header } = {
   accountPool: {
     name: "x-krn",
     required: false,
@@ -253,4 +264,4 @@ const krnHeader: { readonly [A in Exclude<Access, "anonymous">]: Description.Hea
  * @category documentation
  */
 export const headers = (access: Access): ReadonlyArray<Description.Header> =>
-  access === "anonymous" ? [] : [chainHeader, krnHeader[access]]
+  access === "anonymous" ? [] : access === "keyService" ? [chainHeader] : [chainHeader, krnHeader[access]]

@@ -28,8 +28,11 @@ export interface Binding {
   readonly memberId: number
   readonly chainId: number
   readonly poolId: number
-  /** Account pools and fee-payer pools number their ids apart: the kind is part of the binding. */
-  readonly kind: Store.Kind
+  /**
+   * Account pools, fee-payer pools and key pools number their ids apart: the kind is part of the
+   * binding.
+   */
+  readonly kind: Store.Kind | "key"
 }
 
 /**
@@ -56,7 +59,11 @@ const Payload = Schema.parseJson(Schema.Struct({
 const decodePayload = Schema.decodeUnknownOption(Payload)
 
 // Account listings keep the text of the first version, so that their cursors survive the upgrade.
-const domain = { account: "kas-emulator-cursor/v1", feePayer: "kas-emulator-feepayer-cursor/v1" } as const
+const domain = {
+  account: "kas-emulator-cursor/v1",
+  feePayer: "kas-emulator-feepayer-cursor/v1",
+  key: "kas-emulator-key-cursor/v1"
+} as const
 
 const mac = (secret: Redacted.Redacted<Uint8Array>, binding: Binding, payload: string): Buffer =>
   createHmac("sha256", Redacted.value(secret))

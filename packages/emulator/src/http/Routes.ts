@@ -10,6 +10,7 @@
 import * as Accounts from "./routes/Accounts.js"
 import * as Console from "./routes/Console.js"
 import * as FeePayers from "./routes/FeePayers.js"
+import * as Keys from "./routes/Keys.js"
 import type * as Route from "./Route.js"
 import * as Service from "./routes/Service.js"
 import * as Transactions from "./routes/Transactions.js"
@@ -24,6 +25,7 @@ export const table: ReadonlyArray<Route.Route> = [
   ...Accounts.routes,
   ...FeePayers.routes,
   ...Transactions.routes,
+  ...Keys.routes,
   ...Service.routes,
   ...Console.routes
 ]

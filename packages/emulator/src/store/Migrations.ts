@@ -265,6 +265,40 @@ const accountKeys = Effect.gen(function*() {
   )`
 })
 
+// The key service (`/v2/key`): key pools per member and chain, each member with a `default` pool on
+// both chains from the moment it exists (a trigger, as for account pools; members created before
+// this migration get theirs here). seq only grows (AUTOINCREMENT): a deleted key's row is removed,
+// and a listing cursor's position must never be taken by a newer key. private_key is sealed
+// (KeyVault.ts) with the key id as context; blob is an opaque handle, no key material.
+const keys = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`CREATE TABLE key_pools (
+    id INTEGER PRIMARY KEY,
+    member_id INTEGER NOT NULL REFERENCES members(id),
+    chain_id INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    UNIQUE (member_id, chain_id, name)
+  )`
+  yield* sql`INSERT INTO key_pools (member_id, chain_id, name, created_at)
+    SELECT id, 8217, 'default', created_at FROM members UNION ALL SELECT id, 1001, 'default', created_at FROM members`
+  yield* sql`CREATE TRIGGER members_default_key_pools AFTER INSERT ON members BEGIN
+    INSERT INTO key_pools (member_id, chain_id, name, created_at)
+      VALUES (NEW.id, 8217, 'default', NEW.created_at), (NEW.id, 1001, 'default', NEW.created_at);
+  END`
+  yield* sql`CREATE TABLE wallet_keys (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    pool_id INTEGER NOT NULL REFERENCES key_pools(id),
+    key_hex TEXT NOT NULL,
+    public_key TEXT NOT NULL,
+    blob TEXT NOT NULL,
+    private_key BLOB NOT NULL,
+    created_at INTEGER NOT NULL,
+    UNIQUE (pool_id, key_hex)
+  )`
+  yield* sql`CREATE INDEX wallet_keys_listing ON wallet_keys(pool_id, seq)`
+})
+
 /**
  * The migrations, by id.
  *
@@ -277,7 +311,8 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0003_ledger": ledger,
   "0004_contracts": contracts,
   "0005_pool": pool,
-  "0006_account_keys": accountKeys
+  "0006_account_keys": accountKeys,
+  "0007_keys": keys
 }
 
 /**

@@ -177,6 +177,35 @@ export interface NewAccount {
 }
 
 /**
+ * A new key of the key service (`/v2/key`): the private key sealed, never plain.
+ *
+ * @since 0.5.0
+ * @category models
+ */
+export interface NewWalletKey {
+  /** `0x` + 64 lower-case hex digits: the part of the key id after the key pool KRN. */
+  readonly keyHex: string
+  /** Uncompressed, `0x04` + 128 hex digits. */
+  readonly publicKey: string
+  /** The opaque `blob` of the wire. */
+  readonly blob: string
+  readonly sealedPrivateKey: Uint8Array
+  readonly createdAt: number
+}
+
+/**
+ * A page of a key pool's listing: each key's list item JSON (`{keyId, krn, publicKey}`), newest
+ * first, and the `seq` of the last one when more follow.
+ *
+ * @since 0.5.0
+ * @category models
+ */
+export interface WalletKeyPage {
+  readonly items: ReadonlyArray<Uint8Array>
+  readonly next: number | undefined
+}
+
+/**
  * The queries.
  *
  * @since 0.1.0
@@ -262,6 +291,35 @@ export interface Service {
     chainId: number,
     publicKey: string
   ) => Effect.Effect<ReadonlyArray<string>, SqlError.SqlError>
+  /** The id of a member's key pool of that name on that chain. */
+  readonly findKeyPool: (memberId: number, chainId: number, name: string) => Effect.Effect<Option.Option<number>, SqlError.SqlError>
+  /**
+   * Stores keys in a key pool, in one statement (all or none); answers each key's JSON as the
+   * service sends it (`{blob, keyId, krn, publicKey}`), in order. `krn` is the pool's KRN text.
+   */
+  readonly insertWalletKeys: (
+    poolId: number,
+    krn: string,
+    keys: ReadonlyArray<NewWalletKey>
+  ) => Effect.Effect<ReadonlyArray<string>, SqlError.SqlError>
+  /** The JSON of a key (`{blob, keyId, krn, publicKey}`) and its sealed private key. */
+  readonly findWalletKey: (
+    poolId: number,
+    krn: string,
+    keyHex: string
+  ) => Effect.Effect<Option.Option<{ readonly json: string; readonly sealed: Uint8Array }>, SqlError.SqlError>
+  /** Removes a key; whether there was one. */
+  readonly deleteWalletKey: (poolId: number, keyHex: string) => Effect.Effect<boolean, SqlError.SqlError>
+  /** The largest key `seq` so far (0 when none). */
+  readonly lastWalletKeySeq: Effect.Effect<number, SqlError.SqlError>
+  /** Up to `size` keys of a pool with `seq` below `before` and at most `snapshot`, newest first. */
+  readonly walletKeyPage: (query: {
+    readonly poolId: number
+    readonly krn: string
+    readonly before: number | undefined
+    readonly snapshot: number
+    readonly size: number
+  }) => Effect.Effect<WalletKeyPage, SqlError.SqlError>
 }
 
 /**
@@ -319,6 +377,9 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient> = Effect.g
   const accountJson = (pool: PoolView) =>
     sql`json_object('address', address, 'chainId', CAST(${pool.chainId} AS INTEGER), 'createdAt', created_at,
       'updatedAt', updated_at, 'keyId', ${`${pool.krn}:`} || key_hex, 'krn', ${pool.krn}, 'publicKey', public_key)`
+  // A key of the key service exactly as the service answers it: blob, keyId, krn, publicKey.
+  const walletKeyJson = (krn: string) =>
+    sql`json_object('blob', blob, 'keyId', ${`${krn}:`} || key_hex, 'krn', ${krn}, 'publicKey', public_key)`
   const keyColumns = sql`k.access_key_id AS "accessKeyId", k.member_id AS "memberId", m.account_id AS "accountId",
     k.salt, k.secret_hash AS "secretHash", k.created_at AS "createdAt"`
 
@@ -458,6 +519,51 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient> = Effect.g
         WHERE a.public_key = ${publicKey} AND p.member_id = ${memberId} AND p.chain_id = ${chainId}
           AND a.status != 'deleted'
         ORDER BY a.seq`.pipe(Effect.map((rows) => rows.map((r) => r.address))),
+
+    findKeyPool: (memberId, chainId, name) =>
+      sql<{ readonly id: number }>`SELECT id FROM key_pools
+        WHERE member_id = ${memberId} AND chain_id = ${chainId} AND name = ${name}`.pipe(
+        Effect.map((rows) => Option.map(first(rows), (r) => r.id))
+      ),
+
+    insertWalletKeys: (poolId, krn, keys) =>
+      keys.length === 0
+        ? Effect.succeed([])
+        : sql<{ readonly seq: number; readonly json: string }>`INSERT INTO wallet_keys (pool_id, key_hex, public_key, blob, private_key, created_at)
+            VALUES ${
+          sql.csv(keys.map((k) => sql`(${poolId}, ${k.keyHex}, ${k.publicKey}, ${k.blob}, ${k.sealedPrivateKey}, ${k.createdAt})`))
+        }
+            RETURNING seq, ${walletKeyJson(krn)} AS json`.pipe(
+          Effect.map((rows) => [...rows].sort((a, b) => a.seq - b.seq).map((r) => r.json))
+        ),
+
+    findWalletKey: (poolId, krn, keyHex) =>
+      sql<{ readonly json: string; readonly sealed: unknown }>`SELECT ${walletKeyJson(krn)} AS json, private_key AS sealed
+        FROM wallet_keys WHERE pool_id = ${poolId} AND key_hex = ${keyHex}`.pipe(
+        Effect.map((rows) => Option.map(first(rows), (r) => ({ json: r.json, sealed: bytes(r.sealed) })))
+      ),
+
+    deleteWalletKey: (poolId, keyHex) =>
+      sql`DELETE FROM wallet_keys WHERE pool_id = ${poolId} AND key_hex = ${keyHex} RETURNING seq`.pipe(
+        Effect.map((rows) => rows.length > 0)
+      ),
+
+    lastWalletKeySeq: sql<{ readonly seq: number | null }>`SELECT max(seq) AS seq FROM wallet_keys`.pipe(
+      Effect.map((rows) => rows[0]?.seq ?? 0)
+    ),
+
+    walletKeyPage: (q) =>
+      sql<{ readonly seq: number; readonly json: string }>`SELECT seq, json_object('keyId', ${`${q.krn}:`} || key_hex,
+          'krn', ${q.krn}, 'publicKey', public_key) AS json
+        FROM wallet_keys WHERE pool_id = ${q.poolId} AND seq <= ${q.snapshot}
+          ${q.before !== undefined ? sql`AND seq < ${q.before}` : sql``}
+        ORDER BY seq DESC LIMIT ${q.size + 1}`.pipe(
+        Effect.map((rows): WalletKeyPage => {
+          const count = Math.min(rows.length, q.size)
+          const items = rows.slice(0, count).map((r) => Buffer.from(r.json, "utf8"))
+          return { items, next: rows.length > q.size ? rows[count - 1]!.seq : undefined }
+        })
+      ),
 
     page: (q, pool) => {
       // Everything is an index range on (pool_id, created_at, seq, status): the start position

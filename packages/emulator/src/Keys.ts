@@ -1,0 +1,296 @@
+/**
+ * The key service of the wallet (`/v2/key`): key pools per member and chain, fresh secp256k1 keys
+ * sealed at rest like account keys, and signing a 32-byte hash with one. The operations are part
+ * of `Wallet.Service`; this module builds them, and reads the wire values they take.
+ *
+ * Key pool KRNs are `krn:<chain-id>:wallet:<account-id>:key-pool:<name>` and key ids
+ * `<key-pool-krn>:0x<64 hex>`, as the public spec (2021-09-29) shows. The client's `Krn` module
+ * has no key-pool type (yet): this module checks the resource type itself, over `Krn.decode`.
+ *
+ * Internal to the emulator: not exported from `effect-kas-wallet-emulator`.
+ *
+ * @since 0.5.0
+ * @internal
+ */
+import type { SqlError } from "@effect/sql"
+import { secp256k1 } from "@noble/curves/secp256k1.js"
+import { Clock, Effect, Either, Option, Redacted } from "effect"
+import { createHash } from "node:crypto"
+import { type ChainId, Krn } from "effect-kas-wallet"
+import * as AccountKeys from "./chain/AccountKeys.js"
+import * as ApiError from "./http/ApiError.js"
+import * as Cursor from "./http/Cursor.js"
+import type * as KeyVault from "./store/KeyVault.js"
+import type * as Store from "./store/Store.js"
+
+/**
+ * The resource type of a key pool KRN.
+ *
+ * @since 0.5.0
+ * @category constants
+ */
+export const KeyPoolType = "key-pool"
+
+/**
+ * The most keys one `POST /v2/key` creates (the spec's `maximum`).
+ *
+ * @since 0.5.0
+ * @category constants
+ */
+export const MaxCreate = 100
+
+/**
+ * The caller of a key operation: the member and the request's chain.
+ *
+ * @since 0.5.0
+ * @category models
+ */
+export interface KeyCaller {
+  readonly memberId: number
+  readonly accountId: string
+  readonly chainId: ChainId.ChainId
+}
+
+/**
+ * A listing of a key pool, its values read: the pool KRN as sent, items per page, the cursor.
+ *
+ * @since 0.5.0
+ * @category models
+ */
+export interface KeyListRequest {
+  readonly krn: string
+  readonly size: number
+  readonly cursor: string
+}
+
+/**
+ * The key operations. Every failure that is the caller's is a 400; a key id or KRN that is not
+ * one of the caller's key pools on the request's chain (another member's, another chain's,
+ * unknown, deleted) is `1061010`, the same as an unknown one: nothing tells them apart.
+ *
+ * @since 0.5.0
+ * @category models
+ */
+export interface Service {
+  /** `{items: [{blob, keyId, krn, publicKey}]}`: `size` new keys in the caller's default key pool. */
+  readonly createKeys: (caller: KeyCaller, size: number) => Effect.Effect<string, SqlError.SqlError>
+  /** One page of a key pool, newest first: `{items: [{keyId, krn, publicKey}], cursor}`. */
+  readonly listKeys: (
+    caller: KeyCaller,
+    request: KeyListRequest
+  ) => Effect.Effect<{ readonly items: ReadonlyArray<Uint8Array>; readonly cursor: string }, ApiError.ApiError | SqlError.SqlError>
+  /** `{blob, keyId, krn, publicKey}`. */
+  readonly getKey: (caller: KeyCaller, keyId: string) => Effect.Effect<string, ApiError.ApiError | SqlError.SqlError>
+  /** `{"status":"deleted"}`; the key is gone from every read. */
+  readonly deleteKey: (caller: KeyCaller, keyId: string) => Effect.Effect<string, ApiError.ApiError | SqlError.SqlError>
+  /** `{signedData}`: `0x` + r (32 bytes) + s (32 bytes, low) + v (1 byte, the recovery id 0 or 1). */
+  readonly signWithKey: (
+    caller: KeyCaller,
+    keyId: string,
+    hash: Uint8Array
+  ) => Effect.Effect<string, ApiError.ApiError | SqlError.SqlError>
+}
+
+const KEY_HEX = /^0x[0-9a-fA-F]{64}$/
+const HASH = /^0x[0-9a-fA-F]*$/
+const DIGITS = /^[0-9]+$/
+
+const decodeUri = (raw: string): Option.Option<string> => {
+  try {
+    return Option.some(decodeURIComponent(raw))
+  } catch {
+    return Option.none()
+  }
+}
+
+/**
+ * A key pool KRN of the caller on the request's chain: its pool name, or 400 `1061010`.
+ *
+ * @since 0.5.0
+ * @category parsing
+ */
+export const poolNameOf = (caller: KeyCaller, krn: string): Either.Either<string, ApiError.ApiError> =>
+  Either.flatMap(Either.mapLeft(Krn.decode(krn), () => ApiError.dataNotExist("krn")), (k) =>
+    k.service === "wallet" && k.resourceType === KeyPoolType && k.chainId === caller.chainId &&
+      k.accountId === caller.accountId
+      ? Either.right(k.resourceId)
+      : Either.left(ApiError.dataNotExist("krn")))
+
+/**
+ * A key id path value (percent-encoded as sent): the pool KRN text and the key hex (lower case).
+ * Not `<krn>:0x<64 hex>`: 400 `1061615`.
+ *
+ * @since 0.5.0
+ * @category parsing
+ */
+export const parseKeyId = (raw: string): Either.Either<{ readonly krn: string; readonly keyHex: string }, ApiError.ApiError> => {
+  const decoded = decodeUri(raw)
+  if (Option.isNone(decoded)) return Either.left(ApiError.outOfRange("key-id"))
+  const at = decoded.value.lastIndexOf(":")
+  const keyHex = decoded.value.slice(at + 1)
+  if (at < 0 || !KEY_HEX.test(keyHex)) return Either.left(ApiError.outOfRange("key-id"))
+  return Either.right({ krn: decoded.value.slice(0, at), keyHex: keyHex.toLowerCase() })
+}
+
+const jsonObject = (text: string): Either.Either<Readonly<Record<string, unknown>>, ApiError.ApiError> => {
+  try {
+    const value: unknown = JSON.parse(text)
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+      ? Either.right(value as Record<string, unknown>)
+      : Either.left(ApiError.outOfRange("body"))
+  } catch {
+    return Either.left(ApiError.outOfRange("body"))
+  }
+}
+
+/**
+ * The body of `POST /v2/key`: `{size}`, an integer from 1 to 100 (a JSON number, or a string of
+ * digits); absent (or an empty body) → 1, the spec's default. 0 → 400 `1061011`; anything else
+ * → 400 `1061615`.
+ *
+ * @since 0.5.0
+ * @category parsing
+ */
+export const parseCreateBody = (text: string): Either.Either<number, ApiError.ApiError> => {
+  if (text.trim() === "") return Either.right(1)
+  return Either.flatMap(jsonObject(text), (body) => {
+    const value: unknown = body.size
+    if (value === undefined || value === null) return Either.right(1)
+    const n = typeof value === "number" ? value : typeof value === "string" && DIGITS.test(value) ? Number(value) : NaN
+    if (n === 0) return Either.left(ApiError.missing("size"))
+    return Number.isInteger(n) && n >= 1 && n <= MaxCreate ? Either.right(n) : Either.left(ApiError.outOfRange("size"))
+  })
+}
+
+/**
+ * The body of `POST /v2/key/{key-id}/sign`: `{data}`, `0x` and 64 hex digits (32 bytes, any
+ * case). Missing or empty → 400 `1061011`; not `0x` hex → `1061607`; another length → `1061615`.
+ *
+ * @since 0.5.0
+ * @category parsing
+ */
+export const parseSignBody = (text: string): Either.Either<Uint8Array, ApiError.ApiError> =>
+  Either.flatMap(text.trim() === "" ? Either.left(ApiError.missing("data")) : jsonObject(text), (body) => {
+    const value: unknown = body.data
+    if (value === undefined || value === null || value === "") return Either.left(ApiError.missing("data"))
+    if (typeof value !== "string" || !HASH.test(value)) return Either.left(ApiError.notHex("data"))
+    if (value.length !== 66) return Either.left(ApiError.outOfRange("data"))
+    return Either.right(new Uint8Array(Buffer.from(value.slice(2), "hex")))
+  })
+
+const nowSeconds = Effect.map(Clock.currentTimeMillis, (ms) => Math.floor(ms / 1000))
+
+/**
+ * Builds the key operations over a store and vault; `cursorKey` signs listing cursors.
+ *
+ * @since 0.5.0
+ * @category constructors
+ */
+export const make = (
+  store: Store.Service,
+  vault: KeyVault.Service,
+  cursorKey: Redacted.Redacted<Uint8Array>
+): Service => {
+  // Key pools are never deleted or renamed: found once, they stay (as the account pools).
+  const pools = new Map<string, number>()
+  const poolOf = (caller: KeyCaller, name: string) => {
+    const cacheKey = `${caller.memberId}:${caller.chainId}:${name}`
+    const cached = pools.get(cacheKey)
+    if (cached !== undefined) return Effect.succeed(cached)
+    return Effect.flatMap(store.findKeyPool(caller.memberId, caller.chainId, name), (id) => {
+      if (Option.isNone(id)) return Effect.fail(ApiError.dataNotExist("krn"))
+      pools.set(cacheKey, id.value)
+      return Effect.succeed(id.value)
+    })
+  }
+  const poolKrn = (caller: KeyCaller, name: string) => `krn:${caller.chainId}:wallet:${caller.accountId}:${KeyPoolType}:${name}`
+
+  // A key id of the caller: its pool (id and KRN text) and key hex; anything else is not found.
+  const keyOf = (caller: KeyCaller, raw: string) =>
+    Effect.gen(function*() {
+      const { keyHex, krn } = yield* parseKeyId(raw)
+      const name = yield* Either.mapLeft(poolNameOf(caller, krn), () => ApiError.dataNotExist())
+      const poolId = yield* Effect.mapError(poolOf(caller, name), () => ApiError.dataNotExist())
+      // The KRN as the service writes it (the key id's own text may differ only where it cannot).
+      return { poolId, krn: poolKrn(caller, name), keyHex }
+    })
+
+  // The sealed key is bound to its key id: copied onto another row, it does not open.
+  const context = (krn: string, keyHex: string) => `key:${krn}:${keyHex}`
+
+  return {
+    createKeys: (caller, size) =>
+      Effect.gen(function*() {
+        const poolId = yield* Effect.orDie(poolOf(caller, Krn.DefaultPoolName))
+        const krn = poolKrn(caller, Krn.DefaultPoolName)
+        const createdAt = yield* nowSeconds
+        const keys = Array.from({ length: size }, (): Store.NewWalletKey => {
+          const key = AccountKeys.generate()
+          const keyHex = key.keyHex.toLowerCase()
+          const sealedPrivateKey = vault.seal(key.privateKey, context(krn, keyHex))
+          // An opaque handle of the sealed key: a digest, no key material (the private key never
+          // leaves the emulator, sealed or not).
+          const blob = `0x${createHash("sha256").update("kas-emulator-key-blob/v1").update(sealedPrivateKey).digest("hex")}`
+          return { keyHex, publicKey: key.publicKey, blob, sealedPrivateKey, createdAt }
+        })
+        const items = yield* store.insertWalletKeys(poolId, krn, keys)
+        return `{"items":[${items.join(",")}]}`
+      }),
+
+    listKeys: (caller, { cursor, krn, size }) =>
+      Effect.gen(function*() {
+        const name = yield* poolNameOf(caller, krn)
+        const poolId = yield* poolOf(caller, name)
+        const binding: Cursor.Binding = { memberId: caller.memberId, chainId: caller.chainId, poolId, kind: "key" }
+        let state: { readonly before: number | undefined; readonly snapshot: number }
+        if (cursor === "") {
+          state = { before: undefined, snapshot: yield* store.lastWalletKeySeq }
+        } else {
+          const decoded = Cursor.decode(cursorKey, binding, cursor)
+          if (Option.isNone(decoded)) return yield* ApiError.outOfRange("cursor")
+          state = { before: decoded.value.after.seq, snapshot: decoded.value.snapshot }
+        }
+        const page = yield* store.walletKeyPage({
+          poolId,
+          krn: poolKrn(caller, name),
+          before: state.before,
+          snapshot: state.snapshot,
+          size
+        })
+        const next = page.next === undefined
+          ? ""
+          : Cursor.encode(cursorKey, binding, { after: { createdAt: 0, seq: page.next }, snapshot: state.snapshot })
+        return { items: page.items, cursor: next }
+      }),
+
+    getKey: (caller, raw) =>
+      Effect.gen(function*() {
+        const { keyHex, krn, poolId } = yield* keyOf(caller, raw)
+        const found = yield* store.findWalletKey(poolId, krn, keyHex)
+        if (Option.isNone(found)) return yield* ApiError.dataNotExist()
+        return found.value.json
+      }),
+
+    deleteKey: (caller, raw) =>
+      Effect.gen(function*() {
+        const { keyHex, poolId } = yield* keyOf(caller, raw)
+        if (!(yield* store.deleteWalletKey(poolId, keyHex))) return yield* ApiError.dataNotExist()
+        return "{\"status\":\"deleted\"}"
+      }),
+
+    signWithKey: (caller, raw, hash) =>
+      Effect.gen(function*() {
+        const { keyHex, krn, poolId } = yield* keyOf(caller, raw)
+        const found = yield* store.findWalletKey(poolId, krn, keyHex)
+        if (Option.isNone(found)) return yield* ApiError.dataNotExist()
+        const opened = vault.open(found.value.sealed, context(krn, keyHex))
+        // A key that does not open under this vault cannot sign: a broken row, never a wrong answer.
+        if (Option.isNone(opened)) return yield* Effect.die(new Error(`the sealed key of ${krn}:${keyHex} does not open`))
+        // RFC 6979 nonces, low s; noble's recovered form is recovery id, r, s.
+        const signature = secp256k1.sign(hash, Redacted.value(opened.value), { prehash: false, format: "recovered" })
+        const rs = Buffer.from(signature.subarray(1, 65)).toString("hex")
+        const v = signature[0]!.toString(16).padStart(2, "0")
+        return `{"signedData":"0x${rs}${v}"}`
+      })
+  }
+}

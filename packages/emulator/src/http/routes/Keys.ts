@@ -1,0 +1,161 @@
+/**
+ * The key service routes (`/v2/key`): create keys in the caller's default key pool, list a key
+ * pool, get and delete a key, sign a 32-byte hash with one.
+ *
+ * Internal to the emulator: not exported from `effect-kas-wallet-emulator`.
+ *
+ * @since 0.5.0
+ * @internal
+ */
+import { Effect, Either } from "effect"
+import * as ApiError from "../ApiError.js"
+import * as Description from "../Description.js"
+import * as Keys from "../../Keys.js"
+import * as Listing from "../Listing.js"
+import * as Route from "../Route.js"
+
+const KEY_HEX = { type: "string", pattern: "^0x[0-9a-fA-F]{64}$" } as const
+const PUBLIC_KEY = { type: "string", pattern: "^0x04[0-9a-f]{128}$" } as const
+const KEY_POOL_KRN = { type: "string", pattern: "^krn:(1001|8217):wallet:[^:,]+:key-pool:[^:,]+$" } as const
+
+const keyItem = { keyId: { type: "string" }, krn: KEY_POOL_KRN, publicKey: PUBLIC_KEY }
+const key = {
+  type: "object",
+  required: ["blob", "keyId", "krn", "publicKey"],
+  properties: { blob: { ...KEY_HEX, description: "An opaque handle of the sealed key: no key material." }, ...keyItem }
+}
+
+const headerCodes = `${ApiError.Code.EmptyOrZero}, ${ApiError.Code.OutOfRange} (x-chain-id)`
+const keyIdErrors =
+  `Not the caller's key on the request's chain (another member's or chain's, unknown, deleted): ${ApiError.Code.DataNotExist}; a key id not <key-pool-krn>:0x<64 hex>: ${ApiError.Code.OutOfRange}; bad header: ${headerCodes}.`
+
+const keyId: Description.Parameter = {
+  description: "A key id, `krn:<chain-id>:wallet:<account-id>:key-pool:<name>:0x<64 hex>` (percent-encoded or not).",
+  schema: Description.json({ type: "string" })
+}
+
+const listQuery = (query: string): Either.Either<Keys.KeyListRequest, ApiError.ApiError> =>
+  Either.gen(function*() {
+    const params = new URLSearchParams(query)
+    for (const name of ["krn", "size", "cursor"]) {
+      if (params.getAll(name).length > 1) return yield* Either.left(ApiError.outOfRange(name))
+    }
+    const krn = params.get("krn")
+    if (krn === null || krn === "") return yield* Either.left(ApiError.missing("krn"))
+    const size = yield* Listing.parseSize(params.get("size") ?? undefined)
+    return { krn, size, cursor: params.get("cursor") ?? "" }
+  })
+
+/**
+ * The key routes, in the document's order.
+ *
+ * @since 0.5.0
+ * @category routes
+ */
+export const routes: ReadonlyArray<Route.Route> = [
+  Route.make({
+    method: "POST",
+    path: "/v2/key",
+    operationId: "KeyCreation",
+    summary: "Create keys (fresh secp256k1) in the caller's default key pool on the request's chain",
+    access: "keyService",
+    body: {
+      required: false,
+      description:
+        `{size}: 1 to ${Keys.MaxCreate} (absent or an empty body: 1). 0: 400 ${ApiError.Code.EmptyOrZero}; another value, or not a JSON object: 400 ${ApiError.Code.OutOfRange}.`,
+      schema: Description.json({
+        type: "object",
+        properties: { size: { type: "integer", minimum: 1, maximum: Keys.MaxCreate, default: 1 } }
+      })
+    },
+    response: {
+      description: "The new keys, in creation order.",
+      schema: Description.json({ type: "object", required: ["items"], properties: { items: { type: "array", items: key } } })
+    },
+    errors: { 400: `Bad header or body: ${headerCodes}, ${ApiError.Code.EmptyOrZero}, ${ApiError.Code.OutOfRange} (size).` },
+    handler: ({ body, caller, services }) =>
+      Effect.flatMap(Keys.parseCreateBody(body), (size) => services.wallet.createKeys(caller, size))
+  }),
+  Route.make({
+    method: "GET",
+    path: "/v2/key",
+    operationId: "RetrieveKeys",
+    summary: "List the keys of one of the caller's key pools, newest first",
+    access: "keyService",
+    query: [
+      {
+        name: "krn",
+        description:
+          `Required: the key pool, krn:<chain-id>:wallet:<account-id>:key-pool:<name>. Missing: 400 ${ApiError.Code.EmptyOrZero}; not a key pool of the caller on the request's chain: 400 ${ApiError.Code.DataNotExist}.`,
+        schema: Description.json(KEY_POOL_KRN)
+      },
+      ...Listing.parameters("feePayer").filter((p) => p.name === "size" || p.name === "cursor")
+    ],
+    response: {
+      description: "A page; cursor is \"\" exactly when no key remains after it.",
+      schema: Description.json({
+        type: "object",
+        required: ["items", "cursor"],
+        properties: {
+          items: { type: "array", items: { type: "object", required: ["keyId", "krn", "publicKey"], properties: keyItem } },
+          cursor: { type: "string" }
+        }
+      })
+    },
+    errors: {
+      400: `Bad header or query value: ${headerCodes}, ${ApiError.Code.EmptyOrZero} (krn), ${ApiError.Code.DataNotExist} (krn), ${ApiError.Code.OutOfRange} (size, cursor).`
+    },
+    handler: ({ caller, query, services }) =>
+      Effect.map(Effect.flatMap(listQuery(query), (request) => services.wallet.listKeys(caller, request)), Listing.pageBody)
+  }),
+  Route.make({
+    method: "GET",
+    path: "/v2/key/{key-id}",
+    operationId: "GetKey",
+    summary: "Get one of the caller's keys",
+    access: "keyService",
+    pathParameters: { "key-id": keyId },
+    response: { description: "The key (never its private key).", schema: Description.json(key) },
+    errors: { 400: keyIdErrors },
+    handler: ({ caller, params, services }) => services.wallet.getKey(caller, params["key-id"])
+  }),
+  Route.make({
+    method: "DELETE",
+    path: "/v2/key/{key-id}",
+    operationId: "KeyDeletion",
+    summary: "Delete one of the caller's keys: it is gone from every read, and cannot sign",
+    access: "keyService",
+    pathParameters: { "key-id": keyId },
+    response: {
+      description: "{\"status\":\"deleted\"}.",
+      schema: Description.json({ type: "object", required: ["status"], properties: { status: { const: "deleted" } } })
+    },
+    errors: { 400: keyIdErrors },
+    handler: ({ caller, params, services }) => services.wallet.deleteKey(caller, params["key-id"])
+  }),
+  Route.make({
+    method: "POST",
+    path: "/v2/key/{key-id}/sign",
+    operationId: "KeySignData",
+    summary: "Sign a 32-byte hash with one of the caller's keys (ECDSA over the hash as given, no prefix)",
+    access: "keyService",
+    pathParameters: { "key-id": keyId },
+    body: {
+      required: true,
+      description:
+        `{data}: 0x and 64 hex digits. Missing or empty: 400 ${ApiError.Code.EmptyOrZero}; not 0x hex: 400 ${ApiError.Code.NotHex}; another length, or not a JSON object: 400 ${ApiError.Code.OutOfRange}.`,
+      schema: Description.json({ type: "object", required: ["data"], properties: { data: KEY_HEX } })
+    },
+    response: {
+      description: "signedData: 0x + r (32 bytes) + s (32 bytes, low s) + v (1 byte: the recovery id, 00 or 01), as the spec's example.",
+      schema: Description.json({
+        type: "object",
+        required: ["signedData"],
+        properties: { signedData: { type: "string", pattern: "^0x[0-9a-f]{128}0[01]$" } }
+      })
+    },
+    errors: { 400: `${keyIdErrors} Bad body: ${ApiError.Code.EmptyOrZero}, ${ApiError.Code.NotHex}, ${ApiError.Code.OutOfRange} (data).` },
+    handler: ({ body, caller, params, services }) =>
+      Effect.flatMap(Keys.parseSignBody(body), (hash) => services.wallet.signWithKey(caller, params["key-id"], hash))
+  })
+]
