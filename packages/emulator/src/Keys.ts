@@ -145,7 +145,7 @@ const jsonObject = (text: string): Either.Either<Readonly<Record<string, unknown
 
 /**
  * The body of `POST /v2/key`: `{size}`, an integer from 1 to 100 (a JSON number, or a string of
- * digits); absent (or an empty body) → 1, the spec's default. 0 → 400 `1061011`; anything else
+ * digits); absent (or an empty body) → 1, the spec's default. 0 → 400 `1061608`; anything else
  * → 400 `1061615`.
  *
  * @since 0.5.0
@@ -164,7 +164,7 @@ export const parseCreateBody = (text: string): Either.Either<number, ApiError.Ap
 
 /**
  * The body of `POST /v2/key/{key-id}/sign`: `{data}`, `0x` and 64 hex digits (32 bytes, any
- * case). Missing or empty → 400 `1061011`; not `0x` hex → `1061607`; another length → `1061615`.
+ * case). Missing or empty → 400 `1061608`; not `0x` hex → `1061607`; another length → `1061615`.
  *
  * @since 0.5.0
  * @category parsing

@@ -543,6 +543,9 @@ layer(TestLayer)("emulator wire contract", (it) => {
           "/v2/account/{address}/enable",
           "/v2/feepayer",
           "/v2/feepayer/{address}",
+          "/v2/key",
+          "/v2/key/{key-id}",
+          "/v2/key/{key-id}/sign",
           "/v2/pubkey/{public-key}/account",
           "/v2/stat/count",
           "/v2/stat/count/krn",
@@ -578,6 +581,9 @@ layer(TestLayer)("emulator wire contract", (it) => {
         expect(Object.keys(doc.paths["/v2/account/{address}"]).sort()).toEqual(["delete", "get"])
         expect(Object.keys(doc.paths["/v2/feepayer"]).sort()).toEqual(["get", "post"])
         expect(Object.keys(doc.paths["/v2/feepayer/{address}"]).sort()).toEqual(["delete", "get"])
+        expect(Object.keys(doc.paths["/v2/key"]).sort()).toEqual(["get", "post"])
+        expect(Object.keys(doc.paths["/v2/key/{key-id}"]).sort()).toEqual(["delete", "get"])
+        expect(Object.keys(doc.paths["/v2/key/{key-id}/sign"])).toEqual(["post"])
         expect(doc.paths["/v2/account"].get.parameters.map((p: any) => p.name)).toContain("status")
         // Every answer of every operation is described by a schema of the domain.
         const refs = JSON.stringify(doc.paths).match(/#\/components\/schemas\/[A-Za-z]+/g) ?? []
