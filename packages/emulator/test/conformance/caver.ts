@@ -11,6 +11,7 @@
  *
  * Not part of `npm test`: installing the official client takes minutes and the network.
  */
+import { secp256k1 } from "@noble/curves/secp256k1.js"
 import { Effect, Option, Redacted } from "effect"
 import assert from "node:assert/strict"
 import { setTimeout as sleep } from "node:timers/promises"
@@ -79,6 +80,7 @@ const checkResult = (result: any, expected: Omit<Sent, "method" | "hash" | "gasU
 /** The checks, in order: each may use what the previous ones made. */
 const checks = (wallet: any, accountId: string, backstage: Backstage): ReadonlyArray<Check> => {
   const state: { address?: string; publicKey?: string; feePayer?: string; sent: Array<Sent> } = { sent: [] }
+  const keys: { created: Array<any> } = { created: [] }
   /** A new account of the default pool holding 1 KLAY, and a new account to send to. */
   const parties = async () => {
     const from: string = (await wallet.createAccount()).address
@@ -278,6 +280,60 @@ const checks = (wallet: any, accountId: string, backstage: Backstage): ReadonlyA
         assert.equal(result.status, "deleted")
         await assert.rejects(wallet.getFeePayer(state.feePayer), (e) => codeOf(e) === 1061010)
       }
+    },
+    {
+      method: "createKeys",
+      run: async () => {
+        const created = await wallet.createKeys(3)
+        assert.equal(created.items.length, 3)
+        for (const key of created.items) {
+          assert.equal(key.krn, `krn:1001:wallet:${accountId}:key-pool:default`)
+          assert.match(key.keyId, /^krn:1001:wallet:.+:key-pool:default:0x[0-9a-f]{64}$/)
+          assert.match(key.publicKey, /^0x04[0-9a-f]{128}$/)
+        }
+        keys.created = created.items
+      }
+    },
+    {
+      method: "getKeyListByKRN",
+      run: async () => {
+        const krn = `krn:1001:wallet:${accountId}:key-pool:default`
+        const page = await wallet.getKeyListByKRN(krn, { size: 1 })
+        assert.equal(page.items.length, 1)
+        assert.notEqual(page.cursor, "")
+        const rest = await wallet.getKeyListByKRN(krn, { size: 1000, cursor: page.cursor })
+        const ids = [...page.items, ...rest.items].map((k: any) => k.keyId)
+        for (const key of keys.created) assert.ok(ids.includes(key.keyId), key.keyId)
+      }
+    },
+    {
+      method: "getKey",
+      run: async () => {
+        const key = await wallet.getKey(keys.created[0].keyId)
+        assert.equal(key.keyId, keys.created[0].keyId)
+        assert.equal(key.publicKey, keys.created[0].publicKey)
+      }
+    },
+    {
+      method: "signMessage",
+      run: async () => {
+        const hash = `0x${"5a".repeat(32)}`
+        const { signedData } = await wallet.signMessage(keys.created[0].keyId, hash)
+        assert.match(signedData, /^0x[0-9a-f]{128}0[01]$/)
+        // r, s, v (the recovery id) recovered over the hash as given, to the key's public key.
+        const bytes = Buffer.from(signedData.slice(2), "hex")
+        const recovered = secp256k1.Signature.fromBytes(Buffer.concat([bytes.subarray(64), bytes.subarray(0, 64)]), "recovered")
+          .recoverPublicKey(Buffer.from(hash.slice(2), "hex"))
+        assert.equal(`0x${recovered.toHex(false)}`, keys.created[0].publicKey)
+      }
+    },
+    {
+      method: "deleteKey",
+      run: async () => {
+        const result = await wallet.deleteKey(keys.created[0].keyId)
+        assert.equal(result.status, "deleted")
+        await assert.rejects(wallet.getKey(keys.created[0].keyId), (e) => codeOf(e) === 1061010)
+      }
     }
   ]
 }
@@ -465,7 +521,6 @@ const outOfScope: Readonly<Record<string, string>> = Object.fromEntries([
     "signMultiSigTransction",
     "appendSignatures"
   ].map((m) => [m, "multisig (PUT /v2/account/{address}/multisig, /v2/multisig/...)"]),
-  ...["createKeys", "getKeyListByKRN", "getKey", "signMessage", "deleteKey"].map((m) => [m, "key management (/v2/key)"]),
   ...["registerAccounts", "migrateAccounts"].map((m) => [m, "account migration (POST /v2/registration/account; /v2/key)"]),
   ...["getFDTransactionList", "getFDTransaction"].map((m) => [m, "fee-delegation history (/v2/history/fd/tx)"])
 ])
