@@ -554,7 +554,10 @@ const validValue = Options.argument("value", Amount.PebFromSelf)
 const validFeePayer = Options.argument("feePayer", FeeDelegation.FeePayer)
 const validFeeRatio = Options.argument("feeRatio", FeeDelegation.FeeRatio)
 const validFrom = Options.argument("from", Address.Address)
-const validKeyId = Options.argument("keyId", KeyId.KeyId)
+const validKeyIdString = Options.argument("keyId", KeyId.KeyId)
+// A key id value (from a result) as it is; a string decoded.
+const validKeyId = (u: unknown): Either.Either<KeyId.KeyId, WalletError.InvalidArgument> =>
+  KeyId.isKeyId(u) ? Either.right(u) : validKeyIdString(u)
 const validSignable = Options.argument("hash", Key.SignableHash)
 const validListKrn = Options.argument("krn", Krn.PoolKrn)
 const CreateSize = Schema.Int.pipe(
