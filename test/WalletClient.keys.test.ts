@@ -5,10 +5,10 @@
  * and a key listing streamed over several pages.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Chunk, Effect, Fiber, Stream, TestClock } from "effect"
+import { Chunk, ConfigProvider, Effect, Fiber, Stream, TestClock } from "effect"
 import { readFileSync } from "node:fs"
 import { Key, Krn, WalletClient, WalletConfig, type WalletError } from "../src/index.js"
-import { testClient, withClient } from "./support/client.js"
+import { accessKeyId, secret, testClient, withClient } from "./support/client.js"
 import { json, type Recorded } from "./support/recordingClient.js"
 
 const fixture = (name: string) => JSON.parse(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), "utf8"))
@@ -146,6 +146,21 @@ describe("the key service on the wire", () => {
       ]
       for (const [f, argument] of cases) expect(yield* refused(f)).toEqual(["InvalidArgument", argument])
       expect(test.requests).toHaveLength(0)
+    }))
+
+  it.effect("KAS_KEY_POOL: the layer's key pool from the environment; a KRN of another kind names the variable", () =>
+    Effect.gen(function*() {
+      const env = (keyPoolValue: string) =>
+        Effect.withConfigProvider(
+          Effect.either(WalletConfig.load()),
+          ConfigProvider.fromMap(new Map([["KAS_ACCESS_KEY_ID", accessKeyId], ["KAS_SECRET_ACCESS_KEY", secret], ["KAS_CHAIN_ID", "1001"], ["KAS_KEY_POOL", keyPoolValue]]))
+        )
+      const good = yield* env(keyPool)
+      expect(good._tag === "Right" && String(good.right.keyPool)).toBe(keyPool)
+      const unset = yield* env("")
+      expect(unset._tag === "Right" && unset.right.keyPool).toBeUndefined()
+      const bad = yield* env("krn:1001:wallet:x:account-pool:default")
+      expect(bad._tag === "Left" && bad.left.argument).toBe("KAS_KEY_POOL")
     }))
 
   it.effect("a write (create, delete, sign) is not retried once sent; a read (get) is", () =>
