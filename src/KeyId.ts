@@ -69,7 +69,7 @@ export const KeyIdFromSelf: Schema.Schema<KeyId> = Schema.declare(isKeyId, {
   description: "a KeyId value",
   pretty: () => (keyId) => `KeyId(${keyId.toString()})`,
   equivalence: () => Equal.equals,
-  arbitrary: () => (fc) => Arb.keyId(fc, [Krn.AccountPoolType, Krn.FeePayerPoolType])
+  arbitrary: () => (fc) => Arb.keyId(fc, [Krn.AccountPoolType, Krn.FeePayerPoolType, Krn.KeyPoolType])
 })
 
 const decodePoolKrn = ParseResult.decodeUnknownEither(Krn.PoolKrn)
@@ -77,7 +77,7 @@ const FORM = "<pool-krn>:0x<hex>"
 
 /**
  * Decodes key id strings, `<pool-krn>:0x<hex>`, and encodes them back unchanged. The pool KRN must
- * be a wallet pool (account pool or fee-payer pool).
+ * be a wallet pool (account pool, fee-payer pool or key pool: the key service's keys).
  *
  * @since 0.1.0
  * @category schemas

@@ -2,7 +2,8 @@
  * KAS resource names: `krn:<chain-id>:<service>:<account-id>:<resource-type>:<resource-id>`.
  *
  * A KRN decodes into a value with its five fields and encodes back to the exact same string.
- * `AccountPoolKrn` narrows it to the wallet service's account pools (the value of `x-krn`).
+ * `AccountPoolKrn` narrows it to the wallet service's account pools (the value of `x-krn`),
+ * `FeePayerPoolKrn` to its fee-payer pools and `KeyPoolKrn` to the pools of its key service.
  *
  * @since 0.1.0
  */
@@ -156,6 +157,14 @@ export const AccountPoolType = "account-pool"
 export const FeePayerPoolType = "feepayer-pool"
 
 /**
+ * Resource type of a key pool of the wallet's key service (`/v2/key`).
+ *
+ * @since 0.6.0
+ * @category constants
+ */
+export const KeyPoolType = "key-pool"
+
+/**
  * Name of the pool the service creates for members who made none; used when no `x-krn` is sent.
  *
  * @since 0.1.0
@@ -180,26 +189,36 @@ export const isAccountPool = (krn: Krn): boolean => krn.service === "wallet" && 
 export const isFeePayerPool = (krn: Krn): boolean => krn.service === "wallet" && krn.resourceType === FeePayerPoolType
 
 /**
- * Whether a KRN names a pool of the wallet service: an account pool or a fee-payer pool.
+ * Whether a KRN names a key pool of the wallet's key service.
+ *
+ * @since 0.6.0
+ * @category guards
+ */
+export const isKeyPool = (krn: Krn): boolean => krn.service === "wallet" && krn.resourceType === KeyPoolType
+
+/**
+ * Whether a KRN names a pool of the wallet service: an account pool, a fee-payer pool or a key
+ * pool.
  *
  * @since 0.1.0
  * @category guards
  */
 export const isPool = (krn: Krn): boolean =>
-  krn.service === "wallet" && (krn.resourceType === AccountPoolType || krn.resourceType === FeePayerPoolType)
+  krn.service === "wallet" &&
+  (krn.resourceType === AccountPoolType || krn.resourceType === FeePayerPoolType || krn.resourceType === KeyPoolType)
 
 const arbitraryPool = <A>(resourceTypes: ReadonlyArray<string>) => () => (fc: Arb.Fc) => Arb.poolKrn<A>(fc, resourceTypes)
 
 /**
- * A KRN of a wallet pool: an account pool or a fee-payer pool. Key ids name one.
+ * A KRN of a wallet pool: an account pool, a fee-payer pool or a key pool. Key ids name one.
  *
  * @since 0.1.0
  * @category schemas
  */
 export const PoolKrn = Krn.pipe(
   Schema.filter(isPool, {
-    message: () => "expected a wallet pool KRN (krn:<chain-id>:wallet:<account-id>:account-pool|feepayer-pool:<name>)",
-    arbitrary: arbitraryPool([AccountPoolType, FeePayerPoolType])
+    message: () => "expected a wallet pool KRN (krn:<chain-id>:wallet:<account-id>:account-pool|feepayer-pool|key-pool:<name>)",
+    arbitrary: arbitraryPool([AccountPoolType, FeePayerPoolType, KeyPoolType])
   }),
   Schema.brand("PoolKrn")
 ).annotations({ identifier: "PoolKrn" })
@@ -253,6 +272,27 @@ export const FeePayerPoolKrn = PoolKrn.pipe(
  */
 export type FeePayerPoolKrn = typeof FeePayerPoolKrn.Type
 
+/**
+ * The KRN of a key pool: `krn:<chain-id>:wallet:<account-id>:key-pool:<pool-name>`. The `krn` of
+ * every key the key service creates (`POST /v2/key`), and what `GET /v2/key?krn=` lists.
+ *
+ * @since 0.6.0
+ * @category schemas
+ */
+export const KeyPoolKrn = PoolKrn.pipe(
+  Schema.filter(isKeyPool, {
+    message: () => "expected a key pool KRN (krn:<chain-id>:wallet:<account-id>:key-pool:<pool-name>)",
+    arbitrary: arbitraryPool([KeyPoolType])
+  }),
+  Schema.brand("KeyPoolKrn")
+).annotations({ identifier: "KeyPoolKrn" })
+
+/**
+ * @since 0.6.0
+ * @category models
+ */
+export type KeyPoolKrn = typeof KeyPoolKrn.Type
+
 // From the fields (validated one by one) to a pool KRN of either type.
 const poolBuilder = <K extends KrnFromSelf>(resourceType: string, schema: Schema.Schema<K, string>) => {
   const decode = Schema.decodeUnknownEither(Schema.compose(KrnFromSelf, Schema.typeSchema(schema) as unknown as Schema.Schema<K, KrnFromSelf>))
@@ -296,6 +336,19 @@ export const feePayerPool: (
   accountId: string,
   poolName?: string
 ) => Either.Either<FeePayerPoolKrn, ParseResult.ParseError> = poolBuilder(FeePayerPoolType, FeePayerPoolKrn)
+
+/**
+ * Builds the KRN of a member's key pool from its parts, validating each. The pool name defaults
+ * to `default`.
+ *
+ * @since 0.6.0
+ * @category constructors
+ */
+export const keyPool: (
+  chainId: ChainId.ChainId,
+  accountId: string,
+  poolName?: string
+) => Either.Either<KeyPoolKrn, ParseResult.ParseError> = poolBuilder(KeyPoolType, KeyPoolKrn)
 
 /**
  * Decodes a KRN string, typed failure included.

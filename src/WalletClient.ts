@@ -1,6 +1,6 @@
 /**
  * The WalletClient service: the typed operations of the KAS wallet API — accounts and their
- * lifecycle, fee-payer accounts, counts — over any `HttpClient` (fetch in browsers, Deno, Bun and
+ * lifecycle, fee-payer accounts, counts, transactions, the key service — over any `HttpClient` (fetch in browsers, Deno, Bun and
  * edge runtimes; Node's http client), with listings as Streams.
  *
  * @example
@@ -34,6 +34,8 @@ import * as Amount from "./Amount.js"
 import * as ErrorBody from "./ErrorBody.js"
 import type * as ChainId from "./ChainId.js"
 import * as FeeDelegation from "./FeeDelegation.js"
+import * as Key from "./Key.js"
+import * as KeyId from "./KeyId.js"
 import * as AbiValue from "./internal/abiValue.js"
 import * as Auth from "./internal/auth.js"
 import * as Verify from "./internal/verifyResult.js"
@@ -108,6 +110,41 @@ export interface ListParams extends CallOptions, Listing.Params {
  * @category models
  */
 export interface FeePayerListParams extends FeePayerCallOptions, Listing.Params {}
+
+/**
+ * Per-call selection of chain and key pool, for the key service's operations. Unset fields fall
+ * back to the scope (`withChain`, `withKeyPool`), then to the layer's options.
+ *
+ * @since 0.6.0
+ * @category models
+ */
+export interface KeyCallOptions {
+  /** Chain of this call (`x-chain-id`). */
+  readonly chainId?: ChainId.ChainId | number | undefined
+  /**
+   * Key pool of `createKeys` (`x-krn`) and of `listKeys` without a `krn`; `null` for the member's
+   * default key pool.
+   */
+  readonly keyPool?: WalletConfig.KeyPoolSelection | undefined
+}
+
+/**
+ * Parameters of the key listing (GET /v2/key): the pool to list and the paging. `krn` is the pool
+ * (a key pool, or an account or fee-payer pool to list its accounts' keys); absent: the selected
+ * key pool (`keyPool`, the scope's, the layer's), else the `default` key pool of the member whose
+ * account id a selected account or fee-payer pool gives. `pageSize` (alias `size`) is the number of
+ * keys per request, 1..1000; the listing takes no time range.
+ *
+ * @since 0.6.0
+ * @category models
+ */
+export interface KeyListParams extends KeyCallOptions {
+  readonly krn?: Krn.PoolKrn | string | undefined
+  readonly pageSize?: number | undefined
+  readonly size?: number | undefined
+  /** Continue from this cursor (from a previous page, or an error's `cursor`). */
+  readonly cursor?: string | undefined
+}
 
 /**
  * Options of `createFeePayer`.
@@ -441,6 +478,31 @@ export interface Service {
    * (`result`); `Abi` decodes it. Nothing is signed or sent, so it is retried like a read.
    */
   readonly callContract: (params: CallContractParams) => Effect.Effect<Transaction.ContractCallResult, WalletError.WalletError>
+  /**
+   * Creates `size` keys (1..100) in a key pool (POST /v2/key, body `{ size }`; `x-krn` only when
+   * a key pool is selected, else the member's default key pool). Not retried once the request may
+   * have reached the service: creating is not idempotent.
+   */
+  readonly createKeys: (size: number, options?: KeyCallOptions) => Effect.Effect<Key.CreatedKeys, WalletError.WalletError>
+  /** One key by key id (GET /v2/key/{key-id}); the key id is validated first and must be on the call's chain. */
+  readonly getKey: (keyId: KeyId.KeyId | string, options?: KeyCallOptions) => Effect.Effect<Key.Key, WalletError.WalletError>
+  /** Deletes a key (DELETE /v2/key/{key-id}). Not retried once sent. */
+  readonly deleteKey: (keyId: KeyId.KeyId | string, options?: KeyCallOptions) => Effect.Effect<Key.KeyStatus, WalletError.WalletError>
+  /** One page of a pool's keys (GET /v2/key?krn=...&size=...&cursor=...). */
+  readonly listKeys: (params?: KeyListParams) => Effect.Effect<Key.KeyPage, WalletError.WalletError>
+  /** Every key of a pool, fetched page by page as the consumer pulls. */
+  readonly keys: (params?: KeyListParams) => Stream.Stream<Key.KeySummary, WalletError.WalletError>
+  /** Every page of a pool's keys, as the consumer pulls. */
+  readonly keyPages: (params?: KeyListParams) => Stream.Stream<Key.KeyPage, WalletError.WalletError>
+  /**
+   * Signs a 32-byte hash (`0x` + 64 hex digits) with a key (POST /v2/key/{key-id}/sign, body
+   * `{ data }`); returns the 65-byte signature. Not retried once sent.
+   */
+  readonly signWithKey: (
+    keyId: KeyId.KeyId | string,
+    hash: Key.SignableHash | string,
+    options?: KeyCallOptions
+  ) => Effect.Effect<Key.KeySignature, WalletError.WalletError>
   /** The receipt of a transaction (GET /v2/tx/{hash}); pending until committed. */
   readonly getTransactionReceipt: (
     hash: Transaction.TxHash | string,
@@ -492,6 +554,16 @@ const validValue = Options.argument("value", Amount.PebFromSelf)
 const validFeePayer = Options.argument("feePayer", FeeDelegation.FeePayer)
 const validFeeRatio = Options.argument("feeRatio", FeeDelegation.FeeRatio)
 const validFrom = Options.argument("from", Address.Address)
+const validKeyIdString = Options.argument("keyId", KeyId.KeyId)
+// A key id value (from a result) as it is; a string decoded.
+const validKeyId = (u: unknown): Either.Either<KeyId.KeyId, WalletError.InvalidArgument> =>
+  KeyId.isKeyId(u) ? Either.right(u) : validKeyIdString(u)
+const validSignable = Options.argument("hash", Key.SignableHash)
+const validListKrn = Options.argument("krn", Krn.PoolKrn)
+const CreateSize = Schema.Int.pipe(
+  Schema.between(1, Key.MaxCreateSize, { message: (issue) => `must be an integer from 1 to ${Key.MaxCreateSize}, got ${String(issue.actual)}` })
+)
+const validCreateSize = Options.argument("size", CreateSize)
 const decodeTransactionResult = Schema.decodeUnknownEither(Transaction.TransactionResult)
 // The body is kept beside the result: a result that fails verification is shown as it came.
 const decodeTransactionResultWithBody: Decode<{ readonly body: unknown; readonly result: Transaction.TransactionResult }> = (body) =>
@@ -750,6 +822,14 @@ const decodeAccountSummary: Decode<Account.AccountSummary> = Schema.decodeUnknow
 const decodePublicKeyAccounts: Decode<Account.PublicKeyAccounts> = Schema.decodeUnknownEither(Account.PublicKeyAccounts)
 const decodeAccountCount: Decode<Account.AccountCount> = Schema.decodeUnknownEither(Account.AccountCount)
 const decodePoolAccountCount: Decode<Account.PoolAccountCount> = Schema.decodeUnknownEither(Account.PoolAccountCount)
+const decodeKey: Decode<Key.Key> = Schema.decodeUnknownEither(Key.Key)
+const decodeCreatedKeys: Decode<Key.CreatedKeys> = Schema.decodeUnknownEither(Key.CreatedKeys)
+const decodeKeyPage: Decode<Key.KeyPage> = Schema.decodeUnknownEither(Key.KeyPage)
+const decodeKeyStatus: Decode<Key.KeyStatus> = Schema.decodeUnknownEither(Key.KeyStatus)
+const decodeKeySignature: Decode<Key.KeySignature> = Schema.decodeUnknownEither(Key.KeySignature)
+
+/** A key id's path segment: percent-encoded, as the official client sends it (`krn%3A1001%3A...`). */
+const keyPath = (keyId: KeyId.KeyId) => `/v2/key/${encodeURIComponent(keyId.toString())}`
 
 /** How one listing of the API is paged: where, what a page decodes to, which extra parameters. */
 interface ListingSpec<P> {
@@ -988,6 +1068,51 @@ export const make = (
       return { one, all, items }
     }
 
+    /** A key-service operation on one key: the key id validated (and on the call's chain), then sent. */
+    const onKey = <A>(
+      name: string,
+      keyId: unknown,
+      call: KeyCallOptions | undefined,
+      request: (keyId: KeyId.KeyId, t: Options.Target) => Request.Call<A>
+    ) =>
+      Effect.flatMap(Effect.all([validKeyId(keyId), target(call)]), ([checked, t]) =>
+        checked.poolKrn.chainId !== t.chainId
+          ? Effect.fail(Options.invalid("keyId", `key ${checked.toString()} is on chain ${checked.poolKrn.chainId}, the request on chain ${t.chainId}`))
+          : send(name, t, request(checked, t), { [Spans.SpanAttributes.keyId]: checked.toString() }))
+
+    // The pool a key listing lists: the `krn` given, else the selected key pool, else the default
+    // key pool of the member whose account id a selected pool gives.
+    const keyListKrn = (params: KeyListParams | undefined, t: Options.Target): Either.Either<Krn.PoolKrn, WalletError.InvalidArgument> => {
+      if (params?.krn !== undefined) {
+        return Either.flatMap(validListKrn(typeof params.krn === "string" ? params.krn : params.krn.toString()), (krn) =>
+          krn.chainId === t.chainId
+            ? Either.right(krn)
+            : Either.left(Options.invalid("krn", `pool ${krn.toString()} is on chain ${krn.chainId}, the request on chain ${t.chainId}`)))
+      }
+      if (t.keyPool !== undefined) return Either.right(t.keyPool)
+      const accountId = t.pool?.accountId ?? t.feePayerPool?.accountId
+      return accountId === undefined
+        ? Either.left(Options.invalid("krn", "give the pool to list (krn:<chain-id>:wallet:<account-id>:key-pool:<pool-name>), or select a key pool (keyPool)"))
+        : Either.right(Either.getOrThrow(Krn.keyPool(t.chainId, accountId)))
+    }
+
+    const keyListing = paged<Key.KeySummary, Key.KeyPage>((params: KeyListParams | undefined) =>
+      Effect.flatMap(target(params), (t) => {
+        // JavaScript callers may pass a range: the key listing has none.
+        const loose = params as (KeyListParams & { readonly from?: unknown; readonly to?: unknown }) | undefined
+        for (const bound of ["from", "to"] as const) {
+          if (loose?.[bound] !== undefined) return Effect.fail(Options.invalid(bound, "the key listing takes no time range"))
+        }
+        return Effect.map(keyListKrn(params, t), (krn): ListingSpec<Key.KeyPage> => ({
+          name: "listKeys",
+          path: "/v2/key",
+          decode: decodeKeyPage,
+          extra: [["krn", krn.toString()]],
+          headers: (t) => ({ "x-chain-id": String(t.chainId) })
+        }))
+      })
+    )
+
     const receipt = (hash: unknown, call: CallOptions | undefined) =>
       Effect.flatMap(Effect.all([validHash(hash), target(call)]), ([checked, t]) =>
         send("getTransactionReceipt", t, {
@@ -1115,6 +1240,41 @@ export const make = (
             idempotent: true,
             decode: decodeCallResult
           }, { [Spans.SpanAttributes.contract]: body.to })),
+      createKeys: (size, call) =>
+        Effect.flatMap(Effect.all([validCreateSize(size), target(call)]), ([checked, t]) =>
+          send("createKeys", t, {
+            request: HttpClientRequest.post("/v2/key", {
+              headers: t.keyPool !== undefined
+                ? { "x-chain-id": String(t.chainId), "x-krn": t.keyPool.toString() }
+                : { "x-chain-id": String(t.chainId) }
+            }).pipe(HttpClientRequest.bodyUnsafeJson({ size: checked })),
+            idempotent: false,
+            decode: decodeCreatedKeys
+          })),
+      getKey: (keyId, call) =>
+        onKey("getKey", keyId, call, (k, t) => ({
+          request: HttpClientRequest.get(keyPath(k), { headers: { "x-chain-id": String(t.chainId) } }),
+          idempotent: true,
+          decode: decodeKey
+        })),
+      deleteKey: (keyId, call) =>
+        onKey("deleteKey", keyId, call, (k, t) => ({
+          request: HttpClientRequest.del(keyPath(k), { headers: { "x-chain-id": String(t.chainId) } }),
+          idempotent: false,
+          decode: decodeKeyStatus
+        })),
+      listKeys: keyListing.one,
+      keyPages: keyListing.all,
+      keys: keyListing.items,
+      signWithKey: (keyId, hash, call) =>
+        Effect.flatMap(validSignable(hash), (data) =>
+          onKey("signWithKey", keyId, call, (k, t) => ({
+            request: HttpClientRequest.post(`${keyPath(k)}/sign`, { headers: { "x-chain-id": String(t.chainId) } }).pipe(
+              HttpClientRequest.bodyUnsafeJson({ data })
+            ),
+            idempotent: false,
+            decode: decodeKeySignature
+          }))),
       getTransactionReceipt: (hash, call) => receipt(hash, call),
       awaitReceipt: (hash, options) =>
         Effect.flatMap(validHash(hash), (checked) => {
@@ -1175,7 +1335,8 @@ export const layerConfig = (
  * `getAccount`, `listAccounts`, `deleteAccount`, `disableAccount`, `enableAccount`,
  * `accountsByPublicKey`, `accountCount`, `accountCountByPool`, `createFeePayer`, `getFeePayer`,
  * `deleteFeePayer`, `listFeePayers`, `transferValue`, `callContract`,
- * `getTransactionReceipt`, `awaitReceipt`.
+ * `getTransactionReceipt`, `awaitReceipt`, `createKeys`, `getKey`, `deleteKey`, `listKeys`,
+ * `signWithKey`.
  * Each is documented on `Service`.
  *
  * @since 0.1.0
@@ -1189,15 +1350,20 @@ export const {
   callContract,
   createAccount,
   createFeePayer,
+  createKeys,
   deleteAccount,
   deleteFeePayer,
+  deleteKey,
   disableAccount,
   enableAccount,
   getAccount,
   getFeePayer,
+  getKey,
   getTransactionReceipt,
   listAccounts,
   listFeePayers,
+  listKeys,
+  signWithKey,
   transferValue
 } = Effect.serviceFunctions(WalletClient)
 
@@ -1262,3 +1428,20 @@ export const feePayers = streamed((client) => client.feePayers)
  * @category accessors
  */
 export const feePayerPages = streamed((client) => client.feePayerPages)
+
+/**
+ * Every key of a pool, with the WalletClient taken from the context (see `Service.keys`).
+ *
+ * @since 0.6.0
+ * @category accessors
+ */
+export const keys = streamed((client) => client.keys)
+
+/**
+ * Every page of a pool's keys, with the WalletClient taken from the context (see
+ * `Service.keyPages`).
+ *
+ * @since 0.6.0
+ * @category accessors
+ */
+export const keyPages = streamed((client) => client.keyPages)

@@ -106,6 +106,15 @@ export type PoolSelection = Krn.AccountPoolKrn | string | null
 export type FeePayerPoolSelection = Krn.FeePayerPoolKrn | string | null
 
 /**
+ * A key pool selection: a key pool KRN (or its string form, validated before sending), or `null`
+ * for the member's default key pool.
+ *
+ * @since 0.6.0
+ * @category models
+ */
+export type KeyPoolSelection = Krn.KeyPoolKrn | string | null
+
+/**
  * Options of `WalletClient.make` / `layer`.
  *
  * @since 0.1.0
@@ -125,6 +134,11 @@ export interface Options {
    * default fee-payer pool.
    */
   readonly feePayerPool?: FeePayerPoolSelection | undefined
+  /**
+   * Default key pool of the key service's operations: `createKeys` sends it as `x-krn`, and
+   * `listKeys` lists it when given no `krn`. Absent or `null`: the member's default key pool.
+   */
+  readonly keyPool?: KeyPoolSelection | undefined
   /** Time allowed for one attempt, response body included. Default `DefaultTimeout` (30 s). */
   readonly timeout?: Duration.DurationInput | undefined
   /** Retry policy, partly or wholly overriding `DefaultRetryPolicy`; `false` disables retries. */
@@ -178,7 +192,8 @@ export const EnvironmentVariables = {
   chainId: "KAS_CHAIN_ID",
   baseUrl: "KAS_WALLET_URL",
   pool: "KAS_ACCOUNT_POOL",
-  feePayerPool: "KAS_FEEPAYER_POOL"
+  feePayerPool: "KAS_FEEPAYER_POOL",
+  keyPool: "KAS_KEY_POOL"
 } as const
 
 /** What each variable holds, for the messages of a mistake in one. */
@@ -189,7 +204,8 @@ const meaning: Record<string, string> = {
   [EnvironmentVariables.baseUrl]: `the service's base URL (unset: ${DefaultBaseUrl})`,
   [EnvironmentVariables.pool]: "an account pool KRN, krn:<chain-id>:wallet:<account-id>:account-pool:<pool-name> (unset: the default pool)",
   [EnvironmentVariables.feePayerPool]:
-    "a fee-payer pool KRN, krn:<chain-id>:wallet:<account-id>:feepayer-pool:<pool-name> (unset: the default fee-payer pool)"
+    "a fee-payer pool KRN, krn:<chain-id>:wallet:<account-id>:feepayer-pool:<pool-name> (unset: the default fee-payer pool)",
+  [EnvironmentVariables.keyPool]: "a key pool KRN, krn:<chain-id>:wallet:<account-id>:key-pool:<pool-name> (unset: the default key pool)"
 }
 
 /** A setting's value checked by `schema`; the mistake, if any, in one line (no tree). */
@@ -229,6 +245,7 @@ const Url = Schema.String.pipe(
  * | `KAS_WALLET_URL` | base URL | `DefaultBaseUrl` |
  * | `KAS_ACCOUNT_POOL` | account pool KRN | the member's default pool |
  * | `KAS_FEEPAYER_POOL` | fee-payer pool KRN | the member's default fee-payer pool |
+ * | `KAS_KEY_POOL` | key pool KRN | the member's default key pool |
  *
  * @since 0.1.0
  * @category config
@@ -239,14 +256,16 @@ export const fromEnv: Config.Config<Options> = Config.all({
   chainId: required(EnvironmentVariables.chainId, ChainId.FromHeader),
   baseUrl: optional(EnvironmentVariables.baseUrl, Url),
   pool: optional(EnvironmentVariables.pool, Krn.AccountPoolKrn),
-  feePayerPool: optional(EnvironmentVariables.feePayerPool, Krn.FeePayerPoolKrn)
+  feePayerPool: optional(EnvironmentVariables.feePayerPool, Krn.FeePayerPoolKrn),
+  keyPool: optional(EnvironmentVariables.keyPool, Krn.KeyPoolKrn)
 }).pipe(
-  Config.map(({ accessKeyId, baseUrl, chainId, feePayerPool, pool, secretAccessKey }): Options => ({
+  Config.map(({ accessKeyId, baseUrl, chainId, feePayerPool, keyPool, pool, secretAccessKey }): Options => ({
     credentials: { accessKeyId, secretAccessKey },
     chainId,
     baseUrl: Option.getOrUndefined(baseUrl),
     pool: Option.getOrUndefined(pool),
-    feePayerPool: Option.getOrUndefined(feePayerPool)
+    feePayerPool: Option.getOrUndefined(feePayerPool),
+    ...(Option.isSome(keyPool) ? { keyPool: keyPool.value } : {})
   }))
 )
 
@@ -313,6 +332,16 @@ export class CurrentPool extends Context.Reference<CurrentPool>()("effect-kas-wa
  */
 export class CurrentFeePayerPool extends Context.Reference<CurrentFeePayerPool>()("effect-kas-wallet/WalletConfig/CurrentFeePayerPool", {
   defaultValue: (): Option.Option<FeePayerPoolSelection> => Option.none()
+}) {}
+
+/**
+ * The key pool selected for the current scope, if any (set by `withKeyPool`).
+ *
+ * @since 0.6.0
+ * @category references
+ */
+export class CurrentKeyPool extends Context.Reference<CurrentKeyPool>()("effect-kas-wallet/WalletConfig/CurrentKeyPool", {
+  defaultValue: (): Option.Option<KeyPoolSelection> => Option.none()
 }) {}
 
 /**
@@ -384,6 +413,18 @@ export const withFeePayerPool: {
   (feePayerPool: FeePayerPoolSelection): Scoped
   <S extends Scopable>(self: S, feePayerPool: FeePayerPoolSelection): S
 } = scopedBy(CurrentFeePayerPool)
+
+/**
+ * Runs an Effect or a Stream with `keyPool` selected for every key-service operation that does not
+ * name one itself (`null`: the member's default key pool). Data-first or data-last.
+ *
+ * @since 0.6.0
+ * @category scoping
+ */
+export const withKeyPool: {
+  (keyPool: KeyPoolSelection): Scoped
+  <S extends Scopable>(self: S, keyPool: KeyPoolSelection): S
+} = scopedBy(CurrentKeyPool)
 
 /**
  * Runs an Effect or a Stream on `chainId` for every request in it that does not name a chain

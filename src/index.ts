@@ -65,6 +65,13 @@ export * as ErrorBody from "./ErrorBody.js"
 export * as FeeDelegation from "./FeeDelegation.js"
 
 /**
+ * The key service: keys in key pools, their pages and signatures.
+ *
+ * @since 0.6.0
+ */
+export * as Key from "./Key.js"
+
+/**
  * Key ids: pool KRN plus key identifier.
  *
  * @since 0.1.0

@@ -14,7 +14,7 @@ const SERVICES = ["node", "th", "wallet", "anchor"] as const
 const segment = fc.stringMatching(/^[\x21-\x2b\x2d-\x39\x3b-\x7e]+$/)
 const chainText = fc.constantFrom("8217", "1001")
 const service = fc.constantFrom(...SERVICES)
-const resourceType = fc.oneof(fc.constantFrom(Krn.AccountPoolType, Krn.FeePayerPoolType), segment)
+const resourceType = fc.oneof(fc.constantFrom(Krn.AccountPoolType, Krn.FeePayerPoolType, Krn.KeyPoolType), segment)
 const parts = fc.record({ chain: chainText, service, accountId: segment, resourceType, resourceId: segment })
 type Parts = typeof parts extends fc.Arbitrary<infer A> ? A : never
 const render = (p: Parts): string => `krn:${p.chain}:${p.service}:${p.accountId}:${p.resourceType}:${p.resourceId}`
@@ -165,18 +165,19 @@ describe("Krn", () => {
 
 describe("PoolKrn and AccountPoolKrn", () => {
   it.prop(
-    "AccountPoolKrn accepts only service wallet with resource type account-pool; PoolKrn also feepayer-pool",
+    "AccountPoolKrn accepts only service wallet with resource type account-pool; PoolKrn also feepayer-pool and key-pool",
     [parts],
     ([p]) => {
       const s = render(p)
       const isWallet = p.service === "wallet"
       expect(Either.isRight(decodeAccountPool(s))).toBe(isWallet && p.resourceType === "account-pool")
-      expect(Either.isRight(decodePool(s))).toBe(
-        isWallet && (p.resourceType === "account-pool" || p.resourceType === "feepayer-pool")
-      )
+      const isPool = isWallet && ["account-pool", "feepayer-pool", "key-pool"].includes(p.resourceType)
+      expect(Either.isRight(decodePool(s))).toBe(isPool)
+      expect(Either.isRight(Schema.decodeUnknownEither(Krn.KeyPoolKrn)(s))).toBe(isWallet && p.resourceType === "key-pool")
       const krn = Schema.decodeSync(Krn.Krn)(s)
       expect(Krn.isAccountPool(krn)).toBe(isWallet && p.resourceType === "account-pool")
-      expect(Krn.isPool(krn)).toBe(isWallet && (p.resourceType === "account-pool" || p.resourceType === "feepayer-pool"))
+      expect(Krn.isPool(krn)).toBe(isPool)
+      expect(Krn.isKeyPool(krn)).toBe(isWallet && p.resourceType === "key-pool")
     }
   )
 
@@ -184,6 +185,13 @@ describe("PoolKrn and AccountPoolKrn", () => {
     expect(messageOf(decodeAccountPool("krn:1001:wallet:abc:feepayer-pool:fp"))).toContain("expected an account pool KRN")
     expect(messageOf(decodeAccountPool("krn:1001:node:abc:account-pool:default"))).toContain("expected a wallet pool KRN")
     expect(messageOf(decodePool("krn:1001:wallet:abc:other:default"))).toContain("expected a wallet pool KRN")
+    expect(messageOf(Schema.decodeUnknownEither(Krn.KeyPoolKrn)("krn:1001:wallet:abc:account-pool:default"))).toContain("expected a key pool KRN")
+  })
+
+  it("keyPool builds a key pool KRN, default pool by default", () => {
+    const built = Either.getOrThrow(Krn.keyPool(ChainId.Testnet, "676de94a-9ca9-45e2-a67b-ed72178cdbcc"))
+    expect(String(built)).toBe("krn:1001:wallet:676de94a-9ca9-45e2-a67b-ed72178cdbcc:key-pool:default")
+    expect(Krn.isKeyPool(built)).toBe(true)
   })
 
   it.prop("generated AccountPoolKrn values are account pools and round-trip", [Schema.typeSchema(Krn.AccountPoolKrn)], ([krn]) => {

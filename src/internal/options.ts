@@ -42,6 +42,7 @@ export interface Target {
   readonly chainId: ChainId.ChainId
   readonly pool: Krn.AccountPoolKrn | undefined
   readonly feePayerPool: Krn.FeePayerPoolKrn | undefined
+  readonly keyPool: Krn.KeyPoolKrn | undefined
 }
 
 /**
@@ -53,6 +54,7 @@ export interface Selection {
   readonly chainId?: ChainId.ChainId | number | undefined
   readonly pool?: WalletConfig.PoolSelection | undefined
   readonly feePayerPool?: WalletConfig.FeePayerPoolSelection | undefined
+  readonly keyPool?: WalletConfig.KeyPoolSelection | undefined
 }
 
 /**
@@ -111,13 +113,19 @@ const feePayerPoolOf = poolSelection(
   "a fee-payer pool KRN (krn:<chain-id>:wallet:<account-id>:feepayer-pool:<pool-name>)"
 )
 
+const keyPoolOf = poolSelection("keyPool", Krn.KeyPoolKrn, "a key pool KRN (krn:<chain-id>:wallet:<account-id>:key-pool:<pool-name>)")
+
 /** Pools may only be used on their own chain; `subject` names what carries the other chain. */
 const poolsOnChain = (
   chainId: ChainId.ChainId,
   pool: Krn.AccountPoolKrn | undefined,
   feePayerPool: Krn.FeePayerPoolKrn | undefined,
+  keyPool: Krn.KeyPoolKrn | undefined,
   subject: string
 ): Either.Either<Target, WalletError.InvalidArgument> => {
+  if (keyPool !== undefined && keyPool.chainId !== chainId) {
+    return Either.left(invalid("keyPool", `key pool ${keyPool.toString()} is on chain ${keyPool.chainId}, the ${subject} on chain ${chainId}`))
+  }
   if (pool !== undefined && pool.chainId !== chainId) {
     return Either.left(invalid("pool", `pool ${pool.toString()} is on chain ${pool.chainId}, the ${subject} on chain ${chainId}`))
   }
@@ -126,7 +134,7 @@ const poolsOnChain = (
       invalid("feePayerPool", `fee-payer pool ${feePayerPool.toString()} is on chain ${feePayerPool.chainId}, the ${subject} on chain ${chainId}`)
     )
   }
-  return Either.right({ chainId, pool, feePayerPool })
+  return Either.right({ chainId, pool, feePayerPool, keyPool })
 }
 
 const baseUrlOf = (raw: string | URL | undefined): Either.Either<string, WalletError.InvalidArgument> => {
@@ -168,7 +176,8 @@ export const resolve = (options: WalletConfig.Options): Either.Either<Settings, 
     const chainId = yield* chainOf(options.chainId)
     const pool = yield* poolOf(options.pool)
     const feePayerPool = yield* feePayerPoolOf(options.feePayerPool)
-    const target = yield* poolsOnChain(chainId, pool, feePayerPool, "client")
+    const keyPool = yield* keyPoolOf(options.keyPool)
+    const target = yield* poolsOnChain(chainId, pool, feePayerPool, keyPool, "client")
     const baseUrl = yield* baseUrlOf(options.baseUrl)
     const auth = yield* Auth.make(options.credentials)
     const readAhead = yield* wholeNumber("readAhead", options.readAhead ?? WalletConfig.DefaultReadAhead, 0, 16)
@@ -197,7 +206,7 @@ export const resolve = (options: WalletConfig.Options): Either.Either<Settings, 
 
 /**
  * The chain and pools of one call: the call's own options, then the scope (`withChain`,
- * `withPool`, `withFeePayerPool`), then the layer's defaults; a pool must be on the call's chain.
+ * `withPool`, `withFeePayerPool`, `withKeyPool`), then the layer's defaults; a pool must be on the call's chain.
  *
  * @internal
  */
@@ -209,11 +218,12 @@ export const targetOf = (
   const scopeChain = Context.get(context, WalletConfig.CurrentChain)
   const scopePool = Context.get(context, WalletConfig.CurrentPool)
   const scopeFeePayerPool = Context.get(context, WalletConfig.CurrentFeePayerPool)
+  const scopeKeyPool = Context.get(context, WalletConfig.CurrentKeyPool)
   const chain = call?.chainId ?? Option.getOrUndefined(scopeChain)
   // The common case, nothing selected beyond the layer: nothing to validate again.
   if (
-    chain === undefined && call?.pool === undefined && call?.feePayerPool === undefined &&
-    Option.isNone(scopePool) && Option.isNone(scopeFeePayerPool)
+    chain === undefined && call?.pool === undefined && call?.feePayerPool === undefined && call?.keyPool === undefined &&
+    Option.isNone(scopePool) && Option.isNone(scopeFeePayerPool) && Option.isNone(scopeKeyPool)
   ) {
     return Either.right(layer)
   }
@@ -225,6 +235,9 @@ export const targetOf = (
     const feePayerPool = call?.feePayerPool !== undefined
       ? yield* feePayerPoolOf(call.feePayerPool)
       : Option.isSome(scopeFeePayerPool) ? yield* feePayerPoolOf(scopeFeePayerPool.value) : layer.feePayerPool
-    return yield* poolsOnChain(chainId, pool, feePayerPool, "request")
+    const keyPool = call?.keyPool !== undefined
+      ? yield* keyPoolOf(call.keyPool)
+      : Option.isSome(scopeKeyPool) ? yield* keyPoolOf(scopeKeyPool.value) : layer.keyPool
+    return yield* poolsOnChain(chainId, pool, feePayerPool, keyPool, "request")
   })
 }

@@ -19,6 +19,8 @@ export const SpanAttributes = {
   feePayer: "kas.fee_payer",
   /** The kind of a transaction sent: `ValueTransfer`, `ContractDeploy`, `ContractExecution`. */
   txKind: "kas.tx_kind",
+  /** The key (its key id) a key-service operation is about. */
+  keyId: "kas.key_id",
   /** The contract a call is about. */
   contract: "kas.contract",
   /** Set before a retry: the attempt about to be made (2, 3, ...). */

@@ -1,5 +1,5 @@
 /**
- * A recording HttpClient (no network): every request is recorded (method, URL, headers) and
+ * A recording HttpClient (no network): every request is recorded (method, URL, headers, a JSON body) and
  * answered by a handler, so tests can assert what goes on the wire.
  */
 import { HttpClient, HttpClientError, HttpClientResponse } from "@effect/platform"
@@ -9,6 +9,8 @@ export interface Recorded {
   readonly method: string
   readonly url: URL
   readonly headers: Readonly<Record<string, string>>
+  /** The request's JSON body, parsed; absent without one. */
+  readonly body?: unknown
 }
 
 /** What a handler may answer: a Response, or a transport failure with an error `code`. */
@@ -28,7 +30,12 @@ export const makeRecordingClient = (handler: Handler): RecordingClient => {
   const requests: Array<Recorded> = []
   const client = HttpClient.make((request, url) =>
     Effect.suspend(() => {
-      const recorded: Recorded = { method: request.method, url, headers: { ...request.headers } }
+      const recorded: Recorded = {
+        method: request.method,
+        url,
+        headers: { ...request.headers },
+        ...(request.body._tag === "Uint8Array" ? { body: JSON.parse(new TextDecoder().decode(request.body.body)) } : {})
+      }
       requests.push(recorded)
       const answer = handler(recorded)
       return Effect.flatMap(Effect.isEffect(answer) ? answer : Effect.succeed(answer), (a) =>
