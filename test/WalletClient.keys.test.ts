@@ -11,7 +11,7 @@ import { Key, Krn, WalletClient, WalletConfig, type WalletError } from "../src/i
 import { accessKeyId, secret, testClient, withClient } from "./support/client.js"
 import { json, type Recorded } from "./support/recordingClient.js"
 
-const fixture = (name: string) => JSON.parse(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), "utf8"))
+const fixture = (name: string) => JSON.parse(readFileSync(new URL(`./fixtures/key/${name}`, import.meta.url), "utf8"))
 const created = fixture("key-create-200-success.json")
 const oneKey = fixture("key-get-200-success.json")
 const listed = fixture("key-list-200-success.json")

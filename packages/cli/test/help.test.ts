@@ -223,7 +223,9 @@ describe("the table and the commands", () => {
   it("the connection flags read the client's variables, WalletConfig.EnvironmentVariables", () => {
     const S = Spec.accounts
     const connection = [S.url, S.chain, S.pool, S.feePayerPool, S.accessKeyId, S.secretAccessKey]
-    expect(connection.map((f) => f.env).sort()).toEqual(Object.values(WalletConfig.EnvironmentVariables).sort())
+    // The key service has no commands yet (issue 20): its key pool variable has no flag to read it.
+    const { keyPool: _notYetInTheCli, ...variables } = WalletConfig.EnvironmentVariables
+    expect(connection.map((f) => f.env).sort()).toEqual(Object.values(variables).sort())
     // Every flag of the table that reads one of them is one of these.
     const names = new Set<string>(Object.values(WalletConfig.EnvironmentVariables))
     for (const command of commands) {
