@@ -4,8 +4,8 @@
  * of `Wallet.Service`; this module builds them, and reads the wire values they take.
  *
  * Key pool KRNs are `krn:<chain-id>:wallet:<account-id>:key-pool:<name>` and key ids
- * `<key-pool-krn>:0x<64 hex>`, as the public spec (2021-09-29) shows. The client's `Krn` module
- * has no key-pool type (yet): this module checks the resource type itself, over `Krn.decode`.
+ * `<key-pool-krn>:0x<64 hex>`, as the public spec (2021-09-29) shows (`Krn.KeyPoolType`, the
+ * client's).
  *
  * Internal to the emulator: not exported from `effect-kas-wallet-emulator`.
  *
@@ -16,7 +16,7 @@ import type { SqlError } from "@effect/sql"
 import { secp256k1 } from "@noble/curves/secp256k1.js"
 import { Clock, Effect, Either, Option, Redacted } from "effect"
 import { createHash } from "node:crypto"
-import { type ChainId, Krn } from "effect-kas-wallet"
+import { type ChainId, Key, Krn } from "effect-kas-wallet"
 import * as AccountKeys from "./chain/AccountKeys.js"
 import * as ApiError from "./http/ApiError.js"
 import * as Cursor from "./http/Cursor.js"
@@ -24,20 +24,12 @@ import type * as KeyVault from "./store/KeyVault.js"
 import type * as Store from "./store/Store.js"
 
 /**
- * The resource type of a key pool KRN.
+ * The most keys one `POST /v2/key` creates (the spec's `maximum`): the client's bound.
  *
  * @since 0.5.0
  * @category constants
  */
-export const KeyPoolType = "key-pool"
-
-/**
- * The most keys one `POST /v2/key` creates (the spec's `maximum`).
- *
- * @since 0.5.0
- * @category constants
- */
-export const MaxCreate = 100
+export const MaxCreate = Key.MaxCreateSize
 
 /**
  * The caller of a key operation: the member and the request's chain.
@@ -111,7 +103,7 @@ const decodeUri = (raw: string): Option.Option<string> => {
  */
 export const poolNameOf = (caller: KeyCaller, krn: string): Either.Either<string, ApiError.ApiError> =>
   Either.flatMap(Either.mapLeft(Krn.decode(krn), () => ApiError.dataNotExist("krn")), (k) =>
-    k.service === "wallet" && k.resourceType === KeyPoolType && k.chainId === caller.chainId &&
+    Krn.isKeyPool(k) && k.chainId === caller.chainId &&
       k.accountId === caller.accountId
       ? Either.right(k.resourceId)
       : Either.left(ApiError.dataNotExist("krn")))
@@ -203,7 +195,7 @@ export const make = (
       return Effect.succeed(id.value)
     })
   }
-  const poolKrn = (caller: KeyCaller, name: string) => `krn:${caller.chainId}:wallet:${caller.accountId}:${KeyPoolType}:${name}`
+  const poolKrn = (caller: KeyCaller, name: string) => `krn:${caller.chainId}:wallet:${caller.accountId}:${Krn.KeyPoolType}:${name}`
 
   // A key id of the caller: its pool (id and KRN text) and key hex; anything else is not found.
   const keyOf = (caller: KeyCaller, raw: string) =>

@@ -8,22 +8,15 @@
  * @internal
  */
 import { Effect, Either } from "effect"
+import { Key, Krn } from "effect-kas-wallet"
 import * as ApiError from "../ApiError.js"
 import * as Description from "../Description.js"
 import * as Keys from "../../Keys.js"
 import * as Listing from "../Listing.js"
 import * as Route from "../Route.js"
 
+// The answers are described by the client's schemas (src/Key.ts), which decode them.
 const KEY_HEX = { type: "string", pattern: "^0x[0-9a-fA-F]{64}$" } as const
-const PUBLIC_KEY = { type: "string", pattern: "^0x04[0-9a-f]{128}$" } as const
-const KEY_POOL_KRN = { type: "string", pattern: "^krn:(1001|8217):wallet:[^:,]+:key-pool:[^:,]+$" } as const
-
-const keyItem = { keyId: { type: "string" }, krn: KEY_POOL_KRN, publicKey: PUBLIC_KEY }
-const key = {
-  type: "object",
-  required: ["blob", "keyId", "krn", "publicKey"],
-  properties: { blob: { ...KEY_HEX, description: "An opaque handle of the sealed key: no key material." }, ...keyItem }
-}
 
 const headerCodes = `${ApiError.Code.EmptyOrZero}, ${ApiError.Code.OutOfRange} (x-chain-id)`
 const keyIdErrors =
@@ -70,7 +63,7 @@ export const routes: ReadonlyArray<Route.Route> = [
     },
     response: {
       description: "The new keys, in creation order.",
-      schema: Description.json({ type: "object", required: ["items"], properties: { items: { type: "array", items: key } } })
+      schema: Description.domain("CreatedKeys", Key.CreatedKeys)
     },
     errors: { 400: `Bad header or body: ${headerCodes}, ${ApiError.Code.EmptyOrZero}, ${ApiError.Code.OutOfRange} (size).` },
     handler: ({ body, caller, services }) =>
@@ -87,20 +80,13 @@ export const routes: ReadonlyArray<Route.Route> = [
         name: "krn",
         description:
           `Required: the key pool, krn:<chain-id>:wallet:<account-id>:key-pool:<name>. Missing: 400 ${ApiError.Code.EmptyOrZero}; not a key pool of the caller on the request's chain: 400 ${ApiError.Code.DataNotExist}.`,
-        schema: Description.json(KEY_POOL_KRN)
+        schema: Description.domain("KeyPoolKrn", Krn.KeyPoolKrn)
       },
       ...Listing.parameters("feePayer").filter((p) => p.name === "size" || p.name === "cursor")
     ],
     response: {
       description: "A page; cursor is \"\" exactly when no key remains after it.",
-      schema: Description.json({
-        type: "object",
-        required: ["items", "cursor"],
-        properties: {
-          items: { type: "array", items: { type: "object", required: ["keyId", "krn", "publicKey"], properties: keyItem } },
-          cursor: { type: "string" }
-        }
-      })
+      schema: Description.domain("KeyPage", Key.KeyPage)
     },
     errors: {
       400: `Bad header or query value: ${headerCodes}, ${ApiError.Code.EmptyOrZero} (krn), ${ApiError.Code.DataNotExist} (krn), ${ApiError.Code.OutOfRange} (size, cursor).`
@@ -115,7 +101,7 @@ export const routes: ReadonlyArray<Route.Route> = [
     summary: "Get one of the caller's keys",
     access: "keyService",
     pathParameters: { "key-id": keyId },
-    response: { description: "The key (never its private key).", schema: Description.json(key) },
+    response: { description: "The key (never its private key; blob: an opaque handle of the sealed key, no key material).", schema: Description.domain("Key", Key.Key) },
     errors: { 400: keyIdErrors },
     handler: ({ caller, params, services }) => services.wallet.getKey(caller, params["key-id"])
   }),
@@ -128,7 +114,7 @@ export const routes: ReadonlyArray<Route.Route> = [
     pathParameters: { "key-id": keyId },
     response: {
       description: "{\"status\":\"deleted\"}.",
-      schema: Description.json({ type: "object", required: ["status"], properties: { status: { const: "deleted" } } })
+      schema: Description.domain("KeyStatus", Key.KeyStatus)
     },
     errors: { 400: keyIdErrors },
     handler: ({ caller, params, services }) => services.wallet.deleteKey(caller, params["key-id"])
@@ -148,11 +134,7 @@ export const routes: ReadonlyArray<Route.Route> = [
     },
     response: {
       description: "signedData: 0x + r (32 bytes) + s (32 bytes, low s) + v (1 byte: the recovery id, 00 or 01), as the spec's example.",
-      schema: Description.json({
-        type: "object",
-        required: ["signedData"],
-        properties: { signedData: { type: "string", pattern: "^0x[0-9a-f]{128}0[01]$" } }
-      })
+      schema: Description.domain("KeySignature", Key.KeySignature)
     },
     errors: { 400: `${keyIdErrors} Bad body: ${ApiError.Code.EmptyOrZero}, ${ApiError.Code.NotHex}, ${ApiError.Code.OutOfRange} (data).` },
     handler: ({ body, caller, params, services }) =>
