@@ -82,6 +82,16 @@ export interface ListRequest {
  * @category models
  */
 export interface Service extends Keys.Service {
+  /**
+   * The listing cursors of this database (signed with its cursor key), for the listings served
+   * outside the wallet (the fee-delegation history).
+   *
+   * @since 0.5.0
+   */
+  readonly cursors: {
+    readonly encode: (binding: Cursor.Binding, state: Cursor.State) => string
+    readonly decode: (binding: Cursor.Binding, cursor: string) => Option.Option<Cursor.State>
+  }
   /** The member owning a key, or 401 `1010009` when the key is unknown or the secret wrong. */
   readonly authenticate: (credentials: ApiKeys.BasicCredentials) => Effect.Effect<Caller, ApiError.ApiError | SqlError.SqlError>
   /**
@@ -210,6 +220,10 @@ export const make: Effect.Effect<Service, EmulatorError, Store.Store | KeyVault.
 
   const service: Service = {
     ...Keys.make(store, vault, cursorKey),
+    cursors: {
+      encode: (binding, state) => Cursor.encode(cursorKey, binding, state),
+      decode: (binding, cursor) => Cursor.decode(cursorKey, binding, cursor)
+    },
     authenticate: ({ accessKeyId, secretAccessKey }) =>
       Effect.flatMap(store.findKey(accessKeyId), (found) => {
         const ok = Option.isSome(found)

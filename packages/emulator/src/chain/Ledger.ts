@@ -322,6 +322,16 @@ export interface Service {
    * @since 0.5.0
    */
   readonly mining: Mining
+  /**
+   * The member's transactions on a chain whose fee the global fee payer paid, newest first: those
+   * in a block whose time has come (interval mining; every mined one with manual mining), as the
+   * receipts show them committed.
+   *
+   * @since 0.5.0
+   */
+  readonly feeRecords: (
+    query: Omit<LedgerStore.FeeHistoryQuery, "visibleAtMs">
+  ) => Effect.Effect<ReadonlyArray<LedgerStore.FeeRecordRow>, SqlError.SqlError>
   /** The global fee payer of a chain (made when the ledger starts). */
   readonly globalFeePayer: (chainId: number) => Address.Address
   /** The time between two blocks. */
@@ -1260,6 +1270,11 @@ export const make = (options: {
       lookup,
       pendingBySender,
       mine,
+      feeRecords: (query) =>
+        Effect.flatMap(
+          manual ? Effect.succeed(undefined) : Clock.currentTimeMillis,
+          (visibleAtMs) => store.feeHistory({ ...query, visibleAtMs })
+        ),
       globalFeePayer: (chainId) => globalPayers.get(chainId)!.address,
       blockInterval: interval,
       mining

@@ -32,7 +32,7 @@ export interface Binding {
    * Account pools, fee-payer pools and key pools number their ids apart: the kind is part of the
    * binding.
    */
-  readonly kind: Store.Kind | "key"
+  readonly kind: Store.Kind | "key" | "feeHistory"
 }
 
 /**
@@ -62,7 +62,8 @@ const decodePayload = Schema.decodeUnknownOption(Payload)
 const domain = {
   account: "kas-emulator-cursor/v1",
   feePayer: "kas-emulator-feepayer-cursor/v1",
-  key: "kas-emulator-key-cursor/v1"
+  key: "kas-emulator-key-cursor/v1",
+  feeHistory: "kas-emulator-fd-history-cursor/v1"
 } as const
 
 const mac = (secret: Redacted.Redacted<Uint8Array>, binding: Binding, payload: string): Buffer =>

@@ -10,6 +10,7 @@
 import * as Accounts from "./routes/Accounts.js"
 import * as Console from "./routes/Console.js"
 import * as FeePayers from "./routes/FeePayers.js"
+import * as History from "./routes/History.js"
 import * as Keys from "./routes/Keys.js"
 import type * as Route from "./Route.js"
 import * as Service from "./routes/Service.js"
@@ -26,6 +27,7 @@ export const table: ReadonlyArray<Route.Route> = [
   ...FeePayers.routes,
   ...Transactions.routes,
   ...Keys.routes,
+  ...History.routes,
   ...Service.routes,
   ...Console.routes
 ]

@@ -299,6 +299,13 @@ const keys = Effect.gen(function*() {
   yield* sql`CREATE INDEX wallet_keys_listing ON wallet_keys(pool_id, seq)`
 })
 
+// Issue 20: the fee-delegation history (`GET /v2/history/fd/tx`) lists a member's transactions the
+// global fee payer paid for on a chain, newest first: an index for that listing.
+const feeHistory = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`CREATE INDEX transactions_fee_history ON transactions(member_id, chain_id, payer_kind, seq)`
+})
+
 /**
  * The migrations, by id.
  *
@@ -312,7 +319,8 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0004_contracts": contracts,
   "0005_pool": pool,
   "0006_account_keys": accountKeys,
-  "0007_keys": keys
+  "0007_keys": keys,
+  "0008_fee_history": feeHistory
 }
 
 /**
