@@ -543,6 +543,8 @@ layer(TestLayer)("emulator wire contract", (it) => {
           "/v2/account/{address}/enable",
           "/v2/feepayer",
           "/v2/feepayer/{address}",
+          "/v2/history/fd/tx",
+          "/v2/history/fd/tx/{transaction-hash}",
           "/v2/key",
           "/v2/key/{key-id}",
           "/v2/key/{key-id}/sign",
@@ -584,6 +586,9 @@ layer(TestLayer)("emulator wire contract", (it) => {
         expect(Object.keys(doc.paths["/v2/key"]).sort()).toEqual(["get", "post"])
         expect(Object.keys(doc.paths["/v2/key/{key-id}"]).sort()).toEqual(["delete", "get"])
         expect(Object.keys(doc.paths["/v2/key/{key-id}/sign"])).toEqual(["post"])
+        expect(Object.keys(doc.paths["/v2/history/fd/tx"])).toEqual(["get"])
+        expect(Object.keys(doc.paths["/v2/history/fd/tx/{transaction-hash}"])).toEqual(["get"])
+        expect(doc.paths["/v2/history/fd/tx"].get.parameters.map((p: any) => p.name)).toEqual(["x-chain-id", "from", "size", "cursor"])
         expect(doc.paths["/v2/account"].get.parameters.map((p: any) => p.name)).toContain("status")
         // Every answer of every operation is described by a schema of the domain.
         const refs = JSON.stringify(doc.paths).match(/#\/components\/schemas\/[A-Za-z]+/g) ?? []

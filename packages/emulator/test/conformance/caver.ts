@@ -512,6 +512,71 @@ const contractChecks = (
   ]
 }
 
+/**
+ * The fee-delegation history, on chain 8217: the official client calls it on Cypress only. A
+ * transfer the global fee payer pays (30 %), then its record by hash (once its block's time has
+ * come) and in the listing, filtered by its sender.
+ */
+const historyChecks = (
+  wallet: any,
+  backstage: Pick<Backstage, "fund" | "globalFeePayer">
+): ReadonlyArray<Check> => {
+  const state: { hash?: string; from?: string } = {}
+  const expectRecord = (item: any) => {
+    assert.equal(item.chainId, 8217)
+    assert.equal(item.transactionHash, state.hash)
+    assert.equal(item.from, state.from!.toLowerCase())
+    assert.equal(item.feePayer, backstage.globalFeePayer)
+    const peb = (fee(intrinsic("ratio", 0)) * 30n) / 100n
+    assert.equal(item.chargedByPeb, peb.toString())
+    assert.equal(BigInt(Math.round(Number(item.chargedByKlay) * 1e18)), peb)
+    assert.equal(item.gasPrice, `0x${GasPrice.toString(16)}`)
+    assert.equal(Number(item.gasUsed), intrinsic("ratio", 0))
+    assert.equal(item.typeInt, 0x0a)
+    assert.equal(item.status, "0x1")
+    // No exchange rate in the emulator.
+    assert.deepEqual([item.krw, item.usd, item.chargedByKrw, item.chargedByUsd], [0, 0, "0", "0"])
+  }
+  return [
+    {
+      method: "getFDTransaction",
+      run: async () => {
+        const from: string = (await wallet.createAccount()).address
+        const to: string = (await wallet.createAccount()).address
+        await backstage.fund(from, KLAY)
+        const sent = await wallet.requestFDValueTransferPaidByGlobalFeePayer({ from, to, value: 1, feeRatio: 30, submit: true })
+        state.hash = sent.transactionHash
+        state.from = from
+        // In the history once in a block (50 ms blocks): until then, the spec's 1061010.
+        let record: any
+        for (let i = 0; record === undefined; i++) {
+          record = await wallet.getFDTransaction(sent.transactionHash).catch((e: any) => {
+            if (codeOf(e) !== 1061010 || i >= 40) throw e
+            return sleep(25).then(() => undefined)
+          })
+        }
+        expectRecord(record)
+        await assert.rejects(wallet.getFDTransaction(`0x${"ab".repeat(32)}`), (e) => codeOf(e) === 1061010)
+      }
+    },
+    {
+      method: "getFDTransactionList",
+      run: async () => {
+        assert.ok(state.hash !== undefined, "no transaction (getFDTransaction failed)")
+        const all = await wallet.getFDTransactionList()
+        assert.equal(all.items.length, 1)
+        assert.equal(all.cursor, "")
+        expectRecord(all.items[0])
+        const mine = await wallet.getFDTransactionList(state.from)
+        assert.equal(mine.items.length, 1)
+        expectRecord(mine.items[0])
+        // Another sender has no record: the spec's 1061010.
+        await assert.rejects(wallet.getFDTransactionList(`0x${"12".repeat(20)}`), (e) => codeOf(e) === 1061010)
+      }
+    }
+  ]
+}
+
 /** The client's wallet methods the emulator does not serve, by the feature (and routes) each needs. */
 const outOfScope: Readonly<Record<string, string>> = Object.fromEntries([
   ...[
@@ -521,8 +586,7 @@ const outOfScope: Readonly<Record<string, string>> = Object.fromEntries([
     "signMultiSigTransction",
     "appendSignatures"
   ].map((m) => [m, "multisig (PUT /v2/account/{address}/multisig, /v2/multisig/...)"]),
-  ...["registerAccounts", "migrateAccounts"].map((m) => [m, "account migration (POST /v2/registration/account; /v2/key)"]),
-  ...["getFDTransactionList", "getFDTransaction"].map((m) => [m, "fee-delegation history (/v2/history/fd/tx)"])
+  ...["registerAccounts", "migrateAccounts"].map((m) => [m, "account migration (POST /v2/registration/account; /v2/key)"])
 ])
 
 /** A failure in one line: an assertion's message with what it compared, an error's message, or the body the client rejected with. */
@@ -560,6 +624,14 @@ const main = Effect.scoped(Effect.gen(function*() {
         })))
   }
   const wallet = caver.kas.wallet
+  // The fee-delegation history: the official client serves it on Cypress (8217) only. Made before
+  // the client below sets its node: a new client resets the provider caver's modules share.
+  const cypressCaver = new loaded.CaverExtKAS()
+  cypressCaver.initWalletAPI(8217, emulator.member.accessKeyId, Redacted.value(emulator.member.secretAccessKey), emulator.url)
+  const cypress = {
+    fund: (address: string, peb: bigint) => Effect.runPromise(Effect.asVoid(emulator.fund(8217, address, peb))),
+    globalFeePayer: emulator.globalFeePayer(8217).toLowerCase()
+  }
   // The other kinds on a second emulator mining by hand: a cancel meets its pending transaction
   // every time, and each receipt commits exactly when the check mines.
   const manual = yield* Emulator.make({ port: 0, mining: "manual" })
@@ -613,6 +685,7 @@ const main = Effect.scoped(Effect.gen(function*() {
   manualCaver.initNodeAPI(1001, manual.member.accessKeyId, Redacted.value(manual.member.secretAccessKey), true, nodeUrl)
   const list = [
     ...checks(wallet, accountId, backstage),
+    ...historyChecks(cypressCaver.kas.wallet, cypress),
     ...kindChecks(manualWallet, kindsBackstage, kindParties, () => manualFeePayer)
   ]
   const flows = kasWalletChecks(manualCaver, kindsBackstage, kindParties, () => manualFeePayer)
