@@ -34,9 +34,9 @@ import type * as Wallet from "../Wallet.js"
  * - `senderAndFeePayer`: the sender's account pool and a fee-payer pool, comma-separated in either
  *   order; the fee payer's pool is the default one when not named (`/v2/tx/fd-user/value`).
  * - `senderAndNamedFeePayer`: the same, the fee-payer pool checked only when named (receipts).
- * - `keyService`: the member and chain only (`/v2/key`): the spec gives these operations no `x-krn`
- *   (a listing names its key pool in the `krn` query parameter, a key id names its own), so it is
- *   not read.
+ * - `keyService`: the member and chain only (`/v2/key`, `/v2/history/fd/tx`): the spec gives these
+ *   operations no `x-krn` (a key listing names its key pool in the `krn` query parameter, a key id
+ *   names its own; the history spans the member's pools), so it is not read.
  *
  * Every kind but `anonymous` authenticates and reads `x-chain-id` first.
  *
