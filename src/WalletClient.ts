@@ -545,7 +545,8 @@ export interface Service {
   readonly feeDelegationHistoryPages: (params?: HistoryListParams) => Stream.Stream<FeeHistory.FeeDelegationHistoryPage, WalletError.WalletError>
   /**
    * The fee-delegation record of one transaction (GET /v2/history/fd/tx/{transaction-hash}); a
-   * hash the history does not hold fails with `InvalidRequest` code 1061010.
+   * hash the history does not hold fails with the service's 1061010 ("data don't exist"), which the
+   * client classifies `AccountNotFound` on every path.
    */
   readonly getFeeDelegationRecord: (
     hash: Transaction.TxHash | string,
@@ -1110,7 +1111,8 @@ export const make = (
             ? fetched
             : Effect.catchIf(
               fetched,
-              (e) => e._tag === "InvalidRequest" && e.code === ErrorBody.Code.DataNotExist,
+              // 1061010 is classified AccountNotFound, whatever the path.
+              (e) => "code" in e && e.code === ErrorBody.Code.DataNotExist,
               () => Effect.succeed(empty)
             )
         }
