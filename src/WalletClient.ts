@@ -34,6 +34,7 @@ import * as Amount from "./Amount.js"
 import * as ErrorBody from "./ErrorBody.js"
 import type * as ChainId from "./ChainId.js"
 import * as FeeDelegation from "./FeeDelegation.js"
+import * as FeeHistory from "./FeeHistory.js"
 import * as Key from "./Key.js"
 import * as KeyId from "./KeyId.js"
 import * as AbiValue from "./internal/abiValue.js"
@@ -140,6 +141,35 @@ export interface KeyCallOptions {
  */
 export interface KeyListParams extends KeyCallOptions {
   readonly krn?: Krn.PoolKrn | string | undefined
+  readonly pageSize?: number | undefined
+  readonly size?: number | undefined
+  /** Continue from this cursor (from a previous page, or an error's `cursor`). */
+  readonly cursor?: string | undefined
+}
+
+/**
+ * Per-call selection of the chain, for the fee-delegation history (member-wide: no pool).
+ *
+ * @since 0.7.0
+ * @category models
+ */
+export interface HistoryCallOptions {
+  /** Chain of this call (`x-chain-id`). */
+  readonly chainId?: ChainId.ChainId | number | undefined
+}
+
+/**
+ * Parameters of the fee-delegation history (GET /v2/history/fd/tx): `from`, the sender's address
+ * (the specification's one filter), and the paging. `pageSize` (alias `size`) is the number of
+ * records per request, 1..1000, sent only when given (the specification lists no `size`); the
+ * history takes no time range.
+ *
+ * @since 0.7.0
+ * @category models
+ */
+export interface HistoryListParams extends HistoryCallOptions {
+  /** Only the transactions this address sent. */
+  readonly from?: Address.Address | string | undefined
   readonly pageSize?: number | undefined
   readonly size?: number | undefined
   /** Continue from this cursor (from a previous page, or an error's `cursor`). */
@@ -503,6 +533,25 @@ export interface Service {
     hash: Key.SignableHash | string,
     options?: KeyCallOptions
   ) => Effect.Effect<Key.KeySignature, WalletError.WalletError>
+  /**
+   * One page of the member's fee-delegation history (GET /v2/history/fd/tx), optionally only the
+   * transactions `from` sent; an empty history (the service's 400 1061010 on the first page) is an
+   * empty page.
+   */
+  readonly listFeeDelegationHistory: (params?: HistoryListParams) => Effect.Effect<FeeHistory.FeeDelegationHistoryPage, WalletError.WalletError>
+  /** Every record of the fee-delegation history, page after page (see `listFeeDelegationHistory`). */
+  readonly feeDelegationHistory: (params?: HistoryListParams) => Stream.Stream<FeeHistory.FeeDelegationRecord, WalletError.WalletError>
+  /** Every page of the fee-delegation history. */
+  readonly feeDelegationHistoryPages: (params?: HistoryListParams) => Stream.Stream<FeeHistory.FeeDelegationHistoryPage, WalletError.WalletError>
+  /**
+   * The fee-delegation record of one transaction (GET /v2/history/fd/tx/{transaction-hash}); a
+   * hash the history does not hold fails with the service's 1061010 ("data don't exist"), which the
+   * client classifies `AccountNotFound` on every path.
+   */
+  readonly getFeeDelegationRecord: (
+    hash: Transaction.TxHash | string,
+    options?: HistoryCallOptions
+  ) => Effect.Effect<FeeHistory.FeeDelegationRecord, WalletError.WalletError>
   /** The receipt of a transaction (GET /v2/tx/{hash}); pending until committed. */
   readonly getTransactionReceipt: (
     hash: Transaction.TxHash | string,
@@ -827,6 +876,8 @@ const decodeCreatedKeys: Decode<Key.CreatedKeys> = Schema.decodeUnknownEither(Ke
 const decodeKeyPage: Decode<Key.KeyPage> = Schema.decodeUnknownEither(Key.KeyPage)
 const decodeKeyStatus: Decode<Key.KeyStatus> = Schema.decodeUnknownEither(Key.KeyStatus)
 const decodeKeySignature: Decode<Key.KeySignature> = Schema.decodeUnknownEither(Key.KeySignature)
+const decodeHistoryPage: Decode<FeeHistory.FeeDelegationHistoryPage> = Schema.decodeUnknownEither(FeeHistory.FeeDelegationHistoryPage)
+const decodeHistoryRecord: Decode<FeeHistory.FeeDelegationRecord> = Schema.decodeUnknownEither(FeeHistory.FeeDelegationRecord)
 
 /** A key id's path segment: percent-encoded, as the official client sends it (`krn%3A1001%3A...`). */
 const keyPath = (keyId: KeyId.KeyId) => `/v2/key/${encodeURIComponent(keyId.toString())}`
@@ -838,6 +889,10 @@ interface ListingSpec<P> {
   readonly decode: Decode<P>
   readonly extra: ReadonlyArray<readonly [string, string]>
   readonly headers: (t: Options.Target) => Record<string, string>
+  /** The page that a "data don't exist" (1061010) answer to a first page stands for, when it means "none". */
+  readonly emptyPage?: P | undefined
+  /** The parameters the paging reads, when not the caller's as they are. */
+  readonly paging?: (Listing.Params & Options.Selection) | undefined
 }
 
 /**
@@ -1042,8 +1097,8 @@ export const make = (
     const listing = <P>(spec: ListingSpec<P>, params: (Listing.Params & Options.Selection) | undefined) =>
       Effect.map(Effect.all([Listing.query(params), target(params)]), ([query, t]) => ({
         query,
-        page: (cursor: string) =>
-          send(spec.name, t, {
+        page: (cursor: string) => {
+          const fetched = send(spec.name, t, {
             request: HttpClientRequest.get(spec.path, {
               urlParams: Listing.urlParams(query, cursor, spec.extra),
               headers: spec.headers(t)
@@ -1051,19 +1106,30 @@ export const make = (
             idempotent: true,
             decode: spec.decode
           }, { [Spans.SpanAttributes.pageSize]: query.size ?? Pagination.DefaultPageSize })
+          const empty = spec.emptyPage
+          return empty === undefined || cursor !== ""
+            ? fetched
+            : Effect.catchIf(
+              fetched,
+              // 1061010 is classified AccountNotFound, whatever the path.
+              (e) => "code" in e && e.code === ErrorBody.Code.DataNotExist,
+              () => Effect.succeed(empty)
+            )
+        }
       }))
 
     /** A listing's one page, its pages and its items, from one spec. */
-    const paged = <A, P extends { readonly cursor: string; readonly items: ReadonlyArray<A> }>(
-      spec: (params: any) => Effect.Effect<ListingSpec<P>, WalletError.InvalidArgument>
+    const paged = <A, P extends { readonly cursor: string; readonly items: ReadonlyArray<A> }, Q = Listing.Params & Options.Selection>(
+      spec: (params: Q | undefined) => Effect.Effect<ListingSpec<P>, WalletError.InvalidArgument>
     ) => {
-      const open = (params: (Listing.Params & Options.Selection) | undefined) =>
-        Effect.flatMap(spec(params), (s) => Effect.map(listing(s, params), (l) => ({ ...l, path: s.path })))
-      const one = (params?: Listing.Params & Options.Selection) => Effect.flatMap(open(params), (l) => l.page(l.query.cursor))
-      const all = (params?: Listing.Params & Options.Selection) =>
+      const open = (params: Q | undefined) =>
+        Effect.flatMap(spec(params), (s) =>
+          Effect.map(listing(s, s.paging ?? (params as (Listing.Params & Options.Selection) | undefined)), (l) => ({ ...l, path: s.path })))
+      const one = (params?: Q) => Effect.flatMap(open(params), (l) => l.page(l.query.cursor))
+      const all = (params?: Q) =>
         Stream.unwrap(Effect.map(open(params), (l) =>
           pages({ start: l.query.cursor, fetch: l.page, readAhead: settings.readAhead, path: l.path })))
-      const items = (params?: Listing.Params & Options.Selection) =>
+      const items = (params?: Q) =>
         Stream.mapConcat(all(params), (page): ReadonlyArray<A> => page.items)
       return { one, all, items }
     }
@@ -1113,6 +1179,28 @@ export const make = (
       })
     )
 
+    // The history's `from` is the sender's address, not the time bound of the other listings: the
+    // paging goes to the listing without it, the address as an extra parameter.
+    const historyListing = paged<FeeHistory.FeeDelegationRecord, FeeHistory.FeeDelegationHistoryPage, HistoryListParams>(
+      (params: HistoryListParams | undefined) => {
+        // JavaScript callers may pass a range: the history has none.
+        const loose = params as (HistoryListParams & { readonly to?: unknown }) | undefined
+        if (loose?.to !== undefined) return Effect.fail(Options.invalid("to", "the fee-delegation history takes no time range (from is the sender's address)"))
+        return Effect.map(
+          params?.from === undefined ? Either.right(undefined) : validFrom(params.from),
+          (from): ListingSpec<FeeHistory.FeeDelegationHistoryPage> => ({
+            name: "listFeeDelegationHistory",
+            path: "/v2/history/fd/tx",
+            decode: decodeHistoryPage,
+            // The wire's addresses are lower case (the official client sends what it is given).
+            extra: from !== undefined ? [["from", Address.toLowerCase(from)]] : [],
+            headers: (t) => ({ "x-chain-id": String(t.chainId) }),
+            emptyPage: { items: [], cursor: Pagination.EndCursor },
+            paging: params === undefined ? undefined : (({ from: _, ...paging }) => paging)(params)
+          })
+        )
+      }
+    )
     const receipt = (hash: unknown, call: CallOptions | undefined) =>
       Effect.flatMap(Effect.all([validHash(hash), target(call)]), ([checked, t]) =>
         send("getTransactionReceipt", t, {
@@ -1275,6 +1363,16 @@ export const make = (
             idempotent: false,
             decode: decodeKeySignature
           }))),
+      listFeeDelegationHistory: historyListing.one,
+      feeDelegationHistoryPages: historyListing.all,
+      feeDelegationHistory: historyListing.items,
+      getFeeDelegationRecord: (hash, call) =>
+        Effect.flatMap(Effect.all([validHash(hash), target(call)]), ([checked, t]) =>
+          send("getFeeDelegationRecord", t, {
+            request: HttpClientRequest.get(`/v2/history/fd/tx/${checked}`, { headers: { "x-chain-id": String(t.chainId) } }),
+            idempotent: true,
+            decode: decodeHistoryRecord
+          }, { [Spans.SpanAttributes.txHash]: checked })),
       getTransactionReceipt: (hash, call) => receipt(hash, call),
       awaitReceipt: (hash, options) =>
         Effect.flatMap(validHash(hash), (checked) => {
@@ -1336,7 +1434,7 @@ export const layerConfig = (
  * `accountsByPublicKey`, `accountCount`, `accountCountByPool`, `createFeePayer`, `getFeePayer`,
  * `deleteFeePayer`, `listFeePayers`, `transferValue`, `callContract`,
  * `getTransactionReceipt`, `awaitReceipt`, `createKeys`, `getKey`, `deleteKey`, `listKeys`,
- * `signWithKey`.
+ * `signWithKey`, `listFeeDelegationHistory`, `getFeeDelegationRecord`.
  * Each is documented on `Service`.
  *
  * @since 0.1.0
@@ -1357,10 +1455,12 @@ export const {
   disableAccount,
   enableAccount,
   getAccount,
+  getFeeDelegationRecord,
   getFeePayer,
   getKey,
   getTransactionReceipt,
   listAccounts,
+  listFeeDelegationHistory,
   listFeePayers,
   listKeys,
   signWithKey,
@@ -1445,3 +1545,21 @@ export const keys = streamed((client) => client.keys)
  * @category accessors
  */
 export const keyPages = streamed((client) => client.keyPages)
+
+/**
+ * Every record of the fee-delegation history, with the WalletClient taken from the context (see
+ * `Service.feeDelegationHistory`).
+ *
+ * @since 0.7.0
+ * @category accessors
+ */
+export const feeDelegationHistory = streamed((client) => client.feeDelegationHistory)
+
+/**
+ * Every page of the fee-delegation history, with the WalletClient taken from the context (see
+ * `Service.feeDelegationHistoryPages`).
+ *
+ * @since 0.7.0
+ * @category accessors
+ */
+export const feeDelegationHistoryPages = streamed((client) => client.feeDelegationHistoryPages)

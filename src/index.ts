@@ -65,6 +65,14 @@ export * as ErrorBody from "./ErrorBody.js"
 export * as FeeDelegation from "./FeeDelegation.js"
 
 /**
+ * The fee-delegation history: what the global fee payer spent per transaction, in peb, KLAY, KRW
+ * and USD.
+ *
+ * @since 0.7.0
+ */
+export * as FeeHistory from "./FeeHistory.js"
+
+/**
  * The key service: keys in key pools, their pages and signatures.
  *
  * @since 0.6.0
