@@ -59,7 +59,7 @@ describe("contract state in the store", () => {
       yield* withStore(database, (store, sql) =>
         Effect.gen(function*() {
           const ran = yield* sql<{ readonly name: string }>`SELECT name FROM kas_emulator_migrations ORDER BY migration_id`
-          expect(ran.map((m) => m.name)).toEqual(["initial", "lifecycle", "ledger", "contracts", "pool", "account_keys", "keys"])
+          expect(ran.map((m) => m.name)).toEqual(Object.keys(Migrations.migrations).map((id) => id.slice(5)))
           expect(yield* store.state(1001, alice)).toEqual({ balance: 42n, nonce: 3, code: Option.none() })
           expect(yield* store.state(1001, contract)).toEqual({ ...LedgerStore.Empty, code: Option.none() })
         }))

@@ -54,7 +54,7 @@ describe("emulator database upgrade", () => {
           statuses: yield* sql<{ readonly status: string }>`SELECT status FROM accounts`
         }
       }).pipe(Effect.provide(Database.layer({ database })))
-      expect(upgraded.migrations.map((m) => m.name)).toEqual(["initial", "lifecycle", "ledger", "contracts", "pool", "account_keys", "keys"])
+      expect(upgraded.migrations.map((m) => m.name)).toEqual(Object.keys(Migrations.migrations).map((id) => id.slice(5)))
       expect(upgraded.feePayerPools).toEqual([{ chain: 1001, name: "default" }, { chain: 8217, name: "default" }])
       expect(upgraded.statuses).toEqual([{ status: "enabled" }])
 
