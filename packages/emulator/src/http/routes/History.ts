@@ -18,7 +18,7 @@
  * @internal
  */
 import { Effect, Either, Option } from "effect"
-import { Amount } from "effect-kas-wallet"
+import { Amount, FeeHistory } from "effect-kas-wallet"
 import * as Klaytn from "effect-kas-wallet/Klaytn"
 import * as ApiError from "../ApiError.js"
 import type * as Cursor from "../Cursor.js"
@@ -153,43 +153,6 @@ const get = (services: Route.Services, caller: Wallet.KeyCaller, raw: string) =>
     return yield* render(caller.chainId, rows[0]!)
   })
 
-const record = {
-  type: "object",
-  required: [
-    "chainId",
-    "chargedByKlay",
-    "chargedByKrw",
-    "chargedByPeb",
-    "chargedByUsd",
-    "feePayer",
-    "from",
-    "gasPrice",
-    "gasUsed",
-    "krw",
-    "status",
-    "timestamp",
-    "transactionHash",
-    "typeInt",
-    "usd"
-  ],
-  properties: {
-    chainId: { type: "number" },
-    chargedByKlay: { type: "string", description: "What the global fee payer paid, in KLAY (decimal)." },
-    chargedByKrw: { type: "string", description: "Always \"0\": the emulator has no exchange rate." },
-    chargedByPeb: { type: "string", description: "What the global fee payer paid, in peb (decimal)." },
-    chargedByUsd: { type: "string", description: "Always \"0\": the emulator has no exchange rate." },
-    feePayer: { type: "string", description: "The chain's global fee payer, lower case." },
-    from: { type: "string", description: "The sender, lower case." },
-    gasPrice: { type: "string", description: "0x hex of peb." },
-    gasUsed: { type: "string", description: "0x hex." },
-    krw: { type: "number", description: "Always 0 (no exchange rate)." },
-    status: { type: "string", description: "0x1 committed, 0x0 failed (a reverted contract transaction)." },
-    timestamp: { type: "number", description: "The block's time, Unix seconds." },
-    transactionHash: { type: "string" },
-    typeInt: { type: "number", description: "The Klaytn transaction type." },
-    usd: { type: "number", description: "Always 0 (no exchange rate)." }
-  }
-} as const
 
 const noRecord = `No record: ${ApiError.Code.DataNotExist} (data don't exist)`
 const headerCodes = `${ApiError.Code.EmptyOrZero}, ${ApiError.Code.OutOfRange} (x-chain-id)`
@@ -218,11 +181,8 @@ export const routes: ReadonlyArray<Route.Route> = [
     response: {
       description:
         "A page of at least one record; cursor is \"\" exactly when no record remains after it. KRW and USD are 0: the emulator has no exchange rate.",
-      schema: Description.json({
-        type: "object",
-        required: ["cursor", "items"],
-        properties: { cursor: { type: "string" }, items: { type: "array", minItems: 1, items: record } }
-      })
+      // The client's schemas, which decode the answers: one description of the wire.
+      schema: Description.domain("FeeDelegationHistoryPage", FeeHistory.FeeDelegationHistoryPage)
     },
     errors: {
       400: `${noRecord} when nothing matches; bad header or query value: ${headerCodes}, ${ApiError.Code.NotKlaytnAddress} (from), ${ApiError.Code.OutOfRange} (size, cursor).`
@@ -236,7 +196,7 @@ export const routes: ReadonlyArray<Route.Route> = [
     summary: "Get one of the caller's transactions whose fee the global fee payer paid on the request's chain",
     access: "keyService",
     pathParameters: { "transaction-hash": PathValues.transactionHash },
-    response: { description: "The record. KRW and USD are 0: the emulator has no exchange rate.", schema: Description.json(record) },
+    response: { description: "The record. KRW and USD are 0: the emulator has no exchange rate.", schema: Description.domain("FeeDelegationRecord", FeeHistory.FeeDelegationRecord) },
     errors: {
       400: `${noRecord} (unknown, another member's or chain's, not paid by the global fee payer, not yet in a block); not hex: ${ApiError.Code.NotHex}; bad header: ${headerCodes}.`
     },
