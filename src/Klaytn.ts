@@ -324,8 +324,13 @@ const BASES: { readonly [L in Layout]: number } = {
  */
 export const kindOf = (type: Wire.TxType): Layout => LAYOUTS.get(Wire.baseType(type))!
 
-// The names of the signed fields, in their RLP order.
-type Field = "nonce" | "gasPrice" | "gas" | "to" | "value" | "from" | "input" | "humanReadable" | "feeRatio" | "codeFormat" | "key"
+/**
+ * The name of a signed field of a transaction (`fieldsOf` lists a type's, in their RLP order).
+ *
+ * @since 0.5.0
+ * @category encoding
+ */
+export type Field = "nonce" | "gasPrice" | "gas" | "to" | "value" | "from" | "input" | "humanReadable" | "feeRatio" | "codeFormat" | "key"
 
 const COMMON: ReadonlyArray<Field> = ["nonce", "gasPrice", "gas", "to", "value", "from"]
 // The kinds that move no value and have no recipient start with these.

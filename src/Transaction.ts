@@ -145,7 +145,13 @@ export const NumberFromHex: Schema.Schema<number, string> = Schema.transformOrFa
 // Results
 // ---------------------------------------------------------------------------------------------
 
-type Presence = "required" | "optional" | "absent"
+/**
+ * Whether a result of a type has a field: always, maybe (the service may show it or not), never.
+ *
+ * @since 0.5.0
+ * @category models
+ */
+export type Presence = "required" | "optional" | "absent"
 
 /**
  * Which fields a result of a type has, by base type: a recipient for transfers and executions

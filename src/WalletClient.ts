@@ -295,7 +295,13 @@ export type SendOptionsFor<K extends TransactionKind.TransactionKind> = K extend
   : K extends { readonly _tag: "Cancel" } ? CancelSendOptions
   : SendOptions
 
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never
+/**
+ * `Omit` applied to each member of a union (TypeScript's `Omit` merges the members first).
+ *
+ * @since 0.5.0
+ * @category models
+ */
+export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never
 
 /**
  * The options of `sendReliably`: those of `send` for the kind, without `submit` (it signs, then
