@@ -30,6 +30,7 @@
  * @since 0.5.0
  */
 import { Data, Schema } from "effect"
+import { bytesOfHex } from "./internal/hex.js"
 import type * as Klaytn from "./Klaytn.js"
 import * as PublicKey from "./PublicKey.js"
 
@@ -262,13 +263,6 @@ export const fromJson = (json: Json): AccountKey => {
 // ---------------------------------------------------------------------------------------------
 // Klaytn's form
 // ---------------------------------------------------------------------------------------------
-
-const bytesOfHex = (hex: string): Uint8Array => {
-  const digits = hex.startsWith("0x") ? hex.slice(2) : hex
-  const out = new Uint8Array(digits.length / 2)
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(digits.slice(2 * i, 2 * i + 2), 16)
-  return out
-}
 
 const klaytnRole = (key: RoleKey): Klaytn.AccountKey => toKlaytn(key)
 

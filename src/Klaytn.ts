@@ -57,6 +57,7 @@ import { Data, Either, Option } from "effect"
 import * as Address from "./Address.js"
 import * as Amount from "./Amount.js"
 import type * as Transaction from "./Transaction.js"
+import { bytesOfHex, hexOfBytes } from "./internal/hex.js"
 import * as Wire from "./Wire.js"
 
 /**
@@ -212,23 +213,11 @@ const toBigInt = (bytes: Uint8Array, field: string): bigint => {
   return v
 }
 
-const hexOf = (bytes: Uint8Array): string => {
-  let out = "0x"
-  for (const b of bytes) out += b.toString(16).padStart(2, "0")
-  return out
-}
-
-const bytesOfHex = (hex: string): Uint8Array => {
-  const digits = hex.slice(2)
-  const out = new Uint8Array(digits.length / 2)
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(digits.slice(2 * i, 2 * i + 2), 16)
-  return out
-}
 
 const addressBytes = (address: Address.Address): Uint8Array => bytesOfHex(address)
 
 // 20 bytes always make an address: the checksum cannot fail.
-const addressOfBytes = (bytes: Uint8Array): Address.Address => Option.getOrThrow(Address.checksum(hexOf(bytes)))
+const addressOfBytes = (bytes: Uint8Array): Address.Address => Option.getOrThrow(Address.checksum(hexOfBytes(bytes)))
 
 // ---------------------------------------------------------------------------------------------
 // Transactions
@@ -789,7 +778,7 @@ const checkMultiSig = (threshold: number, keys: ReadonlyArray<{ readonly weight:
   for (const k of keys) {
     if (!Number.isSafeInteger(k.weight) || k.weight < 1) invalid("a multisig weight is at least 1")
     total += k.weight
-    const id = hexOf(k.publicKey)
+    const id = hexOfBytes(k.publicKey)
     if (seen.has(id)) invalid("a multisig key holds each public key once")
     seen.add(id)
   }
@@ -888,18 +877,18 @@ const validateUnsafe = (address: Address.Address, key: AccountKey, hash: Uint8Ar
     case "Fail":
       return invalid(`${address}'s key is a fail key: nothing can sign for it`)
     case "Public": {
-      const expected = hexOf(key.publicKey)
+      const expected = hexOfBytes(key.publicKey)
       for (const sig of sigs) {
-        if (hexOf(recoverKeyUnsafe(hash, sig, chainId)) !== expected) invalid(`a ${who} signature is not from ${address}'s public key`)
+        if (hexOfBytes(recoverKeyUnsafe(hash, sig, chainId)) !== expected) invalid(`a ${who} signature is not from ${address}'s public key`)
       }
       return
     }
     case "WeightedMultiSig": {
-      const weights = new Map(key.keys.map((k) => [hexOf(k.publicKey), k.weight]))
+      const weights = new Map(key.keys.map((k) => [hexOfBytes(k.publicKey), k.weight]))
       const signed = new Set<string>()
       let total = 0
       for (const sig of sigs) {
-        const signer = hexOf(recoverKeyUnsafe(hash, sig, chainId))
+        const signer = hexOfBytes(recoverKeyUnsafe(hash, sig, chainId))
         const weight = weights.get(signer)
         if (weight === undefined) invalid(`a ${who} signature is from no key of ${address}'s multisig key`)
         if (signed.has(signer)) invalid(`two ${who} signatures from one key of ${address}'s multisig key`)
@@ -983,7 +972,7 @@ export const encodeRaw = (p: SignedParts): Uint8Array =>
     encodeRlp(p.feePayer === undefined ? senderPart(p) : [...senderPart(p), addressBytes(p.feePayer.address), signatureList(p.feePayer.signatures)])
   ])
 
-const hashHex = (bytes: Uint8Array): Transaction.TxHash => hexOf(keccak256(bytes)) as Transaction.TxHash
+const hashHex = (bytes: Uint8Array): Transaction.TxHash => hexOfBytes(keccak256(bytes)) as Transaction.TxHash
 
 /**
  * The transaction hash: keccak256 of the raw transaction.
@@ -1336,7 +1325,7 @@ const txFields = ({ tx: t }: SignedTx) => ({
   gas: t.gas,
   gasPrice: t.gasPrice as Amount.Peb,
   nonce: t.nonce,
-  ...(t.input !== undefined ? { input: hexOf(t.input) } : {})
+  ...(t.input !== undefined ? { input: hexOfBytes(t.input) } : {})
 })
 
 /**
@@ -1352,8 +1341,8 @@ export const toResult = (signed: SignedTx, status: "Submitted" | "Pending"): Tra
   const common = {
     ...txFields(signed),
     // An account update's result shows its new key, RLP-encoded, as the service's does.
-    ...(t.key !== undefined ? { accountKey: hexOf(t.key) } : {}),
-    rlp: hexOf(signed.raw),
+    ...(t.key !== undefined ? { accountKey: hexOfBytes(t.key) } : {}),
+    rlp: hexOfBytes(signed.raw),
     signatures: signed.signatures.map(toWireSignature),
     transactionHash: signed.transactionHash,
     status

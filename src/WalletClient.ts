@@ -41,6 +41,7 @@ import * as AbiValue from "./internal/abiValue.js"
 import * as Auth from "./internal/auth.js"
 import * as Verify from "./internal/verifyResult.js"
 import * as DecodeAccounts from "./internal/decodeAccounts.js"
+import { bytesOfHex } from "./internal/hex.js"
 import * as Listing from "./internal/listing.js"
 import * as Options from "./internal/options.js"
 import { pages } from "./internal/paginate.js"
@@ -803,7 +804,7 @@ const rawRequest = (prepared: Prepared, rlp: string, options: AnyOptions) =>
     Effect.mapError(Verify.loadCodec, (m) => Options.invalid("rlp", `${m.expected}: ${m.actual}`)),
     (klaytn) =>
       Either.gen(function*() {
-        const sent = yield* Either.mapLeft(klaytn.decodeRaw(Verify.rawBytes(rlp)), (e) => Options.invalid("rlp", e.reason))
+        const sent = yield* Either.mapLeft(klaytn.decodeRaw(bytesOfHex(rlp)), (e) => Options.invalid("rlp", e.reason))
         const t = sent.tx
         if (options.from !== undefined) {
           const from = yield* validFrom(options.from)

@@ -25,6 +25,18 @@ export const hexOfBytes = (bytes: Uint8Array): string => {
 }
 
 /**
+ * The bytes of hex text, with or without `0x`, already checked to be an even number of hex digits.
+ *
+ * @internal
+ */
+export const bytesOfHex = (hex: string): Uint8Array => {
+  const digits = hex.startsWith("0x") ? hex.slice(2) : hex
+  const out = new Uint8Array(digits.length / 2)
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(digits.slice(2 * i, 2 * i + 2), 16)
+  return out
+}
+
+/**
  * A non-negative integer, with a message that shows what was given.
  *
  * @internal

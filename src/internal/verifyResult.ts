@@ -16,7 +16,7 @@ import type * as Address from "../Address.js"
 import type * as Klaytn from "../Klaytn.js"
 import * as Transaction from "../Transaction.js"
 import * as Wire from "../Wire.js"
-import { hexOfBytes } from "./hex.js"
+import { bytesOfHex, hexOfBytes } from "./hex.js"
 
 /**
  * What disagrees: a field, what the request (or the RLP) says, what the result says.
@@ -129,19 +129,6 @@ export const checkAccountKey = (klaytn: typeof Klaytn, e: Expected, r: Transacti
   return same(r.accountKey, expected) ? ok : differ("accountKey", expected, r.accountKey)
 }
 
-const bytesOf = (hex: string): Uint8Array => {
-  const out = new Uint8Array((hex.length - 2) / 2)
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(2 + 2 * i, 4 + 2 * i), 16)
-  return out
-}
-
-/**
- * A raw transaction's bytes, from `0x` hex already checked to be even-length hex.
- *
- * @internal
- */
-export const rawBytes = bytesOf
-
 const hexOf = (v: unknown): string | undefined =>
   v instanceof Uint8Array ? hexOfBytes(v) : typeof v === "string" ? v.toLowerCase() : undefined
 
@@ -187,7 +174,7 @@ export const checkSigned = (
   signatures = true
 ): Either.Either<void, Mismatch> =>
   Either.gen(function*() {
-    const raw = bytesOf(r.rlp)
+    const raw = bytesOfHex(r.rlp)
     const parts = yield* Either.mapLeft(klaytn.decodeRaw(raw), (error) => ({
       field: "rlp",
       expected: "a raw transaction of a Klaytn type",
