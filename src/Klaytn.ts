@@ -276,34 +276,20 @@ export interface TxParams {
 }
 
 /**
- * The layout of a transaction, by the kind of its type: which fields it signs.
+ * The layout of a transaction, by the kind of its type: which fields it signs. A kind of `Wire`
+ * whose type is its own (every kind but a raw transaction, whose type is its RLP's).
  *
  * @since 0.5.0
  * @category models
  */
-export type Layout = "value" | "contract/deploy" | "contract/execute" | "account" | "cancel" | "anchor" | "legacy"
+export type Layout = Wire.TypedKind
 
-const LAYOUTS: ReadonlyMap<number, Layout> = new Map<number, Layout>([
-  [Wire.TxType.LegacyTransaction, "legacy"],
-  [Wire.TxType.ValueTransfer, "value"],
-  [Wire.TxType.ValueTransferMemo, "value"],
-  [Wire.TxType.AccountUpdate, "account"],
-  [Wire.TxType.SmartContractDeploy, "contract/deploy"],
-  [Wire.TxType.SmartContractExecution, "contract/execute"],
-  [Wire.TxType.Cancel, "cancel"],
-  [Wire.TxType.ChainDataAnchoring, "anchor"]
-])
-
-// The base type of each layout (a value transfer's without a memo).
-const BASES: { readonly [L in Layout]: number } = {
-  legacy: Wire.TxType.LegacyTransaction,
-  value: Wire.TxType.ValueTransfer,
-  account: Wire.TxType.AccountUpdate,
-  "contract/deploy": Wire.TxType.SmartContractDeploy,
-  "contract/execute": Wire.TxType.SmartContractExecution,
-  cancel: Wire.TxType.Cancel,
-  anchor: Wire.TxType.ChainDataAnchoring
-}
+// The kind of each base type, from Wire's one table of the kinds' types.
+const LAYOUTS: ReadonlyMap<number, Layout> = new Map(
+  (Object.entries(Wire.kindTypes) as Array<[Wire.Kind, ReadonlyArray<number>]>).flatMap(([kind, types]) =>
+    kind === "rlp" ? [] : types.map((type) => [type, kind] as const)
+  )
+)
 
 /**
  * The layout of a type of the catalog, by its base type.
@@ -404,9 +390,7 @@ export const makeTransaction = (params: TxParams): Either.Either<Tx, KlaytnError
       invalid(kind === "account" ? "an account update needs a key" : "only an account update has a key")
     }
     if (params.key !== undefined) decodeAccountKeyUnsafe(params.key)
-    const memo = kind === "value" && params.input !== undefined
-    const base = memo ? Wire.TxType.ValueTransferMemo : BASES[kind]
-    const type = (base + (!feeDelegated ? 0 : ratio !== undefined && ratio !== 0 ? 2 : 1)) as Wire.TxType
+    const type = Wire.typeOf(kind, { memo: kind === "value" && params.input !== undefined, feeDelegated, feeRatio: ratio })
     return {
       type,
       nonce: params.nonce,
