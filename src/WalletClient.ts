@@ -827,8 +827,9 @@ const rawRequest = (prepared: Prepared, rlp: string, options: AnyOptions) =>
           return yield* Either.left(Options.invalid("feeRatio", `the RLP's fee ratio is ${t.feeRatio}, not ${ratio} (1061912)`))
         }
         const asked = prepared.expected(0).feePayer
+        // An empty or zero fee payer (not signed yet) decodes as none.
         const inRlp = sent.feePayer?.address
-        if (asked !== undefined && inRlp !== undefined && !/^0x0{40}$/.test(inRlp) && inRlp.toLowerCase() !== asked.toLowerCase()) {
+        if (asked !== undefined && inRlp !== undefined && inRlp.toLowerCase() !== asked.toLowerCase()) {
           return yield* Either.left(Options.invalid("feePayer", `the RLP's fee payer is ${inRlp}, not ${asked} (1061912)`))
         }
         const completed: Prepared = {
