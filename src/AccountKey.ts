@@ -134,7 +134,15 @@ const compressed = (key: string): string => {
 
 const WeightedKeyJson = Schema.Struct({ publicKey: PublicKey.PublicKey, weight: Positive })
 
-const MultiSigJson = Schema.Struct({
+/**
+ * The `key` of a weighted multisig key on the wire, `{ threshold, weightedKeys: [{ publicKey,
+ * weight }] }`: 1 to 10 distinct public keys (in any form `PublicKey` accepts), positive weights,
+ * a threshold from 1 to their sum. It is also the body of `PUT /v2/account/{address}/multisig`.
+ *
+ * @since 0.8.0
+ * @category schemas
+ */
+export const MultiSigJson = Schema.Struct({
   threshold: Positive,
   weightedKeys: Schema.Array(WeightedKeyJson).pipe(
     Schema.minItems(1, { message: () => "at least one weighted key" }),
@@ -152,7 +160,13 @@ const MultiSigJson = Schema.Struct({
     seen.add(id)
   }
   return true
-}))
+})).annotations({ identifier: "WeightedMultiSig" })
+
+/**
+ * @since 0.8.0
+ * @category models
+ */
+export type MultiSigJson = typeof MultiSigJson.Type
 
 const strict = { parseOptions: { onExcessProperty: "error" } } as const
 

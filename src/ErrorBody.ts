@@ -58,6 +58,10 @@ export const Code = {
   AlreadyEnabled: 1061511,
   /** The sender cannot sign: it is disabled. */
   AccountCannotSign: 1061512,
+  /** The account is not a legacy account: it is already multisig (`PUT /v2/account/{address}/multisig`). */
+  NotLegacyAccount: 1061515,
+  /** The multisig transaction was already sent (its signatures reached the threshold); the message names its hash. */
+  AlreadySubmitted: 1061914,
   /** An account key is malformed (`accountKey` of an account update). */
   InvalidAccountKey: 1061903,
   /** `feeRatio` or `feePayer` of the body differs from the raw transaction's. */

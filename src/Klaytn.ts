@@ -691,6 +691,28 @@ export const recover = (hash: Uint8Array, signature: SignatureValues, chainId: n
   guard(() => recoverUnsafe(hash, signature, chainId))
 
 /**
+ * The public key (compressed, 33 bytes: what account keys hold) that signed `hash`, checking `v`
+ * against the chain and `s` for low-S.
+ *
+ * @since 0.8.0
+ * @category signing
+ */
+export const recoverPublicKey = (hash: Uint8Array, signature: SignatureValues, chainId: number): Either.Either<Uint8Array, KlaytnError> =>
+  guard(() => recoverKeyUnsafe(hash, signature, chainId))
+
+/**
+ * A signature of the service's `{ V, R, S }` form as values (the inverse of `toWireSignature`).
+ *
+ * @since 0.8.0
+ * @category formatting
+ */
+export const fromWireSignature = (sig: Transaction.Signature): SignatureValues => ({
+  v: Number(BigInt(sig.V)),
+  r: BigInt(sig.R),
+  s: BigInt(sig.S)
+})
+
+/**
  * A signature as the service writes it: `{ V, R, S }`, minimal lower-case hex.
  *
  * @since 0.1.0
@@ -1302,7 +1324,7 @@ export const fromRaw = (raw: Uint8Array, chainId: number): Either.Either<SignedT
 // ---------------------------------------------------------------------------------------------
 
 // The fields of the transaction itself, which a result and a receipt both carry.
-const txFields = ({ tx: t }: SignedTx) => ({
+const txFields = (t: Tx) => ({
   from: t.from,
   ...(t.to !== undefined ? { to: t.to } : {}),
   ...(hasField(t.type, "value") ? { value: t.value as Amount.Peb } : {}),
@@ -1323,7 +1345,7 @@ const txFields = ({ tx: t }: SignedTx) => ({
 export const toResult = (signed: SignedTx, status: "Submitted" | "Pending"): Transaction.SignedResult => {
   const t = signed.tx
   const common = {
-    ...txFields(signed),
+    ...txFields(signed.tx),
     // An account update's result shows its new key, RLP-encoded, as the service's does.
     ...(t.key !== undefined ? { accountKey: hexOfBytes(t.key) } : {}),
     rlp: hexOfBytes(signed.raw),
@@ -1339,6 +1361,23 @@ export const toResult = (signed: SignedTx, status: "Submitted" | "Pending"): Tra
     ...(t.feeRatio !== undefined ? { feeRatio: t.feeRatio } : {})
   } as Transaction.SignedResult
 }
+
+/**
+ * What a multisig sender's transaction shows while it waits for its signers
+ * (`Transaction.PendingTxData`: its fields, no signature): the fee payer named when it is
+ * fee-delegated (the fee payer signs once the sender's signers have).
+ *
+ * @since 0.8.0
+ * @category formatting
+ */
+export const toPendingTxData = (t: Tx, feePayer?: Address.Address | undefined): Transaction.PendingTxData =>
+  ({
+    typeInt: t.type,
+    ...txFields(t),
+    ...(t.key !== undefined ? { accountKey: hexOfBytes(t.key) } : {}),
+    ...(feePayer !== undefined ? { feePayer } : {}),
+    ...(t.feeRatio !== undefined ? { feeRatio: t.feeRatio } : {})
+  }) as Transaction.PendingTxData
 
 /**
  * A log of a contract, as the ledger keeps it (lower-case hex).
@@ -1416,7 +1455,7 @@ export const toReceipt = (signed: SignedTx, placement: BlockPlacement): Transact
     blockNumber: placement.blockNumber,
     transactionIndex: placement.transactionIndex,
     gasUsed: placement.gasUsed,
-    ...txFields(signed),
+    ...txFields(signed.tx),
     ...contractFields(t),
     logs: (placement.logs ?? []).map((log, i) => ({
       address: addressOfBytes(bytesOfHex(log.address)),

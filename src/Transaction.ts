@@ -322,17 +322,46 @@ export const FeeDelegatedTransactionResult = FeeDelegatedFields.pipe(
  */
 export interface FeeDelegatedTransactionResult extends Schema.Schema.Type<typeof FeeDelegatedTransactionResult> {}
 
-const TRANSACTION_ID = /^0x[0-9a-fA-F]{64}$/
+const TRANSACTION_ID = /^0x[0-9a-f]{64}$/
 
 /**
- * The result of a transaction whose sender is a multisig account: `status` `"Pending"` until
- * enough signers sign it (see the multisig operations), a `transactionId` to follow it by, and
- * neither `rlp`, signatures nor a hash yet.
+ * The id of a multisig sender's transaction waiting for its signers (`transactionId`): `0x` + 64
+ * hex digits, in lower case, branded. A pending transaction has no hash until it is signed enough
+ * to be sent, so the multisig operations name it by this id.
  *
- * @since 0.4.0
+ * @since 0.8.0
  * @category schemas
  */
-export const MultisigPendingResult = Schema.Struct({
+export const TransactionIdFromSelf = Schema.String.pipe(
+  Schema.filter((s) => TRANSACTION_ID.test(s), {
+    message: (issue) => `expected a lower-case transaction id (0x + 64 hex digits), got ${show(issue.actual)}`,
+    arbitrary: () => (fc) => Arb.hexBytes(fc, 32, 32)
+  }),
+  Schema.brand("TransactionId")
+).annotations({ identifier: "TransactionId" })
+
+/**
+ * @since 0.8.0
+ * @category models
+ */
+export type TransactionId = typeof TransactionIdFromSelf.Type
+
+/**
+ * Decodes `0x` + 64 hex digits in any case to a lower-case `TransactionId`; encodes it unchanged.
+ *
+ * @since 0.8.0
+ * @category schemas
+ */
+export const TransactionId: Schema.Schema<TransactionId, string> = Schema.transformOrFail(Schema.String, TransactionIdFromSelf, {
+  strict: true,
+  decode: (s, _, ast) =>
+    ANY_CASE_HASH.test(s)
+      ? ParseResult.succeed(s.toLowerCase())
+      : ParseResult.fail(new ParseResult.Type(ast, s, `expected a transaction id (0x + 64 hex digits), got ${show(s)}`)),
+  encode: ParseResult.succeed
+}).annotations({ identifier: "TransactionId", description: "a multisig transaction id, 0x followed by 64 hex digits" })
+
+const PendingFields = {
   typeInt: Schema.Literal(...BASIC_TYPES, ...FEE_DELEGATED_TYPES),
   from: LowerCaseAddress,
   to: Schema.optionalWith(LowerCaseAddress, { exact: true }),
@@ -343,11 +372,40 @@ export const MultisigPendingResult = Schema.Struct({
   input: Schema.optionalWith(HexBytes, { exact: true }),
   accountKey: Schema.optionalWith(HexBytes, { exact: true }),
   feePayer: Schema.optionalWith(LowerCaseAddress, { exact: true }),
-  feeRatio: Schema.optionalWith(Schema.Int.pipe(Schema.between(0, 99)), { exact: true }),
+  feeRatio: Schema.optionalWith(Schema.Int.pipe(Schema.between(0, 99)), { exact: true })
+}
+
+/**
+ * What a multisig sender's transaction holds while it waits for its signers (the spec's `TxData`,
+ * a listing's `txData`): its type and fields, no signature, no hash. Which of `to`, `value`,
+ * `input` and `accountKey` it has follows its type (`shapeOf`); `feePayer` and `feeRatio` appear
+ * for the fee-delegated types.
+ *
+ * @since 0.8.0
+ * @category schemas
+ */
+export const PendingTxData = Schema.Struct(PendingFields).pipe(Schema.filter(fieldsMatchType(false))).annotations({
+  identifier: "PendingTxData"
+})
+
+/**
+ * @since 0.8.0
+ * @category models
+ */
+export interface PendingTxData extends Schema.Schema.Type<typeof PendingTxData> {}
+
+/**
+ * The result of a transaction whose sender is a multisig account: `status` `"Pending"` until
+ * enough signers sign it (see the multisig operations), a `transactionId` to follow it by, and
+ * neither `rlp`, signatures nor a hash yet.
+ *
+ * @since 0.4.0
+ * @category schemas
+ */
+export const MultisigPendingResult = Schema.Struct({
+  ...PendingFields,
   status: Schema.Literal("Pending"),
-  transactionId: Schema.String.pipe(
-    Schema.pattern(TRANSACTION_ID, { message: (issue) => `expected a transaction id (0x + 64 hex digits), got ${show(issue.actual)}` })
-  )
+  transactionId: TransactionId
 }).pipe(Schema.filter(fieldsMatchType(false))).annotations({ identifier: "MultisigPendingResult" })
 
 /**

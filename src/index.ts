@@ -94,6 +94,14 @@ export * as KeyId from "./KeyId.js"
 export * as Krn from "./Krn.js"
 
 /**
+ * Multisig accounts: the update to weighted keys, transactions pending their signers, signature
+ * statuses.
+ *
+ * @since 0.8.0
+ */
+export * as Multisig from "./Multisig.js"
+
+/**
  * Page size, cursor and time range.
  *
  * @since 0.1.0

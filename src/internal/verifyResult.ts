@@ -137,9 +137,6 @@ const sameSignatures = (
   b: ReadonlyArray<Klaytn.SignatureValues>
 ) => a.length === b.length && a.every((s, i) => s.v === b[i]!.v && s.r === b[i]!.r && s.s === b[i]!.s)
 
-const wireSignatures = (sigs: ReadonlyArray<Transaction.Signature>): ReadonlyArray<Klaytn.SignatureValues> =>
-  sigs.map((s) => ({ v: Number(BigInt(s.V)), r: BigInt(s.R), s: BigInt(s.S) }))
-
 const showSignatures = (sigs: ReadonlyArray<Klaytn.SignatureValues>) =>
   sigs.map((s) => `[0x${s.v.toString(16)}, 0x${s.r.toString(16)}, 0x${s.s.toString(16)}]`).join(", ")
 
@@ -199,8 +196,9 @@ export const checkSigned = (
     if (!same(parts.feePayer?.address, feePayer)) return yield* differ("feePayer", `the RLP's ${show(parts.feePayer?.address)}`, feePayer)
     const ratio = "feeRatio" in r && r.feeRatio !== 0 ? r.feeRatio : undefined
     if (t.feeRatio !== ratio) return yield* differ("feeRatio", `the RLP's ${show(t.feeRatio)}`, ratio)
-    if (!sameSignatures(parts.signatures, wireSignatures(r.signatures))) {
-      return yield* differ("signatures", `the RLP's ${showSignatures(parts.signatures)}`, showSignatures(wireSignatures(r.signatures)))
+    const listed = r.signatures.map(klaytn.fromWireSignature)
+    if (!sameSignatures(parts.signatures, listed)) {
+      return yield* differ("signatures", `the RLP's ${showSignatures(parts.signatures)}`, showSignatures(listed))
     }
     // A request its sender signed keeps those signatures, byte for byte; an unsigned one (a SigRLP,
     // a wallet's placeholder) is signed by the service.

@@ -32,6 +32,8 @@ import * as Faults from "./http/Faults.js"
 import * as KeyVault from "./store/KeyVault.js"
 import * as Ledger from "./chain/Ledger.js"
 import * as LedgerStore from "./store/LedgerStore.js"
+import * as MultisigStore from "./store/MultisigStore.js"
+import * as Multisig from "./Multisig.js"
 import * as Listener from "./http/Listener.js"
 import * as OpenApi from "./http/OpenApi.js"
 import * as Routes from "./http/Routes.js"
@@ -151,15 +153,18 @@ export const make = (options: EmulatorConfig.Options = {}): Effect.Effect<Servic
     const database = options.database ?? EmulatorConfig.DefaultDatabase
 
     const services = yield* Layer.build(
-      Layer.mergeAll(EmulatorConsole.layer, Wallet.layer, Ledger.layer({ blockInterval: options.blockInterval, mining: options.mining })).pipe(
+      Multisig.layer.pipe(
+        Layer.provideMerge(Layer.mergeAll(EmulatorConsole.layer, Wallet.layer, Ledger.layer({ blockInterval: options.blockInterval, mining: options.mining })))
+      ).pipe(
         Layer.provideMerge(KeyVault.layer(options)),
-        Layer.provideMerge(Layer.merge(Store.layer, LedgerStore.layer)),
+        Layer.provideMerge(Layer.mergeAll(Store.layer, LedgerStore.layer, MultisigStore.layer)),
         Layer.provideMerge(Database.layer({ database, authToken: options.authToken }))
       )
     )
     const console = Context.get(services, EmulatorConsole.Console)
     const wallet = Context.get(services, Wallet.Wallet)
     const ledger = Context.get(services, Ledger.Ledger)
+    const multisig = Context.get(services, Multisig.MultisigService)
     const vault = Context.get(services, KeyVault.KeyVault)
     const db = Context.get(services, Database.Database)
 
@@ -178,6 +183,7 @@ export const make = (options: EmulatorConfig.Options = {}): Effect.Effect<Servic
       table: Routes.table,
       wallet,
       ledger,
+      multisig,
       console,
       faults: Faults.makeInjector(faults),
       openApi: JSON.stringify(openApi)

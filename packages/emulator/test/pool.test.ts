@@ -16,6 +16,7 @@ import * as Emulator from "../src/Emulator.js"
 import * as Database from "../src/store/Database.js"
 import * as KeyVault from "../src/store/KeyVault.js"
 import * as LedgerStore from "../src/store/LedgerStore.js"
+import * as MultisigStore from "../src/store/MultisigStore.js"
 import * as Store from "../src/store/Store.js"
 import * as Wallet from "../src/Wallet.js"
 import { wallet } from "./e2e/support.js"
@@ -31,7 +32,7 @@ const recipient = "0x5053e2f0dde795c423a2b7f551c873f6ef6f4daa" as Address.Addres
 // The emulator's services without its HTTP server: what Emulator.make builds, in manual mode.
 const services = Layer.mergeAll(EmulatorConsole.layer, Wallet.layer, Ledger.layer({ mining: "manual" })).pipe(
   Layer.provideMerge(KeyVault.layer({})),
-  Layer.provideMerge(Layer.merge(Store.layer, LedgerStore.layer)),
+  Layer.provideMerge(Layer.mergeAll(Store.layer, LedgerStore.layer, MultisigStore.layer)),
   Layer.provideMerge(Database.layer({ database: ":memory:" })),
   Layer.orDie
 )

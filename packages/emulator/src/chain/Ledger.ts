@@ -66,9 +66,11 @@
  * @internal
  */
 import type { SqlError } from "@effect/sql"
+import { secp256k1 } from "@noble/curves/secp256k1.js"
 import { keccak_256 as keccak256 } from "@noble/hashes/sha3.js"
+import { randomBytes } from "node:crypto"
 import { Clock, Context, Duration, Effect, Either, Layer, Option, Redacted, Schema } from "effect"
-import { type Address, Amount, Transaction } from "effect-kas-wallet"
+import { Address, Amount, Transaction } from "effect-kas-wallet"
 import * as Wire from "effect-kas-wallet/Wire"
 import * as AccountKeys from "./AccountKeys.js"
 import * as ApiError from "../http/ApiError.js"
@@ -77,6 +79,7 @@ import * as Evm from "./Evm.js"
 import * as KeyVault from "../store/KeyVault.js"
 import * as Klaytn from "effect-kas-wallet/Klaytn"
 import * as LedgerStore from "../store/LedgerStore.js"
+import * as MultisigStore from "../store/MultisigStore.js"
 import type * as Wallet from "../Wallet.js"
 
 /**
@@ -332,6 +335,28 @@ export interface Service {
   readonly feeRecords: (
     query: Omit<LedgerStore.FeeHistoryQuery, "visibleAtMs">
   ) => Effect.Effect<ReadonlyArray<LedgerStore.FeeRecordRow>, SqlError.SqlError>
+  /**
+   * The account key of an address on a chain: the one its last account update set, else the
+   * legacy key (its own).
+   *
+   * @since 0.8.0
+   */
+  readonly accountKey: (chainId: number, address: string) => Effect.Effect<Klaytn.AccountKey, SqlError.SqlError>
+  /**
+   * Signs a 32-byte hash with the key KAS holds for an account of a pool: its signature on the
+   * pool's chain and its public key (compressed); `None` when the pool holds no such account. A
+   * corrupted account (its key updated away) is 1065100, a disabled one 1061512.
+   *
+   * @since 0.8.0
+   */
+  readonly signAs: (
+    pool: Wallet.SelectedPool,
+    address: string,
+    hash: Uint8Array
+  ) => Effect.Effect<
+    Option.Option<{ readonly signature: Klaytn.SignatureValues; readonly publicKey: Uint8Array }>,
+    ApiError.ApiError | SqlError.SqlError
+  >
   /** The global fee payer of a chain (made when the ledger starts). */
   readonly globalFeePayer: (chainId: number) => Address.Address
   /** The time between two blocks. */
@@ -483,8 +508,9 @@ const valueOf = (action: Action): bigint =>
  * The state a wallet account takes after an account update to this key, by the key that signs its
  * transactions (a role-based key's transaction role): a legacy key is the one KAS holds
  * (`enabled`), and so is a public key that is KAS's own (the address comes from it), a fail key
- * signs for nothing (`disabled`, as the service does), any other key is not KAS's (`corrupted`:
- * KAS can no longer sign for it).
+ * signs for nothing (`disabled`, as the service does), a weighted multisig key makes it a
+ * multisig account (`enabled`: its transactions wait for its signers), any other key is not
+ * KAS's (`corrupted`: KAS can no longer sign for it).
  *
  * @since 0.5.0
  * @category keys
@@ -493,14 +519,41 @@ export const statusAfterUpdate = (address: string, key: Klaytn.AccountKey): "ena
   // What signs its transactions decides (a role-based key's transaction role). KAS's key of an
   // account is the one its address comes from: a public key with that address is still KAS's.
   const signing = key._tag === "RoleBased" ? key.roles[Klaytn.Role.Transaction]! : key
-  if (signing._tag === "Legacy") return "enabled"
+  // A weighted multisig account stays usable: its transactions wait for its signers (multisig).
+  if (signing._tag === "Legacy" || key._tag === "WeightedMultiSig") return "enabled"
   if (signing._tag === "Fail") return "disabled"
   const own = signing._tag === "Public" &&
     Either.getOrUndefined(Klaytn.addressOfPublicKey(signing.publicKey))?.toLowerCase() === address.toLowerCase()
   return own ? "enabled" : "corrupted"
 }
 
+const bytesOfHexString = (hex: string): Uint8Array => new Uint8Array(Buffer.from(hex.slice(2), "hex"))
+
 const hexOf = (bytes: Uint8Array): string => `0x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex")}`
+
+/**
+ * A public key (compressed, as account keys hold it) in the form accounts show it: uncompressed,
+ * `0x04` + 128 lower-case hex digits.
+ *
+ * @since 0.8.0
+ * @category keys
+ */
+export const uncompressedHex = (publicKey: Uint8Array): string => hexOf(secp256k1.Point.fromBytes(publicKey).toBytes(false))
+
+/**
+ * What a wallet account's JSON shows of a weighted multisig key: `{"multiSigKeys":[{"publicKey",
+ * "weight"}],"threshold"}` (keys uncompressed, in the key's order); nothing for another key.
+ *
+ * @since 0.8.0
+ * @category keys
+ */
+export const multisigJson = (key: Klaytn.AccountKey): string | undefined =>
+  key._tag === "WeightedMultiSig"
+    ? JSON.stringify({
+      multiSigKeys: key.keys.map((k) => ({ publicKey: uncompressedHex(k.publicKey), weight: k.weight })),
+      threshold: key.threshold
+    })
+    : undefined
 
 // A call argument as ox encodes it: integers (JSON numbers, decimal or 0x strings: the wire
 // schema checked them) as bigint, element by element in arrays; everything else as given.
@@ -590,9 +643,10 @@ interface Place {
 export const make = (options: {
   readonly blockInterval?: Duration.DurationInput | undefined
   readonly mining?: Mining | undefined
-}): Effect.Effect<Service, EmulatorError, LedgerStore.LedgerStore | KeyVault.KeyVault> =>
+}): Effect.Effect<Service, EmulatorError, LedgerStore.LedgerStore | MultisigStore.MultisigStore | KeyVault.KeyVault> =>
   Effect.gen(function*() {
     const store = yield* LedgerStore.LedgerStore
+    const multisigs = yield* MultisigStore.MultisigStore
     const vault = yield* KeyVault.KeyVault
     const interval = Duration.decode(options.blockInterval ?? DefaultBlockInterval)
     const intervalMs = Duration.toMillis(interval)
@@ -817,7 +871,15 @@ export const make = (options: {
         return yield* store.write({
           chainId,
           ...extra,
-          accountKey: newKey !== undefined ? { address: from, key: tx.key!, status: statusAfterUpdate(from, newKey) } : undefined,
+          accountKey: newKey !== undefined
+            ? {
+              address: from,
+              key: tx.key!,
+              status: statusAfterUpdate(from, newKey),
+              multisig: multisigJson(newKey),
+              updatedAt: Math.floor(accepted.acceptedMs / 1000)
+            }
+            : undefined,
           balances: [...after].map(([address, write]) => ({ address, read: read.get(address) ?? LedgerStore.Empty, write })),
           bill: bill !== undefined
             ? {
@@ -865,6 +927,56 @@ export const make = (options: {
       return loop(0)
     }
 
+    // A multisig sender's transaction, made but unsigned, stored to wait for its signers: the
+    // weighted keys of the account now (each named by the member's account holding it, else by
+    // its own address), the fee payer to sign once they have. Its id is random: the same request
+    // twice is two transactions, as two requests of any other sender are.
+    const pend = (p: {
+      readonly tx: Klaytn.Tx
+      readonly key: Extract<Klaytn.AccountKey, { readonly _tag: "WeightedMultiSig" }>
+      readonly pool: Wallet.SelectedPool
+      readonly payerKind: LedgerStore.PayerKind
+      readonly feePayer: string | undefined
+      readonly feePayerPool: Wallet.SelectedPool | undefined
+      readonly nowMs: number
+    }) =>
+      Effect.gen(function*() {
+        const { chainId, memberId } = p.pool
+        const intrinsic = yield* Either.match(Klaytn.intrinsicGasOf(p.tx), { onLeft: (e) => internalFailure(e.reason), onRight: Effect.succeed })
+        if (p.tx.gas < intrinsic) return yield* ApiError.sendFailed("intrinsic gas too low")
+        const sigRlp = yield* Either.match(Klaytn.encodeSigRlp(p.tx, chainId), { onLeft: (e) => internalFailure(e.reason), onRight: Effect.succeed })
+        const keys = p.key.keys.map((k) => ({ compressed: Buffer.from(k.publicKey).toString("hex"), uncompressed: uncompressedHex(k.publicKey), weight: k.weight }))
+        const holders = yield* multisigs.accountsOfKeys(memberId, chainId, keys.map((k) => k.uncompressed))
+        const signers = keys.map((k): MultisigStore.Signer => ({
+          publicKey: k.compressed,
+          address: holders.get(k.uncompressed) ?? AccountKeys.addressOf(bytesOfHexString(k.uncompressed)).toLowerCase(),
+          weight: k.weight
+        }))
+        const id = `0x${randomBytes(32).toString("hex")}`
+        const seconds = Math.floor(p.nowMs / 1000)
+        yield* multisigs.insert({
+          id,
+          memberId,
+          chainId,
+          poolKrn: p.pool.krn.toString(),
+          sender: p.tx.from.toLowerCase(),
+          nonce: p.tx.nonce,
+          tx: sigRlp,
+          payerKind: p.payerKind,
+          feePayer: p.payerKind === "user" ? p.feePayer : undefined,
+          feePayerPoolKrn: p.feePayerPool?.krn.toString(),
+          signers,
+          threshold: p.key.threshold,
+          createdAt: seconds,
+          updatedAt: seconds
+        })
+        const feePayer = p.feePayer === undefined ? undefined : yield* Either.match(Address.Address.pipe(Schema.decodeUnknownEither)(p.feePayer), {
+          onLeft: () => internalFailure(`fee payer ${p.feePayer}`),
+          onRight: Effect.succeed
+        })
+        return { ...Klaytn.toPendingTxData(p.tx, feePayer), status: "Pending" as const, transactionId: id as Transaction.TransactionId }
+      })
+
     // Acceptance, one pipeline for every kind: the request's parties and keys, the nonce, the
     // signed transaction, then the node's checks against the state plus the pool; then, by mining
     // mode, the run and write at once (interval) or the entry into the pool (manual).
@@ -910,14 +1022,21 @@ export const make = (options: {
             payerKey = Redacted.value(globalPayers.get(chainId)!.key)
           }
 
+          // A multisig sender (a weighted multisig key on the chain) does not sign alone: its
+          // transaction waits for its signers. A legacy transaction or a raw one it cannot make.
+          const chainKey = raw === undefined && request.kind !== "legacy" ? yield* keyOf(chainId, from) : undefined
+          const multisigKey = chainKey?._tag === "WeightedMultiSig" ? chainKey : undefined
+
           const now = yield* Clock.currentTimeMillis
           const chain = yield* store.chain(chainId)
           const read = new Map(yield* store.balances(chainId, [from, ...(to !== undefined ? [to] : []), ...(userPayer !== undefined ? [userPayer] : [])]))
           const senderState = read.get(from)!
           // The sender's pending transactions (manual mining only: in interval mode the pool stays
-          // empty), nonces senderState.nonce, +1, ... in order.
+          // empty), nonces senderState.nonce, +1, ... in order; a multisig sender's next nonce also
+          // follows its transactions waiting for signers.
           const queued = manual ? yield* store.pending(chainId, from) : []
-          const next = senderState.nonce + queued.length
+          const waiting = multisigKey !== undefined ? yield* multisigs.waiting(chainId, from) : []
+          const next = Math.max(senderState.nonce + queued.length, ...waiting.map((w) => w.nonce + 1))
           // A raw transaction has its own nonce; a replacement names its nonce, 0 included;
           // otherwise absent or 0 is the next one.
           const nonce = raw !== undefined
@@ -947,6 +1066,18 @@ export const make = (options: {
           const tx = made.right
           // Klaytn's typed transactions pay the chain's unit price, no other.
           if (tx.gasPrice !== chain.gasPrice) return yield* ApiError.sendFailed("invalid unit price")
+          if (multisigKey !== undefined) {
+            const pendingResult = yield* pend({
+              tx,
+              key: multisigKey,
+              pool: request.pool,
+              payerKind,
+              feePayer: payer._tag === "Global" ? globalPayers.get(chainId)!.address : userPayer,
+              feePayerPool: payer._tag === "User" ? payer.pool : undefined,
+              nowMs: now
+            })
+            return Option.some<Transaction.TransactionResult>(pendingResult)
+          }
           const signed = raw?.signatures !== undefined
             ? yield* Effect.flatMap(keyOf(chainId, from), (key) => {
               // The sender's signatures as they came, checked against its key on the chain (absent:
@@ -970,7 +1101,7 @@ export const make = (options: {
           const layout = Klaytn.kindOf(tx.type)
           // makeTransaction and decodeRaw checked the key: one that does not decode is a defect here.
           const intrinsic = yield* Either.match(Klaytn.intrinsicGasOf(tx), { onLeft: (e) => internalFailure(e.reason), onRight: Effect.succeed })
-          const result = Klaytn.toResult(signed.right, request.submit ? "Submitted" : "Pending")
+          const result: Transaction.TransactionResult = Klaytn.toResult(signed.right, request.submit ? "Submitted" : "Pending")
           if (!request.submit) return Option.some(result)
           const hash = signed.right.transactionHash.toLowerCase()
 
@@ -1275,6 +1406,17 @@ export const make = (options: {
           manual ? Effect.succeed(undefined) : Clock.currentTimeMillis,
           (visibleAtMs) => store.feeHistory({ ...query, visibleAtMs })
         ),
+      accountKey: keyOf,
+      signAs: (pool, address, hash) =>
+        Effect.gen(function*() {
+          const row = yield* store.account(pool.id, address.toLowerCase())
+          if (Option.isNone(row)) return Option.none()
+          if (row.value.status === "corrupted") return yield* ApiError.corruptedAccount(row.value.address)
+          if (row.value.status !== "enabled") return yield* ApiError.cannotSign(row.value.address)
+          const key = yield* openKey(row.value)
+          const signature = yield* Either.match(Klaytn.sign(hash, key, pool.chainId), { onLeft: (e) => internalFailure(e.reason), onRight: Effect.succeed })
+          return Option.some({ signature, publicKey: secp256k1.getPublicKey(key, true) })
+        }),
       globalFeePayer: (chainId) => globalPayers.get(chainId)!.address,
       blockInterval: interval,
       mining
@@ -1290,4 +1432,4 @@ export const make = (options: {
 export const layer = (options: {
   readonly blockInterval?: Duration.DurationInput | undefined
   readonly mining?: Mining | undefined
-}): Layer.Layer<Ledger, EmulatorError, LedgerStore.LedgerStore | KeyVault.KeyVault> => Layer.effect(Ledger, make(options))
+}): Layer.Layer<Ledger, EmulatorError, LedgerStore.LedgerStore | MultisigStore.MultisigStore | KeyVault.KeyVault> => Layer.effect(Ledger, make(options))

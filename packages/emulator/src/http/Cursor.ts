@@ -32,7 +32,13 @@ export interface Binding {
    * Account pools, fee-payer pools and key pools number their ids apart: the kind is part of the
    * binding.
    */
-  readonly kind: Store.Kind | "key" | "feeHistory"
+  readonly kind: Store.Kind | "key" | "feeHistory" | "multisig"
+  /**
+   * What else the listing is of (the multisig listing's address), when anything.
+   *
+   * @since 0.8.0
+   */
+  readonly scope?: string | undefined
 }
 
 /**
@@ -63,12 +69,13 @@ const domain = {
   account: "kas-emulator-cursor/v1",
   feePayer: "kas-emulator-feepayer-cursor/v1",
   key: "kas-emulator-key-cursor/v1",
-  feeHistory: "kas-emulator-fd-history-cursor/v1"
+  feeHistory: "kas-emulator-fd-history-cursor/v1",
+  multisig: "kas-emulator-multisig-cursor/v1"
 } as const
 
 const mac = (secret: Redacted.Redacted<Uint8Array>, binding: Binding, payload: string): Buffer =>
   createHmac("sha256", Redacted.value(secret))
-    .update(`${domain[binding.kind]}|${binding.memberId}|${binding.chainId}|${binding.poolId}|${payload}`)
+    .update(`${domain[binding.kind]}|${binding.memberId}|${binding.chainId}|${binding.poolId}|${binding.scope === undefined ? "" : `${binding.scope}|`}${payload}`)
     .digest()
     .subarray(0, MAC_BYTES)
 

@@ -13,7 +13,7 @@
  */
 import { secp256k1 } from "@noble/curves/secp256k1.js"
 import { Either, Option } from "effect"
-import { Address, PublicKey } from "effect-kas-wallet"
+import { Address, PublicKey, Transaction } from "effect-kas-wallet"
 import * as ApiError from "./ApiError.js"
 import * as Description from "./Description.js"
 
@@ -114,4 +114,30 @@ export const publicKey: Description.Parameter = {
 export const transactionHash: Description.Parameter = {
   description: `0x and 64 hex digits, any case. Not hex: 400 ${ApiError.Code.NotHex}.`,
   schema: Description.json({ type: "string" })
+}
+
+/**
+ * Reads a multisig transaction id path segment (percent-decoded) as lower case. Not `0x` and hex:
+ * 400 `1061607` naming `transaction-id`, as the service; hex of another length than 64 digits: 400
+ * `1061010`, as no transaction has that id.
+ *
+ * @since 0.8.0
+ * @category parsing
+ */
+export const parseTransactionId = (raw: string): Either.Either<string, ApiError.ApiError> => {
+  const id = decode(raw)
+  if (Option.isNone(id) || !HEX.test(id.value)) return Either.left(ApiError.notHex("transaction-id"))
+  if (id.value.length !== 66) return Either.left(ApiError.dataNotExist())
+  return Either.right(id.value.toLowerCase())
+}
+
+/**
+ * The `{transaction-id}` parameter, as the document describes it.
+ *
+ * @since 0.8.0
+ * @category documentation
+ */
+export const transactionId: Description.Parameter = {
+  description: `A pending transaction's id: 0x and 64 hex digits, any case. Not hex: 400 ${ApiError.Code.NotHex}.`,
+  schema: Description.domain("TransactionId", Transaction.TransactionId)
 }

@@ -14,6 +14,8 @@
 import type { HttpServerRequest } from "@effect/platform"
 import { NodeHttpServerRequest } from "@effect/platform-node"
 import { Effect, Either, ParseResult, Schema } from "effect"
+import { AccountKey, Multisig } from "effect-kas-wallet"
+import * as Klaytn from "effect-kas-wallet/Klaytn"
 import * as Wire from "effect-kas-wallet/Wire"
 import * as ApiError from "./ApiError.js"
 
@@ -235,3 +237,68 @@ const decodeCall = Schema.decodeUnknownEither(Wire.ContractCallBody)
  */
 export const parseCallBody = (text: string): Either.Either<Wire.ContractCallBody, ApiError.ApiError> =>
   Either.flatMap(jsonObject(text), (object) => Either.mapLeft(decodeCall(object), (error) => bodyError(object, error)))
+
+/**
+ * An account key as the chain encodes it (its RLP form), checked as Klaytn checks it: a key the
+ * chain refuses (not a point of the curve, ...) is the service's 1061903.
+ *
+ * @since 0.8.0
+ * @category parsing
+ */
+export const encodeAccountKey = (json: AccountKey.Json): Either.Either<Uint8Array, ApiError.ApiError> =>
+  Either.mapLeft(
+    Klaytn.encodeAccountKey(AccountKey.toKlaytn(AccountKey.fromJson(json))),
+    (e) => ApiError.refused(ApiError.Code.InvalidAccountKey, `failed to decode account keys; ${e.reason}`)
+  )
+
+const strictly = { onExcessProperty: "error" } as const
+const decodeMultisigUpdate = Schema.decodeUnknownEither(Multisig.UpdateRequest, strictly)
+const decodeAppend = Schema.decodeUnknownEither(Multisig.AppendRequest, strictly)
+
+// The first failure of a multisig body: a field it does not take → 1061615; `field` missing →
+// 1061608; anything else wrong in it → `wrong(field, message)`.
+const multisigBodyError = (wrong: (field: string, message: string) => ApiError.ApiError) =>
+(body: Readonly<Record<string, unknown>>) =>
+(error: ParseResult.ParseError): ApiError.ApiError => {
+  const { field, issue, raw } = failure(body, error)
+  if (issue?._tag === "Unexpected") return ApiError.outOfRange(field)
+  if (raw === undefined || raw === null) return ApiError.missing(field)
+  return wrong(field, issue?.message ?? field)
+}
+
+/**
+ * Reads the body of `PUT /v2/account/{address}/multisig`, `{ threshold, weightedKeys }`
+ * (`Multisig.UpdateRequest`), and encodes its weighted multisig key as the chain takes it. A field
+ * missing → 1061608; a weight, threshold or public key the rules refuse (a threshold the weights
+ * cannot reach, a key twice, more than 10 keys, a key not of the curve) → 1061903, as an account
+ * update's key; another field → 1061615.
+ *
+ * @since 0.8.0
+ * @category parsing
+ */
+export const parseMultisigUpdateBody = (
+  text: string
+): Either.Either<{ readonly request: Multisig.UpdateRequest; readonly key: Uint8Array }, ApiError.ApiError> =>
+  Either.flatMap(jsonObject(text), (object) =>
+    Either.flatMap(
+      Either.mapLeft(
+        decodeMultisigUpdate(object),
+        multisigBodyError((_, message) => ApiError.refused(ApiError.Code.InvalidAccountKey, `failed to decode account keys; ${message}`))(object)
+      ),
+      (request) =>
+        Either.map(
+          encodeAccountKey({ keyType: AccountKey.KeyType.WeightedMultiSig, key: request }),
+          (key) => ({ request, key })
+        )
+    ))
+
+/**
+ * Reads the body of `POST /v2/multisig/tx/{transaction-id}/sign`, `{ signatures: [{ V, R, S }] }`
+ * (`Multisig.AppendRequest`, 1 to 10): missing → 1061608; malformed → 1061615.
+ *
+ * @since 0.8.0
+ * @category parsing
+ */
+export const parseAppendBody = (text: string): Either.Either<Multisig.AppendRequest, ApiError.ApiError> =>
+  Either.flatMap(jsonObject(text), (object) =>
+    Either.mapLeft(decodeAppend(object), multisigBodyError((field) => ApiError.outOfRange(field))(object)))

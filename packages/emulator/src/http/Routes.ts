@@ -12,6 +12,7 @@ import * as Console from "./routes/Console.js"
 import * as FeePayers from "./routes/FeePayers.js"
 import * as History from "./routes/History.js"
 import * as Keys from "./routes/Keys.js"
+import * as Multisig from "./routes/Multisig.js"
 import type * as Route from "./Route.js"
 import * as Service from "./routes/Service.js"
 import * as Transactions from "./routes/Transactions.js"
@@ -24,6 +25,7 @@ import * as Transactions from "./routes/Transactions.js"
  */
 export const table: ReadonlyArray<Route.Route> = [
   ...Accounts.routes,
+  ...Multisig.routes,
   ...FeePayers.routes,
   ...Transactions.routes,
   ...Keys.routes,

@@ -414,6 +414,20 @@ export interface Write {
     readonly address: string
     readonly key: Uint8Array
     readonly status: "enabled" | "disabled" | "corrupted"
+    /**
+     * A weighted multisig key's `{"multiSigKeys":[…],"threshold":n}`, which the wallet account's
+     * JSON shows from now on; `undefined` for any other key (the account is no longer multisig).
+     *
+     * @since 0.8.0
+     */
+    readonly multisig?: string | undefined
+    /**
+     * When the update was accepted (Unix seconds): the wallet account's `updatedAt` moves to it
+     * (never backwards).
+     *
+     * @since 0.8.0
+     */
+    readonly updatedAt: number
   } | undefined
 }
 
@@ -730,11 +744,17 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient | Database.
       })
       // The wallet's view of the account follows its key (a deleted account stays deleted; an
       // account disabled by its owner is not enabled by a legacy key).
+      // The wallet account of this chain only: the other chain's ledger knows the address too.
+      const onChain = "pool_id IN (SELECT id FROM pools WHERE chain_id = ?)"
       out.push({
         sql: k.status === "enabled"
-          ? "UPDATE accounts SET status = 'enabled' WHERE address_lc = ? AND status = 'corrupted'"
-          : `UPDATE accounts SET status = '${k.status}' WHERE address_lc = ? AND status IN ('enabled', 'disabled', 'corrupted')`,
-        args: [k.address]
+          ? `UPDATE accounts SET status = 'enabled' WHERE address_lc = ? AND ${onChain} AND status = 'corrupted'`
+          : `UPDATE accounts SET status = '${k.status}' WHERE address_lc = ? AND ${onChain} AND status IN ('enabled', 'disabled', 'corrupted')`,
+        args: [k.address, w.chainId]
+      })
+      out.push({
+        sql: `UPDATE accounts SET multisig = ?, updated_at = max(updated_at, ?) WHERE address_lc = ? AND ${onChain} AND status != 'deleted'`,
+        args: [k.multisig ?? null, k.updatedAt, k.address, w.chainId]
       })
     }
     const t = w.transaction

@@ -306,6 +306,41 @@ const feeHistory = Effect.gen(function*() {
   yield* sql`CREATE INDEX transactions_fee_history ON transactions(member_id, chain_id, payer_kind, seq)`
 })
 
+// Issue 20: multisig accounts. An account updated to a weighted multisig key shows its keys and
+// threshold (`multisig`, the JSON object its account JSON is patched with; NULL otherwise), set
+// with the key by the ledger's write. Its transactions wait in multisig_transactions until the
+// weights of their signatures reach the threshold: tx is the unsigned transaction (its SigRLP),
+// signers the weighted keys at creation ([{publicKey (compressed hex), address, weight}]),
+// signatures those collected so far ([{publicKey, v, r, s}]); state pending | submitted | dropped;
+// version is the compare-and-set of every change. seq only grows (listings' snapshots rely on it).
+const multisig = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`ALTER TABLE accounts ADD COLUMN multisig TEXT`
+  yield* sql`CREATE TABLE multisig_transactions (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    member_id INTEGER NOT NULL REFERENCES members(id),
+    chain_id INTEGER NOT NULL,
+    pool_krn TEXT NOT NULL,
+    sender TEXT NOT NULL,
+    nonce INTEGER NOT NULL,
+    tx BLOB NOT NULL,
+    payer_kind TEXT NOT NULL,
+    fee_payer TEXT,
+    fee_payer_pool_krn TEXT,
+    signers TEXT NOT NULL,
+    threshold INTEGER NOT NULL,
+    signatures TEXT NOT NULL,
+    state TEXT NOT NULL,
+    transaction_hash TEXT,
+    version INTEGER NOT NULL,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  )`
+  yield* sql`CREATE INDEX multisig_transactions_sender ON multisig_transactions(chain_id, sender, state)`
+  yield* sql`CREATE INDEX multisig_transactions_listing ON multisig_transactions(member_id, chain_id, created_at, seq)`
+})
+
 /**
  * The migrations, by id.
  *
@@ -320,7 +355,8 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0005_pool": pool,
   "0006_account_keys": accountKeys,
   "0007_keys": keys,
-  "0008_fee_history": feeHistory
+  "0008_fee_history": feeHistory,
+  "0009_multisig": multisig
 }
 
 /**

@@ -374,9 +374,15 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient> = Effect.g
   // costs about a microsecond for every value it reads, so a 1000-account page read as one string
   // per account costs a fraction of seven columns decoded and encoded again. chainId is cast: a
   // bound JavaScript number reaches SQLite as a REAL, which json_object writes as 1001.0.
-  const accountJson = (pool: PoolView) =>
+  const plainAccountJson = (pool: PoolView) =>
     sql`json_object('address', address, 'chainId', CAST(${pool.chainId} AS INTEGER), 'createdAt', created_at,
       'updatedAt', updated_at, 'keyId', ${`${pool.krn}:`} || key_hex, 'krn', ${pool.krn}, 'publicKey', public_key)`
+  // A multisig account's JSON ends with its keys and threshold (json_patch appends them, in the
+  // schema's order); fee-payer accounts are never multisig.
+  const accountJson = (pool: PoolView) =>
+    pool.kind === "account"
+      ? sql`CASE WHEN multisig IS NULL THEN ${plainAccountJson(pool)} ELSE json_patch(${plainAccountJson(pool)}, multisig) END`
+      : plainAccountJson(pool)
   // A key of the key service exactly as the service answers it: blob, keyId, krn, publicKey.
   const walletKeyJson = (krn: string) =>
     sql`json_object('blob', blob, 'keyId', ${`${krn}:`} || key_hex, 'krn', ${krn}, 'publicKey', public_key)`

@@ -11,7 +11,7 @@
  */
 import type { SqlError } from "@effect/sql"
 import { Effect, Either, Option, SchemaAST } from "effect"
-import { AccountKey, type Address, type Amount, Transaction } from "effect-kas-wallet"
+import { type Address, type Amount, Transaction } from "effect-kas-wallet"
 import * as Klaytn from "effect-kas-wallet/Klaytn"
 import * as Wire from "effect-kas-wallet/Wire"
 import * as ApiError from "../ApiError.js"
@@ -59,14 +59,6 @@ const sender = (body: { readonly from: Address.Address; readonly nonce?: number 
   nonce: body.nonce,
   gas: body.gas
 })
-
-// An account update's key, as the chain encodes it; a key Klaytn refuses (not a point of the
-// curve, ...) is the service's 1061903.
-const accountKeyOf = (json: AccountKey.Json): Either.Either<Uint8Array, ApiError.ApiError> =>
-  Either.mapLeft(
-    Klaytn.encodeAccountKey(AccountKey.toKlaytn(AccountKey.fromJson(json))),
-    (e) => ApiError.refused(ApiError.Code.InvalidAccountKey, `failed to decode account keys; ${e.reason}`)
-  )
 
 // A cancel names its target by hash or by nonce: a hash the chain does not know is 1065000, one
 // already in a block "nonce too low"; a pending one gives its nonce. By nonce, 0 is the sender's
@@ -204,7 +196,7 @@ const kinds: { readonly [K in Wire.Kind]: KindSpec<K> } = {
     recipient: "",
     own: `${ApiError.Code.InvalidAccountKey} (accountKey malformed: a key not of the curve, a threshold out of reach), ${ApiError.Code.LegacyKeyInRoleBased} (a legacy key in a role-based key)`,
     request: (body) =>
-      Either.match(accountKeyOf(body.accountKey), {
+      Either.match(RequestBody.encodeAccountKey(body.accountKey), {
         onLeft: Effect.fail,
         onRight: (key) => Effect.succeed({ ...sender(body), kind: "account" as const, key })
       })
