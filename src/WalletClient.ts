@@ -49,6 +49,7 @@ import * as Request from "./internal/request.js"
 import * as Spans from "./internal/spans.js"
 import { version } from "./internal/version.js"
 import * as Krn from "./Krn.js"
+import * as Multisig from "./Multisig.js"
 import * as Pagination from "./Pagination.js"
 import * as PublicKey from "./PublicKey.js"
 import * as Transaction from "./Transaction.js"
@@ -176,6 +177,28 @@ export interface HistoryListParams extends HistoryCallOptions {
   /** Continue from this cursor (from a previous page, or an error's `cursor`). */
   readonly cursor?: string | undefined
 }
+
+/**
+ * Parameters of the listing of a multisig account's pending transactions (GET
+ * /v2/multisig/account/{address}/tx): the paging and time range of `ListParams` (`from` / `to`
+ * bound when a transaction was made), no `status`. `pool` is checked as on every account route;
+ * the listing spans the member's pools.
+ *
+ * @since 0.8.0
+ * @category models
+ */
+export interface MultisigListParams extends CallOptions, Listing.Params {}
+
+/**
+ * A weighted multisig key for `updateToMultisig`: the wire's `{ threshold, weightedKeys }`, or an
+ * `AccountKey.WeightedMultiSig` (its `keys` are the weighted keys).
+ *
+ * @since 0.8.0
+ * @category models
+ */
+export type MultisigKeyInput =
+  | { readonly threshold: number; readonly weightedKeys: ReadonlyArray<{ readonly publicKey: string; readonly weight: number }> }
+  | Extract<AccountKey.AccountKey, { readonly _tag: "WeightedMultiSig" }>
 
 /**
  * Options of `createFeePayer`.
@@ -559,6 +582,71 @@ export interface Service {
     hash: Transaction.TxHash | string,
     options?: HistoryCallOptions
   ) => Effect.Effect<FeeHistory.FeeDelegationRecord, WalletError.WalletError>
+  /**
+   * Makes an account of the selected pool a multisig account (PUT /v2/account/{address}/multisig):
+   * its key becomes the weighted set of `key` (public keys of the member's accounts on the chain,
+   * 1..10, distinct, positive weights, a threshold they reach: all checked before sending, the keys
+   * on the curve). The update is a transaction the account signs and pays for; from then on its
+   * transactions are pending (`Transaction.isMultisigPending`) until the weights of their signers
+   * reach the threshold. The answer is verified against the request (`UnverifiedResult`). Not
+   * retried once sent.
+   */
+  readonly updateToMultisig: (
+    address: Address.Address | string,
+    key: MultisigKeyInput,
+    options?: CallOptions
+  ) => Effect.Effect<Multisig.MultisigAccount, WalletError.WalletError>
+  /**
+   * One page of the pending transactions of a multisig account, or of those a signer may sign (GET
+   * /v2/multisig/account/{address}/tx), newest first; none pending (the service's 400 1061010 on the
+   * first page) is an empty page.
+   */
+  readonly listMultisigTransactions: (
+    address: Address.Address | string,
+    params?: MultisigListParams
+  ) => Effect.Effect<Multisig.PendingTransactionPage, WalletError.WalletError>
+  /** Every pending transaction of a multisig account or signer, page after page as the consumer pulls. */
+  readonly multisigTransactions: (
+    address: Address.Address | string,
+    params?: MultisigListParams
+  ) => Stream.Stream<Multisig.PendingTransaction, WalletError.WalletError>
+  /** Every page of a multisig account's or signer's pending transactions. */
+  readonly multisigTransactionPages: (
+    address: Address.Address | string,
+    params?: MultisigListParams
+  ) => Stream.Stream<Multisig.PendingTransactionPage, WalletError.WalletError>
+  /**
+   * A signer (an account of the selected pool holding one of the transaction's keys) signs a
+   * pending transaction (POST /v2/multisig/account/{signer}/tx/{transaction-id}/sign). `Signed`
+   * while the weights stay below the threshold; `Submitted`, with the hash to `awaitReceipt`, once
+   * they reach it. Not retried once sent.
+   */
+  readonly signMultisigTransaction: (
+    signer: Address.Address | string,
+    transactionId: Transaction.TransactionId | string,
+    options?: CallOptions
+  ) => Effect.Effect<Multisig.SignatureStatus, WalletError.WalletError>
+  /**
+   * Adds signatures made elsewhere to a pending transaction (POST
+   * /v2/multisig/tx/{transaction-id}/sign): each `{ V, R, S }` over its sender signing hash on the
+   * chain, from one of its keys (`signTransactionById` makes one with an account of the wallet).
+   * Not retried once sent.
+   */
+  readonly appendSignatures: (
+    transactionId: Transaction.TransactionId | string,
+    signatures: ReadonlyArray<Transaction.Signature>,
+    options?: HistoryCallOptions
+  ) => Effect.Effect<Multisig.SignatureStatus, WalletError.WalletError>
+  /**
+   * An account of the selected pool signs a pending transaction (POST
+   * /v2/account/{address}/tx/{transaction-id}/sign): its signature, which the service does not keep
+   * (`appendSignatures` adds it). Retried like a read: nothing changes.
+   */
+  readonly signTransactionById: (
+    address: Address.Address | string,
+    transactionId: Transaction.TransactionId | string,
+    options?: CallOptions
+  ) => Effect.Effect<Transaction.Signature, WalletError.WalletError>
   /** The receipt of a transaction (GET /v2/tx/{hash}); pending until committed. */
   readonly getTransactionReceipt: (
     hash: Transaction.TxHash | string,
@@ -886,6 +974,42 @@ const decodeKeyStatus: Decode<Key.KeyStatus> = Schema.decodeUnknownEither(Key.Ke
 const decodeKeySignature: Decode<Key.KeySignature> = Schema.decodeUnknownEither(Key.KeySignature)
 const decodeHistoryPage: Decode<FeeHistory.FeeDelegationHistoryPage> = Schema.decodeUnknownEither(FeeHistory.FeeDelegationHistoryPage)
 const decodeHistoryRecord: Decode<FeeHistory.FeeDelegationRecord> = Schema.decodeUnknownEither(FeeHistory.FeeDelegationRecord)
+
+const decodeMultisigAccount = Schema.decodeUnknownEither(Multisig.MultisigAccount)
+const decodeMultisigAccountWithBody: Decode<{ readonly body: unknown; readonly result: Multisig.MultisigAccount }> = (body) =>
+  Either.map(decodeMultisigAccount(body), (result) => ({ body, result }))
+const decodePendingPage: Decode<Multisig.PendingTransactionPage> = Schema.decodeUnknownEither(Multisig.PendingTransactionPage)
+const decodeSignatureStatus = Schema.decodeUnknownEither(Multisig.SignatureStatus)
+const decodeSignatureStatusWithBody: Decode<{ readonly body: unknown; readonly result: Multisig.SignatureStatus }> = (body) =>
+  Either.map(decodeSignatureStatus(body), (result) => ({ body, result }))
+const decodeSignature: Decode<Transaction.Signature> = Schema.decodeUnknownEither(Transaction.Signature)
+const validTransactionId = Options.argument("transactionId", Transaction.TransactionId)
+const validSigner = Options.argument("signer", Address.Address)
+const multisigKeyBody = roundTrip(Multisig.UpdateRequest)
+const appendBody = roundTrip(Multisig.AppendRequest)
+
+/**
+ * The body of an update to multisig, checked: its rules by the schema (named under `key`), then
+ * each public key on the curve, with the codec the client loads to verify results.
+ */
+const multisigUpdateBody = (key: MultisigKeyInput) =>
+  Effect.gen(function*() {
+    const input = key !== null && typeof key === "object" && "_tag" in key
+      ? (AccountKey.toJson(key) as { readonly key?: unknown }).key
+      : key
+    const body = yield* Either.mapLeft(multisigKeyBody(input), (e) => {
+      const invalid = Options.fromParseError("key")(e)
+      return invalid.argument === "key" ? invalid : Options.invalid(`key.${invalid.argument}`, invalid.description)
+    })
+    const klaytn = yield* Effect.mapError(Verify.loadCodec, (m) => Options.invalid("key", `${m.expected}: ${m.actual}`))
+    for (const [i, w] of body.weightedKeys.entries()) {
+      const compressed = AccountKey.toKlaytn(AccountKey.Public({ publicKey: w.publicKey as PublicKey.PublicKey }))
+      if (compressed._tag !== "Public" || Either.isLeft(klaytn.addressOfPublicKey(compressed.publicKey))) {
+        return yield* Options.invalid(`key.weightedKeys.${i}.publicKey`, `${w.publicKey} is not a point of secp256k1`)
+      }
+    }
+    return body
+  })
 
 /** A key id's path segment: percent-encoded, as the official client sends it (`krn%3A1001%3A...`). */
 const keyPath = (keyId: KeyId.KeyId) => `/v2/key/${encodeURIComponent(keyId.toString())}`
@@ -1217,6 +1341,42 @@ export const make = (
           decode: decodeReceipt
         }, { [Spans.SpanAttributes.txHash]: checked }))
 
+    // An answer that does not say what the request asked: UnverifiedResult, the body scrubbed.
+    const mismatch = (request: HttpClientRequest.HttpClientRequest, body: unknown, field: string, expected: string, actual: string) =>
+      new WalletError.UnverifiedResult({
+        method: request.method,
+        path: settings.auth.scrub(Request.pathOf(request)),
+        field,
+        expected,
+        actual,
+        body: settings.auth.scrub(JSON.stringify(body))
+      })
+
+    // The multisig listing names its account (or signer) in the path; the rest is every listing's
+    // paging. A first page the service answers 1061010 ("No content") is an empty page.
+    const multisigListing = paged<Multisig.PendingTransaction, Multisig.PendingTransactionPage, MultisigListParams & { readonly address: unknown }>(
+      (params) =>
+        Effect.map(validAddress(params?.address), (address): ListingSpec<Multisig.PendingTransactionPage> => ({
+          name: "listMultisigTransactions",
+          path: `/v2/multisig/account/${address}/tx`,
+          decode: decodePendingPage,
+          extra: [],
+          headers: poolHeaders,
+          emptyPage: { items: [], cursor: Pagination.EndCursor },
+          paging: params === undefined ? undefined : (({ address: _, ...paging }) => paging)(params)
+        }))
+    )
+
+    /** A signature sent for a pending transaction: its status, checked to be of that transaction. */
+    const signing = (name: string, t: Options.Target, id: Transaction.TransactionId, request: HttpClientRequest.HttpClientRequest) =>
+      Effect.flatMap(
+        send(name, t, { request, idempotent: false, decode: decodeSignatureStatusWithBody }, { [Spans.SpanAttributes.transactionId]: id }),
+        ({ body, result }) =>
+          result.transactionId !== id
+            ? Effect.fail(mismatch(request, body, "transactionId", id, result.transactionId))
+            : Effect.succeed(result)
+      )
+
     const accountListing = paged<Account.Account, Account.AccountPage>((params: ListParams | undefined) =>
       Effect.map(
         params?.status === undefined ? Either.right(undefined) : validStatus(params.status),
@@ -1381,6 +1541,67 @@ export const make = (
             idempotent: true,
             decode: decodeHistoryRecord
           }, { [Spans.SpanAttributes.txHash]: checked })),
+      updateToMultisig: (address, key, call) =>
+        Effect.flatMap(Effect.all([validAddress(address), multisigUpdateBody(key), target(call)]), ([checked, body, t]) => {
+          const request = HttpClientRequest.put(`/v2/account/${checked}/multisig`, { headers: poolHeaders(t) }).pipe(
+            HttpClientRequest.bodyUnsafeJson(body)
+          )
+          return Effect.flatMap(
+            send("updateToMultisig", t, { request, idempotent: false, decode: decodeMultisigAccountWithBody }, { [Spans.SpanAttributes.address]: checked }),
+            ({ body: answer, result }) => {
+              // The keys compared by identity (any form of a key is the same key), in order.
+              const identity = (publicKey: string) => AccountKey.toKlaytn(AccountKey.Public({ publicKey: publicKey as PublicKey.PublicKey }))
+              const same = (a: string, b: string) => {
+                const x = identity(a)
+                const y = identity(b)
+                return x._tag === "Public" && y._tag === "Public" && x.publicKey.every((byte, i) => byte === y.publicKey[i])
+              }
+              const asked = body.weightedKeys.map((w) => `${w.publicKey}×${w.weight}`).join(", ")
+              const got = result.multiSigKeys.map((w) => `${w.publicKey}×${w.weight}`).join(", ")
+              if (result.address !== checked) return Effect.fail(mismatch(request, answer, "address", checked, result.address))
+              if (result.threshold !== body.threshold) return Effect.fail(mismatch(request, answer, "threshold", String(body.threshold), String(result.threshold)))
+              if (
+                result.multiSigKeys.length !== body.weightedKeys.length ||
+                result.multiSigKeys.some((k, i) => k.weight !== body.weightedKeys[i]!.weight || !same(k.publicKey, body.weightedKeys[i]!.publicKey))
+              ) {
+                return Effect.fail(mismatch(request, answer, "multiSigKeys", asked, got))
+              }
+              return Effect.succeed(result)
+            }
+          )
+        }),
+      listMultisigTransactions: (address, params) => multisigListing.one({ ...params, address }),
+      multisigTransactions: (address, params) => multisigListing.items({ ...params, address }),
+      multisigTransactionPages: (address, params) => multisigListing.all({ ...params, address }),
+      signMultisigTransaction: (signer, transactionId, call) =>
+        Effect.flatMap(Effect.all([validSigner(signer), validTransactionId(transactionId), target(call)]), ([checked, id, t]) =>
+          signing("signMultisigTransaction", t, id, HttpClientRequest.post(`/v2/multisig/account/${checked}/tx/${id}/sign`, { headers: poolHeaders(t) }))),
+      appendSignatures: (transactionId, signatures, call) =>
+        Effect.flatMap(
+          Effect.all([
+            validTransactionId(transactionId),
+            Either.mapLeft(appendBody({ signatures }), (e) => {
+              const invalid = Options.fromParseError("signatures")(e)
+              return invalid.argument === "signatures" || invalid.argument.startsWith("signatures") ? invalid : Options.invalid(`signatures.${invalid.argument}`, invalid.description)
+            }),
+            target(call)
+          ]),
+          ([id, body, t]) =>
+            signing(
+              "appendSignatures",
+              t,
+              id,
+              HttpClientRequest.post(`/v2/multisig/tx/${id}/sign`, { headers: { "x-chain-id": String(t.chainId) } }).pipe(HttpClientRequest.bodyUnsafeJson(body))
+            )
+        ),
+      signTransactionById: (address, transactionId, call) =>
+        Effect.flatMap(Effect.all([validAddress(address), validTransactionId(transactionId), target(call)]), ([checked, id, t]) =>
+          send("signTransactionById", t, {
+            request: HttpClientRequest.post(`/v2/account/${checked}/tx/${id}/sign`, { headers: poolHeaders(t) }),
+            // The service keeps nothing: asking again signs the same hash with the same key.
+            idempotent: true,
+            decode: decodeSignature
+          }, { [Spans.SpanAttributes.address]: checked, [Spans.SpanAttributes.transactionId]: id })),
       getTransactionReceipt: (hash, call) => receipt(hash, call),
       awaitReceipt: (hash, options) =>
         Effect.flatMap(validHash(hash), (checked) => {
@@ -1442,7 +1663,8 @@ export const layerConfig = (
  * `accountsByPublicKey`, `accountCount`, `accountCountByPool`, `createFeePayer`, `getFeePayer`,
  * `deleteFeePayer`, `listFeePayers`, `transferValue`, `callContract`,
  * `getTransactionReceipt`, `awaitReceipt`, `createKeys`, `getKey`, `deleteKey`, `listKeys`,
- * `signWithKey`, `listFeeDelegationHistory`, `getFeeDelegationRecord`.
+ * `signWithKey`, `listFeeDelegationHistory`, `getFeeDelegationRecord`, `updateToMultisig`,
+ * `listMultisigTransactions`, `signMultisigTransaction`, `appendSignatures`, `signTransactionById`.
  * Each is documented on `Service`.
  *
  * @since 0.1.0
@@ -1452,6 +1674,7 @@ export const {
   accountCount,
   accountCountByPool,
   accountsByPublicKey,
+  appendSignatures,
   awaitReceipt,
   callContract,
   createAccount,
@@ -1471,8 +1694,12 @@ export const {
   listFeeDelegationHistory,
   listFeePayers,
   listKeys,
+  listMultisigTransactions,
+  signMultisigTransaction,
+  signTransactionById,
   signWithKey,
-  transferValue
+  transferValue,
+  updateToMultisig
 } = Effect.serviceFunctions(WalletClient)
 
 /**
@@ -1571,3 +1798,29 @@ export const feeDelegationHistory = streamed((client) => client.feeDelegationHis
  * @category accessors
  */
 export const feeDelegationHistoryPages = streamed((client) => client.feeDelegationHistoryPages)
+
+/**
+ * Every pending transaction of a multisig account or signer, with the WalletClient taken from the
+ * context (see `Service.multisigTransactions`).
+ *
+ * @since 0.8.0
+ * @category accessors
+ */
+export const multisigTransactions = (
+  address: Address.Address | string,
+  params?: MultisigListParams
+): Stream.Stream<Multisig.PendingTransaction, WalletError.WalletError, WalletClient> =>
+  Stream.unwrap(Effect.map(WalletClient, (client) => client.multisigTransactions(address, params)))
+
+/**
+ * Every page of a multisig account's or signer's pending transactions, with the WalletClient taken
+ * from the context (see `Service.multisigTransactionPages`).
+ *
+ * @since 0.8.0
+ * @category accessors
+ */
+export const multisigTransactionPages = (
+  address: Address.Address | string,
+  params?: MultisigListParams
+): Stream.Stream<Multisig.PendingTransactionPage, WalletError.WalletError, WalletClient> =>
+  Stream.unwrap(Effect.map(WalletClient, (client) => client.multisigTransactionPages(address, params)))

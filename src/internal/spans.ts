@@ -21,6 +21,8 @@ export const SpanAttributes = {
   txKind: "kas.tx_kind",
   /** The key (its key id) a key-service operation is about. */
   keyId: "kas.key_id",
+  /** The multisig transaction (its transaction id) an operation is about. */
+  transactionId: "kas.transaction_id",
   /** The contract a call is about. */
   contract: "kas.contract",
   /** Set before a retry: the attempt about to be made (2, 3, ...). */
