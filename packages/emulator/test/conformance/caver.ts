@@ -517,6 +517,91 @@ const contractChecks = (
  * transfer the global fee payer pays (30 %), then its record by hash (once its block's time has
  * come) and in the listing, filtered by its sender.
  */
+/**
+ * The multisig methods, in the order of the official client's live tests: an account made
+ * multisig (threshold 3 of three signers of weight 1), a transfer from it pending, one signer's
+ * signature made by id (not kept), the pending listing, a signer signing, the signature made by id
+ * appended, the last signer sending it; the balances show it moved.
+ */
+const multisigChecks = (wallet: any, backstage: Pick<Backstage, "fund" | "balance">): ReadonlyArray<Check> => {
+  const state: { account?: string; signers: Array<any>; to?: string; pending?: any; signature?: any } = { signers: [] }
+  const pending = () => {
+    assert.ok(state.pending !== undefined, "no pending transaction (updateToMultiSigAccount or signTransaction failed)")
+    return state.pending
+  }
+  return [
+    {
+      method: "updateToMultiSigAccount",
+      run: async () => {
+        const account = await wallet.createAccount()
+        await backstage.fund(account.address, KLAY)
+        for (let i = 0; i < 3; i++) state.signers.push(await wallet.createAccount())
+        state.to = (await wallet.createAccount()).address
+        const weightedMultisig = { threshold: 3, weightedKeys: state.signers.map((s) => ({ weight: 1, publicKey: s.publicKey })) }
+        const result = await wallet.updateToMultiSigAccount(account.address, weightedMultisig)
+        assert.equal(result.address, account.address)
+        assert.equal(result.krn, account.krn)
+        assert.equal(result.threshold, 3)
+        assert.match(result.transactionHash, /^0x[0-9a-f]{64}$/)
+        assert.deepEqual(JSON.parse(JSON.stringify(result.multiSigKeys)), weightedMultisig.weightedKeys)
+        const shown = await wallet.getAccount(account.address)
+        assert.equal(shown.threshold, 3)
+        state.account = account.address
+      }
+    },
+    {
+      method: "signTransaction",
+      run: async () => {
+        assert.ok(state.account !== undefined, "no multisig account (updateToMultiSigAccount failed)")
+        const tx = await wallet.requestValueTransfer({ from: state.account, to: state.to, value: 1, gas: 750000, submit: true })
+        assert.equal(tx.status, "Pending")
+        assert.equal(tx.nonce, 1)
+        assert.equal(tx.rlp, undefined)
+        state.pending = tx
+        const signature = await wallet.signTransaction(state.signers[2].address, tx.transactionId)
+        for (const part of ["V", "R", "S"]) assert.match(signature[part], /^0x[0-9a-f]+$/)
+        state.signature = signature
+      }
+    },
+    {
+      method: "getMultiSigTransactionList",
+      run: async () => {
+        const list = await wallet.getMultiSigTransactionList(state.account)
+        assert.equal(list.items.length, 1)
+        assert.equal(list.items[0].transactionId, pending().transactionId)
+        assert.equal(list.items[0].multiSigKeys.length, 3)
+        assert.equal(list.items[0].txData.from.toLowerCase(), state.account!.toLowerCase())
+      }
+    },
+    {
+      method: "signMultiSigTransction",
+      run: async () => {
+        const result = await wallet.signMultiSigTransction(state.signers[0].address, pending().transactionId)
+        assert.equal(result.signedWeight, 1)
+        assert.equal(result.status, "Signed")
+        assert.equal(result.transactionId, pending().transactionId)
+        assert.equal(result.weight, 1)
+        assert.equal(result.reminders.length, 2)
+      }
+    },
+    {
+      method: "appendSignatures",
+      run: async () => {
+        const result = await wallet.appendSignatures(pending().transactionId, state.signature)
+        assert.equal(result.signedWeight, 2)
+        assert.equal(result.status, "Signed")
+        assert.equal(result.weight, 1)
+        assert.equal(result.reminders.length, 1)
+        // The last signer reaches the threshold: sent, and the value moves.
+        const sent = await wallet.signMultiSigTransction(state.signers[1].address, pending().transactionId)
+        assert.equal(sent.status, "Submitted")
+        assert.match(sent.transactionHash, /^0x[0-9a-f]{64}$/)
+        assert.equal(await backstage.balance(state.to!), 1n)
+      }
+    }
+  ]
+}
+
 const historyChecks = (
   wallet: any,
   backstage: Pick<Backstage, "fund" | "globalFeePayer">
@@ -579,13 +664,6 @@ const historyChecks = (
 
 /** The client's wallet methods the emulator does not serve, by the feature (and routes) each needs. */
 const outOfScope: Readonly<Record<string, string>> = Object.fromEntries([
-  ...[
-    "updateToMultiSigAccount",
-    "signTransaction",
-    "getMultiSigTransactionList",
-    "signMultiSigTransction",
-    "appendSignatures"
-  ].map((m) => [m, "multisig (PUT /v2/account/{address}/multisig, /v2/multisig/...)"]),
   ...["registerAccounts", "migrateAccounts"].map((m) => [m, "account migration (POST /v2/registration/account; /v2/key)"])
 ])
 
@@ -685,6 +763,7 @@ const main = Effect.scoped(Effect.gen(function*() {
   manualCaver.initNodeAPI(1001, manual.member.accessKeyId, Redacted.value(manual.member.secretAccessKey), true, nodeUrl)
   const list = [
     ...checks(wallet, accountId, backstage),
+    ...multisigChecks(wallet, backstage),
     ...historyChecks(cypressCaver.kas.wallet, cypress),
     ...kindChecks(manualWallet, kindsBackstage, kindParties, () => manualFeePayer)
   ]
