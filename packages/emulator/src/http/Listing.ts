@@ -113,7 +113,7 @@ const common: ReadonlyArray<Description.QueryParameter> = [
 const status: Description.QueryParameter = {
   name: "status",
   description:
-    `Which accounts, by state: enabled (absent or empty), disabled, corrupted (never any in the emulator) or all (every state but deleted). Another value: 400 ${ApiError.Code.OutOfRange}.`,
+    `Which accounts, by state: enabled (absent or empty), disabled, corrupted (an account update moved its key away from the one KAS holds) or all (every state but deleted). Another value: 400 ${ApiError.Code.OutOfRange}.`,
   schema: Description.domain("StatusFilter", Account.StatusFilter)
 }
 
