@@ -207,7 +207,7 @@ describe("emulator process", () => {
         return yield* sql`SELECT * FROM accounts LIMIT 1`
       }).pipe(Effect.provide(Database.layer({ database: path.join(dir, "emulator.db") })))
       expect(Object.keys(columns[0]!).sort()).toEqual(
-        ["address", "address_lc", "created_at", "key_hex", "pool_id", "private_key", "public_key", "seq", "status", "updated_at"]
+        ["address", "address_lc", "created_at", "key_hex", "multisig", "pool_id", "private_key", "public_key", "seq", "status", "updated_at"]
       )
 
       // Every acknowledged transfer is stored; the ledger agrees with the stored transfers exactly
