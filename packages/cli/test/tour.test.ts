@@ -10,13 +10,13 @@ import { Effect } from "effect"
 import { cli } from "./_run.js"
 
 describe("kas-wallet tour", () => {
-  it.live("walks through accounts, pools, pages, streams, a typed error, a fee-delegated transfer, a token and a relayed user-signed transaction", () =>
+  it.live("walks through accounts, pools, pages, streams, a typed error, a fee-delegated transfer, a token, a relayed user-signed transaction and a multisig treasury", () =>
     Effect.gen(function*() {
       const ran = yield* cli(["tour"])
       expect(ran.err).toBe("")
       expect(ran.code).toBe(0)
       const steps = [...ran.out.matchAll(/^(\d+)\. /gm)].map((m) => Number(m[1]))
-      expect(steps).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+      expect(steps).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11])
       expect(ran.out).toMatch(/^ {3}5 accounts streamed from /m)
       expect(ran.out).toContain("caught AccountNotFound: HTTP 400, code 1061010, \"data don't exist\"")
       // 36,000 gas at 25 ston is 0.0009 KLAY: 30% to the global fee payer, 70% and the value to the sender.
@@ -40,6 +40,10 @@ describe("kas-wallet tour", () => {
       // A user's own signed transaction, relayed with the global fee payer, verified, sent reliably.
       expect(ran.out).toMatch(/^ {3}submitted 0x[0-9a-f]{8}…[0-9a-f]{6}, verified: the user's own transaction, the global fee payer's signature added \(0x[0-9a-fA-F]{4}…[0-9a-fA-F]{4}\)$/m)
       expect(ran.out).toMatch(/^ {3}Committed in block \d+: the user paid no fee, 1 KLAY → 0\.75 KLAY$/m)
+      // A multisig treasury: pending, one signature, the second sends it.
+      expect(ran.out).toMatch(/^ {3}a transfer of 0\.1 KLAY from it waits: status Pending, transaction id 0x[0-9a-f]{8}…[0-9a-f]{6}, no signature yet$/m)
+      expect(ran.out).toMatch(/^ {3}0x[0-9a-fA-F]{4}…[0-9a-fA-F]{4} signs: Signed, weight 1 of 2; still to sign: 0x[0-9a-fA-F]{4}…[0-9a-fA-F]{4}, 0x[0-9a-fA-F]{4}…[0-9a-fA-F]{4}$/m)
+      expect(ran.out).toMatch(/^ {3}Committed in block \d+ with 2 sender signatures, the treasury's fee paid from it$/m)
       expect(ran.out).toContain("packages/cli/docs/cli.md")
       // The member's secret stays in memory.
       expect(ran.out).not.toMatch(/secret access key:|Basic [A-Za-z0-9+/=]{8,}/i)

@@ -10,7 +10,7 @@ import { Chunk, Console, Effect, Layer, Option, Schedule, Stream } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Address, Amount, ChainId, FeeDelegation, Transaction, TransactionKind, WalletClient, WalletConfig } from "effect-kas-wallet"
+import { Address, Amount, ChainId, FeeDelegation, Multisig, Transaction, TransactionKind, WalletClient, WalletConfig } from "effect-kas-wallet"
 import * as Abi from "effect-kas-wallet/Abi"
 import * as Klaytn from "effect-kas-wallet/Klaytn"
 import * as Wire from "effect-kas-wallet/Wire"
@@ -27,7 +27,7 @@ const klay = (peb: bigint) => `${Amount.formatKlay(peb as Amount.Peb)} KLAY`
 // KAST has 18 decimals, as KLAY has: the same formatting, another unit.
 const kast = (units: bigint) => `${Amount.formatKlay(units as Amount.Peb)} KAST`
 const signed = <E, R>(result: Effect.Effect<Transaction.TransactionResult, E, R>) =>
-  Effect.filterOrDieMessage(result, Transaction.isSigned, "the tour's accounts are not multisig: a transaction is signed at once")
+  Effect.filterOrDieMessage(result, Transaction.isSigned, "the tour's accounts but its treasury are not multisig: a transaction is signed at once")
 // The tour's emulator makes a block every quarter second, and the tour asks as often.
 const BlockInterval = "250 millis"
 const polling = { schedule: Schedule.spaced(BlockInterval) }
@@ -203,10 +203,41 @@ export const program = Effect.gen(function*() {
     `${settled.status} in block ${settled.blockNumber}: the user paid no fee, 1 KLAY → ${klay(userAfter.balance)}`
   ].join("\n"))
 
+  yield* step(
+    11,
+    "A multisig treasury: two of three signers send from it",
+    "PUT /v2/account/<address>/multisig, POST /v2/multisig/account/<signer>/tx/<id>/sign"
+  )
+  const treasury = created[2]!
+  const signers = [receiver, ...(yield* Effect.forEach([1, 2], () => WalletClient.createAccount()))]
+  yield* emulator.fund(ChainId.Testnet, treasury.address, Amount.PebPerKlay)
+  const updated = yield* WalletClient.updateToMultisig(treasury.address, {
+    threshold: 2,
+    weightedKeys: signers.map((s) => ({ publicKey: s.publicKey, weight: 1 }))
+  })
+  yield* WalletClient.awaitReceipt(updated.transactionHash, polling)
+  yield* say(
+    `${Output.short(treasury.address)} now needs 2 of the keys of ${signers.map((s) => Output.short(s.address)).join(", ")} (an account update it paid for, ${Output.short(updated.transactionHash, 10, 6)})`
+  )
+  const waiting = yield* WalletClient.transferValue({ from: treasury.address, to: sender.address, value: Amount.PebPerKlay / 10n }).pipe(
+    Effect.filterOrDieMessage(Transaction.isMultisigPending, "a multisig account's transaction waits for its signers")
+  )
+  yield* say(`a transfer of 0.1 KLAY from it waits: status ${waiting.status}, transaction id ${Output.short(waiting.transactionId, 10, 6)}, no signature yet`)
+  const first = yield* WalletClient.signMultisigTransaction(signers[0]!.address, waiting.transactionId)
+  yield* say(`${Output.short(signers[0]!.address)} signs: ${first.status}, weight ${first.signedWeight} of ${first.threshold}; still to sign: ${(first.reminders ?? []).map((a) => Output.short(a)).join(", ")}`)
+  const second = yield* WalletClient.signMultisigTransaction(signers[1]!.address, waiting.transactionId).pipe(
+    Effect.filterOrDieMessage(Multisig.isSubmitted, "the second of two signatures reaches the threshold")
+  )
+  const paid = yield* WalletClient.awaitReceipt(second.transactionHash, polling)
+  yield* say([
+    `${Output.short(signers[1]!.address)} signs: ${second.status} ${Output.short(second.transactionHash, 10, 6)}, weight ${second.signedWeight} of ${second.threshold}`,
+    `${paid.status} in block ${paid.blockNumber} with ${paid.signatures.length} sender signatures, the treasury's fee paid from it`
+  ].join("\n"))
+
   yield* Console.log([
     "",
     "Done. Next:",
-    "   README.md, docs/client.md         the library: contracts (effect-kas-wallet/Abi), every other kind",
+    "   README.md, docs/client.md         the library: contracts (effect-kas-wallet/Abi), every other kind, multisig",
     "   packages/cli/docs/cli.md          kas-wallet tx deploy | execute | call, every command",
     "   packages/cli/src/tour/README.md   the token's Solidity source, and how to rebuild it",
     "   kas-wallet --help"
