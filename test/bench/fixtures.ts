@@ -26,6 +26,48 @@ export const accountJson = (createdAt: number) => ({
 export const pageText = (size: number, cursor = "eyJjcmVhdGVkQXQiOjE1OTkxODcyOTN9"): string =>
   JSON.stringify({ cursor, items: Array.from({ length: size }, (_, i) => accountJson(1_700_000_000 - i)) })
 
+export const keyPoolKrn = "krn:1001:wallet:68ec0e4b-0f61-4e6f-ae35-be865ab23187:key-pool:default"
+
+/** One key of a key listing (`GET /v2/key`): its id in the pool, the pool, its public key. */
+export const keyJson = () => ({
+  keyId: `${keyPoolKrn}:0x${hex(32)}`,
+  krn: keyPoolKrn,
+  publicKey: `0x04${hex(64)}`
+})
+
+/**
+ * One record of the fee-delegation history (`GET /v2/history/fd/tx`), as the emulator writes a
+ * fee-delegated value transfer's: lower-case addresses, decimal and hex amounts, no exchange rate.
+ */
+export const historyRecordJson = (timestamp: number) => ({
+  chainId: 1001,
+  chargedByKlay: "0.000775",
+  chargedByKrw: "0",
+  chargedByPeb: "775000000000000",
+  chargedByUsd: "0",
+  feePayer: "0x85b98485444c89880cd9c48807cef727c296f2da",
+  from: `0x${hex(20)}`,
+  gasPrice: "0x5d21dba00",
+  gasUsed: "0x7918",
+  krw: 0,
+  status: "0x1",
+  timestamp,
+  to: `0x${hex(20)}`,
+  transactionHash: `0x${hex(32)}`,
+  typeInt: 9,
+  usd: 0
+})
+
+/**
+ * The item of each paged listing the benchmarks stream, by its path: what a page of the fixed-body
+ * server (server.ts) holds. `i` is the item's place in its page (newest first).
+ */
+export const listingItems: Readonly<Record<string, (i: number) => unknown>> = {
+  "/v2/account": (i) => accountJson(1_700_000_000 - i),
+  "/v2/history/fd/tx": (i) => historyRecordJson(1_700_000_000 - i),
+  "/v2/key": () => keyJson()
+}
+
 /**
  * A real signed fee-delegated transfer (fixed keys, so every process signs the same bytes) and the
  * request it answers: its result verifies against the request.

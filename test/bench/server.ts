@@ -3,17 +3,19 @@
  * that it does not share the benchmark's event loop or core.
  *
  * - GET /v2/account/<address>: one account.
- * - GET /v2/account?size=1000[&cursor=page-<k>]: page k of `pages` pages of 1000 accounts, after
- *   `delayMs` (the service's own time, for the read-ahead benchmark).
+ * - GET /v2/account, /v2/history/fd/tx, /v2/key (each listing of `fixtures.listingItems`), with
+ *   `size=1000[&cursor=page-<k>]`: page k of `pages` pages of 1000 items, after `delayMs` (the
+ *   service's own time, for the read-ahead benchmark). Other query parameters are ignored.
  * - POST /v2/tx/fd/value: `transferResult`, a real signed transfer (it verifies).
  *
- * Ten page bodies are rendered before the server listens and cycled, only the cursor changing:
- * serving costs the same for every request and every side, so the comparison measures the clients.
+ * Ten page bodies of each listing are rendered before the server listens and cycled, only the
+ * cursor changing: serving costs the same for every request and every side, so the comparison
+ * measures the clients.
  */
 import { spawn } from "node:child_process"
 import { createServer } from "node:http"
 import { fileURLToPath } from "node:url"
-import { accountJson, pageText, transferResult } from "./fixtures.js"
+import { accountJson, listingItems, transferResult } from "./fixtures.js"
 
 interface Options {
   readonly pages: number
@@ -21,11 +23,13 @@ interface Options {
 }
 
 const serve = ({ delayMs = 0, pages }: Options) => {
-  const items = Array.from({ length: 10 }, () => {
-    const page = JSON.parse(pageText(1000)) as { items: unknown }
-    return Buffer.from(`{"items":${JSON.stringify(page.items)},"cursor":`)
-  })
-  const pageBody = (k: number) =>
+  const bodies = new Map(
+    Object.entries(listingItems).map(([path, item]) => [
+      path,
+      Array.from({ length: 10 }, () => Buffer.from(`{"items":${JSON.stringify(Array.from({ length: 1000 }, (_, i) => item(i)))},"cursor":`))
+    ])
+  )
+  const pageBody = (items: ReadonlyArray<Buffer>, k: number) =>
     Buffer.concat([items[k % 10]!, Buffer.from(`${JSON.stringify(k + 1 < pages ? `page-${k + 1}` : "")}}`)])
   const one = Buffer.from(JSON.stringify(accountJson(1_700_000_000)))
   const transfer = Buffer.from(JSON.stringify(transferResult.json))
@@ -36,9 +40,10 @@ const serve = ({ delayMs = 0, pages }: Options) => {
       res.end(body)
     }
     if (req.method === "POST" && url.pathname === "/v2/tx/fd/value") return req.resume().on("end", () => send(transfer))
-    if (url.pathname !== "/v2/account") return send(one)
+    const items = bodies.get(url.pathname)
+    if (items === undefined) return send(one)
     const cursor = url.searchParams.get("cursor")
-    const body = pageBody(cursor === null ? 0 : Number(cursor.slice(5)))
+    const body = pageBody(items, cursor === null ? 0 : Number(cursor.slice(5)))
     if (delayMs > 0) setTimeout(() => send(body), delayMs)
     else send(body)
   })

@@ -36,6 +36,8 @@ export const modules: Readonly<Record<string, () => Promise<{ readonly commands:
   accounts: () => import("./commands/AccountsCommand.js"),
   "fee-payers": () => import("./commands/FeePayersCommand.js"),
   tx: () => import("./commands/TxCommand.js"),
+  keys: () => import("./commands/KeysCommand.js"),
+  history: () => import("./commands/HistoryCommand.js"),
   emulator: () => import("./commands/EmulatorCommand.js"),
   tour: () => import("./commands/Tour.js")
 }

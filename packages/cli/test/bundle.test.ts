@@ -1,9 +1,8 @@
 /**
- * What each command loads, from the bundle's metafile: a client command (accounts, fee-payers, tx)
- * loads neither the emulator nor SQL nor libSQL, the ABI coder only where a contract is coded, and
- * nothing of @effect/cli is anywhere. The
- * metafile is the one of the bundle the global setup builds (test/setup/dist.ts, by
- * packages/cli/build.ts), the bundle the process tests run.
+ * What each command loads, from the bundle's metafile: a client command (accounts, fee-payers, tx,
+ * keys, history) loads neither the emulator nor SQL nor libSQL, the ABI coder only where a contract
+ * is coded, and nothing of @effect/cli is anywhere. The metafile is the one of the bundle the global
+ * setup builds (test/setup/dist.ts, by packages/cli/build.ts), the bundle the process tests run.
  */
 import { beforeAll, describe, expect, it } from "@effect/vitest"
 import type { Metafile } from "esbuild"
@@ -35,7 +34,7 @@ describe("the bundle", () => {
     }
     const main = byEntry("src/main.ts")
     const bin = byEntry("src/bin.ts")
-    for (const command of ["AccountsCommand.ts", "FeePayersCommand.ts", "TxCommand.ts"]) {
+    for (const command of ["AccountsCommand.ts", "FeePayersCommand.ts", "TxCommand.ts", "KeysCommand.ts", "HistoryCommand.ts"]) {
       const files = loaded([bin, main, byEntry(`src/commands/${command}`)])
       const inputs = [...files].flatMap((f) => Object.keys(outputs[f]!.inputs))
       expect(inputs.length, command).toBeGreaterThan(10)

@@ -66,6 +66,8 @@ describe("--help", () => {
     expect(text).toMatch(/^  accounts +create \| get \| list \| count \| by-public-key \| disable \| enable \| delete$/m)
     expect(text).toMatch(/^  tx +send \| deploy \| execute \| relay \| cancel \| anchor \| update-key \| call \| receipt$/m)
     expect(text).toMatch(/^  emulator +run a local emulator.*; or env \| member \| key \| pool \| fund \| balance \| bill \| mine$/m)
+    expect(text).toMatch(/^  keys +create \| list \| get \| delete \| sign$/m)
+    expect(text).toMatch(/^  history +list \| get$/m)
     expect(text).toMatch(/^  tour +a guided tour/m)
     expect(text).not.toContain("--fault-rate")
     expect(text).not.toContain("--db")
@@ -174,6 +176,10 @@ describe("reading a command line against the table", () => {
     expect(usage("fee-payers lst")).toContain("unknown command \"lst\" for kas-wallet fee-payers (commands: create, get, list or delete)")
     expect(usage("fee-payers get")).toContain("kas-wallet fee-payers get needs <address>: 0x followed by 40 hex digits")
     expect(usage("accounts by-public-key")).toContain("kas-wallet accounts by-public-key needs <public-key>")
+    expect(usage("keys lst")).toContain("unknown command \"lst\" for kas-wallet keys (commands: create, list, get, delete or sign)")
+    expect(usage("keys sign 0xab")).toContain("kas-wallet keys sign needs <hash>: 0x followed by 64 hex digits (32 bytes)")
+    expect(usage("keys list --pool x")).toContain("unknown option --pool for kas-wallet keys list")
+    expect(usage("history list --to 5")).toContain("unknown option --to for kas-wallet history list")
     expect(usage("fee-payers list --pool x")).toContain("unknown option --pool for kas-wallet fee-payers list (did you mean --fee-payer-pool?)")
     expect(usage("accounts --json")).toContain("unknown option --json for kas-wallet accounts: give a command first")
     expect(usage("emulator serve")).toContain("unknown command \"serve\" for kas-wallet emulator (commands: env, member, key, pool, fund, balance, bill or mine)")
@@ -222,10 +228,8 @@ describe("the table and the commands", () => {
 
   it("the connection flags read the client's variables, WalletConfig.EnvironmentVariables", () => {
     const S = Spec.accounts
-    const connection = [S.url, S.chain, S.pool, S.feePayerPool, S.accessKeyId, S.secretAccessKey]
-    // The key service has no commands yet (issue 20): its key pool variable has no flag to read it.
-    const { keyPool: _notYetInTheCli, ...variables } = WalletConfig.EnvironmentVariables
-    expect(connection.map((f) => f.env).sort()).toEqual(Object.values(variables).sort())
+    const connection = [S.url, S.chain, S.pool, S.feePayerPool, Spec.keys.keyPool, S.accessKeyId, S.secretAccessKey]
+    expect(connection.map((f) => f.env).sort()).toEqual(Object.values(WalletConfig.EnvironmentVariables).sort())
     // Every flag of the table that reads one of them is one of these.
     const names = new Set<string>(Object.values(WalletConfig.EnvironmentVariables))
     for (const command of commands) {
@@ -273,7 +277,10 @@ describe("bash completions", () => {
   }
 
   it.runIf(bash)("complete commands where a command comes, then the flags of the command typed, and flag values", () => {
-    expect(complete("kas-wallet ")).toEqual(["accounts", "emulator", "fee-payers", "tour", "tx"])
+    expect(complete("kas-wallet ")).toEqual(["accounts", "emulator", "fee-payers", "history", "keys", "tour", "tx"])
+    expect(complete("kas-wallet keys ")).toEqual(["create", "delete", "get", "list", "sign"])
+    expect(complete("kas-wallet history ")).toEqual(["get", "list"])
+    expect(complete("kas-wallet keys list --k")).toEqual(["--key-pool", "--krn"])
     expect(complete("kas-wallet --")).toEqual(["--completions", "--help", "--version"])
     expect(complete("kas-wallet accounts ")).toEqual(["by-public-key", "count", "create", "delete", "disable", "enable", "get", "list"])
     expect(complete("kas-wallet fee-payers ")).toEqual(["create", "delete", "get", "list"])

@@ -59,7 +59,9 @@ describe("reflected credentials through the CLI", () => {
         ["400 KAS message and requestId", "secret", ["accounts", "get", address, "--verbose"]],
         ["2xx body, unknown field", "basic", ["accounts", "get", address]],
         ["returned cursor", "secret, JSON \\u-escaped", ["accounts", "list", "--all", "--json", "--verbose"]],
-        ["302 Location", "secret, URL-encoded", ["accounts", "create", "--verbose"]]
+        ["302 Location", "secret, URL-encoded", ["accounts", "create", "--verbose"]],
+        ["400 KAS message and requestId", "basic", ["keys", "sign", `krn:1001:wallet:m:key-pool:default:0x${"ab".repeat(32)}`, `0x${"cd".repeat(32)}`, "--verbose"]],
+        ["returned cursor", "secret", ["history", "list", "--all", "--json", "--verbose"]]
       ]
       for (const [placement, form, args] of cases) {
         server.handle((req, res) => placements[placement]!(forms[form](req.headers.authorization ?? ""), req, res))

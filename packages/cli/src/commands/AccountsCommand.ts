@@ -101,12 +101,14 @@ export const commands: Readonly<Record<string, Handler>> = {
       const params: WalletClient.ListParams = { ...paging, status }
       yield* Client.list<Account.Account, Account.AccountPage>(run, uses, {
         kind: "account",
-        one: WalletClient.listAccounts(params),
-        pages: WalletClient.accountPages(params),
+        one: () => WalletClient.listAccounts(params),
+        pages: () => WalletClient.accountPages(params),
         itemJson: (a) => JSON.stringify(encodeAccount(a)),
         pageJson: (page) => JSON.stringify(encodePage(page)),
+        header: Output.accountHeader,
         row: (a) => Output.accountRow(a),
-        empty: "(no accounts)"
+        empty: "(no accounts)",
+        noun: "account"
       })
     }),
   count,

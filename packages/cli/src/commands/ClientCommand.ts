@@ -1,5 +1,5 @@
 /**
- * What the `accounts`, `fee-payers` and `tx` commands share: running a program with the
+ * What the `accounts`, `fee-payers`, `tx`, `keys` and `history` commands share: running a program with the
  * WalletClient configured by `ClientConfig` (every printed line scrubbed of the key, every failure
  * one line and an exit code), the address and time parsers, and the listing (one page, or every
  * page streamed with a progress line).
@@ -33,11 +33,15 @@ export interface Settings {
   readonly pool: string | undefined
   /** The fee-payer pool KRN; `undefined` for the member's default fee-payer pool. */
   readonly feePayerPool: string | undefined
+  /** The key pool KRN; `undefined` when none is selected (the member's default key pool). */
+  readonly keyPool: string | undefined
   readonly json: boolean
   readonly verbose: boolean
 }
 
-const krnOf = (selection: WalletConfig.PoolSelection | WalletConfig.FeePayerPoolSelection | undefined) =>
+const krnOf = (
+  selection: WalletConfig.PoolSelection | WalletConfig.FeePayerPoolSelection | WalletConfig.KeyPoolSelection | undefined
+) =>
   selection === undefined || selection === null ? undefined : selection.toString()
 
 const encodeError = Schema.encodeSync(WalletError.WalletError)
@@ -51,6 +55,16 @@ const encodeError = Schema.encodeSync(WalletError.WalletError)
 export type Print = (line: string) => Effect.Effect<void>
 
 /**
+ * What a command tells `withClient` of what it does, for its messages: the pool is the selected
+ * one of its kind (account, fee-payer or key pool) unless the command names another (`keys list
+ * --krn`).
+ *
+ * @since 0.8.0
+ * @category models
+ */
+export type Doing = Omit<Messages.Context, "chainId" | "pool" | "url"> & { readonly pool?: string | undefined }
+
+/**
  * Runs a command's program with the client configured by `ClientConfig`, every printed line
  * scrubbed of the key by the client's scrubber, and every failure turned into one line and an
  * exit code; succeeds with what the program gives.
@@ -61,7 +75,7 @@ export type Print = (line: string) => Effect.Effect<void>
 export const withClient = <A>(
   run: Argv.Run,
   uses: ClientConfig.Uses,
-  context: Omit<Messages.Context, "chainId" | "pool" | "url">,
+  context: Doing,
   program: (print: Print, s: Settings) => Effect.Effect<A, WalletError.WalletError, WalletClient.WalletClient>
 ): Effect.Effect<A, ExitCode.Failure> =>
   Effect.gen(function*() {
@@ -72,6 +86,7 @@ export const withClient = <A>(
       chainId: Number(options.chainId),
       pool: krnOf(options.pool),
       feePayerPool: krnOf(options.feePayerPool),
+      keyPool: krnOf(options.keyPool),
       json: Flags.isSet(run, S.json),
       verbose: Flags.isSet(run, S.verbose)
     }
@@ -87,7 +102,7 @@ export const withClient = <A>(
         const full: Messages.Context = {
           ...context,
           chainId: s.chainId,
-          pool: context.kind === "fee-payer" ? s.feePayerPool : s.pool,
+          pool: context.pool ?? (context.kind === "fee-payer" ? s.feePayerPool : context.kind === "key" ? s.keyPool : s.pool),
           url: s.url
         }
         const resume = context.operation === "list" && "cursor" in error ? Messages.resume(error.cursor) : ""
@@ -193,6 +208,22 @@ export interface Paging {
 }
 
 /**
+ * Reads and checks the page size and the cursor of a listing (`--page-size`, `--cursor`): the
+ * whole paging of a listing that takes no time range (keys, the history).
+ *
+ * @since 0.8.0
+ * @category settings
+ */
+export const pageAndCursor = (
+  run: Argv.Run
+): Effect.Effect<{ readonly pageSize: number | undefined; readonly cursor: string | undefined }, ExitCode.Failure> =>
+  Effect.gen(function*() {
+    const pageSize = yield* Flags.read(S.pageSize, Flags.given(run, S.pageSize), parsePageSize)
+    const cursor = yield* Flags.read(S.cursor, Flags.given(run, S.cursor), Flags.nonEmpty)
+    return { pageSize: Option.getOrUndefined(pageSize), cursor: Option.getOrUndefined(cursor) }
+  })
+
+/**
  * Reads and checks the listing options.
  *
  * @since 0.2.0
@@ -200,36 +231,41 @@ export interface Paging {
  */
 export const paging = (run: Argv.Run): Effect.Effect<Paging, ExitCode.Failure> =>
   Effect.gen(function*() {
-    const pageSize = yield* Flags.read(S.pageSize, Flags.given(run, S.pageSize), parsePageSize)
-    const cursor = yield* Flags.read(S.cursor, Flags.given(run, S.cursor), Flags.nonEmpty)
+    const { cursor, pageSize } = yield* pageAndCursor(run)
     const from = yield* Flags.read(S.from, Flags.given(run, S.from), parseTime)
     const to = yield* Flags.read(S.to, Flags.given(run, S.to), parseTime)
     if (Option.isSome(from) && Option.isSome(to) && from.value > to.value) {
       return yield* ExitCode.invalid(`--from (${from.value}) is after --to (${to.value}): nothing can be listed`)
     }
     return {
-      pageSize: Option.getOrUndefined(pageSize),
-      cursor: Option.getOrUndefined(cursor),
+      pageSize,
+      cursor,
       from: Option.getOrUndefined(from),
       to: Option.getOrUndefined(to)
     }
   })
 
 /**
- * What a listing prints: the JSON of an item and of a page, the table row of an item, and what an
- * empty page says.
+ * What a listing prints: the JSON of an item and of a page, the table (its header and the row of
+ * an item), what an empty page says, and the noun of its progress line. `one` and `pages` are
+ * given the settings, for a listing whose request depends on them (the chain of a key pool).
  *
  * @since 0.2.0
  * @category models
  */
 export interface Listed<A, P extends { readonly items: ReadonlyArray<A>; readonly cursor: string }> {
   readonly kind: Messages.Context["kind"]
-  readonly one: Effect.Effect<P, WalletError.WalletError, WalletClient.WalletClient>
-  readonly pages: Stream.Stream<P, WalletError.WalletError, WalletClient.WalletClient>
+  /** The pool the listing lists, for its messages, when not the selected one of its kind. */
+  readonly pool?: string | undefined
+  readonly one: (s: Settings) => Effect.Effect<P, WalletError.WalletError, WalletClient.WalletClient>
+  readonly pages: (s: Settings) => Stream.Stream<P, WalletError.WalletError, WalletClient.WalletClient>
   readonly itemJson: (item: A) => string
   readonly pageJson: (page: P) => string
+  readonly header: ReadonlyArray<string>
   readonly row: (item: A) => ReadonlyArray<string>
   readonly empty: string
+  /** One item, for the progress line (`account`: `1000 accounts, 1 page…`). */
+  readonly noun: string
 }
 
 /**
@@ -245,43 +281,43 @@ export const list = <A, P extends { readonly items: ReadonlyArray<A>; readonly c
   listed: Listed<A, P>
 ): Effect.Effect<void, ExitCode.Failure> =>
   Effect.gen(function*() {
-    const context = { operation: "list", kind: listed.kind } as const
+    const context = { operation: "list", kind: listed.kind, pool: listed.pool } as const
     if (!Flags.isSet(run, S.all)) {
       return yield* withClient(run, uses, context, (print, s) =>
-        Effect.flatMap(listed.one, (page) =>
+        Effect.flatMap(listed.one(s), (page) =>
           print(
             s.json
               ? listed.pageJson(page)
               : [
-                page.items.length === 0 ? listed.empty : Output.table(Output.accountHeader, page.items.map(listed.row)),
+                page.items.length === 0 ? listed.empty : Output.table(listed.header, page.items.map(listed.row)),
                 page.cursor === "" ? "(last page)" : `next page: --cursor ${page.cursor}`
               ].join("\n")
           )))
     }
     const terminal = yield* Output.Terminal
     const progress = Output.showsProgress(terminal)
-    let accounts = 0
+    let items = 0
     let pages = 0
     return yield* withClient(run, uses, context, (print, s) =>
-      listed.pages.pipe(
+      listed.pages(s).pipe(
         Stream.runForEach((page) =>
           Effect.gen(function*() {
             if (page.items.length > 0) {
               if (s.json) {
                 yield* print(page.items.map(listed.itemJson).join("\n"))
               } else {
-                const text = Output.table(Output.accountHeader, page.items.map(listed.row))
-                yield* print(accounts === 0 ? text : text.slice(text.indexOf("\n") + 1))
+                const text = Output.table(listed.header, page.items.map(listed.row))
+                yield* print(items === 0 ? text : text.slice(text.indexOf("\n") + 1))
               }
             }
-            accounts += page.items.length
+            items += page.items.length
             pages++
-            if (progress) terminal.writeProgress(`\r${Output.progress(accounts, pages, false)}`)
+            if (progress) terminal.writeProgress(`\r${Output.progress(items, pages, false, listed.noun)}`)
           })
         ),
         // The progress line ends before anything else is written to stderr (an error, say).
         Effect.ensuring(Effect.sync(() => {
-          if (progress && pages > 0) terminal.writeProgress(`\r${Output.progress(accounts, pages, true)}\n`)
+          if (progress && pages > 0) terminal.writeProgress(`\r${Output.progress(items, pages, true, listed.noun)}\n`)
         }))
       ))
   })

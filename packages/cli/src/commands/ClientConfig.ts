@@ -31,8 +31,8 @@ export const DefaultChain = "1001"
 
 /**
  * Which pools a command reads: an `accounts` command its account pool, a `fee-payers` command its
- * fee-payer pool, a transfer both. The variable of a pool a command does not use is not read, so
- * that a stale one cannot fail it.
+ * fee-payer pool, a transfer both, a `keys` command its key pool (`keyPool`, absent: not read).
+ * The variable of a pool a command does not use is not read, so that a stale one cannot fail it.
  *
  * @since 0.2.0
  * @category models
@@ -40,6 +40,7 @@ export const DefaultChain = "1001"
 export interface Uses {
   readonly pool: boolean
   readonly feePayerPool: boolean
+  readonly keyPool?: boolean
 }
 
 /**
@@ -64,6 +65,7 @@ const byVariable: ReadonlyArray<readonly [string, Spec.Flag]> = [
   [V.chainId, S.chain],
   [V.pool, S.pool],
   [V.feePayerPool, S.feePayerPool],
+  [V.keyPool, Spec.keys.keyPool],
   [V.accessKeyId, S.accessKeyId],
   [V.secretAccessKey, S.secretAccessKey]
 ]
@@ -77,6 +79,7 @@ const fixes: Readonly<Record<string, string>> = {
   [V.chainId]: "give 8217 (mainnet) or 1001 (testnet)",
   [V.pool]: "give an account pool KRN of the chain (--chain / KAS_CHAIN_ID)",
   [V.feePayerPool]: "give a fee-payer pool KRN of the chain (--chain / KAS_CHAIN_ID)",
+  [V.keyPool]: "give a key pool KRN of the chain (--chain / KAS_CHAIN_ID)",
   [V.accessKeyId]: "give the AccessKey ID of your KAS key",
   [V.secretAccessKey]: "give the Secret AccessKey of your KAS key"
 }
@@ -167,6 +170,7 @@ export const configure = (run: Argv.Run, uses: Uses): Effect.Effect<Configured, 
     // An empty variable is unset for WalletConfig: the pool a command does not use.
     if (!uses.pool) values.set(V.pool, "")
     if (!uses.feePayerPool) values.set(V.feePayerPool, "")
+    if (uses.keyPool !== true) values.set(V.keyPool, "")
 
     // The environment's value of each variable the flags leave: one map, so that a flag's value is
     // the value, never a fallback to the variable when the flag's is wrong.

@@ -50,12 +50,14 @@ export const commands: Readonly<Record<string, Handler>> = {
     Effect.flatMap(Client.paging(run), (params) =>
       Client.list<Account.FeePayerAccount, Account.FeePayerAccountPage>(run, uses, {
         kind: "fee-payer",
-        one: WalletClient.listFeePayers(params),
-        pages: WalletClient.feePayerPages(params),
+        one: () => WalletClient.listFeePayers(params),
+        pages: () => WalletClient.feePayerPages(params),
         itemJson: (a) => JSON.stringify(encodeFeePayer(a)),
         pageJson: (page) => JSON.stringify(encodePage(page)),
+        header: Output.accountHeader,
         row: (a) => Output.accountRow(a),
-        empty: "(no fee-payer accounts)"
+        empty: "(no fee-payer accounts)",
+        noun: "fee-payer account"
       })),
   delete: (run) =>
     onAddress(run, (address) =>

@@ -470,6 +470,229 @@ const feePayersGroup: Command = {
 }
 
 // ---------------------------------------------------------------------------------------------
+// keys
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The flags of the `keys` commands (the key service, `/v2/key`), by key, with the connection
+ * flags of `accounts`.
+ *
+ * @since 0.8.0
+ * @category flags
+ */
+export const keys = {
+  keyPool: {
+    name: "key-pool",
+    value: "KRN",
+    env: "KAS_KEY_POOL",
+    default: "the member's default key pool",
+    description: "key pool KRN: x-krn of create, the pool list lists",
+    example: "--key-pool krn:1001:wallet:<member>:key-pool:default"
+  },
+  size: {
+    name: "size",
+    value: "N",
+    default: "1",
+    description: "how many keys to create, 1 to 100",
+    example: "--size 10"
+  },
+  krn: {
+    name: "krn",
+    value: "KRN",
+    default: "--key-pool, else the default key pool",
+    description: "the pool to list: a key pool KRN",
+    example: "--krn krn:1001:wallet:<member>:key-pool:default"
+  },
+  pageSize: {
+    name: "page-size",
+    value: "N",
+    default: "100",
+    description: "keys per request, 1 to 1000, not a total",
+    example: "--page-size 50"
+  },
+  json: {
+    name: "json",
+    description: "JSON output: one document (with list --all, one key per line)",
+    example: "--json | jq -r '.items[].keyId'"
+  }
+} as const satisfies Record<string, Flag>
+
+const keyConnection: Group = {
+  title: "Service and key",
+  more: true,
+  flags: [accounts.url, accounts.chain, keys.keyPool, accounts.accessKeyId, accounts.secretAccessKeyFile, accounts.secretAccessKey]
+}
+const keyOutput: Group = { title: "Output", flags: [keys.json, accounts.verbose] }
+const keyIdArgument: Positional = {
+  name: "key-id",
+  description: "krn:<chain>:wallet:<member>:key-pool:<name>:0x + 64 hex digits"
+}
+
+const keyCommand = (
+  verb: string,
+  summary: string,
+  description: ReadonlyArray<string>,
+  positionals: ReadonlyArray<Positional>,
+  groups: ReadonlyArray<Group>,
+  examples: ReadonlyArray<string>
+): Command => ({
+  path: ["keys", verb],
+  summary,
+  description,
+  positionals,
+  groups: [...groups, keyOutput, keyConnection],
+  subcommands: [],
+  runs: true,
+  examples
+})
+
+const keysGroup: Command = {
+  path: ["keys"],
+  summary: "create, list, get, delete keys of the key service and sign with them",
+  description: [
+    "Keys held by the key service (/v2/key) in key pools: created in batches, listed by pool, and",
+    "signing 32-byte hashes. The pool: --key-pool or KAS_KEY_POOL, else the member's default one."
+  ],
+  positionals: [],
+  groups: [],
+  subcommands: [
+    keyCommand("create", "create keys in a key pool", [
+      "Create --size keys in the selected key pool (POST /v2/key; x-krn: --key-pool) and print their",
+      "key ids and public keys. Never retried once sent: creating is not idempotent."
+    ], [], [{ title: "Keys", flags: [keys.size] }], [
+      "kas-wallet keys create",
+      "kas-wallet keys create --size 10 --json | jq -r '.items[].keyId'"
+    ]),
+    keyCommand("list", "list a key pool's keys, newest first: one page, or all with --all", [
+      "List the keys of a pool, newest first (GET /v2/key?krn=): --krn, else --key-pool, else the",
+      "member's default key pool. One page and the cursor of the next, or every page with --all."
+    ], [], [{ title: "Listing", flags: [keys.krn, keys.pageSize, accounts.cursor, accounts.all] }], [
+      "kas-wallet keys list",
+      "kas-wallet keys list --all --json > keys.ndjson"
+    ]),
+    keyCommand("get", "show one key by key id", [
+      "Show one key (GET /v2/key/<key-id>): its id, pool and public key, and the blob the service",
+      "keeps of it (encrypted; never the private key). The key id must be on the chain (--chain)."
+    ], [keyIdArgument], [], [
+      "kas-wallet keys get \"$KEY_ID\"",
+      "kas-wallet keys get \"$KEY_ID\" --json | jq -r .publicKey"
+    ]),
+    keyCommand("delete", "delete a key", [
+      "Delete a key (DELETE /v2/key/<key-id>): it is gone from every read and cannot sign. Never",
+      "retried once sent."
+    ], [keyIdArgument], [], [
+      "kas-wallet keys delete \"$KEY_ID\""
+    ]),
+    keyCommand("sign", "sign a 32-byte hash with a key", [
+      "Sign a 32-byte hash with a key (POST /v2/key/<key-id>/sign, no prefix added): prints the",
+      "65-byte signature (r, s, v). Hash the message yourself first (keccak-256, sha-256)."
+    ], [keyIdArgument, { name: "hash", description: "0x followed by 64 hex digits (32 bytes)" }], [], [
+      "kas-wallet keys sign \"$KEY_ID\" \"$HASH\"",
+      "kas-wallet keys sign \"$KEY_ID\" \"0x$(sha256sum < doc.pdf | cut -c1-64)\" --json"
+    ])
+  ],
+  runs: false,
+  examples: [
+    "kas-wallet keys create --size 2",
+    "kas-wallet keys list --json"
+  ]
+}
+
+// ---------------------------------------------------------------------------------------------
+// history
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The flags of the `history` commands (the fee-delegation history, `/v2/history/fd/tx`), by key,
+ * with the connection flags of `accounts` but the pools (the history spans the member's pools).
+ *
+ * @since 0.8.0
+ * @category flags
+ */
+export const history = {
+  from: {
+    name: "from",
+    value: "ADDRESS",
+    default: "every sender",
+    description: "only the transactions this address sent",
+    example: "--from 0xa809284C83b901eD106Aba4Ccda14628Af128e14"
+  },
+  pageSize: {
+    name: "page-size",
+    value: "N",
+    default: "100",
+    description: "records per request, 1 to 1000, not a total",
+    example: "--page-size 50"
+  },
+  json: {
+    name: "json",
+    description: "JSON output: one document (with list --all, one record per line)",
+    example: "--json | jq -r .chargedByKlay"
+  }
+} as const satisfies Record<string, Flag>
+
+const historyConnection: Group = {
+  title: "Service and key",
+  more: true,
+  flags: [accounts.url, accounts.chain, accounts.accessKeyId, accounts.secretAccessKeyFile, accounts.secretAccessKey]
+}
+const historyOutput: Group = { title: "Output", flags: [history.json, accounts.verbose] }
+
+const historyGroup: Command = {
+  path: ["history"],
+  summary: "the fee-delegation history: what the global fee payer paid",
+  description: [
+    "The member's fee-delegation history (/v2/history/fd/tx): each transaction whose fee the",
+    "service's global fee payer paid (--fee-payer global), with what it was charged."
+  ],
+  positionals: [],
+  groups: [],
+  subcommands: [
+    {
+      path: ["history", "list"],
+      summary: "list the history, newest first: one page, or all with --all",
+      description: [
+        "List the fee-delegation history, newest first (GET /v2/history/fd/tx), every sender's or",
+        "--from's: one page and the cursor of the next, or every page with --all."
+      ],
+      positionals: [],
+      groups: [
+        { title: "Listing", flags: [history.from, history.pageSize, accounts.cursor, accounts.all] },
+        historyOutput,
+        historyConnection
+      ],
+      subcommands: [],
+      runs: true,
+      examples: [
+        "kas-wallet history list --from 0xa809284C83b901eD106Aba4Ccda14628Af128e14",
+        "kas-wallet history list --all --json | jq -r .chargedByKlay"
+      ]
+    },
+    {
+      path: ["history", "get"],
+      summary: "show the fee-delegation record of one transaction",
+      description: [
+        "Show what the global fee payer was charged for one transaction (GET",
+        "/v2/history/fd/tx/<hash>): not found (exit 4) when it did not pay for it."
+      ],
+      positionals: [{ name: "hash", description: "the transaction's hash: 0x followed by 64 hex digits" }],
+      groups: [historyOutput, historyConnection],
+      subcommands: [],
+      runs: true,
+      examples: [
+        "kas-wallet history get \"$HASH\"",
+        "kas-wallet history get \"$HASH\" --json | jq -r .chargedByPeb"
+      ]
+    }
+  ],
+  runs: false,
+  examples: [
+    "kas-wallet tx send --from \"$FROM\" --to \"$TO\" --value 1KLAY --fee-payer global",
+    "kas-wallet history list --from \"$FROM\""
+  ]
+}
+
+// ---------------------------------------------------------------------------------------------
 // tx
 // ---------------------------------------------------------------------------------------------
 
@@ -1342,12 +1565,13 @@ export const tree = (emulatorFields?: typeof EmulatorConfig.fields): Command => 
   path: [],
   summary: "the KAS wallet API from the command line",
   description: [
-    "The KAS wallet API from the command line: accounts, fee-payer accounts and transfers of the",
-    "service or of a local emulator, the emulator itself, and a tour of the effect-kas-wallet library."
+    "The KAS wallet API from the command line: accounts, fee-payer accounts, transfers, keys and",
+    "the fee-delegation history of the service or of a local emulator, the emulator itself, and a",
+    "tour of the effect-kas-wallet library."
   ],
   positionals: [],
   groups: [{ title: "Options", flags: [root.help, root.version, root.completions] }],
-  subcommands: [accountsGroup, feePayersGroup, txGroup, emulatorCommand(emulatorFields), tour],
+  subcommands: [accountsGroup, feePayersGroup, txGroup, keysGroup, historyGroup, emulatorCommand(emulatorFields), tour],
   runs: false,
   examples: [
     "kas-wallet emulator                  # a local emulator that keeps its data",

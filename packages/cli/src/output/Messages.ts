@@ -25,17 +25,26 @@ export interface Context {
     | Transacting
     | "call"
     | "receipt"
-  /** What the command works on: accounts (the default) or fee-payer accounts. */
-  readonly kind?: "account" | "fee-payer" | undefined
+    | "sign"
+  /**
+   * What the command works on: accounts (the default), fee-payer accounts, keys of the key
+   * service, or the fee-delegation history.
+   */
+  readonly kind?: "account" | "fee-payer" | "key" | "history" | undefined
   readonly chainId: number
-  /** The pool's KRN (a fee-payer pool for fee-payer commands); `undefined` for the member's default pool. */
+  /**
+   * The pool's KRN (a fee-payer pool for fee-payer commands, a key pool for key commands);
+   * `undefined` for the member's default pool.
+   */
   readonly pool: string | undefined
   readonly url: string
   readonly address?: string | undefined
   /** A transfer's fee payer of the member (`--fee-payer ADDRESS`), for `send`. */
   readonly feePayer?: string | undefined
-  /** The transaction's hash, for `receipt`. */
+  /** The transaction's hash, for `receipt` and `history get`. */
   readonly hash?: string | undefined
+  /** The key id, for `keys get | delete | sign`. */
+  readonly keyId?: string | undefined
 }
 
 /**
@@ -70,6 +79,9 @@ export const flagOf: Readonly<Record<string, string>> = {
   rlp: "the RLP",
   accountKey: "--key",
   transactionHash: "--hash",
+  keyId: "<key-id>",
+  keyPool: "--key-pool",
+  krn: "--krn",
   credentials: "the key (--access-key-id / --secret-access-key)"
 }
 
@@ -102,6 +114,16 @@ export const walletError = (error: WalletError.WalletError, context: Context): s
     case "Unauthorized":
       return `${context.url} refused the key (${service(error)}); check KAS_ACCESS_KEY_ID and KAS_SECRET_ACCESS_KEY`
     case "AccountNotFound":
+      // The key service and the history answer "data don't exist" for what they do not hold.
+      if (context.kind === "key") {
+        return context.keyId !== undefined
+          ? `no key ${context.keyId} of the member on chain ${context.chainId} (${service(error)}); check <key-id> (kas-wallet keys list) and --chain`
+          : `no such key pool ${context.pool ?? "(the member's default)"} on chain ${context.chainId} (${service(error)}); check --krn, --key-pool and --chain`
+      }
+      if (context.kind === "history") {
+        return `no fee-delegation record of ${context.hash ?? "the transaction"} on chain ${context.chainId} (${service(error)}); ` +
+          "the global fee payer paid no fee of it (or it is in no block yet); check --chain"
+      }
       if (transacting.has(context.operation)) {
         const feePayer = context.feePayer
         // A relayed RLP without --from: its sender is the RLP's.

@@ -49,13 +49,14 @@ export const showsProgress = (terminal: TerminalInfo): boolean =>
 const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`
 
 /**
- * The progress line of a listing: `1000 accounts, 1 page…`, then `.` when done.
+ * The progress line of a listing: `1000 accounts, 1 page…` (or keys, records: `noun`), then `.`
+ * when done.
  *
  * @since 0.1.0
  * @category progress
  */
-export const progress = (accounts: number, pages: number, done: boolean): string =>
-  `${count(accounts, "account")}, ${count(pages, "page")}${done ? "." : "…"}`
+export const progress = (items: number, pages: number, done: boolean, noun = "account"): string =>
+  `${count(items, noun)}, ${count(pages, "page")}${done ? "." : "…"}`
 
 /**
  * `0xa809…8e14`: the head and tail of a long hex string (or any string), joined by an ellipsis.

@@ -1,0 +1,167 @@
+/**
+ * `kas-wallet keys create | list | get | delete | sign`: the key service of the wallet API
+ * (`/v2/key`) from the command line, over the WalletClient. The key pool is `--key-pool` or
+ * `KAS_KEY_POOL` (the `x-krn` of a creation, the pool a listing lists), else the member's default
+ * key pool; a key id names its own pool.
+ *
+ * Every argument is checked before anything is sent: a key id by the client's `KeyId`, a hash by
+ * `Key.SignableHash`, a pool by `Krn.PoolKrn`, a size by `Key.MaxCreateSize`.
+ *
+ * @since 0.8.0
+ */
+import { Effect, Either, Option, Schema, Stream } from "effect"
+import { Key, KeyId, Krn, WalletClient } from "effect-kas-wallet"
+import type * as Argv from "../input/Argv.js"
+import * as Client from "./ClientCommand.js"
+import * as ExitCode from "../output/ExitCode.js"
+import * as Flags from "../input/Flags.js"
+import * as Output from "../output/Output.js"
+import * as Spec from "../input/Spec.js"
+
+const K = Spec.keys
+const uses = { pool: false, feePayerPool: false, keyPool: true }
+
+const encodeKey = Schema.encodeSync(Key.Key)
+const encodeCreated = Schema.encodeSync(Key.CreatedKeys)
+const encodeSummary = Schema.encodeSync(Key.KeySummary)
+const encodePage = Schema.encodeSync(Key.KeyPage)
+const encodeStatus = Schema.encodeSync(Key.KeyStatus)
+const encodeSignature = Schema.encodeSync(Key.KeySignature)
+
+type Handler = (run: Argv.Run) => Effect.Effect<void, ExitCode.Failure>
+
+const decodeKeyId = Schema.decodeUnknownEither(KeyId.KeyId)
+const decodeHash = Schema.decodeUnknownEither(Key.SignableHash)
+const decodePoolKrn = Schema.decodeUnknownEither(Krn.PoolKrn)
+
+/**
+ * Checks a key id argument with the client's `KeyId`: `<pool-krn>:0x<hex>`.
+ *
+ * @since 0.8.0
+ * @category parsing
+ */
+export const parseKeyId: Flags.Parser<KeyId.KeyId> = (raw) =>
+  Either.mapLeft(
+    decodeKeyId(raw),
+    () => `must be a key id, krn:<chain-id>:wallet:<account-id>:key-pool:<pool-name>:0x and 64 hex digits (got ${Flags.show(raw)})`
+  )
+
+/**
+ * Checks the hash a key signs: 32 bytes, `0x` and 64 hex digits (`Key.SignableHash`).
+ *
+ * @since 0.8.0
+ * @category parsing
+ */
+export const parseHash: Flags.Parser<Key.SignableHash> = (raw) =>
+  Either.mapLeft(decodeHash(raw), () => `must be 32 bytes, 0x followed by 64 hex digits: a hash of what to sign (got ${Flags.show(raw)})`)
+
+const parsePool: Flags.Parser<Krn.PoolKrn> = (raw) =>
+  Either.mapLeft(decodePoolKrn(raw), () => `must be a key pool KRN, krn:<chain-id>:wallet:<account-id>:key-pool:<pool-name> (got ${Flags.show(raw)})`)
+
+const parseSize = Flags.integer(1, Key.MaxCreateSize)
+
+/**
+ * Column titles of `keyRow`.
+ *
+ * @since 0.8.0
+ * @category formatting
+ */
+export const keyHeader = ["KEY ID", "PUBLIC KEY"] as const
+
+/**
+ * One key as table cells: its whole id (to give to `keys get | sign | delete`) and its public key
+ * shortened.
+ *
+ * @since 0.8.0
+ * @category formatting
+ */
+export const keyRow = (key: Key.KeySummary): ReadonlyArray<string> => [key.keyId.toString(), Output.short(key.publicKey, 12, 6)]
+
+const keyDetails = (key: Key.Key): string =>
+  Output.table(["FIELD", "VALUE"], [
+    ["keyId", key.keyId.toString()],
+    ["krn", key.krn.toString()],
+    ["publicKey", key.publicKey],
+    ["blob", Output.hex(key.blob, 32)]
+  ])
+
+/** The key id argument, checked before anything is sent; a bad one is exit code 2. */
+const withKeyId = (run: Argv.Run, f: (keyId: KeyId.KeyId) => Effect.Effect<void, ExitCode.Failure>) =>
+  Either.match(parseKeyId(Flags.positional(run, "key-id")), {
+    onLeft: (problem) => Effect.fail(ExitCode.invalid(`<key-id> ${problem}`)),
+    onRight: f
+  })
+
+const list: Handler = (run) =>
+  Effect.gen(function*() {
+    const paging = yield* Client.pageAndCursor(run)
+    const krn = yield* Flags.read(K.krn, Flags.given(run, K.krn), parsePool)
+    // --krn, else the selected key pool (the client's keyPool), else the member's default key
+    // pool: its KRN needs the member's account id, which the service's count gives.
+    const selected = Option.isSome(krn) || Option.isSome(yield* Flags.raw(K.keyPool, Flags.given(run, K.keyPool)))
+    const params = (s: Client.Settings) =>
+      selected
+        ? Effect.succeed<WalletClient.KeyListParams>({ ...paging, krn: Option.getOrUndefined(krn) })
+        : Effect.map(WalletClient.accountCount(), (c): WalletClient.KeyListParams => ({
+          ...paging,
+          krn: `krn:${s.chainId}:wallet:${c.accountId}:${Krn.KeyPoolType}:${Krn.DefaultPoolName}`
+        }))
+    yield* Client.list<Key.KeySummary, Key.KeyPage>(run, uses, {
+      kind: "key",
+      pool: Option.getOrUndefined(Option.map(krn, (k) => k.toString())),
+      one: (s) => Effect.flatMap(params(s), WalletClient.listKeys),
+      pages: (s) => Stream.unwrap(Effect.map(params(s), WalletClient.keyPages)),
+      itemJson: (k) => JSON.stringify(encodeSummary(k)),
+      pageJson: (page) => JSON.stringify(encodePage(page)),
+      header: keyHeader,
+      row: keyRow,
+      empty: "(no keys)",
+      noun: "key"
+    })
+  })
+
+/**
+ * The `keys` commands, by name.
+ *
+ * @since 0.8.0
+ * @category commands
+ */
+export const commands: Readonly<Record<string, Handler>> = {
+  create: (run) =>
+    Effect.flatMap(Flags.read(K.size, Flags.given(run, K.size), parseSize), (size) =>
+      Client.withClient(run, uses, { operation: "create", kind: "key" }, (print, s) =>
+        Effect.flatMap(WalletClient.createKeys(Option.getOrElse(size, () => 1)), (created) =>
+          print(s.json ? JSON.stringify(encodeCreated(created)) : Output.table(keyHeader, created.items.map(keyRow)))))),
+  list,
+  get: (run) =>
+    withKeyId(run, (keyId) =>
+      Client.withClient(run, uses, { operation: "get", kind: "key", keyId: keyId.toString() }, (print, s) =>
+        Effect.flatMap(WalletClient.getKey(keyId), (key) => print(s.json ? JSON.stringify(encodeKey(key)) : keyDetails(key))))),
+  delete: (run) =>
+    withKeyId(run, (keyId) =>
+      Client.withClient(run, uses, { operation: "delete", kind: "key", keyId: keyId.toString() }, (print, s) =>
+        Effect.flatMap(WalletClient.deleteKey(keyId), (status) =>
+          print(s.json ? JSON.stringify(encodeStatus(status)) : `deleted ${keyId.toString()}`)))),
+  sign: (run) =>
+    withKeyId(run, (keyId) =>
+      Either.match(parseHash(Flags.positional(run, "hash")), {
+        onLeft: (problem) => Effect.fail(ExitCode.invalid(`<hash> ${problem}`)),
+        onRight: (hash) =>
+          Client.withClient(run, uses, { operation: "sign", kind: "key", keyId: keyId.toString() }, (print, s) =>
+            Effect.flatMap(WalletClient.signWithKey(keyId, hash), (signature) => {
+              const { r, s: sPart, v } = Key.signatureParts(signature.signedData)
+              return print(
+                s.json
+                  ? JSON.stringify(encodeSignature(signature))
+                  : Output.table(["FIELD", "VALUE"], [
+                    ["keyId", keyId.toString()],
+                    ["hash", hash],
+                    ["signedData", signature.signedData],
+                    ["r", r],
+                    ["s", sPart],
+                    ["v", String(v)]
+                  ])
+              )
+            }))
+      }))
+}

@@ -1,0 +1,125 @@
+/**
+ * Read-ahead that pays, for each paged listing of `listings.ts` (accounts, the fee-delegation
+ * history, keys): the client with `readAhead` 1 (the default) against 0, when the service answers
+ * each page after 20 ms and the consumer spends 20 ms on each, over loopback HTTP to the fixed-body
+ * server (server.ts) in a child process. The ideal is 2x: the service's wait hidden behind the
+ * consumer's. Each figure is a ratio within one run, over RUNS interleaved runs. Beside it, the
+ * CPU time of decoding one page of the listing (`JSON.parse` and the client's decoder, in process):
+ * the work on the client's thread that read-ahead cannot hide behind the service's wait.
+ *
+ * `npm run bench -- readahead` measures every listing; `node --import tsx test/bench/readahead.ts
+ * <listing>...` only the ones named.
+ */
+import { FetchHttpClient } from "@effect/platform"
+import { Effect, Layer, ManagedRuntime, Redacted, Stream } from "effect"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+import { ChainId, WalletClient } from "../../src/index.js"
+import { fmt, median, spread, verdict } from "./harness.js"
+import { listingItems } from "./fixtures.js"
+import { byName, type Listing, listings } from "./listings.js"
+import { start } from "./server.js"
+
+const RUNS = 5
+const PAGES = 20
+const SERVICE_MS = 20
+const CONSUMER_MS = 20
+
+const clientOn = async (url: string, readAhead: number) => {
+  const runtime = ManagedRuntime.make(
+    WalletClient.layer({
+      credentials: { accessKeyId: "bench", secretAccessKey: Redacted.make("secret") },
+      chainId: ChainId.Testnet,
+      baseUrl: url,
+      readAhead
+    }).pipe(Layer.provideMerge(FetchHttpClient.layer), Layer.orDie)
+  )
+  return { runtime, client: await runtime.runPromise(WalletClient.WalletClient) }
+}
+
+/** Median ms of decoding one 1000-item page of the listing (its text parsed, then decoded), in process. */
+const decodeMs = (listing: Listing): number => {
+  const item = listingItems[listing.path]!
+  const text = JSON.stringify({ items: Array.from({ length: 1000 }, (_, i) => item(i)), cursor: "" })
+  const once = () => {
+    const decoded = listing.decodePage(JSON.parse(text))
+    if (decoded._tag === "Left") throw new Error(`${listing.name}: the fixture page does not decode`)
+  }
+  for (let i = 0; i < 10; i++) once()
+  const samples: Array<number> = []
+  for (let i = 0; i < 30; i++) {
+    const t = performance.now()
+    once()
+    samples.push(performance.now() - t)
+  }
+  return median(samples)
+}
+
+interface Measured {
+  readonly listing: Listing
+  readonly decodeMs: number
+  readonly t0: ReadonlyArray<number>
+  readonly t1: ReadonlyArray<number>
+  readonly gains: ReadonlyArray<number>
+}
+
+const measure = async (listing: Listing, url: string): Promise<Measured> => {
+  const ahead1 = await clientOn(url, 1)
+  const ahead0 = await clientOn(url, 0)
+  const consume = (side: typeof ahead1) => async () => {
+    const pages = await side.runtime.runPromise(
+      listing.pages(side.client, 1000).pipe(Stream.mapEffect(() => Effect.sleep(`${CONSUMER_MS} millis`)), Stream.runCount)
+    )
+    if (pages !== PAGES) throw new Error(`${listing.name}: ${pages} pages of ${PAGES}`)
+  }
+  // One untimed run of each: the first decodes of each path are not what a stream costs.
+  await consume(ahead1)()
+  await consume(ahead0)()
+  const t1: Array<number> = []
+  const t0: Array<number> = []
+  const gains: Array<number> = []
+  for (let r = 0; r < RUNS; r++) {
+    const order = r % 2 === 0 ? [ahead1, ahead0] : [ahead0, ahead1]
+    const once = new Map<typeof ahead1, number>()
+    for (const side of order) {
+      const t = performance.now()
+      await consume(side)()
+      once.set(side, performance.now() - t)
+    }
+    t1.push(once.get(ahead1)!)
+    t0.push(once.get(ahead0)!)
+    gains.push(once.get(ahead0)! / once.get(ahead1)!)
+  }
+  await ahead1.runtime.dispose()
+  await ahead0.runtime.dispose()
+  return { listing, decodeMs: decodeMs(listing), t0, t1, gains }
+}
+
+export const run = async (names?: ReadonlyArray<string>): Promise<ReadonlyArray<string>> => {
+  const slow = await start({ pages: PAGES, delayMs: SERVICE_MS })
+  const measured: Array<Measured> = []
+  try {
+    for (const listing of names !== undefined && names.length > 0 ? names.map(byName) : listings) measured.push(await measure(listing, slow.url))
+  } finally {
+    slow.stop()
+  }
+  const accounts = measured.find((m) => m.listing.name === "accounts")
+  return [
+    `#### Read-ahead, for each listing: ${PAGES} pages of 1000, the service answering each after ${SERVICE_MS} ms, the consumer spending ${CONSUMER_MS} ms on each (${RUNS} interleaved runs)`,
+    "",
+    "| listing | decoding one page (JSON.parse + the client's decoder), ms | readAhead 0, median ms | readAhead 1 (default), median ms | throughput ratio 1 / 0 (spread) |",
+    "| --- | ---: | ---: | ---: | ---: |",
+    ...measured.map((m) =>
+      `| ${m.listing.noun} (\`${m.listing.operation}\`) | ${fmt(m.decodeMs)} | ${fmt(median(m.t0))} | ${fmt(median(m.t1))} | ${spread(m.gains)} |`
+    ),
+    "",
+    ...measured.map((m) =>
+      `${m.listing.noun}: target at least 1.8x ${verdict(median(m.gains) >= 1.8)} (${median(m.gains).toFixed(2)}x)` +
+      (accounts !== undefined && m !== accounts ? `; ${(median(m.gains) / median(accounts.gains)).toFixed(2)} times the accounts' gain.` : ".")
+    ).flatMap((line) => [line, ""]).slice(0, -1)
+  ]
+}
+
+if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  console.log((await run(process.argv.slice(2))).join("\n"))
+}
