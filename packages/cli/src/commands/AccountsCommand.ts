@@ -8,6 +8,7 @@ import { Effect, Either, Option, Schema } from "effect"
 import { Account, PublicKey, WalletClient } from "effect-kas-wallet"
 import type * as Argv from "../input/Argv.js"
 import * as Client from "./ClientCommand.js"
+import * as Multisig from "./MultisigCommand.js"
 import * as ExitCode from "../output/ExitCode.js"
 import * as Flags from "../input/Flags.js"
 import * as Output from "../output/Output.js"
@@ -132,5 +133,6 @@ export const commands: Readonly<Record<string, Handler>> = {
     onAddress(run, (address) =>
       Client.withClient(run, uses, { operation: "delete", address }, (print, s) =>
         Effect.flatMap(WalletClient.deleteAccount(address), (status) =>
-          print(s.json ? JSON.stringify(encodeStatus(status)) : `deleted ${address}`))))
+          print(s.json ? JSON.stringify(encodeStatus(status)) : `deleted ${address}`)))),
+  ...Multisig.commands
 }

@@ -1,5 +1,5 @@
 /**
- * `kas-wallet tx send | deploy | execute | relay | cancel | anchor | update-key | call | receipt`:
+ * `kas-wallet tx send | deploy | execute | relay | cancel | anchor | update-key | call | receipt | sign`:
  * transactions from the accounts of a pool (value transfers, contract deployments and
  * executions, raw RLP transactions, cancellations, anchorings, account-key updates, each with any
  * fee payer, and legacy ones with `--legacy`), read-only contract calls and receipts, over the
@@ -22,6 +22,7 @@ import type * as Abi from "effect-kas-wallet/Abi"
 import * as Wire from "effect-kas-wallet/Wire"
 import type * as Argv from "../input/Argv.js"
 import * as Client from "./ClientCommand.js"
+import * as Multisig from "./MultisigCommand.js"
 import type * as Contract from "./Contract.js"
 import * as ExitCode from "../output/ExitCode.js"
 import * as Flags from "../input/Flags.js"
@@ -563,5 +564,6 @@ export const commands: Readonly<Record<string, (run: Argv.Run) => Effect.Effect<
   anchor,
   "update-key": updateKey,
   call,
-  receipt
+  receipt,
+  sign: Multisig.signById
 }

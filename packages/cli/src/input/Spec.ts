@@ -379,9 +379,112 @@ const accountsByPublicKey: Command = {
   ]
 }
 
+/**
+ * The flags of the `accounts multisig` commands, by key.
+ *
+ * @since 0.8.0
+ * @category flags
+ */
+export const multisig = {
+  threshold: {
+    name: "threshold",
+    value: "N",
+    description: "the weight the signatures of a transaction must reach, 1 to the sum of the weights",
+    example: "--threshold 2"
+  },
+  keys: {
+    name: "keys",
+    value: "KEY[:WEIGHT]...",
+    many: true,
+    description:
+      "the signers, 1 to 10: each a public key, or the address of an account of the pool (its key is looked up), with its weight (default 1)",
+    example: "--keys 0x04cdcc…37:2 0xa809284C83b901eD106Aba4Ccda14628Af128e14"
+  },
+  wait: {
+    name: "wait",
+    description: "once the signatures reach the threshold, wait for the receipt (committed) and print it",
+    example: "--wait"
+  }
+} as const satisfies Record<string, Flag>
+
+const transactionIdArgument: Positional = { name: "transaction-id", description: "a pending transaction's id, 0x followed by 64 hex digits" }
+
+const multisigCommand = (
+  verb: string,
+  summary: string,
+  description: ReadonlyArray<string>,
+  positionals: ReadonlyArray<Positional>,
+  groups: ReadonlyArray<Group>,
+  examples: ReadonlyArray<string>
+): Command => ({
+  path: ["accounts", "multisig", verb],
+  summary,
+  description,
+  positionals,
+  groups: [...groups, output, connection],
+  subcommands: [],
+  runs: true,
+  examples
+})
+
+const accountsMultisig: Command = {
+  path: ["accounts", "multisig"],
+  summary: "make an account multisig; list, sign and add signatures to what waits for its signers",
+  description: [
+    "A multisig account's key is a weighted set of the member's keys: its transactions wait (Pending)",
+    "until the weights of the signers who signed reach the threshold, then the service sends them."
+  ],
+  positionals: [],
+  groups: [],
+  subcommands: [
+    multisigCommand("update", "make an account multisig: its signers and threshold", [
+      "Update an account of the pool to a weighted multisig key (PUT /v2/account/<address>/multisig):",
+      "an account update it signs and pays for. Each signer is a public key of one of the member's",
+      "accounts, or the address of an account of the pool. Never retried once sent."
+    ], [addressArgument], [{ title: "Multisig", flags: [multisig.keys, multisig.threshold] }], [
+      'kas-wallet accounts multisig update "$TREASURY" --threshold 2 --keys "$ALICE" "$BOB" "$CAROL"',
+      'kas-wallet accounts multisig update "$TREASURY" --threshold 3 --keys 0x04cdcc…37:2 0x0463cc…79:1'
+    ]),
+    multisigCommand("pending", "list the transactions waiting for signers, of an account or a signer", [
+      "List the member's transactions waiting for signers whose sender, or one of whose signers, is",
+      "<address>, newest first (GET /v2/multisig/account/<address>/tx): one page, or all with --all."
+    ], [addressArgument], [{ title: "Listing", flags: [accounts.pageSize, accounts.cursor, accounts.from, accounts.to, accounts.all] }], [
+      'kas-wallet accounts multisig pending "$TREASURY"',
+      'kas-wallet accounts multisig pending "$ALICE" --all --json | jq -r .transactionId'
+    ]),
+    multisigCommand("sign", "a signer of the pool signs a pending transaction", [
+      "Sign a pending transaction as <signer>, an account of the pool holding one of its keys (POST",
+      "/v2/multisig/account/<signer>/tx/<transaction-id>/sign). Signed until the weights reach the",
+      "threshold, then Submitted with its hash. Never retried once sent."
+    ], [{ name: "signer", description: "the signer's address, 0x followed by 40 hex digits" }, transactionIdArgument], [{
+      title: "Output",
+      flags: [multisig.wait]
+    }], [
+      'kas-wallet accounts multisig sign "$ALICE" "$TX_ID"',
+      'kas-wallet accounts multisig sign "$BOB" "$TX_ID" --wait'
+    ]),
+    multisigCommand("append", "add signatures made elsewhere to a pending transaction", [
+      "Add signatures to a pending transaction (POST /v2/multisig/tx/<transaction-id>/sign): a JSON",
+      "{\"V\",\"R\",\"S\"} or an array of them, as tx sign --json prints it; - reads it from stdin."
+    ], [transactionIdArgument, { name: "signatures", description: "JSON {V, R, S} or [{V, R, S}, …], or - for stdin" }], [{
+      title: "Output",
+      flags: [multisig.wait]
+    }], [
+      'kas-wallet accounts multisig append "$TX_ID" "$(kas-wallet tx sign "$CAROL" "$TX_ID" --json)"',
+      'kas-wallet tx sign "$CAROL" "$TX_ID" --json | kas-wallet accounts multisig append "$TX_ID" -'
+    ])
+  ],
+  runs: false,
+  examples: [
+    'kas-wallet accounts multisig update "$TREASURY" --threshold 2 --keys "$ALICE" "$BOB" "$CAROL"',
+    'kas-wallet tx send --from "$TREASURY" --to "$TO" --value 1KLAY   # Pending: a transaction id',
+    'kas-wallet accounts multisig sign "$ALICE" "$TX_ID" && kas-wallet accounts multisig sign "$BOB" "$TX_ID" --wait'
+  ]
+}
+
 const accountsGroup: Command = {
   path: ["accounts"],
-  summary: "create, get, list, count, find, disable, enable and delete accounts",
+  summary: "create, get, list, count, find, disable, enable, delete accounts; multisig accounts",
   description: [
     "Accounts of the KAS wallet API, or of the emulator (--url). The key comes from",
     "KAS_ACCESS_KEY_ID and KAS_SECRET_ACCESS_KEY (or their flags, or a secret file)."
@@ -396,7 +499,8 @@ const accountsGroup: Command = {
     accountsByPublicKey,
     accountsDisable,
     accountsEnable,
-    accountsDelete
+    accountsDelete,
+    accountsMultisig
   ],
   runs: false,
   examples: [
@@ -1123,6 +1227,24 @@ const txReceipt: Command = {
   ]
 }
 
+const txSign: Command = {
+  path: ["tx", "sign"],
+  summary: "an account's signature of a pending multisig transaction (not kept)",
+  description: [
+    "Sign a pending multisig transaction with an account of the pool (POST",
+    "/v2/account/<address>/tx/<transaction-id>/sign): prints the signature {V, R, S}, which the",
+    "service does not keep; kas-wallet accounts multisig append adds it."
+  ],
+  positionals: [addressArgument, transactionIdArgument],
+  groups: [{ title: "Output", flags: [tx.json, accounts.verbose] }, connection],
+  subcommands: [],
+  runs: true,
+  examples: [
+    'kas-wallet tx sign "$CAROL" "$TX_ID"',
+    'kas-wallet tx sign "$CAROL" "$TX_ID" --json > signature.json'
+  ]
+}
+
 const txGroup: Command = {
   path: ["tx"],
   summary: "send value, deploy, execute and call contracts, read receipts",
@@ -1134,7 +1256,7 @@ const txGroup: Command = {
   ],
   positionals: [],
   groups: [],
-  subcommands: [txSend, txDeploy, txExecute, txRelay, txCancel, txAnchor, txUpdateKey, txCall, txReceipt],
+  subcommands: [txSend, txDeploy, txExecute, txRelay, txCancel, txAnchor, txUpdateKey, txCall, txReceipt, txSign],
   runs: false,
   examples: [
     "kas-wallet emulator fund 0xa809284C83b901eD106Aba4Ccda14628Af128e14 10KLAY",
