@@ -63,8 +63,8 @@ describe("--help", () => {
     const text = helpOf(root).replace(/\n {3,}/g, " ")
     expect(text.startsWith(`kas-wallet ${version}: `)).toBe(true)
     // Each group on one line, by the names of its commands.
-    expect(text).toMatch(/^  accounts +create \| get \| list \| count \| by-public-key \| disable \| enable \| delete$/m)
-    expect(text).toMatch(/^  tx +send \| deploy \| execute \| relay \| cancel \| anchor \| update-key \| call \| receipt$/m)
+    expect(text).toMatch(/^  accounts +create \| get \| list \| count \| by-public-key \| disable \| enable \| delete \| multisig$/m)
+    expect(text).toMatch(/^  tx +send \| deploy \| execute \| relay \| cancel \| anchor \| update-key \| call \| receipt \| sign$/m)
     expect(text).toMatch(/^  emulator +run a local emulator.*; or env \| member \| key \| pool \| fund \| balance \| bill \| mine$/m)
     expect(text).toMatch(/^  keys +create \| list \| get \| delete \| sign$/m)
     expect(text).toMatch(/^  history +list \| get$/m)
@@ -171,7 +171,7 @@ describe("reading a command line against the table", () => {
     expect(usage("accounts get")).toContain("kas-wallet accounts get needs <address>: 0x followed by 40 hex digits")
     expect(usage("accounts get 0x1 0x2")).toContain("unexpected argument \"0x2\" for kas-wallet accounts get")
     expect(usage("accounts lst")).toContain(
-      "unknown command \"lst\" for kas-wallet accounts (commands: create, get, list, count, by-public-key, disable, enable or delete)"
+      "unknown command \"lst\" for kas-wallet accounts (commands: create, get, list, count, by-public-key, disable, enable, delete or multisig)"
     )
     expect(usage("fee-payers lst")).toContain("unknown command \"lst\" for kas-wallet fee-payers (commands: create, get, list or delete)")
     expect(usage("fee-payers get")).toContain("kas-wallet fee-payers get needs <address>: 0x followed by 40 hex digits")
@@ -282,7 +282,7 @@ describe("bash completions", () => {
     expect(complete("kas-wallet history ")).toEqual(["get", "list"])
     expect(complete("kas-wallet keys list --k")).toEqual(["--key-pool", "--krn"])
     expect(complete("kas-wallet --")).toEqual(["--completions", "--help", "--version"])
-    expect(complete("kas-wallet accounts ")).toEqual(["by-public-key", "count", "create", "delete", "disable", "enable", "get", "list"])
+    expect(complete("kas-wallet accounts ")).toEqual(["by-public-key", "count", "create", "delete", "disable", "enable", "get", "list", "multisig"])
     expect(complete("kas-wallet fee-payers ")).toEqual(["create", "delete", "get", "list"])
     expect(complete("kas-wallet accounts list --status ")).toEqual(["all", "corrupted", "disabled", "enabled"])
     expect(complete("kas-wallet accounts l")).toEqual(["list"])
@@ -292,7 +292,7 @@ describe("bash completions", () => {
     expect(complete("kas-wallet accounts list --chain ")).toEqual(["1001", "8217"])
     expect(complete("kas-wallet accounts list --page-size ")).toEqual([])
     expect(complete("kas-wallet emulator ")).toEqual(["balance", "bill", "env", "fund", "key", "member", "mine", "pool"])
-    expect(complete("kas-wallet tx ")).toEqual(["anchor", "call", "cancel", "deploy", "execute", "receipt", "relay", "send", "update-key"])
+    expect(complete("kas-wallet tx ")).toEqual(["anchor", "call", "cancel", "deploy", "execute", "receipt", "relay", "send", "sign", "update-key"])
     expect(complete("kas-wallet tx deploy --bytecode-f")).toEqual(["--bytecode-file"])
     expect(complete("kas-wallet emulator --fault-r")).toEqual(["--fault-rate", "--fault-retry-after"])
     // After a flag, the command is settled: its flags, never its subcommands.

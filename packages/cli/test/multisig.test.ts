@@ -67,8 +67,8 @@ describe("kas-wallet accounts multisig", () => {
           [["accounts", "multisig", "update", "0x12", "--threshold", "1", "--keys", address], /<address>/],
           [["accounts", "multisig", "sign", address, "0x12"], /<transaction-id> must be a pending transaction's id/],
           [["accounts", "multisig", "sign", "nope", id], /<signer>/],
-          [["accounts", "multisig", "append", id, "{\"V\":\"0x7f5\"}"], /<signatures> must be/],
-          [["accounts", "multisig", "append", id, "[nope"], /<signatures> must be JSON/],
+          [["accounts", "multisig", "append", id, "{\"V\":\"0x7f5\"}"], /<json> must be \{/],
+          [["accounts", "multisig", "append", id, "[nope"], /<json> must be JSON/],
           [["tx", "sign", address, "nope"], /<transaction-id>/]
         ] as const
       ) {

@@ -183,14 +183,14 @@ const sign: Handler = (run) =>
 const append: Handler = (run) =>
   Effect.gen(function*() {
     const id = yield* positional(run, "transaction-id", parseTransactionId)
-    const raw = Flags.positional(run, "signatures")
+    const raw = Flags.positional(run, "json")
     // Not a JSON document: a file or stdin holding one.
     const text = raw === "-" || !/^\s*[[{]/.test(raw)
-      ? (yield* Payload.readDocument(raw, { file: "<signatures>", what: "the signatures" })).text
+      ? (yield* Payload.readDocument(raw, { file: "<json>", what: "the signatures" })).text
       : raw
-    const parsed = yield* Effect.try({ try: () => JSON.parse(text) as unknown, catch: () => ExitCode.invalid("<signatures> must be JSON: {\"V\",\"R\",\"S\"} or an array of them") })
+    const parsed = yield* Effect.try({ try: () => JSON.parse(text) as unknown, catch: () => ExitCode.invalid("<json> must be JSON: {\"V\",\"R\",\"S\"} or an array of them") })
     const decoded = yield* Either.match(decodeSignatures(parsed), {
-      onLeft: () => Effect.fail(ExitCode.invalid("<signatures> must be {\"V\",\"R\",\"S\"} or an array of them, each 0x hex (as kas-wallet tx sign --json prints it)")),
+      onLeft: () => Effect.fail(ExitCode.invalid("<json> must be {\"V\",\"R\",\"S\"} or an array of them, each 0x hex (as kas-wallet tx sign --json prints it)")),
       onRight: (s) => Effect.succeed(Array.isArray(s) ? s as ReadonlyArray<Transaction.Signature> : [s as Transaction.Signature])
     })
     yield* Client.withClient(run, uses, { operation: "sign" }, (print, s) =>

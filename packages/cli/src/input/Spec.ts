@@ -442,15 +442,15 @@ const accountsMultisig: Command = {
       "an account update it signs and pays for. Each signer is a public key of one of the member's",
       "accounts, or the address of an account of the pool. Never retried once sent."
     ], [addressArgument], [{ title: "Multisig", flags: [multisig.keys, multisig.threshold] }], [
-      'kas-wallet accounts multisig update "$TREASURY" --threshold 2 --keys "$ALICE" "$BOB" "$CAROL"',
-      'kas-wallet accounts multisig update "$TREASURY" --threshold 3 --keys 0x04cdcc…37:2 0x0463cc…79:1'
+      'kas-wallet accounts multisig update "$SAFE" --threshold 2 --keys "$A" "$B"',
+      'kas-wallet accounts multisig update "$SAFE" --threshold 3 --keys "$PK":2 "$B"'
     ]),
     multisigCommand("pending", "list the transactions waiting for signers, of an account or a signer", [
       "List the member's transactions waiting for signers whose sender, or one of whose signers, is",
       "<address>, newest first (GET /v2/multisig/account/<address>/tx): one page, or all with --all."
     ], [addressArgument], [{ title: "Listing", flags: [accounts.pageSize, accounts.cursor, accounts.from, accounts.to, accounts.all] }], [
-      'kas-wallet accounts multisig pending "$TREASURY"',
-      'kas-wallet accounts multisig pending "$ALICE" --all --json | jq -r .transactionId'
+      'kas-wallet accounts multisig pending "$SAFE"',
+      'kas-wallet accounts multisig pending "$A" --all --json | jq -r .transactionId'
     ]),
     multisigCommand("sign", "a signer of the pool signs a pending transaction", [
       "Sign a pending transaction as <signer>, an account of the pool holding one of its keys (POST",
@@ -460,25 +460,26 @@ const accountsMultisig: Command = {
       title: "Output",
       flags: [multisig.wait]
     }], [
-      'kas-wallet accounts multisig sign "$ALICE" "$TX_ID"',
-      'kas-wallet accounts multisig sign "$BOB" "$TX_ID" --wait'
+      'kas-wallet accounts multisig sign "$A" "$TX_ID"',
+      'kas-wallet accounts multisig sign "$B" "$TX_ID" --wait'
     ]),
     multisigCommand("append", "add signatures made elsewhere to a pending transaction", [
-      "Add signatures to a pending transaction (POST /v2/multisig/tx/<transaction-id>/sign): a JSON",
-      "{\"V\",\"R\",\"S\"} or an array of them, as tx sign --json prints it; - reads it from stdin."
-    ], [transactionIdArgument, { name: "signatures", description: "JSON {V, R, S} or [{V, R, S}, …], or - for stdin" }], [{
+      "Add signatures to a pending transaction (POST /v2/multisig/tx/<transaction-id>/sign): JSON",
+      "{\"V\",\"R\",\"S\"} or an array of them, as tx sign --json prints it, or a file of it; - reads stdin."
+    ], [transactionIdArgument, { name: "json", description: "the signatures: JSON {V, R, S} or [{V, R, S}, …], a file of it, or - for stdin" }], [{
       title: "Output",
       flags: [multisig.wait]
     }], [
-      'kas-wallet accounts multisig append "$TX_ID" "$(kas-wallet tx sign "$CAROL" "$TX_ID" --json)"',
-      'kas-wallet tx sign "$CAROL" "$TX_ID" --json | kas-wallet accounts multisig append "$TX_ID" -'
+      'kas-wallet tx sign "$C" "$TX_ID" --json > sig.json',
+      'kas-wallet accounts multisig append "$TX_ID" sig.json --wait'
     ])
   ],
   runs: false,
   examples: [
-    'kas-wallet accounts multisig update "$TREASURY" --threshold 2 --keys "$ALICE" "$BOB" "$CAROL"',
-    'kas-wallet tx send --from "$TREASURY" --to "$TO" --value 1KLAY   # Pending: a transaction id',
-    'kas-wallet accounts multisig sign "$ALICE" "$TX_ID" && kas-wallet accounts multisig sign "$BOB" "$TX_ID" --wait'
+    'kas-wallet accounts multisig update "$SAFE" --threshold 2 --keys "$A" "$B"',
+    'kas-wallet tx send --from "$SAFE" --to "$TO" --value 1KLAY   # Pending: its id',
+    'kas-wallet accounts multisig sign "$A" "$TX_ID"',
+    'kas-wallet accounts multisig sign "$B" "$TX_ID" --wait'
   ]
 }
 
@@ -1240,8 +1241,8 @@ const txSign: Command = {
   subcommands: [],
   runs: true,
   examples: [
-    'kas-wallet tx sign "$CAROL" "$TX_ID"',
-    'kas-wallet tx sign "$CAROL" "$TX_ID" --json > signature.json'
+    'kas-wallet tx sign "$C" "$TX_ID"',
+    'kas-wallet tx sign "$C" "$TX_ID" --json > signature.json'
   ]
 }
 
