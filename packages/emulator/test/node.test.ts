@@ -243,6 +243,9 @@ layer(Layer.merge(Emulator.layer({ port: 0, mining: "manual" }), FetchHttpClient
         [signTyped(0x08, { ...fields, value: KLAY }, sender.key).raw, "insufficient funds of the sender for value "]
       ]
       for (const [raw, message] of refusals) yield* refused("klay_sendRawTransaction", [raw], -32000, message)
+      // A wallet's unsigned legacy transaction (V, R and S empty) names no sender.
+      const unsigned = RLP.encode([minimal(0), minimal(GasPrice), minimal(21_000), unhex(to), minimal(1), EMPTY, EMPTY, EMPTY, EMPTY])
+      yield* refused("eth_sendRawTransaction", [hex(unsigned)], -32000, "invalid sender")
       yield* refused("klay_sendRawTransaction", ["0x4c"], -32000, "transaction type not supported")
       yield* refused("klay_sendRawTransaction", ["0x08c3010203"], -32000)
       yield* unchanged
