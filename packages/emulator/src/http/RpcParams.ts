@@ -177,7 +177,8 @@ export const block: Decoder<BlockRef> = (u) => {
     const o = u as Record<string, unknown>
     if (o.blockHash !== undefined && o.blockNumber !== undefined) return Either.left("cannot specify both blockHash and blockNumber")
     if (o.blockHash !== undefined) return Either.map(hash(o.blockHash), (h) => ({ _tag: "Hash", hash: h }))
-    if (o.blockNumber !== undefined) return block(o.blockNumber)
+    // A tag or a number inside: never another object (a body can nest them deep).
+    if (o.blockNumber !== undefined) return typeof o.blockNumber === "string" ? block(o.blockNumber) : Either.left("blockNumber must be a tag or a number")
     return Either.left("neither blockHash nor blockNumber")
   }
   switch (u) {
