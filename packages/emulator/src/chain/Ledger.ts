@@ -57,6 +57,10 @@
  *   is one entry in each.
  * - `submit: false` signs and answers (status `Pending`) without the node's checks (nonce, gas,
  *   funds, recipient), runs nothing and changes nothing.
+ * - **Signed whole elsewhere** (payer `Signed`: the node route's `sendRawTransaction`): any sender,
+ *   no pool account; its signatures, and for a fee-delegated type its fee payer's, are checked
+ *   against their account keys on the chain, and the fee payer pays from its own balance, as a
+ *   member's fee-payer account does.
  * - **Calls** (`contract/call`) run the method on the latest state, read only, and answer the
  *   calldata and the return data; a revert or a halt is 400 1065001 with the node's message.
  *
