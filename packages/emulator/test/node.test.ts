@@ -421,6 +421,11 @@ layer(Layer.merge(Emulator.layer({ port: 0, mining: "manual" }), FetchHttpClient
       yield* refused("klay_getBalance", [address, "0x0"], -32000, /^historical state is not available/)
       yield* refused("klay_getBalance", [address, "0xffffff"], -32000, "header not found")
       expect((yield* call("klay_getBalance", [address, "pending"])).result).toBe("0x0")
+      // EIP-1898: the latest block by hash reads the latest state; a blockNumber is never an object.
+      const latest = (yield* call("klay_getBlockByNumber", ["latest", false])).result
+      expect((yield* call("klay_getBalance", [address, { blockHash: latest.hash }])).result).toBe("0x0")
+      yield* refused("klay_getBalance", [address, { blockNumber: { blockNumber: "latest" } }], -32602)
+      yield* refused("klay_getBlockByNumber", [{ blockHash: latest.hash }, false], -32602)
 
       // The gateway's checks come first: credentials, the chain, the body's size.
       const raw = (headers: Record<string, string>, body: string) =>
