@@ -35,6 +35,7 @@ import * as LedgerStore from "./store/LedgerStore.js"
 import * as MultisigStore from "./store/MultisigStore.js"
 import * as Multisig from "./Multisig.js"
 import * as Listener from "./http/Listener.js"
+import * as Node from "./chain/Node.js"
 import * as OpenApi from "./http/OpenApi.js"
 import * as Routes from "./http/Routes.js"
 import * as Store from "./store/Store.js"
@@ -154,7 +155,13 @@ export const make = (options: EmulatorConfig.Options = {}): Effect.Effect<Servic
 
     const services = yield* Layer.build(
       Multisig.layer.pipe(
-        Layer.provideMerge(Layer.mergeAll(EmulatorConsole.layer, Wallet.layer, Ledger.layer({ blockInterval: options.blockInterval, mining: options.mining })))
+        Layer.provideMerge(
+          Layer.mergeAll(
+            EmulatorConsole.layer,
+            Wallet.layer,
+            Node.layer.pipe(Layer.provideMerge(Ledger.layer({ blockInterval: options.blockInterval, mining: options.mining })))
+          )
+        )
       ).pipe(
         Layer.provideMerge(KeyVault.layer(options)),
         Layer.provideMerge(Layer.mergeAll(Store.layer, LedgerStore.layer, MultisigStore.layer)),
@@ -165,6 +172,7 @@ export const make = (options: EmulatorConfig.Options = {}): Effect.Effect<Servic
     const wallet = Context.get(services, Wallet.Wallet)
     const ledger = Context.get(services, Ledger.Ledger)
     const multisig = Context.get(services, Multisig.MultisigService)
+    const node = Context.get(services, Node.Node)
     const vault = Context.get(services, KeyVault.KeyVault)
     const db = Context.get(services, Database.Database)
 
@@ -184,6 +192,7 @@ export const make = (options: EmulatorConfig.Options = {}): Effect.Effect<Servic
       wallet,
       ledger,
       multisig,
+      node,
       console,
       faults: Faults.makeInjector(faults),
       openApi: JSON.stringify(openApi)

@@ -537,6 +537,7 @@ layer(TestLayer)("emulator wire contract", (it) => {
           "/_emulator/mine",
           "/health",
           "/openapi.json",
+          "/v1/klaytn",
           "/v2/account",
           "/v2/account/{address}",
           "/v2/account/{address}/disable",
@@ -594,6 +595,9 @@ layer(TestLayer)("emulator wire contract", (it) => {
         expect(Object.keys(doc.paths["/v2/history/fd/tx"])).toEqual(["get"])
         expect(Object.keys(doc.paths["/v2/history/fd/tx/{transaction-hash}"])).toEqual(["get"])
         expect(doc.paths["/v2/history/fd/tx"].get.parameters.map((p: any) => p.name)).toEqual(["x-chain-id", "from", "size", "cursor"])
+        // The node route: the KAS Node API's headers, the chain only (no x-krn).
+        expect(Object.keys(doc.paths["/v1/klaytn"])).toEqual(["post"])
+        expect(doc.paths["/v1/klaytn"].post.parameters.map((p: any) => p.name)).toEqual(["x-chain-id"])
         expect(doc.paths["/v2/account"].get.parameters.map((p: any) => p.name)).toContain("status")
         // Every answer of every operation is described by a schema of the domain.
         const refs = JSON.stringify(doc.paths).match(/#\/components\/schemas\/[A-Za-z]+/g) ?? []
