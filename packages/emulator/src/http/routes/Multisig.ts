@@ -24,6 +24,13 @@ const idErrors = `the transaction id not hex: ${C.NotHex}; not a transaction of 
 
 const both = <A, B>(a: Either.Either<A, ApiError.ApiError>, b: Either.Either<B, ApiError.ApiError>) => Either.all([a, b])
 
+// An account (lower case) and a pending transaction's id, both from the path.
+const accountAndId = (params: { readonly address: string; readonly "transaction-id": string }) =>
+  Either.map(
+    both(PathValues.parseAddress(params.address), PathValues.parseTransactionId(params["transaction-id"])),
+    ([address, id]) => [address.toLowerCase(), id] as const
+  )
+
 /**
  * The multisig routes, in the document's order.
  *
@@ -101,10 +108,7 @@ export const routes: ReadonlyArray<Route.Route> = [
       400: `${idErrors}; the signer not an account of the selected pool: ${C.DataNotExist}; not one of the transaction's signers, or signed already: ${C.AccountCannotSign}; the signer corrupted: ${C.CannotSignForAccount}; sending refused by the node (funds, ...): ${C.SendFailed}, the signature not kept; ${badHeader}.`
     },
     handler: ({ caller, params, services }) =>
-      Effect.flatMap(
-        both(PathValues.parseAddress(params.address), PathValues.parseTransactionId(params["transaction-id"])),
-        ([address, id]) => services.multisig.sign(caller, address.toLowerCase(), id)
-      )
+      Effect.flatMap(accountAndId(params), ([signer, id]) => services.multisig.sign(caller, signer, id))
   }),
   Route.make({
     method: "POST",
@@ -147,9 +151,6 @@ export const routes: ReadonlyArray<Route.Route> = [
       400: `${idErrors}; the account not in the selected pool: ${C.DataNotExist}; corrupted: ${C.CannotSignForAccount}; disabled: ${C.AccountCannotSign}; ${badHeader}.`
     },
     handler: ({ caller, params, services }) =>
-      Effect.flatMap(
-        both(PathValues.parseAddress(params.address), PathValues.parseTransactionId(params["transaction-id"])),
-        ([address, id]) => services.multisig.signatureOf(caller, address.toLowerCase(), id)
-      )
+      Effect.flatMap(accountAndId(params), ([address, id]) => services.multisig.signatureOf(caller, address, id))
   })
 ]
