@@ -52,9 +52,15 @@ export const Code = {
   OutOfRange: 1061615,
   /** `feeRatio` is out of range. */
   FeeRatioOutOfRange: 1061616,
-  /** Disabling an account that is already disabled (or deleted). */
+  /**
+   * Disabling anything but an enabled account of the pool: a disabled one, a deleted one, an
+   * address the pool does not hold ("account has been already deleted or disabled").
+   */
   AlreadyDisabled: 1061510,
-  /** Enabling an account that is already enabled. */
+  /**
+   * Enabling anything but a disabled account of the pool: an enabled, deleted or unknown one
+   * ("account has been already deleted or enabled").
+   */
   AlreadyEnabled: 1061511,
   /** The sender cannot sign: it is disabled. */
   AccountCannotSign: 1061512,

@@ -452,16 +452,18 @@ export interface Service {
   ) => Effect.Effect<Account.AccountStatus, WalletError.WalletError>
   /**
    * Disables an account (PUT /v2/account/{address}/disable): it still answers get, is listed only
-   * with `status: "disabled"` or `"all"`, and cannot send. Disabling a disabled account is
-   * `InvalidRequest` with code 1061510. Not retried once sent.
+   * with `status: "disabled"` or `"all"`, and cannot send. Disabling anything but an enabled
+   * account of the pool (a disabled or deleted one, or an address the pool does not hold) is
+   * `InvalidRequest` with code 1061510, as the service answers. Not retried once sent.
    */
   readonly disableAccount: (
     address: Address.Address | string,
     options?: CallOptions
   ) => Effect.Effect<Account.AccountSummary, WalletError.WalletError>
   /**
-   * Enables a disabled account (PUT /v2/account/{address}/enable). Enabling an enabled account is
-   * `InvalidRequest` with code 1061511. Not retried once sent.
+   * Enables a disabled account (PUT /v2/account/{address}/enable). Enabling anything but a
+   * disabled account of the pool (an enabled or deleted one, or an address the pool does not
+   * hold) is `InvalidRequest` with code 1061511, as the service answers. Not retried once sent.
    */
   readonly enableAccount: (
     address: Address.Address | string,

@@ -164,8 +164,8 @@ describe("writes are never retried once sent", () => {
     Effect.gen(function*() {
       const test = testClient((r) =>
         json(400, r.url.pathname.endsWith("/disable")
-          ? { code: 1061510, message: "account has already been disabled" }
-          : { code: 1061511, message: "account has already been enabled" })
+          ? { code: 1061510, message: "account has been already deleted or disabled" }
+          : { code: 1061511, message: "account has been already deleted or enabled" })
       )
       const disabled = yield* Effect.flip(withClient(test, WalletClient.disableAccount(address)))
       const enabled = yield* Effect.flip(withClient(test, WalletClient.enableAccount(address)))

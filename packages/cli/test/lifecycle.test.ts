@@ -52,8 +52,12 @@ describe("kas-wallet accounts: lifecycle, counts, lookups", () => {
       expect(table).toContain(b.address)
       expect(table).not.toContain(a.address)
 
-      failsWith(yield* cli(["accounts", "disable", b.address], env), 2, new RegExp(`^kas-wallet: account ${b.address} is already disabled, or deleted \\(HTTP 400, code 1061510: `), secret)
-      failsWith(yield* cli(["accounts", "enable", a.address], env), 2, new RegExp(`^kas-wallet: account ${a.address} is already enabled \\(HTTP 400, code 1061511: `), secret)
+      failsWith(yield* cli(["accounts", "disable", b.address], env), 2, new RegExp(`^kas-wallet: account ${b.address} is already disabled, or deleted, or not in the default pool on chain 1001 \\(HTTP 400, code 1061510: `), secret)
+      failsWith(yield* cli(["accounts", "enable", a.address], env), 2, new RegExp(`^kas-wallet: account ${a.address} is already enabled, or deleted, or not in the default pool on chain 1001 \\(HTTP 400, code 1061511: `), secret)
+      // An address the pool never held: the service's same two codes (its live tests expect them).
+      const stranger = "0x1212121212121212121212121212121212121212"
+      failsWith(yield* cli(["accounts", "disable", stranger], env), 2, /code 1061510: account has been already deleted or disabled/, secret)
+      failsWith(yield* cli(["accounts", "enable", stranger], env), 2, /code 1061511: account has been already deleted or enabled/, secret)
       const enabled = JSON.parse(ok(yield* cli(["accounts", "enable", b.address, "--json"], env), secret))
       expect(Object.keys(enabled)).toEqual(["address", "krn", "updatedAt"])
       expect(enabled.address).toBe(b.address)

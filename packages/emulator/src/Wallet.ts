@@ -122,8 +122,8 @@ export interface Service extends Keys.Service {
   readonly deleteAccount: (pool: SelectedPool, address: string) => Effect.Effect<string, ApiError.ApiError | SqlError.SqlError>
   /**
    * Disables (`enabled: false`) or enables an account of the pool: `{address, krn, updatedAt}`.
-   * 400 `1061510` when disabling an account that is not enabled (deleted ones too), `1061511`
-   * when enabling one that is not disabled, `1061010` when unknown (or, to enable, deleted).
+   * 400 `1061510` when disabling anything but an enabled account of the pool (a disabled,
+   * deleted or unknown one), `1061511` when enabling anything but a disabled one.
    */
   readonly setEnabled: (
     pool: SelectedPool,

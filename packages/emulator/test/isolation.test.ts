@@ -91,8 +91,10 @@ layer(Layer.merge(Emulator.layer(), clientLayer))("emulator isolation", (it) => 
       for (const account of [...aAccounts, aDisabled]) {
         for (const krn of [undefined, a.krn(1001), a.krn(1001, "vault"), account.krn]) {
           expectError(yield* b.remove(1001, account.address, krn), 400, 1061010)
-          expectError(yield* b.enable(1001, account.address, krn), 400, 1061010)
-          expectError(yield* b.disable(1001, account.address, krn), 400, 1061010)
+          // A's pools are not B's: its KRNs are refused (1061010); without one, B's default pool
+          // holds no such account, which the service answers "already deleted or …".
+          expectError(yield* b.enable(1001, account.address, krn), 400, krn === undefined ? 1061511 : 1061010)
+          expectError(yield* b.disable(1001, account.address, krn), 400, krn === undefined ? 1061510 : 1061010)
         }
         expect((yield* b.byPublicKey(1001, account.publicKey)).body).toEqual({ items: [] })
         expectError(yield* b.byPublicKey(1001, account.publicKey, account.krn), 400, 1061010)
@@ -110,7 +112,7 @@ layer(Layer.merge(Emulator.layer(), clientLayer))("emulator isolation", (it) => 
       expect((yield* a.listAll(1001, { status: "disabled" })).items.map((x) => x.address)).toEqual([aDisabled.address])
       expect((yield* a.get(1001, aAccounts[0]!.address)).body).toEqual(aAccounts[0])
       // and A cannot touch B's either
-      expectError(yield* a.disable(1001, bAccount.address), 400, 1061010)
+      expectError(yield* a.disable(1001, bAccount.address), 400, 1061510)
       expect((yield* a.byPublicKey(1001, bAccount.publicKey)).body).toEqual({ items: [] })
     }))
 

@@ -64,13 +64,13 @@ layer(TestLayer)("emulator account lifecycle", (it) => {
         const account = yield* created(a, 8217)
         const enabledTwice = yield* a.enable(8217, account.address)
         expectError(enabledTwice, 400, 1061511)
-        expect(enabledTwice.body.message).toBe("the account is already enabled")
+        expect(enabledTwice.body.message).toBe("account has been already deleted or enabled")
         expect((yield* a.disable(8217, account.address)).status).toBe(200)
         const before = (yield* a.get(8217, account.address)).body
         yield* TestClock.adjust("5 seconds")
         const disabledTwice = yield* a.disable(8217, account.address)
         expectError(disabledTwice, 400, 1061510)
-        expect(disabledTwice.body.message).toBe("the account is already disabled")
+        expect(disabledTwice.body.message).toBe("account has been already deleted or disabled")
         expect((yield* a.get(8217, account.address)).body).toEqual(before)
       }))
 
@@ -104,9 +104,10 @@ layer(TestLayer)("emulator account lifecycle", (it) => {
         for (const account of [gone, goneDisabled]) {
           expectError(yield* a.get(1001, account.address), 400, 1061010)
           expectError(yield* a.remove(1001, account.address), 400, 1061010)
-          // As the service: disabling anything but an enabled account is "already disabled".
+          // As the service: disabling anything but an enabled account is "already disabled",
+          // enabling anything but a disabled one "already enabled" ("already deleted or ...").
           expectError(yield* a.disable(1001, account.address), 400, 1061510)
-          expectError(yield* a.enable(1001, account.address), 400, 1061010)
+          expectError(yield* a.enable(1001, account.address), 400, 1061511)
           expect((yield* a.byPublicKey(1001, account.publicKey)).body).toEqual({ items: [] })
         }
         for (const status of ["enabled", "disabled", "corrupted", "all"]) {
@@ -116,7 +117,10 @@ layer(TestLayer)("emulator account lifecycle", (it) => {
         expect((yield* a.countPool(1001)).body.count).toBe(1)
       }))
 
-    it.effect("unknown, foreign, other-pool and other-chain addresses are 1061010 for delete, disable and enable; malformed ones 1061609", () =>
+    // The service's live integration tests (caver-js-ext-kas, kasWalletIntTest.js INT-124 and
+    // INT-126) disable and enable a fresh address: "account has been already deleted or
+    // disabled" (1061510) and "… or enabled" (1061511). A delete of one is "data don't exist".
+    it.effect("unknown, foreign, other-pool and other-chain addresses: delete 1061010, disable 1061510, enable 1061511; malformed ones 1061609", () =>
       Effect.gen(function*() {
         const e = yield* Emulator.Emulator
         const a = yield* newMemberApi
@@ -128,14 +132,21 @@ layer(TestLayer)("emulator account lifecycle", (it) => {
         const cases: ReadonlyArray<readonly [number, string, string | undefined]> = [
           [1001, `0x${"12".repeat(20)}`, undefined],
           [1001, theirs.address, undefined],
-          [1001, theirs.address, b.krn(1001)],
           [1001, inSide.address, undefined],
           [1001, mine.address, a.krn(1001, "side")],
           [8217, mine.address, undefined]
         ]
         for (const [chain, address, krn] of cases) {
-          for (const op of [a.remove, a.disable, a.enable]) expectError(yield* op(chain, address, krn), 400, 1061010)
+          expectError(yield* a.remove(chain, address, krn), 400, 1061010)
+          const disabled = yield* a.disable(chain, address, krn)
+          expectError(disabled, 400, 1061510)
+          expect(disabled.body.message).toBe("account has been already deleted or disabled")
+          const enabled = yield* a.enable(chain, address, krn)
+          expectError(enabled, 400, 1061511)
+          expect(enabled.body.message).toBe("account has been already deleted or enabled")
         }
+        // Another member's pool KRN is refused before the address is looked at.
+        for (const op of [a.remove, a.disable, a.enable]) expectError(yield* op(1001, theirs.address, b.krn(1001)), 400, 1061010)
         for (const bad of ["0x1234", `0x${"zz".repeat(20)}`, "%E0%A4%A", "nope"]) {
           for (const op of [a.remove, a.disable, a.enable]) expectError(yield* op(1001, bad), 400, 1061609)
         }
@@ -318,7 +329,7 @@ layer(TestLayer)("emulator account lifecycle", (it) => {
         const account = yield* created(a, 1001)
         expectError(yield* a.get(1001, payer.address), 400, 1061010)
         expectError(yield* a.remove(1001, payer.address), 400, 1061010)
-        expectError(yield* a.disable(1001, payer.address), 400, 1061010)
+        expectError(yield* a.disable(1001, payer.address), 400, 1061510)
         expectError(yield* a.feePayers.get(1001, account.address), 400, 1061010)
         expectError(yield* a.feePayers.remove(1001, account.address), 400, 1061010)
         expect(addresses((yield* a.listAll(1001, { status: "all" })).items)).toEqual([account.address])

@@ -282,7 +282,10 @@ class Change implements Command {
         : r.api.enable(this.chain, address, krn)
     )
     if (!poolExists(m, this.kind, this.chain, this.pool)) return expectError(reply, 400, 1061010)
-    if (!reaches(target, this.kind, this.chain, this.pool)) return expectError(reply, 400, 1061010)
+    // The service: a disable or enable that changes nothing is "already deleted or disabled /
+    // enabled", also for an address it does not hold; a delete of one is "data don't exist".
+    const nothing = this.change === "disable" ? 1061510 : this.change === "enable" ? 1061511 : 1061010
+    if (!reaches(target, this.kind, this.chain, this.pool)) return expectError(reply, 400, nothing)
     // The state machine: enabled ⇄ disabled, either → deleted; deleted is gone.
     const from = target.state
     if (this.change === "delete") {
@@ -293,8 +296,7 @@ class Change implements Command {
       return
     }
     if (this.change === "disable" && from !== "enabled") return expectError(reply, 400, 1061510)
-    if (this.change === "enable" && from === "deleted") return expectError(reply, 400, 1061010)
-    if (this.change === "enable" && from === "enabled") return expectError(reply, 400, 1061511)
+    if (this.change === "enable" && from !== "disabled") return expectError(reply, 400, 1061511)
     expect(reply.status, reply.text).toBe(200)
     const updatedAt = Math.max(target.json.updatedAt, m.now)
     expect(reply.body).toEqual({ address: target.json.address, krn: target.json.krn, updatedAt })

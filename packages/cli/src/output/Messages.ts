@@ -142,11 +142,13 @@ export const walletError = (error: WalletError.WalletError, context: Context): s
         context.pool !== undefined ? ` (or no such ${poolWord(context)})` : ""
       } (${service(error)}); check --chain and ${poolFlag(context)}`
     case "InvalidRequest":
+      // The service answers these for every disable (enable) that changes nothing, an address
+      // it does not hold included.
       if (error.code === ErrorBody.Code.AlreadyDisabled) {
-        return `account ${context.address ?? ""} is already disabled, or deleted (${service(error)})`
+        return `account ${context.address ?? ""} is already disabled, or deleted, or not in ${where(context)} (${service(error)})`
       }
       if (error.code === ErrorBody.Code.AlreadyEnabled) {
-        return `account ${context.address ?? ""} is already enabled (${service(error)})`
+        return `account ${context.address ?? ""} is already enabled, or deleted, or not in ${where(context)} (${service(error)})`
       }
       if (error.code === ErrorBody.Code.TransactionNotFound) {
         return `no transaction ${context.hash ?? ""} on chain ${context.chainId} (${service(error)}); check --chain, or wait with --wait`

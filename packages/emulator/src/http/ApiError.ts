@@ -155,24 +155,25 @@ export const notHex = (field: string): ApiError =>
   new ApiError({ status: 400, code: Code.NotHex, message: `must start with 0x and be hex; ${field}` })
 
 /**
- * 400, 1061510: disabling an account that is not enabled (already disabled, or deleted). The code
- * is the service's; the message is the emulator's (the reference does not give it).
+ * 400, 1061510: disabling anything but an enabled account of the selected pool (a disabled,
+ * deleted or unknown one). Code and message are the service's (the spec's example; its live
+ * integration tests expect this message for an address it never held).
  *
  * @since 0.2.0
  * @category constructors
  */
 export const alreadyDisabled = (): ApiError =>
-  new ApiError({ status: 400, code: Code.AlreadyDisabled, message: "the account is already disabled" })
+  new ApiError({ status: 400, code: Code.AlreadyDisabled, message: "account has been already deleted or disabled" })
 
 /**
- * 400, 1061511: enabling an account that is already enabled. The code is the service's; the
- * message is the emulator's.
+ * 400, 1061511: enabling anything but a disabled account of the selected pool (an enabled,
+ * deleted or unknown one). Code and message are the service's.
  *
  * @since 0.2.0
  * @category constructors
  */
 export const alreadyEnabled = (): ApiError =>
-  new ApiError({ status: 400, code: Code.AlreadyEnabled, message: "the account is already enabled" })
+  new ApiError({ status: 400, code: Code.AlreadyEnabled, message: "account has been already deleted or enabled" })
 
 /**
  * 400, 1061616: a fee ratio that is not an integer from 0 to 99 (the message of the service's

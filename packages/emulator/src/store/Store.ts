@@ -75,8 +75,9 @@ export type Change = "disable" | "enable" | "delete"
 
 /**
  * What a change did: the account's checksummed address and its new `updatedAt`, or why nothing
- * changed (`NotFound`: no such account in the pool, or deleted; `AlreadyDisabled`: disabling an
- * account that is not enabled; `AlreadyEnabled`: enabling an account that is not disabled).
+ * changed: `AlreadyDisabled` for a disable of anything but an enabled account of the pool (a
+ * disabled, deleted or unknown one), `AlreadyEnabled` for an enable of anything but a disabled one,
+ * `NotFound` for a delete of no account of the pool (or a deleted one).
  *
  * @since 0.2.0
  * @category models
@@ -491,22 +492,17 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient> = Effect.g
             WHERE ${where} AND status = 'enabled' RETURNING address, updated_at AS "updatedAt"`
         : sql<Changed>`UPDATE ${table} SET status = 'enabled', updated_at = max(updated_at, ${now})
             WHERE ${where} AND status = 'disabled' RETURNING address, updated_at AS "updatedAt"`
-      return Effect.flatMap(update, (rows): Effect.Effect<ChangeOutcome, SqlError.SqlError> => {
+      return Effect.map(update, (rows): ChangeOutcome => {
         const changed = rows[0]
-        if (changed !== undefined) return Effect.succeed({ _tag: "Changed", address: changed.address, updatedAt: changed.updatedAt })
-        // Nothing changed: the state says why.
-        return Effect.map(
-          sql<{ readonly status: Status }>`SELECT status FROM ${table} WHERE ${where}`,
-          (found): ChangeOutcome => {
-            const status = found[0]?.status
-            if (status === undefined) return { _tag: "NotFound" }
-            // As the service: disabling anything but an enabled account (a deleted one too) is
-            // "already disabled"; a deleted account cannot be enabled or deleted, it is gone.
-            if (change === "disable") return { _tag: "AlreadyDisabled" }
-            if (status === "deleted") return { _tag: "NotFound" }
-            return change === "enable" ? { _tag: "AlreadyEnabled" } : { _tag: "NotFound" }
-          }
-        )
+        if (changed !== undefined) return { _tag: "Changed", address: changed.address, updatedAt: changed.updatedAt }
+        // As the service (its live integration tests, its messages "account has been already
+        // deleted or disabled/enabled"): a disable or enable that changes nothing is "already",
+        // whatever the reason, an address it never held included; only a delete is "not found".
+        return change === "disable"
+          ? { _tag: "AlreadyDisabled" }
+          : change === "enable"
+          ? { _tag: "AlreadyEnabled" }
+          : { _tag: "NotFound" }
       })
     },
 

@@ -47,6 +47,8 @@ interface Backstage {
 const codeOf = (e: any): number | undefined => e?._code ?? e?.response?.body?.code ?? e?.body?.code ?? e?.code
 
 const KLAY = 10n ** 18n
+/** An address no member holds. */
+const Stranger = `0x${"34".repeat(20)}`
 /** The emulator's gas price on both chains, 25 ston, as Klaytn's. */
 const GasPrice = 25_000_000_000n
 const fee = (gas: number) => BigInt(gas) * GasPrice
@@ -133,6 +135,9 @@ const checks = (wallet: any, accountId: string, backstage: Backstage): ReadonlyA
         assert.equal(result.address, state.address)
         const enabled = await wallet.getAccountList({ size: 1000 })
         assert.ok(!enabled.items.some((a: any) => a.address === state.address))
+        // An address the service never held, as its live tests expect (kasWalletIntTest INT-124).
+        await assert.rejects(wallet.disableAccount(Stranger), (e: any) =>
+          codeOf(e) === 1061510 && e.message === "account has been already deleted or disabled")
       }
     },
     {
@@ -140,6 +145,9 @@ const checks = (wallet: any, accountId: string, backstage: Backstage): ReadonlyA
       run: async () => {
         const result = await wallet.enableAccount(state.address)
         assert.equal(result.address, state.address)
+        // kasWalletIntTest INT-126.
+        await assert.rejects(wallet.enableAccount(Stranger), (e: any) =>
+          codeOf(e) === 1061511 && e.message === "account has been already deleted or enabled")
         const enabled = await wallet.getAccountList({ size: 1000 })
         assert.ok(enabled.items.some((a: any) => a.address === state.address))
       }

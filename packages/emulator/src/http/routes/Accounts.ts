@@ -111,9 +111,7 @@ export const routes: ReadonlyArray<Route.Route> = [
       schema: Description.domain("AccountSummary", Account.AccountSummary)
     },
     errors: {
-      400: notFoundOr(
-        `Not enabled (already disabled, or deleted): ${ApiError.Code.AlreadyDisabled}; not in the selected pool or not the caller's`
-      )
+      400: `Not an enabled account of the selected pool (disabled, deleted, another pool's or member's, unknown): ${ApiError.Code.AlreadyDisabled} "account has been already deleted or disabled"; bad header or address: ${ApiError.Code.EmptyOrZero}, ${ApiError.Code.OutOfRange}, ${ApiError.Code.NotKlaytnAddress}, ${ApiError.Code.DataNotExist} (x-krn).`
     },
     handler: setEnabled(false)
   }),
@@ -129,7 +127,7 @@ export const routes: ReadonlyArray<Route.Route> = [
       schema: Description.domain("AccountSummary", Account.AccountSummary)
     },
     errors: {
-      400: notFoundOr(`Already enabled: ${ApiError.Code.AlreadyEnabled}; not in the selected pool, not the caller's, or deleted`)
+      400: `Not a disabled account of the selected pool (enabled, deleted, another pool's or member's, unknown): ${ApiError.Code.AlreadyEnabled} "account has been already deleted or enabled"; bad header or address: ${ApiError.Code.EmptyOrZero}, ${ApiError.Code.OutOfRange}, ${ApiError.Code.NotKlaytnAddress}, ${ApiError.Code.DataNotExist} (x-krn).`
     },
     handler: setEnabled(true)
   }),
