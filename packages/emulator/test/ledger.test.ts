@@ -72,7 +72,8 @@ describe("transfers on the wire", () => {
         expect(result.from).toBe(from.toLowerCase())
         expect(result.to).toBe(OUTSIDER)
         expect(result.gasPrice).toBe("0x5d21dba00")
-        expect(result.gas).toBe(100_000)
+        // gas 0 or absent: 1000000, as the service's examples show (0x0f4240 in their RLP).
+        expect(result.gas).toBe(1_000_000)
         // The examples' fields: no input without a memo, feePayer on fee-delegated results, feeRatio on the with-ratio ones.
         const expected = new Set(sorted(c.kind === "value" ? basicExample : fdExample))
         if (c.type < 0x10) expected.delete("input")
@@ -184,7 +185,7 @@ describe("the service's rules", () => {
       const ops = yield* Effect.orDie(e.createFeePayerPool({ accountId: api.accountId, chainId: 1001 as any, name: "ops" }))
       const payerInOps = yield* api.feePayer({ krn: ops.krn.toString() })
       // The most a default transfer may cost: the default gas limit at the gas price.
-      const maxFee = 100_000n * GasPrice
+      const maxFee = 1_000_000n * GasPrice
       yield* Effect.orDie(e.fund(1001, from, KLAY))
       yield* Effect.orDie(e.fund(1001, payer, maxFee - 1n))
       yield* Effect.orDie(e.fund(1001, payerInOps, KLAY))
@@ -427,7 +428,7 @@ layer(Layer.merge(Emulator.layer(), FetchHttpClient.layer))("a model of the ledg
           const to = addresses[op.to]!
           const ratio = op.payer === "sender" ? 0 : op.ratio
           const memoBytes = op.memo === undefined ? 0 : new TextEncoder().encode(op.memo).length
-          const gasLimit = op.gas === undefined || op.gas === 0 ? 100_000 : op.gas
+          const gasLimit = op.gas === undefined || op.gas === 0 ? 1_000_000 : op.gas
           const used = intrinsic(op.payer, ratio, memoBytes)
           // The model's split, written here from the rule, not from the emulator's code.
           const payerShare = (fee: bigint) => (op.payer === "sender" ? 0n : ratio === 0 ? fee : (fee * BigInt(ratio)) / 100n)

@@ -25,8 +25,8 @@ import { withClockMoving } from "../../../test/support/clock.js"
 
 const KLAY = 10n ** 18n
 const GasPrice = 25_000_000_000n
-// The most a default transfer may cost in fees: its gas limit (100000) at the gas price.
-const MaxFee = 100_000n * GasPrice
+// The most a default transfer may cost in fees: its gas limit (1000000) at the gas price.
+const MaxFee = 1_000_000n * GasPrice
 const recipient = "0x5053e2f0dde795c423a2b7f551c873f6ef6f4daa" as Address.Address
 
 // The emulator's services without its HTTP server: what Emulator.make builds, in manual mode.

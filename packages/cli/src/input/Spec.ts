@@ -864,7 +864,7 @@ export const tx = {
   gas: {
     name: "gas",
     value: "N",
-    default: "100000",
+    default: "the service's (1000000)",
     description: "gas limit; it must cover the transfer's intrinsic gas",
     example: "--gas 50000"
   },

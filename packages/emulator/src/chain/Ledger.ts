@@ -87,16 +87,17 @@ import * as MultisigStore from "../store/MultisigStore.js"
 import type * as Wallet from "../Wallet.js"
 
 /**
- * The gas limit of a transaction that gives none (or 0), by kind: 100000 for a value transfer, as
- * the specification says; 9000000 for a deployment and 1000000 for the other kinds, as the
- * service's examples show (their requests give `gas: 0`, their results 0x895440 and 0x0f4240). A
- * raw transaction has its own.
+ * The gas limit of a transaction that gives none (or 0), by kind, as the service's examples show
+ * (their requests give `gas: 0`, their results 0x895440 and 0x0f4240, in the body and in the RLP):
+ * 9000000 for a deployment, 1000000 for every other kind — a value transfer too, where the
+ * specification's text says 100000 (tx-value-200-success shows 0x0f4240). A raw transaction has
+ * its own.
  *
  * @since 0.2.0
  * @category constants
  */
 export const DefaultGas: { readonly [K in Wire.TypedKind]: number } = {
-  value: 100_000,
+  value: 1_000_000,
   "contract/deploy": 9_000_000,
   "contract/execute": 1_000_000,
   // The service's examples of these kinds, with `gas: 0`, all show 1000000 (0x0f4240).
