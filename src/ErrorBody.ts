@@ -70,6 +70,11 @@ export const Code = {
   AlreadySubmitted: 1061914,
   /** An account key is malformed (`accountKey` of an account update). */
   InvalidAccountKey: 1061903,
+  /**
+   * A user fee payer (`feePayer` on a `/v2/tx/fd-user/…` route) that is not a fee-payer account of
+   * the member on the chain, in the selected fee-payer pool ("failed to get feepayer").
+   */
+  FeePayerNotFound: 1061905,
   /** `feeRatio` or `feePayer` of the body differs from the raw transaction's. */
   FeeFieldsDifferFromRlp: 1061912,
   /** A role-based account key holds a legacy key. */

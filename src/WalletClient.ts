@@ -235,8 +235,9 @@ export interface SendFields extends CallOptions {
  * Who pays the fee. Absent: the sender. `FeeDelegation.global`: the service pays and bills the
  * member. `FeeDelegation.user(address)`: the member's fee-payer account at `address` pays; its
  * pool is the call's `feePayerPool`, else the scope's (`WalletConfig.withFeePayerPool`), else the
- * layer's. A `feeRatio` (the fee payer's share, 1..99 percent) needs a `feePayer`: without one it
- * is a type error.
+ * layer's; an address that is no fee-payer account of the member there is `InvalidRequest` with
+ * code 1061905 (`ErrorBody.Code.FeePayerNotFound`, "failed to get feepayer"). A `feeRatio` (the
+ * fee payer's share, 1..99 percent) needs a `feePayer`: without one it is a type error.
  *
  * @since 0.4.0
  * @category models

@@ -105,7 +105,7 @@ describe("kas-wallet tx and the emulator's ledger commands", () => {
         [["tx", "send", "--from", from, "--to", from, "--value", "1peb", "--fee-payer", "global", "--fee-payer-pool", `krn:1001:wallet:x:feepayer-pool:ops`], 2, "kas-wallet: --fee-payer-pool selects the pool of --fee-payer ADDRESS, and there is none"],
         [["tx", "send", "--from", from, "--to", from, "--value", "1peb"], 2, /^kas-wallet: the chain refused the transfer \(HTTP 400, code 1065001: failed to send a raw transaction to klaytn node; -32000::insufficient funds of the sender for value \[request /],
         [["tx", "send", "--from", `0x${"12".repeat(20)}`, "--to", from, "--value", "1peb"], 4, /^kas-wallet: no account 0x1212121212121212121212121212121212121212 in the default pool on chain 1001 \(HTTP 400, code 1061010/],
-        [["tx", "send", "--from", from, "--to", from, "--value", "1peb", "--fee-payer", from], 4, /or 0x\S+ is not one of the member's fee-payer accounts .*check --from, --pool, --chain and --fee-payer$/],
+        [["tx", "send", "--from", from, "--to", from, "--value", "1peb", "--fee-payer", from], 4, new RegExp(`^kas-wallet: ${from} is not one of the member's fee-payer accounts in the selected fee-payer pool on chain 1001 \\(HTTP 400, code 1061905: failed to get feepayer .*check --fee-payer, --fee-payer-pool and --chain$`)],
         [["tx", "receipt", "0x12"], 2, "kas-wallet: <hash> must be 0x followed by 64 hex digits (got 0x12)"],
         [["tx", "receipt", `0x${"ab".repeat(32)}`], 4, /^kas-wallet: no transaction 0x(ab){32} on chain 1001 \(HTTP 400, code 1065000/],
         [["emulator", "fund", "0x12", "1", "--db", db], 2, "kas-wallet: <address> must be 0x followed by 40 hex digits (got 0x12)"],

@@ -224,12 +224,14 @@ describe("the service's rules", () => {
         ["fd-user", { ...ok, feePayer: payer, feeRatio: "30" }, undefined, 1061616],
         ["fd-user", ok, undefined, 1061608, "cannot be empty or zero value; feePayer"],
         ["fd-user", { ...ok, feePayer: "0x12" }, undefined, 1061609, "it just allow Klaytn address form; feePayer"],
-        // Not the member's fee payer; not in the selected fee-payer pool; an account, not a fee payer.
-        ["fd-user", { ...ok, feePayer: foreignPayer }, undefined, 1061010],
-        ["fd-user", { ...ok, feePayer: payer }, `${defaultPool},${ops.krn}`, 1061010],
+        // Not the member's fee payer; not in the selected fee-payer pool; an account, not a fee
+        // payer; no one's: the service's "failed to get feepayer" (the spec's fd-user example).
+        ["fd-user", { ...ok, feePayer: foreignPayer }, undefined, 1061905, "failed to get feepayer"],
+        ["fd-user", { ...ok, feePayer: payer }, `${defaultPool},${ops.krn}`, 1061905],
         // Without x-krn the fee-payer pool is the default one, where payerInOps is not.
-        ["fd-user", { ...ok, feePayer: payerInOps }, undefined, 1061010],
-        ["fd-user", { ...ok, feePayer: to }, undefined, 1061010],
+        ["fd-user", { ...ok, feePayer: payerInOps }, undefined, 1061905],
+        ["fd-user", { ...ok, feePayer: to }, undefined, 1061905],
+        ["fd-user", { ...ok, feePayer: ZERO }, undefined, 1061905],
         // A sender of another member, or of another pool than the selected one.
         ["value", { ...ok, from: foreignAccount }, undefined, 1061010, "data don't exist; from"],
         ["value", { ...ok, from: inSide }, undefined, 1061010],

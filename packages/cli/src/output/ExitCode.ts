@@ -74,8 +74,11 @@ export const ofWalletError = (error: WalletError.WalletError): ExitCode => {
     case "InvalidArgument":
       return ExitCode.InvalidArgument
     case "InvalidRequest":
-      // An unknown transaction hash is the service's "not found" for transactions.
-      return error.code === ErrorBody.Code.TransactionNotFound ? ExitCode.NotFound : ExitCode.InvalidArgument
+      // An unknown transaction hash is the service's "not found" for transactions, "failed to get
+      // feepayer" its "not found" for a user fee payer.
+      return error.code === ErrorBody.Code.TransactionNotFound || error.code === ErrorBody.Code.FeePayerNotFound
+        ? ExitCode.NotFound
+        : ExitCode.InvalidArgument
     case "Unauthorized":
       return ExitCode.Unauthorized
     case "AccountNotFound":

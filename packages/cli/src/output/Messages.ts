@@ -150,6 +150,9 @@ export const walletError = (error: WalletError.WalletError, context: Context): s
       if (error.code === ErrorBody.Code.AlreadyEnabled) {
         return `account ${context.address ?? ""} is already enabled, or deleted, or not in ${where(context)} (${service(error)})`
       }
+      if (error.code === ErrorBody.Code.FeePayerNotFound) {
+        return `${context.feePayer ?? "the fee payer"} is not one of the member's fee-payer accounts in the selected fee-payer pool on chain ${context.chainId} (${service(error)}); check --fee-payer, --fee-payer-pool and --chain`
+      }
       if (error.code === ErrorBody.Code.TransactionNotFound) {
         return `no transaction ${context.hash ?? ""} on chain ${context.chainId} (${service(error)}); check --chain, or wait with --wait`
       }

@@ -1107,7 +1107,8 @@ export const make = (options: {
           let userPayer: string | undefined
           if (payer._tag === "User") {
             const row = yield* store.feePayer(request.pool.memberId, chainId, payer.address.toLowerCase(), payer.pool?.id)
-            if (Option.isNone(row)) return yield* ApiError.dataNotExist("feePayer")
+            // The service's "Wrong fee payer address" (the spec's fd-user example).
+            if (Option.isNone(row)) return yield* ApiError.feePayerNotFound()
             payerKey = yield* openKey(row.value)
             userPayer = row.value.address.toLowerCase()
           } else if (payer._tag === "Global") {

@@ -132,6 +132,17 @@ export const notAddress = (field: string): ApiError =>
   new ApiError({ status: 400, code: Code.NotKlaytnAddress, message: `it just allow Klaytn address form; ${field}` })
 
 /**
+ * 400, 1061905, `failed to get feepayer`: the `feePayer` of an `fd-user` route is not a fee-payer
+ * account of the member on the chain (in the selected fee-payer pool). Code and message are the
+ * service's (the spec's example "Wrong fee payer address" of `PUT /v2/tx/fd-user/account`).
+ *
+ * @since 0.9.0
+ * @category constructors
+ */
+export const feePayerNotFound = (): ApiError =>
+  new ApiError({ status: 400, code: Code.FeePayerNotFound, message: "failed to get feepayer" })
+
+/**
  * 400, 1061010, `data don't exist`: the real service's answer for anything that is not found or
  * not the caller's. `detail` is appended after `; ` when given.
  *

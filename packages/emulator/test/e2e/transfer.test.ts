@@ -71,7 +71,8 @@ describe("WalletClient ⇄ emulator: transfers and receipts", () => {
         const foreign = yield* Effect.flip(
           WalletClient.transferValue({ from: from.address, to: recipient, value: 1n, feePayer: FeeDelegation.user(from.address) })
         )
-        expect([foreign._tag, (foreign as WalletError.AccountNotFound).code]).toEqual(["AccountNotFound", 1061010])
+        // Not a fee-payer account of the member: the service's "failed to get feepayer".
+        expect([foreign._tag, (foreign as WalletError.InvalidRequest).code]).toEqual(["InvalidRequest", 1061905])
       }))
 
     it.effect("getTransactionReceipt: Pending until the next block, then Committed with its block; awaitReceipt polls until then", () =>

@@ -236,7 +236,8 @@ const errorsOf = (spec: Pick<KindSpec<Wire.Kind>, "required" | "hex" | "recipien
   return [
     `${ApiError.Code.EmptyOrZero} (${spec.required}${route === "fd-user" ? ", feePayer" : ""} missing or empty; to zero), ${ApiError.Code.NotKlaytnAddress} (not an address), ${ApiError.Code.NotHex} (${spec.hex} not hex), ${ApiError.Code.OutOfRange} (other fields, unknown fields, body not JSON)`,
     ...(feeDelegated ? [`${ApiError.Code.FeeRatioOutOfRange} (feeRatio not 0..99)`] : []),
-    `${ApiError.Code.DataNotExist} (the sender is not in the selected pool${route === "fd-user" ? "; the fee payer is not the member's, or not in the selected fee-payer pool" : ""})`,
+    `${ApiError.Code.DataNotExist} (the sender is not in the selected pool)`,
+    ...(route === "fd-user" ? [`${ApiError.Code.FeePayerNotFound} "failed to get feepayer" (feePayer is not a fee-payer account of the member in the selected fee-payer pool)`] : []),
     `${ApiError.Code.AccountCannotSign} (the sender is disabled)`,
     `${ApiError.Code.SendFailed} (insufficient funds of the sender${route === "fd-user" ? " or of the fee payer" : ""}, nonce too low or too high, intrinsic gas too low${spec.recipient === "" ? "" : `, ${spec.recipient}`}; nothing changes)`,
     ...(spec.own !== undefined ? [spec.own] : [])
