@@ -2,11 +2,13 @@
  * The request body limit, 64 KiB, on every route that reads a body (`POST /v2/feepayer`, the
  * transfers): a body of exactly 65536 bytes is read, one of 65537 is 400 1061615 `…; body`,
  * whether its length is declared (`Content-Length`) or not (chunked), and a refused transfer
- * changes nothing.
+ * changes nothing. Both framings are refused alike: the rest of the body is read and dropped and
+ * the connection carries the next request.
  */
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import * as http from "node:http"
+import * as net from "node:net"
 import * as Emulator from "../src/Emulator.js"
 import * as RequestBody from "../src/http/RequestBody.js"
 import { memberTx } from "./_ledger.js"
@@ -60,6 +62,78 @@ const post = (url: string, headers: Readonly<Record<string, string>>, body: stri
       req.write(bytes.subarray(0, 1000))
       req.end(bytes.subarray(1000))
     }
+  })
+
+/**
+ * One connection, as a client that keeps sending after an early answer: a POST of `total` body
+ * bytes (declared or one chunk at a time) of which `first` go out, the rest once the answer has
+ * come, then `GET /health`. The answers that came, in order; a reset or a close before the second
+ * one leaves it out.
+ */
+const sendOnAfterAnswer = (
+  url: string,
+  path: string,
+  headers: Readonly<Record<string, string>>,
+  framing: Framing,
+  first: number,
+  total: number
+) =>
+  Effect.async<ReadonlyArray<Reply>>((resume) => {
+    const { hostname, port } = new URL(url)
+    const socket = net.connect({ host: hostname, port: Number(port) })
+    const replies: Array<Reply> = []
+    let buffer = Buffer.alloc(0)
+    let done = false
+    const finish = () => {
+      if (!done) resume(Effect.succeed(replies))
+      done = true
+      socket.destroy()
+    }
+    const piece = (n: number) => {
+      const bytes = Buffer.alloc(n, 0x20)
+      return framing === "declared" ? bytes : Buffer.concat([Buffer.from(`${n.toString(16)}\r\n`), bytes, Buffer.from("\r\n")])
+    }
+    socket.on("data", (chunk: Buffer) => {
+      buffer = Buffer.concat([buffer, chunk])
+      // Every answer here declares its length.
+      for (;;) {
+        const end = buffer.indexOf("\r\n\r\n")
+        if (end < 0) return
+        const head = buffer.subarray(0, end).toString("latin1").split("\r\n")
+        const fields: Record<string, string> = {}
+        for (const line of head.slice(1)) {
+          const colon = line.indexOf(":")
+          fields[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim()
+        }
+        const length = Number(fields["content-length"] ?? 0)
+        if (buffer.length < end + 4 + length) return
+        const text = buffer.subarray(end + 4, end + 4 + length).toString("utf8")
+        buffer = buffer.subarray(end + 4 + length)
+        let body: unknown
+        try {
+          body = JSON.parse(text)
+        } catch {
+          body = undefined
+        }
+        replies.push({ status: Number(head[0]!.split(" ")[1]), headers: fields, text, body })
+        if (replies.length === 1) {
+          socket.write(piece(total - first))
+          if (framing === "chunked") socket.write("0\r\n\r\n")
+          socket.write("GET /health HTTP/1.1\r\nhost: emulator\r\n\r\n")
+        } else return finish()
+      }
+    })
+    socket.on("error", finish)
+    socket.on("close", finish)
+    const head = Object.entries({
+      ...headers,
+      host: "emulator",
+      "content-type": "application/json",
+      ...(framing === "declared" ? { "content-length": String(total) } : { "transfer-encoding": "chunked" })
+    }).map(([k, v]) => `${k}: ${v}\r\n`).join("")
+    socket.write(`POST ${path} HTTP/1.1\r\n${head}\r\n`)
+    socket.write(piece(first))
+    return Effect.sync(finish)
   })
 
 /** JSON text padded with trailing white space (still valid JSON) to exactly `size` bytes. */
@@ -122,15 +196,28 @@ layer(Layer.merge(Emulator.layer(), clientLayer))("request bodies: the 64 KiB li
       expect(sender.nonce).toBe(1)
     }))
 
-  it.effect("64 KiB + 1 byte chunked is 400 1061615 `body`, closing the connection, and the transfer changes nothing", () =>
+  it.effect("64 KiB + 1 byte chunked is 400 1061615 `body`, and the transfer changes nothing", () =>
     Effect.gen(function*() {
       const { feePayer, sender, transfer } = yield* bothRoutes(65537, "chunked")
       expectTooLarge(feePayer)
       expectTooLarge(transfer)
-      // The rest of the body is still on the connection: it cannot carry another request.
-      expect(feePayer.headers.connection).toBe("close")
-      expect(transfer.headers.connection).toBe("close")
       expect(sender.nonce).toBe(0)
       expect(sender.balance).toBe(KLAY)
+    }))
+
+  it.effect("a body over the limit is answered alike, declared or chunked: 400 at once, the rest read and dropped, the connection kept for the next request", () =>
+    Effect.gen(function*() {
+      const e = yield* Emulator.Emulator
+      const headers = { authorization: memberTx(e).authorization, "x-chain-id": "1001" }
+      for (const framing of ["declared", "chunked"] as const) {
+        // 80 KB before the answer, 100 KB more after it: a client that closed on the answer
+        // would have its connection reset under its writes.
+        const [refused, next] = yield* sendOnAfterAnswer(e.url, "/v2/tx/value", headers, framing, 80_000, 180_000)
+        expect(refused, framing).toBeDefined()
+        expectTooLarge(refused!)
+        expect(refused!.headers.connection, framing).not.toBe("close")
+        expect(next?.status, framing).toBe(200)
+        expect(next?.body, framing).toEqual({ status: "ok" })
+      }
     }))
 })

@@ -4,7 +4,7 @@
  *
  * The limit is one comparison (`fits`), applied to the declared `Content-Length` before anything
  * is read and to the bytes that arrive: a chunked body is held to the same limit as a declared
- * one, byte for byte.
+ * one, byte for byte, and refused the same way.
  *
  * Internal to the emulator: not exported from `effect-kas-wallet-emulator`.
  *
@@ -37,18 +37,13 @@ export const MaxBytes = 64 * 1024
  */
 export const fits = (bytes: number): boolean => bytes <= MaxBytes
 
-// Refused mid-stream, the rest of the body is still on the connection: it cannot carry another
-// request, so the answer closes it (Node reads and drops the rest until then).
-const cutOff = (): ApiError.ApiError => {
-  const error = ApiError.outOfRange("body")
-  return new ApiError.ApiError({ status: error.status, code: error.code, message: error.message, headers: { connection: "close" } })
-}
-
 /**
  * Reads the body as UTF-8 text, at most `MaxBytes` bytes: a larger declared `Content-Length` is
- * refused unread (Node then drops the body and the connection stays open), a larger body without
- * one (chunked) is refused once the limit is passed, closing the connection with the answer. Both
- * are 400 `1061615` naming `body`, as is a body the client cut short.
+ * refused unread, a larger body without one (chunked) once the limit is passed; both are 400
+ * `1061615` naming `body`, as is a body the client cut short. Either way the rest of the body is
+ * read and dropped and the connection stays open (Node's own handling of a body the handler left
+ * unread): closing it under a client still sending would reset the connection, and a client that
+ * reads only once it has sent everything would lose the answer.
  *
  * @since 0.3.0
  * @category reading
@@ -69,7 +64,12 @@ export const read = (request: HttpServerRequest.HttpServerRequest): Effect.Effec
     const onData = (chunk: Buffer) => {
       bytes += chunk.length
       if (fits(bytes)) chunks.push(chunk)
-      else finish(Either.left(cutOff()))
+      else {
+        chunks.length = 0
+        finish(Either.left(ApiError.outOfRange("body")))
+        // Keeps the rest flowing, to nowhere, until the body ends.
+        message.resume()
+      }
     }
     const onEnd = () => finish(Either.right(Buffer.concat(chunks).toString("utf8")))
     const onBroken = () => finish(Either.left(ApiError.outOfRange("body")))
