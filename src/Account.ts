@@ -237,6 +237,39 @@ export const StatusFilter = Schema.Literal("enabled", "disabled", "corrupted", "
  */
 export type StatusFilter = typeof StatusFilter.Type
 
+// `[Ee][Nn]…`: a pattern JSON Schema can carry (it has no case-insensitive flag).
+const anyCase = (word: string) => [...word].map((c) => `[${c.toUpperCase()}${c}]`).join("")
+
+/**
+ * A `status` in any case (`"DISABLED"`, `"Disabled"`, `"disabled"`), decoded to the lower-case
+ * `StatusFilter` the service documents. The official client accepts any case (its users write
+ * `status: 'DISABLED'`) and the spec is silent, so this client and the emulator accept any case
+ * too (**chosen**); the client sends the lower-case form.
+ *
+ * @since 0.9.0
+ * @category schemas
+ */
+export const StatusFilterFromString = Schema.transform(
+  Schema.String.pipe(
+    Schema.pattern(new RegExp(`^(?:${StatusFilter.literals.map(anyCase).join("|")})$`), {
+      message: (issue) => `must be enabled, disabled, corrupted or all (in any case), got ${JSON.stringify(issue.actual)}`,
+      description: "enabled, disabled, corrupted or all, in any case"
+    })
+  ),
+  StatusFilter,
+  { strict: true, decode: (s) => s.toLowerCase() as StatusFilter, encode: (s) => s }
+).annotations({ identifier: "StatusFilterFromString" })
+
+/**
+ * A `status` as a program writes it: lower case (the wire's), upper case (the official client's
+ * constants read `DISABLED`) or capitalized. Any other casing is accepted at run time too
+ * (`StatusFilterFromString`).
+ *
+ * @since 0.9.0
+ * @category models
+ */
+export type StatusFilterInput = StatusFilter | Uppercase<StatusFilter> | Capitalize<StatusFilter>
+
 /**
  * One account of a public key (`GET /v2/pubkey/{public-key}/account`): its address and chain.
  *

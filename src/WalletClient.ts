@@ -102,8 +102,11 @@ export interface ListParams extends CallOptions, Listing.Params {
   readonly cursor?: string | undefined
   readonly from?: number | Date | undefined
   readonly to?: number | Date | undefined
-  /** Which accounts, by state: `enabled` (absent: the service's default), `disabled`, `corrupted`, `all`. */
-  readonly status?: Account.StatusFilter | undefined
+  /**
+   * Which accounts, by state: `enabled` (absent: the service's default), `disabled`, `corrupted`,
+   * `all`, in any case (`"DISABLED"` as well, as the official client takes it); sent in lower case.
+   */
+  readonly status?: Account.StatusFilterInput | undefined
 }
 
 /**
@@ -695,7 +698,7 @@ export const userAgent = `effect-kas-wallet/${version}`
 
 const validAddress = Options.argument("address", Address.Address)
 const validPublicKey = Options.argument("publicKey", PublicKey.PublicKey)
-const validStatus = Options.argument("status", Account.StatusFilter)
+const validStatus = Options.argument("status", Account.StatusFilterFromString)
 const validHash = Options.argument("hash", Transaction.TxHash)
 const validValue = Options.argument("value", Amount.PebFromSelf)
 const validFeePayer = Options.argument("feePayer", FeeDelegation.FeePayer)

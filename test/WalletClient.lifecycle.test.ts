@@ -45,17 +45,23 @@ describe("account lifecycle on the wire", () => {
       expect(test.requests.every((r) => r.headers["x-chain-id"] === "1001")).toBe(true)
     }))
 
-  it.effect("listings send status only when asked, and reject a state the service does not list by", () =>
+  it.effect("listings send status only when asked, in lower case whatever the case given, and reject a state the service does not list by", () =>
     Effect.gen(function*() {
       const test = testClient(listHandler(accountsJson(3)))
       yield* withClient(test, WalletClient.listAccounts({ status: "disabled", pageSize: 10 }))
       yield* withClient(test, WalletClient.accounts({ status: "all" }).pipe(Stream.runDrain))
       yield* withClient(test, WalletClient.listAccounts())
-      expect(test.requests.map((r) => r.url.searchParams.get("status"))).toEqual(["disabled", "all", null])
-      const error = yield* Effect.flip(withClient(test, WalletClient.listAccounts({ status: "deleted" as never })))
-      expect(error._tag).toBe("InvalidArgument")
-      expect((error as WalletError.InvalidArgument).argument).toBe("status")
-      expect(test.requests).toHaveLength(3)
+      // Any case, as the official client takes it (`status: 'DISABLED'`); the wire gets lower case.
+      yield* withClient(test, WalletClient.listAccounts({ status: "DISABLED" }))
+      yield* withClient(test, WalletClient.listAccounts({ status: "Corrupted" }))
+      yield* withClient(test, WalletClient.listAccounts({ status: "eNaBlEd" as never }))
+      expect(test.requests.map((r) => r.url.searchParams.get("status"))).toEqual(["disabled", "all", null, "disabled", "corrupted", "enabled"])
+      for (const bad of ["deleted", "DELETED", " all", "", 1]) {
+        const error = yield* Effect.flip(withClient(test, WalletClient.listAccounts({ status: bad as never })))
+        expect(error._tag).toBe("InvalidArgument")
+        expect((error as WalletError.InvalidArgument).argument).toBe("status")
+      }
+      expect(test.requests).toHaveLength(6)
     }))
 
   it.effect("accounts of a public key, and counts (member-wide, and by the selected pool)", () =>

@@ -158,7 +158,7 @@ layer(TestLayer)("emulator account lifecycle", (it) => {
   })
 
   describe("GET /v2/account?status=", () => {
-    it.effect("enabled by default; disabled, corrupted (none in the emulator) and all; anything else is 1061615", () =>
+    it.effect("enabled by default; disabled, corrupted (none in the emulator) and all, in any case; anything else is 1061615", () =>
       Effect.gen(function*() {
         const a = yield* newMemberApi
         const accounts = yield* Effect.forEach([0, 1, 2, 3, 4], () => created(a, 8217))
@@ -175,7 +175,11 @@ layer(TestLayer)("emulator account lifecycle", (it) => {
         const all = yield* a.listAll(8217, { status: "all", size: 2 })
         expect(addresses(all.items)).toEqual(addresses(newestFirst))
         expect(all.pages.length).toBe(3)
-        for (const bad of ["ENABLED", "deleted", "any", "enabled,disabled", " all"]) {
+        // In any case, as the official client sends what its users write (`status: 'DISABLED'`).
+        expect(addresses((yield* a.listAll(8217, { status: "DISABLED" })).items)).toEqual([accounts[3]!.address, accounts[1]!.address])
+        expect(addresses((yield* a.listAll(8217, { status: "Enabled" })).items)).toEqual(addresses(enabled))
+        expect(addresses((yield* a.listAll(8217, { status: "aLL" })).items)).toEqual(addresses(newestFirst))
+        for (const bad of ["deleted", "DELETED", "any", "enabled,disabled", " all", "all ", "ｅnabled"]) {
           const reply = yield* a.list(8217, { status: bad })
           expectError(reply, 400, 1061615)
           expect(reply.body.message).toBe("its value is out of range; status")

@@ -602,7 +602,7 @@ layer(TestLayer)("emulator wire contract", (it) => {
         // Every answer of every operation is described by a schema of the domain.
         const refs = JSON.stringify(doc.paths).match(/#\/components\/schemas\/[A-Za-z]+/g) ?? []
         for (const ref of new Set(refs)) expect(doc.components.schemas[ref.split("/").pop()!], ref).toBeDefined()
-        for (const name of ["FeePayerAccount", "FeePayerAccountPage", "AccountSummary", "AccountStatus", "PublicKeyAccounts", "AccountCount", "PoolAccountCount", "FeePayerPoolKrn", "StatusFilter", "ContractDeployBody", "UserFeeDelegatedContractExecutionBody", "ContractCallBody", "ContractCallResult"]) {
+        for (const name of ["FeePayerAccount", "FeePayerAccountPage", "AccountSummary", "AccountStatus", "PublicKeyAccounts", "AccountCount", "PoolAccountCount", "FeePayerPoolKrn", "StatusFilterFromString", "ContractDeployBody", "UserFeeDelegatedContractExecutionBody", "ContractCallBody", "ContractCallResult"]) {
           expect(doc.components.schemas[name], name).toBeDefined()
         }
         expect(doc.paths["/v2/account/{address}/disable"].put.responses["200"].content["application/json"].schema).toEqual({

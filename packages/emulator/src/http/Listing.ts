@@ -8,7 +8,7 @@
  * @internal
  */
 import { Account, Pagination } from "effect-kas-wallet"
-import { Either } from "effect"
+import { Either, Schema } from "effect"
 import * as ApiError from "./ApiError.js"
 import * as Description from "./Description.js"
 import type * as Store from "../store/Store.js"
@@ -47,18 +47,19 @@ export const parseTimestamp = (name: string, value: string | undefined): Either.
   return Either.right(n === 0 ? undefined : Math.min(n, Number.MAX_SAFE_INTEGER))
 }
 
+const decodeStatus = Schema.decodeUnknownEither(Account.StatusFilterFromString)
+
 /**
  * Reads `status`: absent or empty → `enabled` (the service's default); `enabled`, `disabled`,
- * `corrupted` or `all`; anything else → 400 `1061615`.
+ * `corrupted` or `all` in any case (`DISABLED`, as the official client's users send it: **chosen**,
+ * the spec is silent); anything else → 400 `1061615`.
  *
  * @since 0.2.0
  * @category parsing
  */
 export const parseStatus = (value: string | undefined): Either.Either<Store.StatusFilter, ApiError.ApiError> => {
   if (value === undefined || value === "") return Either.right("enabled")
-  return value === "enabled" || value === "disabled" || value === "corrupted" || value === "all"
-    ? Either.right(value)
-    : Either.left(ApiError.outOfRange("status"))
+  return Either.mapLeft(decodeStatus(value), () => ApiError.outOfRange("status"))
 }
 
 // A repeated value is ambiguous: which one the service would take is not documented.
@@ -113,8 +114,8 @@ const common: ReadonlyArray<Description.QueryParameter> = [
 const status: Description.QueryParameter = {
   name: "status",
   description:
-    `Which accounts, by state: enabled (absent or empty), disabled, corrupted (an account update moved its key away from the one KAS holds) or all (every state but deleted). Another value: 400 ${ApiError.Code.OutOfRange}.`,
-  schema: Description.domain("StatusFilter", Account.StatusFilter)
+    `Which accounts, by state, in any case: enabled (absent or empty), disabled, corrupted (an account update moved its key away from the one KAS holds) or all (every state but deleted). Another value: 400 ${ApiError.Code.OutOfRange}.`,
+  schema: Description.domain("StatusFilterFromString", Account.StatusFilterFromString)
 }
 
 /**
