@@ -198,7 +198,9 @@ export const feeRatioOutOfRange = (): ApiError =>
 
 /**
  * 400, 1065100: the sender of a raw transaction is not an account of the member (the service's
- * "Not your own account").
+ * "Not your own account"), or is disabled: the service's live integration tests expect 1065100
+ * when `caver.wallet.sign` (`POST /v2/tx/rlp`) signs for a disabled account (kasWalletIntTest
+ * INT-123). It cannot get an account it can sign for either way.
  *
  * @since 0.5.0
  * @category constructors

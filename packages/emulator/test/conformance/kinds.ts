@@ -308,6 +308,24 @@ export const kasWalletChecks = (
       }
     },
     {
+      // The service's live tests kasWalletIntTest INT-123 to INT-126, as they are written.
+      method: "caver.wallet.disableAccount, enableAccount",
+      run: async () => {
+        const { from } = await parties()
+        const disabled = await caver.wallet.disableAccount(from)
+        assert.equal(disabled.address, from)
+        const tx = caver.transaction.valueTransfer.create({ from, to: from, value: 1, gas: 750_000 })
+        await assert.rejects(caver.wallet.sign(from, tx), (e: any) => e._code === 1065100)
+        const stranger = caver.keyringContainer.keyring.generate().address
+        await assert.rejects(caver.wallet.disableAccount(stranger), (e: any) => e.message.includes("account has been already deleted or disabled"))
+        const enabled = await caver.wallet.enableAccount(from)
+        assert.equal(enabled.address, from)
+        const signed = await caver.wallet.sign(from, tx)
+        assert.equal(signed.signatures.length, 1)
+        await assert.rejects(caver.wallet.enableAccount(stranger), (e: any) => e.message.includes("account has been already deleted or enabled"))
+      }
+    },
+    {
       method: "caver.wallet.signAsGlobalFeePayer",
       run: async () => {
         const { from, to } = await parties()
