@@ -1117,8 +1117,9 @@ export const make = (options: {
 
           // A multisig sender (a weighted multisig key on the chain) does not sign alone: its
           // transaction waits for its signers. A legacy transaction or a raw one it cannot make.
-          const chainKey = raw === undefined && request.kind !== "legacy" ? yield* keyOf(chainId, from) : undefined
-          const multisigKey = chainKey?._tag === "WeightedMultiSig" ? chainKey : undefined
+          // (Read once: what KAS signs is checked against the same key below.)
+          const chainKey = raw?.signatures === undefined ? yield* keyOf(chainId, from) : undefined
+          const multisigKey = raw === undefined && request.kind !== "legacy" && chainKey?._tag === "WeightedMultiSig" ? chainKey : undefined
 
           const now = yield* Clock.currentTimeMillis
           const chain = yield* store.chain(chainId)
@@ -1186,8 +1187,8 @@ export const make = (options: {
           // Signed here with the key KAS holds: valid as long as the account's key on the chain is
           // still the legacy one (no row) or KAS's own public key; anything else (a legacy
           // transaction of an account whose key is no longer legacy, say) a node refuses.
-          if (raw?.signatures === undefined) {
-            const key = yield* keyOf(chainId, from)
+          if (chainKey !== undefined) {
+            const key = chainKey
             if (key._tag !== "Legacy" && Either.isLeft(Klaytn.validateSignatures(signed.right, chainId, { sender: key }))) {
               return yield* ApiError.sendFailed("invalid sender")
             }
