@@ -108,6 +108,13 @@ export * as Pagination from "./Pagination.js"
 export * as PublicKey from "./PublicKey.js"
 
 /**
+ * Registration of existing Klaytn accounts under keys KAS holds: the request and its answer.
+ *
+ * @since 0.8.0
+ */
+export * as Registration from "./Registration.js"
+
+/**
  * Unix seconds.
  *
  * @since 0.1.0

@@ -32,6 +32,7 @@ import * as Faults from "./http/Faults.js"
 import * as KeyVault from "./store/KeyVault.js"
 import * as Ledger from "./chain/Ledger.js"
 import * as LedgerStore from "./store/LedgerStore.js"
+import * as Registration from "./Registration.js"
 import * as Listener from "./http/Listener.js"
 import * as OpenApi from "./http/OpenApi.js"
 import * as Routes from "./http/Routes.js"
@@ -174,10 +175,12 @@ export const make = (options: EmulatorConfig.Options = {}): Effect.Effect<Servic
     const listener = yield* Listener.listen({ host, port })
     const url = `http://${urlHost(host)}:${listener.port}`
     const openApi = OpenApi.document(Routes.table, url)
+    const registration = yield* Registration.make(wallet, ledger)
     yield* listener.serve(App.make({
       table: Routes.table,
       wallet,
       ledger,
+      registration,
       console,
       faults: Faults.makeInjector(faults),
       openApi: JSON.stringify(openApi)

@@ -332,6 +332,13 @@ export interface Service {
   readonly feeRecords: (
     query: Omit<LedgerStore.FeeHistoryQuery, "visibleAtMs">
   ) => Effect.Effect<ReadonlyArray<LedgerStore.FeeRecordRow>, SqlError.SqlError>
+  /**
+   * The account key of an address on a chain (any case): the one its last account update set,
+   * else the legacy key (its own).
+   *
+   * @since 0.8.0
+   */
+  readonly accountKey: (chainId: number, address: string) => Effect.Effect<Klaytn.AccountKey, SqlError.SqlError>
   /** The global fee payer of a chain (made when the ledger starts). */
   readonly globalFeePayer: (chainId: number) => Address.Address
   /** The time between two blocks. */
@@ -481,24 +488,36 @@ const valueOf = (action: Action): bigint =>
 
 /**
  * The state a wallet account takes after an account update to this key, by the key that signs its
- * transactions (a role-based key's transaction role): a legacy key is the one KAS holds
- * (`enabled`), and so is a public key that is KAS's own (the address comes from it), a fail key
- * signs for nothing (`disabled`, as the service does), any other key is not KAS's (`corrupted`:
- * KAS can no longer sign for it).
+ * transactions (a role-based key's transaction role): the key KAS holds for it (`enabled`) — a
+ * legacy key or a public key of its own address for an account KAS made, the public key of its
+ * key for an account registered under a key of the key service (`held`: that key's public key,
+ * uncompressed, whose address is then not the account's) —, a fail key signs for nothing
+ * (`disabled`, as the service does), any other key is not KAS's (`corrupted`: KAS can no longer
+ * sign for it).
  *
  * @since 0.5.0
  * @category keys
  */
-export const statusAfterUpdate = (address: string, key: Klaytn.AccountKey): "enabled" | "disabled" | "corrupted" => {
+export const statusAfterUpdate = (
+  address: string,
+  key: Klaytn.AccountKey,
+  held?: Uint8Array | undefined
+): "enabled" | "disabled" | "corrupted" => {
   // What signs its transactions decides (a role-based key's transaction role). KAS's key of an
-  // account is the one its address comes from: a public key with that address is still KAS's.
+  // account is the one it holds: for an account KAS made, the one its address comes from.
   const signing = key._tag === "RoleBased" ? key.roles[Klaytn.Role.Transaction]! : key
-  if (signing._tag === "Legacy") return "enabled"
   if (signing._tag === "Fail") return "disabled"
-  const own = signing._tag === "Public" &&
-    Either.getOrUndefined(Klaytn.addressOfPublicKey(signing.publicKey))?.toLowerCase() === address.toLowerCase()
-  return own ? "enabled" : "corrupted"
+  const kas = held !== undefined ? AccountKeys.addressOf(held).toLowerCase() : address.toLowerCase()
+  const signer = signing._tag === "Legacy"
+    ? address.toLowerCase()
+    : signing._tag === "Public"
+    ? Either.getOrUndefined(Klaytn.addressOfPublicKey(signing.publicKey))?.toLowerCase()
+    : undefined
+  return signer === kas ? "enabled" : "corrupted"
 }
+
+// A stored public key (`0x04` + 128 hex digits) as bytes.
+const bytesOfPublicKey = (hex: string): Uint8Array => new Uint8Array(Buffer.from(hex.slice(2), "hex"))
 
 const hexOf = (bytes: Uint8Array): string => `0x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex")}`
 
@@ -814,10 +833,12 @@ export const make = (options: {
         const newKey = kind === "account" && effects.txError === undefined && tx.key !== undefined
           ? Either.getOrUndefined(Klaytn.decodeAccountKey(tx.key))
           : undefined
+        // The key KAS holds for the account at that address, when it holds one (registered accounts').
+        const held = newKey !== undefined ? Option.getOrUndefined(yield* store.heldPublicKey(from)) : undefined
         return yield* store.write({
           chainId,
           ...extra,
-          accountKey: newKey !== undefined ? { address: from, key: tx.key!, status: statusAfterUpdate(from, newKey) } : undefined,
+          accountKey: newKey !== undefined ? { address: from, key: tx.key!, status: statusAfterUpdate(from, newKey, held) } : undefined,
           balances: [...after].map(([address, write]) => ({ address, read: read.get(address) ?? LedgerStore.Empty, write })),
           bill: bill !== undefined
             ? {
@@ -897,6 +918,9 @@ export const make = (options: {
             if (sender.value.status !== "enabled") return yield* ApiError.cannotSign(sender.value.address)
             senderKey = yield* openKey(sender.value)
           }
+          // An account registered under a key of the key service: KAS's key is not its address's own.
+          const registered = Option.isSome(sender) && sender.value.publicKey !== undefined &&
+            AccountKeys.addressOf(bytesOfPublicKey(sender.value.publicKey)).toLowerCase() !== from
 
           const payer = request.payer
           let payerKey: Uint8Array | undefined
@@ -956,14 +980,20 @@ export const make = (options: {
                 ? ApiError.sendFailed("invalid sender")
                 : Effect.succeed(Klaytn.signAsFeePayer(tx, raw.signatures!, { chainId, feePayer: payerKey }))
             })
+            : registered
+            ? Either.flatMap(
+              Klaytn.sign(Klaytn.senderSigningHash(tx, chainId), senderKey!, chainId),
+              (signature) => Klaytn.signAsFeePayer(tx, [signature], { chainId, feePayer: payerKey })
+            )
             : Klaytn.signTransaction(tx, { chainId, sender: senderKey!, feePayer: payerKey })
           if (Either.isLeft(signed)) return yield* internalFailure(signed.left.reason)
           // Signed here with the key KAS holds: valid as long as the account's key on the chain is
           // still the legacy one (no row) or KAS's own public key; anything else (a legacy
-          // transaction of an account whose key is no longer legacy, say) a node refuses.
+          // transaction of an account whose key is no longer legacy, say) a node refuses. The key
+          // of a registered account is not its address's: its legacy key is its old owner's.
           if (raw?.signatures === undefined) {
             const key = yield* keyOf(chainId, from)
-            if (key._tag !== "Legacy" && Either.isLeft(Klaytn.validateSignatures(signed.right, chainId, { sender: key }))) {
+            if ((key._tag !== "Legacy" || registered) && Either.isLeft(Klaytn.validateSignatures(signed.right, chainId, { sender: key }))) {
               return yield* ApiError.sendFailed("invalid sender")
             }
           }
@@ -1275,6 +1305,7 @@ export const make = (options: {
           manual ? Effect.succeed(undefined) : Clock.currentTimeMillis,
           (visibleAtMs) => store.feeHistory({ ...query, visibleAtMs })
         ),
+      accountKey: (chainId, address) => keyOf(chainId, address),
       globalFeePayer: (chainId) => globalPayers.get(chainId)!.address,
       blockInterval: interval,
       mining

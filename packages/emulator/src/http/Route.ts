@@ -24,6 +24,7 @@ import type * as EmulatorConsole from "../console/EmulatorConsole.js"
 import type * as Description from "./Description.js"
 import type * as Ledger from "../chain/Ledger.js"
 import * as PathPattern from "./PathPattern.js"
+import type * as Registration from "../Registration.js"
 import * as RequestBody from "./RequestBody.js"
 import type * as Wallet from "../Wallet.js"
 
@@ -45,6 +46,12 @@ export interface Services {
   readonly wallet: Wallet.Service
   /** The chain of the transaction routes. */
   readonly ledger: Ledger.Service
+  /**
+   * The registration of existing accounts (`POST /v2/registration/account`).
+   *
+   * @since 0.8.0
+   */
+  readonly registration: Registration.Service
   /** The console of the emulator's database, for its own routes (`ConsolePrefix`). */
   readonly console: EmulatorConsole.Service
   /** The OpenAPI document, serialized (it is derived from the table, so it cannot be in it). */

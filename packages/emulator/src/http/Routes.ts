@@ -12,6 +12,7 @@ import * as Console from "./routes/Console.js"
 import * as FeePayers from "./routes/FeePayers.js"
 import * as History from "./routes/History.js"
 import * as Keys from "./routes/Keys.js"
+import * as Registration from "./routes/Registration.js"
 import type * as Route from "./Route.js"
 import * as Service from "./routes/Service.js"
 import * as Transactions from "./routes/Transactions.js"
@@ -27,6 +28,7 @@ export const table: ReadonlyArray<Route.Route> = [
   ...FeePayers.routes,
   ...Transactions.routes,
   ...Keys.routes,
+  ...Registration.routes,
   ...History.routes,
   ...Service.routes,
   ...Console.routes
