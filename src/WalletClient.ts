@@ -49,8 +49,11 @@ import * as Request from "./internal/request.js"
 import * as Spans from "./internal/spans.js"
 import { version } from "./internal/version.js"
 import * as Krn from "./Krn.js"
+import type * as Migration from "./Migration.js"
+import type * as Node from "./internal/node.js"
 import * as Pagination from "./Pagination.js"
 import * as PublicKey from "./PublicKey.js"
+import * as Registration from "./Registration.js"
 import * as Transaction from "./Transaction.js"
 import * as TransactionKind from "./TransactionKind.js"
 import * as WalletConfig from "./WalletConfig.js"
@@ -175,6 +178,32 @@ export interface HistoryListParams extends HistoryCallOptions {
   readonly size?: number | undefined
   /** Continue from this cursor (from a previous page, or an error's `cursor`). */
   readonly cursor?: string | undefined
+}
+
+/**
+ * Options of `migrateAccounts`: the chain, the account pool the accounts join (`x-krn` of the
+ * registration), and the key pool their keys are created in (`x-krn` of `createKeys`). Unset
+ * fields fall back to the scope, then to the layer's options.
+ *
+ * @since 0.8.0
+ * @category models
+ */
+export interface MigrateOptions extends CallOptions {
+  /** Key pool of the keys created for the accounts; `null` for the member's default key pool. */
+  readonly keyPool?: WalletConfig.KeyPoolSelection | undefined
+}
+
+/**
+ * One account to register (`registerAccounts`): a key of the key service, the account's address,
+ * and optionally its signed fee-delegated account update (`0x` hex) to that key.
+ *
+ * @since 0.8.0
+ * @category models
+ */
+export interface RegisterAccountParams {
+  readonly keyId: KeyId.KeyId | string
+  readonly address: Address.Address | string
+  readonly rlp?: string | undefined
 }
 
 /**
@@ -541,6 +570,37 @@ export interface Service {
     options?: KeyCallOptions
   ) => Effect.Effect<Key.KeySignature, WalletError.WalletError>
   /**
+   * Registers existing Klaytn accounts in the selected pool under keys of the key service (POST
+   * /v2/registration/account): each item's `rlp`, when given, is a fee-delegated account update
+   * (0x21) its current key signed, switching it to `AccountKeyPublic` of the key; the service
+   * pays its fee and sends it. 1 to 100 items, one per address, each key id on the call's chain:
+   * checked before anything is sent. The answer says which items failed and why
+   * (`Registration.RegistrationResult`); a key id that is not the member's refuses the whole
+   * request (`AccountNotFound`, code 1061010). Not retried once sent. `migrateAccounts` builds
+   * the items from private keys.
+   */
+  readonly registerAccounts: (
+    items: ReadonlyArray<RegisterAccountParams>,
+    options?: CallOptions
+  ) => Effect.Effect<Registration.RegistrationResult, WalletError.WalletError>
+  /**
+   * Brings existing Klaytn accounts under KAS custody in one call (the official client's
+   * `migrateAccounts`): checks every account (`Migration.MigrationAccount`: its address and the
+   * `Redacted` private key or keys that sign its updates) before anything is sent; reads what was
+   * not given from the KAS Node API (`nodeUrl`: the chain id, checked; the gas price; each
+   * account's pending nonce and its key on the chain, against which the keys are checked); creates
+   * one key per account (`createKeys`, in `keyPool`); signs each account's fee-delegated update to
+   * its key here, with the private keys, which never leave the process; and registers them
+   * (`registerAccounts`, in `pool`). Each account's outcome says whether it was migrated, with its
+   * key, or why not (`Migration.Outcome`). A failure of a node read or of the key creation fails
+   * the call (nothing was registered); a failure of the registration request is each account's
+   * outcome, with the key created for it. docs/migration.md.
+   */
+  readonly migrateAccounts: (
+    accounts: ReadonlyArray<Migration.MigrationAccount>,
+    options?: MigrateOptions
+  ) => Effect.Effect<Migration.MigrationResult, WalletError.WalletError>
+  /**
    * One page of the member's fee-delegation history (GET /v2/history/fd/tx), optionally only the
    * transactions `from` sent; an empty history (the service's 400 1061010 on the first page) is an
    * empty page.
@@ -620,6 +680,7 @@ const CreateSize = Schema.Int.pipe(
   Schema.between(1, Key.MaxCreateSize, { message: (issue) => `must be an integer from 1 to ${Key.MaxCreateSize}, got ${String(issue.actual)}` })
 )
 const validCreateSize = Options.argument("size", CreateSize)
+const decodeRegistrationResult: Decode<Registration.RegistrationResult> = Schema.decodeUnknownEither(Registration.RegistrationResult)
 const decodeTransactionResult = Schema.decodeUnknownEither(Transaction.TransactionResult)
 // The body is kept beside the result: a result that fails verification is shown as it came.
 const decodeTransactionResultWithBody: Decode<{ readonly body: unknown; readonly result: Transaction.TransactionResult }> = (body) =>
@@ -847,6 +908,32 @@ const rawRequest = (prepared: Prepared, rlp: string, options: AnyOptions) =>
   )
 
 const callBody = roundTrip(Wire.ContractCallBody)
+const registrationBody = roundTrip(Registration.RegistrationRequest)
+
+/**
+ * A registration's body, checked and encoded: key ids as strings (a `KeyId` value or a string),
+ * each on the call's chain.
+ */
+const registrationItems = (items: unknown, chainId: number) =>
+  Either.gen(function*() {
+    if (!Array.isArray(items)) return yield* Either.left(Options.invalid("items", "must be an array of { keyId, address, rlp? }"))
+    const raw = (items as ReadonlyArray<unknown>).map((item) => {
+      if (typeof item !== "object" || item === null) return item
+      const i = item as Record<string, unknown>
+      return KeyId.isKeyId(i.keyId) ? { ...i, keyId: i.keyId.toString() } : i
+    })
+    const body = yield* Either.mapLeft(registrationBody(raw), (error) => {
+      const e = Options.fromParseError("items")(error)
+      return Options.invalid(e.argument === "items" ? "items" : `items[${e.argument}]`, e.description)
+    })
+    for (const [i, item] of body.entries()) {
+      const keyId = Either.getOrThrow(validKeyIdString(item.keyId))
+      if (keyId.poolKrn.chainId !== chainId) {
+        return yield* Either.left(Options.invalid(`items[${i}].keyId`, `key ${item.keyId} is on chain ${keyId.poolKrn.chainId}, the request on chain ${chainId}`))
+      }
+    }
+    return body
+  })
 
 /** The body of a contract call, checked (the arguments against their ABI types) and encoded. */
 const contractCallBody = (params: CallContractParams) =>
@@ -921,19 +1008,22 @@ export const make = (
       accept: "application/json",
       "user-agent": userAgent
     }
-    const decorated = (settings.httpSpans ? base : HttpClient.withTracerDisabledWhen(base, () => true)).pipe(
-      HttpClient.mapRequest((request) =>
-        HttpClientRequest.setHeaders(HttpClientRequest.prependUrl(request, settings.baseUrl), headers)
-      ),
-      HttpClient.transform(Request.noRedirects)
-    )
-    const pipeline: Request.Pipeline = {
-      client: settings.transformClient !== undefined ? settings.transformClient(decorated) : decorated,
-      timeout: settings.timeout,
-      retry: settings.retry,
-      maxResponseBytes: settings.maxResponseBytes,
-      auth: settings.auth
+    const pipelineOf = (origin: string): Request.Pipeline => {
+      const client = (settings.httpSpans ? base : HttpClient.withTracerDisabledWhen(base, () => true)).pipe(
+        HttpClient.mapRequest((request) => HttpClientRequest.setHeaders(HttpClientRequest.prependUrl(request, origin), headers)),
+        HttpClient.transform(Request.noRedirects)
+      )
+      return {
+        client: settings.transformClient !== undefined ? settings.transformClient(client) : client,
+        timeout: settings.timeout,
+        retry: settings.retry,
+        maxResponseBytes: settings.maxResponseBytes,
+        auth: settings.auth
+      }
     }
+    const pipeline = pipelineOf(settings.baseUrl)
+    // The KAS Node API: the same credentials, timeout, retries and limits, at its own origin.
+    const nodePipeline = pipelineOf(settings.node.origin)
 
     const scrubbingTracers = new WeakMap<Tracer.Tracer, Tracer.Tracer>()
     const scrubbed = (tracer: Tracer.Tracer): Tracer.Tracer => {
@@ -976,11 +1066,12 @@ export const make = (
       name: string,
       t: Options.Target,
       call: Request.Call<A>,
-      attributes?: Record<string, unknown>
+      attributes?: Record<string, unknown>,
+      through: Request.Pipeline = pipeline
     ): Effect.Effect<A, WalletError.WalletError> => {
       const path = Request.pathOf(call.request)
       const krn = call.request.headers["x-krn"]
-      const traced = Effect.withSpan(Request.run(pipeline, call, path), `WalletClient.${name}`, {
+      const traced = Effect.withSpan(Request.run(through, call, path), `WalletClient.${name}`, {
         attributes: {
           [Spans.SpanAttributes.chainId]: t.chainId,
           [Spans.SpanAttributes.pool]: krn ?? "default",
@@ -1217,6 +1308,30 @@ export const make = (
           decode: decodeReceipt
         }, { [Spans.SpanAttributes.txHash]: checked }))
 
+    const createKeys = (size: number, call: KeyCallOptions | undefined) =>
+      Effect.flatMap(Effect.all([validCreateSize(size), target(call)]), ([checked, t]) =>
+        send("createKeys", t, {
+          request: HttpClientRequest.post("/v2/key", {
+            headers: t.keyPool !== undefined
+              ? { "x-chain-id": String(t.chainId), "x-krn": t.keyPool.toString() }
+              : { "x-chain-id": String(t.chainId) }
+          }).pipe(HttpClientRequest.bodyUnsafeJson({ size: checked })),
+          idempotent: false,
+          decode: decodeCreatedKeys
+        }))
+
+    const registerAccounts = (items: unknown, call: CallOptions | undefined) =>
+      Effect.flatMap(target(call), (t) =>
+        Effect.flatMap(registrationItems(items, t.chainId), (body) =>
+          send("registerAccounts", t, {
+            request: HttpClientRequest.post("/v2/registration/account", { headers: poolHeaders(t) }).pipe(
+              HttpClientRequest.bodyUnsafeJson(body)
+            ),
+            // Not idempotent: a registration sent twice sends its transactions twice.
+            idempotent: false,
+            decode: decodeRegistrationResult
+          }, { "kas.accounts": body.length })))
+
     const accountListing = paged<Account.Account, Account.AccountPage>((params: ListParams | undefined) =>
       Effect.map(
         params?.status === undefined ? Either.right(undefined) : validStatus(params.status),
@@ -1336,17 +1451,7 @@ export const make = (
             idempotent: true,
             decode: decodeCallResult
           }, { [Spans.SpanAttributes.contract]: body.to })),
-      createKeys: (size, call) =>
-        Effect.flatMap(Effect.all([validCreateSize(size), target(call)]), ([checked, t]) =>
-          send("createKeys", t, {
-            request: HttpClientRequest.post("/v2/key", {
-              headers: t.keyPool !== undefined
-                ? { "x-chain-id": String(t.chainId), "x-krn": t.keyPool.toString() }
-                : { "x-chain-id": String(t.chainId) }
-            }).pipe(HttpClientRequest.bodyUnsafeJson({ size: checked })),
-            idempotent: false,
-            decode: decodeCreatedKeys
-          })),
+      createKeys,
       getKey: (keyId, call) =>
         onKey("getKey", keyId, call, (k, t) => ({
           request: HttpClientRequest.get(keyPath(k), { headers: { "x-chain-id": String(t.chainId) } }),
@@ -1371,6 +1476,31 @@ export const make = (
             idempotent: false,
             decode: decodeKeySignature
           }))),
+      registerAccounts: (items, call) => registerAccounts(items, call),
+      migrateAccounts: (accounts, call) =>
+        Effect.flatMap(target(call), (t) => {
+          const node: Node.Node = {
+            path: settings.node.path,
+            chainId: t.chainId,
+            send: (name, nodeCall, attributes) => send(name, t, nodeCall, attributes, nodePipeline)
+          }
+          return Effect.flatMap(Effect.promise(() => import("./internal/migrate.js")), (module) =>
+            module.migrate({
+              chainId: t.chainId,
+              node,
+              createKeys: (size) => createKeys(size, call),
+              register: (items) => registerAccounts(items, call)
+            }, accounts)).pipe(
+              Effect.withSpan("WalletClient.migrateAccounts", {
+                attributes: {
+                  [Spans.SpanAttributes.chainId]: t.chainId,
+                  [Spans.SpanAttributes.pool]: t.pool?.toString() ?? "default",
+                  "kas.accounts": Array.isArray(accounts) ? accounts.length : 0
+                },
+                captureStackTrace: false
+              })
+            )
+        }),
       listFeeDelegationHistory: historyListing.one,
       feeDelegationHistoryPages: historyListing.all,
       feeDelegationHistory: historyListing.items,
@@ -1442,7 +1572,8 @@ export const layerConfig = (
  * `accountsByPublicKey`, `accountCount`, `accountCountByPool`, `createFeePayer`, `getFeePayer`,
  * `deleteFeePayer`, `listFeePayers`, `transferValue`, `callContract`,
  * `getTransactionReceipt`, `awaitReceipt`, `createKeys`, `getKey`, `deleteKey`, `listKeys`,
- * `signWithKey`, `listFeeDelegationHistory`, `getFeeDelegationRecord`.
+ * `signWithKey`, `registerAccounts`, `migrateAccounts`, `listFeeDelegationHistory`,
+ * `getFeeDelegationRecord`.
  * Each is documented on `Service`.
  *
  * @since 0.1.0
@@ -1471,6 +1602,8 @@ export const {
   listFeeDelegationHistory,
   listFeePayers,
   listKeys,
+  migrateAccounts,
+  registerAccounts,
   signWithKey,
   transferValue
 } = Effect.serviceFunctions(WalletClient)

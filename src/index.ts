@@ -94,6 +94,13 @@ export * as KeyId from "./KeyId.js"
 export * as Krn from "./Krn.js"
 
 /**
+ * Migration of existing Klaytn accounts into KAS: the accounts given and what became of each.
+ *
+ * @since 0.8.0
+ */
+export * as Migration from "./Migration.js"
+
+/**
  * Page size, cursor and time range.
  *
  * @since 0.1.0
