@@ -1103,6 +1103,47 @@ export const make = (
         ...(Transaction.isSigned(result) ? { transactionHash: result.transactionHash } : {})
       })
 
+    // The keys of senders whose key is not their address's own (accounts registered under a key of
+    // the key service), by lower-case address: learnt from the account when a result's sender
+    // signature does not recover to its address; bounded, the oldest forgotten first.
+    const senderKeys = new Map<string, Uint8Array>()
+    const senderKeyOf = (from: Address.Address, t: Options.Target) => {
+      const known = senderKeys.get(from.toLowerCase())
+      if (known !== undefined) return Effect.succeed(known)
+      return Effect.map(
+        send("getAccount", t, {
+          request: HttpClientRequest.get(`/v2/account/${from}`, { headers: poolHeaders(t) }),
+          idempotent: true,
+          decode: DecodeAccounts.decodeAccount
+        }, { [Spans.SpanAttributes.address]: from }),
+        (account) => {
+          const key = (AccountKey.toKlaytn(AccountKey.Public({ publicKey: account.publicKey })) as { readonly publicKey: Uint8Array }).publicKey
+          if (senderKeys.size >= 1024) senderKeys.delete(senderKeys.keys().next().value!)
+          senderKeys.set(from.toLowerCase(), key)
+          return key
+        }
+      )
+    }
+
+    /**
+     * A result's check: the request's, and when the sender's signature the service made does not
+     * recover to its address, once more against the key the sender's account holds — an account
+     * registered under a key of the key service signs with a key of another address. The account is
+     * read once (GET /v2/account/{from}); a failure there leaves the first mismatch.
+     */
+    const verified = (expected: Verify.Expected, result: Transaction.TransactionResult, t: Options.Target) => {
+      const once = (e: Verify.Expected) => Verify.verify(e, result, settings.verifyResults === "all")
+      return Effect.catchAll(once(expected), (mismatch) =>
+        mismatch.field !== "rlp.signatures" || expected.sent !== undefined || expected.from === undefined || settings.verifyResults !== "all"
+          ? Effect.fail(mismatch)
+          : senderKeyOf(expected.from, t).pipe(
+            Effect.matchEffect({
+              onFailure: () => Effect.fail(mismatch),
+              onSuccess: (senderKey) => once({ ...expected, senderKey })
+            })
+          ))
+    }
+
     /** Any transaction: its body checked and built, sent to the route of its kind and fee payer, its result verified. */
     const sendTransaction = (name: string, kind: TransactionKind.TransactionKind, options: AnyOptions) =>
       Effect.flatMap(Effect.all([prepare(kind, options), target(options)]), ([prepared, t]) => {
@@ -1115,10 +1156,7 @@ export const make = (
         })
         return Effect.flatMap(sent, ({ body, result }) =>
           settings.verifyResults !== "off"
-            ? Effect.as(
-              Effect.mapError(Verify.verify(prepared.expected(t.chainId), result, settings.verifyResults === "all"), unverified(request, body, result)),
-              result
-            )
+            ? Effect.as(Effect.mapError(verified(prepared.expected(t.chainId), result, t), unverified(request, body, result)), result)
             : Effect.succeed(result))
       })
 
