@@ -75,7 +75,7 @@ describe("the root entry point runs outside Node", () => {
 
 
 describe("the browser bundle of an application using the client", () => {
-  it.effect("adds at most 113 KB to the effect modules its API needs (the Klaytn codec apart, loaded on first use), and no fast-check of its own", () =>
+  it.effect("adds at most 117 KB to the effect modules its API needs (the Klaytn codec apart, loaded on first use), and no fast-check of its own", () =>
     Effect.gen(function*() {
       const sizes = yield* Effect.promise(() => measure(["baseline", "streams", "client"]))
       // The client's own code, @noble/hashes and the effect modules only it uses (docs/benchmarks.md):
@@ -86,8 +86,11 @@ describe("the browser bundle of an application using the client", () => {
       // are verified with (48 KB with its curve) loads on the first signed result, apart.
       // Issue 20's key service (the Key schemas, seven operations, the key pool option) may add at
       // most 5 KB more (4.9 KB measured: 109.9 KB). The fee-delegation history (FeeHistory's schemas,
-      // four operations) 2.8 KB more: 112.7 KB measured.
-      expect(sizes.client.raw - sizes.streams.raw).toBeLessThanOrEqual(113 * 1024)
+      // four operations) 2.8 KB more: 112.7 KB measured. Registration and migration (Registration's
+      // schemas, registerAccounts, migrateAccounts' entry, the node setting, the check of a
+      // registered sender's signature) 4.2 KB more: 116.9 KB; the migration itself (its checks, the
+      // node's JSON-RPC, the signing) is a chunk loaded on the first migration, with the codec.
+      expect(sizes.client.raw - sizes.streams.raw).toBeLessThanOrEqual(117 * 1024)
       // The only fast-check is what effect's Schema module imports: the same in the baseline.
       expect(sizes.client.fastCheck).toBeLessThanOrEqual(sizes.baseline.fastCheck + 512)
     }), 60_000)

@@ -36,6 +36,7 @@ export const modules: Readonly<Record<string, () => Promise<{ readonly commands:
   accounts: () => import("./commands/AccountsCommand.js"),
   "fee-payers": () => import("./commands/FeePayersCommand.js"),
   tx: () => import("./commands/TxCommand.js"),
+  migrate: () => import("./commands/MigrateCommand.js"),
   emulator: () => import("./commands/EmulatorCommand.js"),
   tour: () => import("./commands/Tour.js")
 }

@@ -25,6 +25,8 @@ export interface Context {
     | Transacting
     | "call"
     | "receipt"
+    | "migrate"
+    | "register"
   /** What the command works on: accounts (the default) or fee-payer accounts. */
   readonly kind?: "account" | "fee-payer" | undefined
   readonly chainId: number
@@ -36,6 +38,13 @@ export interface Context {
   readonly feePayer?: string | undefined
   /** The transaction's hash, for `receipt`. */
   readonly hash?: string | undefined
+  /**
+   * The KAS Node API a migration reads (its URL, and the path its requests name), for the
+   * messages of its failures.
+   *
+   * @since 0.8.0
+   */
+  readonly node?: { readonly url: string; readonly path: string } | undefined
 }
 
 /**
@@ -68,6 +77,7 @@ export const flagOf: Readonly<Record<string, string>> = {
   baseUrl: "--url",
   address: "<address>",
   rlp: "the RLP",
+  nodeUrl: "--node-url",
   accountKey: "--key",
   transactionHash: "--hash",
   credentials: "the key (--access-key-id / --secret-access-key)"
@@ -102,6 +112,10 @@ export const walletError = (error: WalletError.WalletError, context: Context): s
     case "Unauthorized":
       return `${context.url} refused the key (${service(error)}); check KAS_ACCESS_KEY_ID and KAS_SECRET_ACCESS_KEY`
     case "AccountNotFound":
+      // A registration names keys: the one the service does not know is in its message.
+      if (context.operation === "migrate" || context.operation === "register") {
+        return `a key id is not one of the member's keys on chain ${context.chainId} (${service(error)}); check the key ids and --chain`
+      }
       if (transacting.has(context.operation)) {
         const feePayer = context.feePayer
         // A relayed RLP without --from: its sender is the RLP's.
@@ -166,15 +180,19 @@ export const walletError = (error: WalletError.WalletError, context: Context): s
         " its rlp (printed) to kas-wallet tx relay, with the same --fee-payer"
     case "ReceiptTimeout":
       return `transaction ${error.hash} not committed after ${error.waitedMillis} ms (last status ${error.lastStatus}); check later with kas-wallet tx receipt ${error.hash}`
-    case "TransportError":
+    case "TransportError": {
+      // A migration's reads of the node go to the node, not to the wallet API.
+      const node = context.node !== undefined && error.path.startsWith(context.node.path) ? context.node : undefined
+      const url = node?.url ?? context.url
       switch (error.reason) {
         case "Connect":
-          return oneLine(`cannot connect to ${context.url} (${error.description}); is it running? check --url / KAS_WALLET_URL`)
+          return oneLine(`cannot connect to ${url} (${error.description}); is it running? check ${node !== undefined ? "--node-url / KAS_NODE_URL" : "--url / KAS_WALLET_URL"}`)
         case "Timeout":
-          return oneLine(`${context.url} did not answer ${error.method} ${error.path} in time (${error.description})`)
+          return oneLine(`${url} did not answer ${error.method} ${error.path} in time (${error.description})`)
         case "Network":
-          return oneLine(`the connection to ${context.url} failed during ${error.method} ${error.path} (${error.description})`)
+          return oneLine(`the connection to ${url} failed during ${error.method} ${error.path} (${error.description})`)
       }
+    }
   }
 }
 
