@@ -422,7 +422,7 @@ const accountsRegister: Command = {
   runs: true,
   examples: [
     "kas-wallet accounts register registrations.json",
-    "jq '[.[] | {keyId, address}]' updated.json | kas-wallet accounts register - --json"
+    "jq '[.[] | {keyId, address}]' keys.json | kas-wallet accounts register -"
   ]
 }
 
@@ -1387,7 +1387,7 @@ const migrate: Command = {
   examples: [
     "kas-wallet migrate accounts.json",
     "pass show klaytn/accounts.json | kas-wallet migrate - --json",
-    "kas-wallet migrate accounts.json --node-url \"$KAS_WALLET_URL/v1/klaytn\"   # an emulator"
+    "kas-wallet migrate accounts.json --node-url \"$KAS_WALLET_URL/v1/klaytn\""
   ]
 }
 
