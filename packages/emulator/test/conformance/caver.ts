@@ -20,6 +20,7 @@ import { Emulator } from "../../src/index.js"
 import { loadCaver } from "../support/caver.js"
 import artifacts from "../fixtures/contracts/artifacts.json" with { type: "json" }
 import { kasWalletChecks, kindChecks } from "./kinds.js"
+import { registrationChecks } from "./registration.js"
 import { createServer } from "node:http"
 
 interface Check {
@@ -585,8 +586,7 @@ const outOfScope: Readonly<Record<string, string>> = Object.fromEntries([
     "getMultiSigTransactionList",
     "signMultiSigTransction",
     "appendSignatures"
-  ].map((m) => [m, "multisig (PUT /v2/account/{address}/multisig, /v2/multisig/...)"]),
-  ...["registerAccounts", "migrateAccounts"].map((m) => [m, "account migration (POST /v2/registration/account; /v2/key)"])
+  ].map((m) => [m, "multisig (PUT /v2/account/{address}/multisig, /v2/multisig/...)"])
 ])
 
 /** A failure in one line: an assertion's message with what it compared, an error's message, or the body the client rejected with. */
@@ -686,7 +686,8 @@ const main = Effect.scoped(Effect.gen(function*() {
   const list = [
     ...checks(wallet, accountId, backstage),
     ...historyChecks(cypressCaver.kas.wallet, cypress),
-    ...kindChecks(manualWallet, kindsBackstage, kindParties, () => manualFeePayer)
+    ...kindChecks(manualWallet, kindsBackstage, kindParties, () => manualFeePayer),
+    ...registrationChecks(manualCaver, kindsBackstage)
   ]
   const flows = kasWalletChecks(manualCaver, kindsBackstage, kindParties, () => manualFeePayer)
   const width = Math.max(...[...list, ...flows].map((c) => c.method.length)) + 1
