@@ -851,6 +851,8 @@ const roleKey = (key: AccountKey, role: number): AccountKey =>
   key._tag !== "RoleBased" ? key : key.roles[role] ?? key.roles[Role.Transaction]!
 
 const validateUnsafe = (address: Address.Address, key: AccountKey, hash: Uint8Array, sigs: ReadonlyArray<SignatureValues>, chainId: number, who: string) => {
+  // No signature proves nothing, whatever the key (a legacy or public key would check none).
+  if (sigs.length === 0) invalid(`no ${who} signature`)
   switch (key._tag) {
     case "Legacy":
       for (const sig of sigs) {

@@ -34,6 +34,7 @@ import * as Ledger from "./chain/Ledger.js"
 import * as LedgerStore from "./store/LedgerStore.js"
 import * as Registration from "./Registration.js"
 import * as Listener from "./http/Listener.js"
+import * as Node from "./chain/Node.js"
 import * as OpenApi from "./http/OpenApi.js"
 import * as Routes from "./http/Routes.js"
 import * as Store from "./store/Store.js"
@@ -152,7 +153,11 @@ export const make = (options: EmulatorConfig.Options = {}): Effect.Effect<Servic
     const database = options.database ?? EmulatorConfig.DefaultDatabase
 
     const services = yield* Layer.build(
-      Layer.mergeAll(EmulatorConsole.layer, Wallet.layer, Ledger.layer({ blockInterval: options.blockInterval, mining: options.mining })).pipe(
+      Layer.mergeAll(
+        EmulatorConsole.layer,
+        Wallet.layer,
+        Node.layer.pipe(Layer.provideMerge(Ledger.layer({ blockInterval: options.blockInterval, mining: options.mining })))
+      ).pipe(
         Layer.provideMerge(KeyVault.layer(options)),
         Layer.provideMerge(Layer.merge(Store.layer, LedgerStore.layer)),
         Layer.provideMerge(Database.layer({ database, authToken: options.authToken }))
@@ -161,6 +166,7 @@ export const make = (options: EmulatorConfig.Options = {}): Effect.Effect<Servic
     const console = Context.get(services, EmulatorConsole.Console)
     const wallet = Context.get(services, Wallet.Wallet)
     const ledger = Context.get(services, Ledger.Ledger)
+    const node = Context.get(services, Node.Node)
     const vault = Context.get(services, KeyVault.KeyVault)
     const db = Context.get(services, Database.Database)
 
@@ -181,6 +187,7 @@ export const make = (options: EmulatorConfig.Options = {}): Effect.Effect<Servic
       wallet,
       ledger,
       registration,
+      node,
       console,
       faults: Faults.makeInjector(faults),
       openApi: JSON.stringify(openApi)

@@ -97,11 +97,13 @@ describe("fault injection over HTTP", () => {
       expect(doc.status).toBe(200)
     })))
 
-  it.live("500 and 503 faults carry a KAS body", () =>
+  it.live("500 and 503 faults carry a KAS body, on the wallet routes and the node route alike", () =>
     withEmulator({ faults: { rate: 1, seed: 5, kinds: ["500", "503"] } })(Effect.gen(function*() {
       const e = yield* Emulator.Emulator
-      const replies = yield* Effect.forEach(Array.from({ length: 10 }), () =>
-        Effect.orDie(sendEither("POST", `${e.url}/v2/account`, { authorization: Redacted.value(e.member.authorization), "x-chain-id": "1001" })))
+      const headers = { authorization: Redacted.value(e.member.authorization), "x-chain-id": "1001" }
+      const rpc = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "klay_blockNumber", params: [] })
+      const replies = yield* Effect.forEach(Array.from({ length: 10 }), (_, i) =>
+        Effect.orDie(i % 2 === 0 ? sendEither("POST", `${e.url}/v2/account`, headers) : sendEither("POST", `${e.url}/v1/klaytn`, headers, rpc)))
       for (const r of replies) {
         expect([500, 503]).toContain(r.status)
         expectKasErrorBody(r)

@@ -650,6 +650,9 @@ describe("legacy transactions and account keys, with random keys", () => {
     expect(ok(sign("account", [b!]), roles)).toBe(true)
     // fail: nothing signs
     expect(ok(sign("value", [a!]), { _tag: "Fail" })).toBe(false)
+    // no signature proves nothing, whatever the key (a raw transaction sent unsigned)
+    expect(ok(sign("value", []), { _tag: "Legacy" })).toBe(false)
+    expect(ok(sign("value", []), { _tag: "Public", publicKey: pub(b!) })).toBe(false)
   }, { fastCheck: { numRuns: 5 } })
 
   it("account keys are checked: points of the curve, reachable thresholds, distinct keys, no role-based inside role-based", () => {

@@ -57,6 +57,10 @@
  *   is one entry in each.
  * - `submit: false` signs and answers (status `Pending`) without the node's checks (nonce, gas,
  *   funds, recipient), runs nothing and changes nothing.
+ * - **Signed whole elsewhere** (payer `Signed`: the node route's `sendRawTransaction`): any sender,
+ *   no pool account; its signatures, and for a fee-delegated type its fee payer's, are checked
+ *   against their account keys on the chain, and the fee payer pays from its own balance, as a
+ *   member's fee-payer account does.
  * - **Calls** (`contract/call`) run the method on the latest state, read only, and answer the
  *   calldata and the return data; a revert or a halt is 400 1065001 with the node's message.
  *
@@ -147,6 +151,15 @@ export const Chains: ReadonlyArray<number> = [8217, 1001]
 export type Payer =
   | { readonly _tag: "Sender" }
   | { readonly _tag: "Global"; readonly feeRatio: number }
+  /**
+   * A raw transaction signed whole elsewhere (a node's `sendRawTransaction`): its fee payer, when
+   * its type has one, is the one in the transaction (any address: it pays from its balance on the
+   * chain), its signatures as they came, checked against its account key; `feeRatio` is the
+   * transaction's own.
+   *
+   * @since 0.5.0
+   */
+  | { readonly _tag: "Signed"; readonly feeRatio: number }
   | {
     readonly _tag: "User"
     readonly address: Address.Address
@@ -181,6 +194,13 @@ export type Action =
     readonly tx: Klaytn.Tx
     /** The sender's signatures (a TxHashRLP); absent: a SigRLP, which a pool account signs. */
     readonly signatures: ReadonlyArray<Klaytn.SignatureValues> | undefined
+    /**
+     * The fee payer's address and signatures, when they came with the transaction (payer
+     * `Signed`).
+     *
+     * @since 0.5.0
+     */
+    readonly feePayer?: Klaytn.SignedParts["feePayer"] | undefined
   }
   | {
     readonly kind: "value"
@@ -241,6 +261,22 @@ export interface CallRequest {
 }
 
 /**
+ * A read-only run (`Service.simulate`): from, to (absent: the input is creation code) and the gas
+ * the EVM may use, Klaytn's intrinsic gas already taken off. Addresses lower case.
+ *
+ * @since 0.5.0
+ * @category models
+ */
+export interface SimulateRequest {
+  readonly chainId: number
+  readonly from: string
+  readonly to: string | undefined
+  readonly value: bigint
+  readonly input: Uint8Array
+  readonly gasLimit: bigint
+}
+
+/**
  * How blocks are made: `interval`, one every block interval by the clock, a transaction run and
  * applied when accepted (its receipt `Pending` until its block's time); `manual`, only when `mine`
  * is called, a transaction waiting in the chain's pending pool until then.
@@ -292,6 +328,15 @@ export interface Service {
   readonly send: (request: SendRequest) => Effect.Effect<string, ApiError.ApiError | SqlError.SqlError>
   /** Runs a contract method read-only on the latest state; answers `{ data, result }` as JSON. */
   readonly call: (request: CallRequest) => Effect.Effect<string, ApiError.ApiError | SqlError.SqlError>
+  /**
+   * Runs calldata (or, without `to`, creation code) read-only on the latest state, in the latest
+   * block's context, changing nothing: what a contract call and a node's `eth_call` and gas
+   * estimate run. Fails with `EvmError` where Klaytn refuses before running (value the sender
+   * does not hold).
+   *
+   * @since 0.5.0
+   */
+  readonly simulate: (request: SimulateRequest) => Effect.Effect<Evm.Outcome, Evm.EvmError | SqlError.SqlError>
   /**
    * The receipt's JSON of a transaction by lower-case hash, `Pending` while in the pool; 400
    * 1065000 when the chain has none.
@@ -451,6 +496,32 @@ export const latestBlock = (
   const blockNumber = Math.max(0, Math.floor((now - genesisMs) / intervalMs))
   return { blockNumber, blockTimeMs: genesisMs + blockNumber * intervalMs }
 }
+
+/**
+ * The latest block of a chain at `now`: in manual mining the last block `mine` made (its context,
+ * for a run, at the clock's time); by interval, the last block the clock has made (`latestBlock`).
+ * What a read-only run and a node's `blockNumber` see.
+ *
+ * @since 0.5.0
+ * @category blocks
+ */
+export const head = (
+  chain: Pick<LedgerStore.ChainRow, "genesisMs" | "minedBlock">,
+  now: number,
+  mining: Mining,
+  intervalMs: number
+): { readonly blockNumber: number; readonly blockTimeMs: number } =>
+  mining === "manual" ? { blockNumber: chain.minedBlock, blockTimeMs: now } : latestBlock(now, chain.genesisMs, intervalMs)
+
+/**
+ * Whether a transaction written in a block at `blockTimeMs` is in a block at `now`: by interval,
+ * once its block's time has come (until then it is pending); in manual mining, as soon as it is
+ * written (`mine` made its block).
+ *
+ * @since 0.5.0
+ * @category blocks
+ */
+export const inBlock = (mining: Mining, blockTimeMs: number, now: number): boolean => mining === "manual" || now >= blockTimeMs
 
 const NOT_FOR_PROGRAM_ACCOUNT = "this type transaction cannot be sent to contract addresses"
 const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000"
@@ -886,6 +957,21 @@ export const make = (options: {
       return loop(0)
     }
 
+    // A transaction signed whole elsewhere, its sender's signatures already checked: a type with a
+    // fee payer needs its signatures, checked against the fee payer's key on the chain (its
+    // fee-payer role), as a node does.
+    const signedWhole = (chainId: number, parts: Klaytn.SignedParts, senderKey: Klaytn.AccountKey) =>
+      Effect.gen(function*() {
+        if (Wire.isFeeDelegatedType(parts.tx.type)) {
+          if (parts.feePayer === undefined) return yield* ApiError.sendFailed("invalid fee payer")
+          const payerKey = yield* keyOf(chainId, parts.feePayer.address)
+          if (Either.isLeft(Klaytn.validateSignatures(parts, chainId, { sender: senderKey, feePayer: payerKey }))) {
+            return yield* ApiError.sendFailed("invalid fee payer")
+          }
+        }
+        return Klaytn.fromRaw(Klaytn.encodeRaw(parts), chainId)
+      })
+
     // Acceptance, one pipeline for every kind: the request's parties and keys, the nonce, the
     // signed transaction, then the node's checks against the state plus the pool; then, by mining
     // mode, the run and write at once (interval) or the entry into the pool (manual).
@@ -904,7 +990,12 @@ export const make = (options: {
         // A raw transaction its sender signed may come from anywhere on the fee-delegated routes: its
         // signatures are checked against the sender's key on the chain, no pool account is needed.
         const signedElsewhere = raw?.signatures !== undefined && request.payer._tag !== "Sender"
-        const payerKind: LedgerStore.PayerKind = request.payer._tag === "Sender" ? "sender" : request.payer._tag === "Global" ? "global" : "user"
+        // A transaction signed whole pays as a user fee payer would: from the fee payer's balance.
+        const payerKind: LedgerStore.PayerKind = request.payer._tag === "Sender" || (request.payer._tag === "Signed" && raw?.feePayer === undefined)
+          ? "sender"
+          : request.payer._tag === "Global"
+          ? "global"
+          : "user"
 
         // One attempt: read, check, sign, then run and write (or pool). `None` when another process
         // wrote in between.
@@ -932,6 +1023,8 @@ export const make = (options: {
             userPayer = row.value.address.toLowerCase()
           } else if (payer._tag === "Global") {
             payerKey = Redacted.value(globalPayers.get(chainId)!.key)
+          } else if (payer._tag === "Signed" && raw?.feePayer !== undefined) {
+            userPayer = raw.feePayer.address.toLowerCase()
           }
 
           const now = yield* Clock.currentTimeMillis
@@ -976,8 +1069,9 @@ export const make = (options: {
               // The sender's signatures as they came, checked against its key on the chain (absent:
               // the legacy key, its own address); the fee payer signs here.
               const valid = Klaytn.validateSignatures({ tx, signatures: raw.signatures! }, chainId, { sender: key })
-              return Either.isLeft(valid)
-                ? ApiError.sendFailed("invalid sender")
+              if (Either.isLeft(valid)) return ApiError.sendFailed("invalid sender")
+              return request.payer._tag === "Signed"
+                ? signedWhole(chainId, { tx, signatures: raw.signatures!, ...(raw.feePayer !== undefined ? { feePayer: raw.feePayer } : {}) }, key)
                 : Effect.succeed(Klaytn.signAsFeePayer(tx, raw.signatures!, { chainId, feePayer: payerKey }))
             })
             : registered
@@ -1184,6 +1278,29 @@ export const make = (options: {
       })
     }
 
+    const simulate: Service["simulate"] = (request) =>
+      Effect.gen(function*() {
+        const now = yield* Clock.currentTimeMillis
+        return yield* store.serialize(Effect.gen(function*() {
+          const chain = yield* chainForCall(request.chainId)
+          const latest = head(chain, now, mining, intervalMs)
+          const fields = {
+            from: request.from,
+            value: request.value,
+            input: request.input,
+            gasLimit: request.gasLimit,
+            blockNumber: latest.blockNumber,
+            timestamp: Math.floor(latest.blockTimeMs / 1000),
+            chainId: request.chainId,
+            gasPrice: chain.gasPrice
+          }
+          return yield* Evm.run(
+            request.to === undefined ? { kind: "deploy", ...fields } : { kind: "call", to: request.to, ...fields },
+            Evm.storeReader(store, request.chainId)
+          )
+        }))
+      })
+
     const call: Service["call"] = (request) =>
       Effect.gen(function*() {
         const data = yield* callData(request.methodName, request.arguments)
@@ -1193,23 +1310,14 @@ export const make = (options: {
         // As Klaytn's call: the gas must cover the intrinsic gas of an execution with this calldata.
         const intrinsic = Klaytn.intrinsicGas(Wire.TxType.SmartContractExecution, input.length)
         if (gas < intrinsic) return yield* ApiError.callFailed("intrinsic gas too low")
-        const now = yield* Clock.currentTimeMillis
-        const outcome = yield* store.serialize(Effect.gen(function*() {
-          const chain = yield* chainForCall(request.chainId)
-          const latest = manual ? { blockNumber: chain.minedBlock, blockTimeMs: now } : latestBlock(now, chain.genesisMs, intervalMs)
-          return yield* Evm.run({
-            kind: "call",
-            from: (request.from ?? ZERO_ADDRESS).toLowerCase(),
-            to: request.to.toLowerCase(),
-            value: request.value ?? 0n,
-            input: new Uint8Array(input),
-            gasLimit: BigInt(gas - intrinsic),
-            blockNumber: latest.blockNumber,
-            timestamp: Math.floor(latest.blockTimeMs / 1000),
-            chainId: request.chainId,
-            gasPrice: chain.gasPrice
-          }, Evm.storeReader(store, request.chainId))
-        })).pipe(Effect.catchTag("EvmError", () => ApiError.callFailed("insufficient balance for transfer")))
+        const outcome = yield* simulate({
+          chainId: request.chainId,
+          from: (request.from ?? ZERO_ADDRESS).toLowerCase(),
+          to: request.to.toLowerCase(),
+          value: request.value ?? 0n,
+          input: new Uint8Array(input),
+          gasLimit: BigInt(gas - intrinsic)
+        }).pipe(Effect.catchTag("EvmError", () => ApiError.callFailed("insufficient balance for transfer")))
         switch (outcome.status) {
           case "success":
             return yield* render(Transaction.ContractCallResult, { data, result: hexOf(outcome.returnData) })
@@ -1253,8 +1361,7 @@ export const make = (options: {
         }
         const t = row.value
         const signed = yield* decode(t.raw, chainId, hash)
-        // In manual mode a transaction is in `transactions` once mined: committed whatever the clock.
-        if (!manual && (yield* Clock.currentTimeMillis) < t.blockTimeMs) return yield* pendingReceipt(signed)
+        if (!inBlock(mining, t.blockTimeMs, yield* Clock.currentTimeMillis)) return yield* pendingReceipt(signed)
         return yield* render(
           Transaction.TransactionReceipt,
           Klaytn.toReceipt(signed, {
@@ -1296,6 +1403,7 @@ export const make = (options: {
     return {
       send,
       call,
+      simulate,
       receipt,
       lookup,
       pendingBySender,

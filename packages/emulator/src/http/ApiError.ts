@@ -44,6 +44,13 @@ export class ApiError extends Data.TaggedError("ApiError")<{
   readonly message: string
   /** Extra response headers, for example `Retry-After`. */
   readonly headers?: Readonly<Record<string, string>>
+  /**
+   * The node's own words for a refusal the service relays (`nonce too low`, `execution reverted:
+   * …`): what the node API answers in its JSON-RPC error, where the wallet API wraps it in `message`.
+   *
+   * @since 0.5.0
+   */
+  readonly reason?: string
 }> {}
 
 /**
@@ -234,7 +241,7 @@ export const cannotSign = (address: string): ApiError =>
  * @category constructors
  */
 export const sendFailed = (reason: string): ApiError =>
-  new ApiError({ status: 400, code: Code.SendFailed, message: `failed to send a raw transaction to klaytn node; -32000::${reason}` })
+  new ApiError({ status: 400, code: Code.SendFailed, message: `failed to send a raw transaction to klaytn node; -32000::${reason}`, reason })
 
 /**
  * 400, 1065001: a read-only contract call failed on the node: `failed to call a contract on klaytn
@@ -247,7 +254,7 @@ export const sendFailed = (reason: string): ApiError =>
  * @category constructors
  */
 export const callFailed = (reason: string): ApiError =>
-  new ApiError({ status: 400, code: Code.SendFailed, message: `failed to call a contract on klaytn node; -32000::${reason}` })
+  new ApiError({ status: 400, code: Code.SendFailed, message: `failed to call a contract on klaytn node; -32000::${reason}`, reason })
 
 /**
  * 400, 1065000: no transaction of that hash on the chain.

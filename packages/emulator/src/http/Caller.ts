@@ -37,6 +37,10 @@ import type * as Wallet from "../Wallet.js"
  * - `keyService`: the member and chain only (`/v2/key`, `/v2/history/fd/tx`): the spec gives these
  *   operations no `x-krn` (a key listing names its key pool in the `krn` query parameter, a key id
  *   names its own; the history spans the member's pools), so it is not read.
+ * - `node`: the member and chain only, as the KAS Node API reads them (`/v1/klaytn`: the official
+ *   client sends `Authorization` and `x-chain-id`, no `x-krn`, which is not read); the member's
+ *   default account pool of the chain is what the node records a transaction sent through it
+ *   under.
  *
  * Every kind but `anonymous` authenticates and reads `x-chain-id` first.
  *
@@ -52,6 +56,7 @@ export type Access =
   | "senderAndFeePayer"
   | "senderAndNamedFeePayer"
   | "keyService"
+  | "node"
 
 /**
  * The pools of a transaction route: the sender's account pool, and the fee-payer pool when the
@@ -80,6 +85,7 @@ export interface Selections {
   readonly senderAndFeePayer: TransactionPools
   readonly senderAndNamedFeePayer: TransactionPools
   readonly keyService: Wallet.KeyCaller
+  readonly node: Wallet.SelectedPool
 }
 
 const decodeChainId = Schema.decodeUnknownEither(ChainId.FromHeader)
@@ -191,6 +197,12 @@ const selectors: { readonly [A in Access]: Selector<A> } = {
       const caller = yield* authenticate(wallet, request)
       const chainId = yield* chainOf(request)
       return { ...caller, chainId } satisfies Wallet.KeyCaller
+    }),
+  node: (wallet, request) =>
+    Effect.gen(function*() {
+      const caller = yield* authenticate(wallet, request)
+      const chainId = yield* chainOf(request)
+      return yield* wallet.selectPool(caller, chainId, Option.none(), "account")
     })
 }
 
@@ -224,7 +236,7 @@ const senderAndFeePayerKrn: Description.Header = {
   schema: Description.json({ type: "string" })
 }
 
-const krnHeader: { readonly [A in Exclude<Access, "anonymous" | "keyService">]: Description.Header } = {
+const krnHeader: { readonly [A in Exclude<Access, "anonymous" | "keyService" | "node">]: Description.Header } = {
   accountPool: {
     name: "x-krn",
     required: false,
@@ -264,4 +276,4 @@ const krnHeader: { readonly [A in Exclude<Access, "anonymous" | "keyService">]: 
  * @category documentation
  */
 export const headers = (access: Access): ReadonlyArray<Description.Header> =>
-  access === "anonymous" ? [] : access === "keyService" ? [chainHeader] : [chainHeader, krnHeader[access]]
+  access === "anonymous" ? [] : access === "keyService" || access === "node" ? [chainHeader] : [chainHeader, krnHeader[access]]

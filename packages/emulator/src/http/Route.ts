@@ -23,6 +23,7 @@ import * as Caller from "./Caller.js"
 import type * as EmulatorConsole from "../console/EmulatorConsole.js"
 import type * as Description from "./Description.js"
 import type * as Ledger from "../chain/Ledger.js"
+import type * as Node from "../chain/Node.js"
 import * as PathPattern from "./PathPattern.js"
 import type * as Registration from "../Registration.js"
 import * as RequestBody from "./RequestBody.js"
@@ -52,6 +53,12 @@ export interface Services {
    * @since 0.8.0
    */
   readonly registration: Registration.Service
+  /**
+   * The chain as a Klaytn node shows it (`/v1/klaytn`).
+   *
+   * @since 0.5.0
+   */
+  readonly node: Node.Service
   /** The console of the emulator's database, for its own routes (`ConsolePrefix`). */
   readonly console: EmulatorConsole.Service
   /** The OpenAPI document, serialized (it is derived from the table, so it cannot be in it). */

@@ -493,6 +493,35 @@ export interface Service {
   /** A transaction by chain and lower-case hash. */
   readonly transaction: (chainId: number, hash: string) => Effect.Effect<Option.Option<TransactionRow>, SqlError.SqlError>
   /**
+   * Whether the chain holds a lower-case address: a balance row (funded, sent from, sent to, paid
+   * a fee) or code.
+   *
+   * @since 0.5.0
+   */
+  readonly exists: (chainId: number, address: string) => Effect.Effect<boolean, SqlError.SqlError>
+  /**
+   * The transactions of a block, in their order.
+   *
+   * @since 0.5.0
+   */
+  readonly blockTransactions: (chainId: number, blockNumber: number) => Effect.Effect<ReadonlyArray<TransactionRow>, SqlError.SqlError>
+  /**
+   * The time of the last block at or before `blockNumber` that holds transactions; `None` when
+   * none does.
+   *
+   * @since 0.5.0
+   */
+  readonly blockTime: (chainId: number, blockNumber: number) => Effect.Effect<Option.Option<number>, SqlError.SqlError>
+  /**
+   * Every storage slot a contract holds (non-zero), by slot.
+   *
+   * @since 0.5.0
+   */
+  readonly storageOf: (
+    chainId: number,
+    address: string
+  ) => Effect.Effect<ReadonlyArray<{ readonly slot: string; readonly value: string }>, SqlError.SqlError>
+  /**
    * The pending pool of a chain in acceptance order; of one sender (lower case) only when given.
    *
    * @since 0.5.0
@@ -660,6 +689,27 @@ interface RawTransaction {
   readonly logIndex: number | null
 }
 
+// The columns of a transaction row, as `transactionRow` reads them.
+const TransactionColumns = `chain_id AS "chainId", hash, sender, nonce, member_id AS "memberId", raw,
+  block_number AS "blockNumber", block_time_ms AS "blockTimeMs", tx_index AS "transactionIndex",
+  gas_used AS "gasUsed", fee_payer AS "feePayer", payer_kind AS "payerKind", sender_fee AS "senderFee",
+  fee_payer_fee AS "feePayerFee", accepted_ms AS "acceptedMs", tx_error AS "txError",
+  revert_reason AS "revertReason", contract_address AS "contractAddress", logs, log_index AS "logIndex"`
+
+const transactionRow = (r: RawTransaction): TransactionRow => ({
+  ...r,
+  raw: bytes(r.raw),
+  feePayer: r.feePayer ?? undefined,
+  senderFee: BigInt(r.senderFee),
+  feePayerFee: BigInt(r.feePayerFee),
+  txError: r.txError ?? undefined,
+  revertReason: r.revertReason ?? undefined,
+  contractAddress: r.contractAddress ?? undefined,
+  // Written by `write` from the same type: anything else is a broken row, a defect.
+  logs: r.logs !== null ? (JSON.parse(r.logs) as ReadonlyArray<Log>) : undefined,
+  logIndex: r.logIndex ?? undefined
+})
+
 /**
  * Builds the queries over the database of the context.
  *
@@ -670,6 +720,8 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient | Database.
   const sql = yield* SqlClient.SqlClient
   const raw = yield* Database.RawClient
   const lock = yield* Effect.makeSemaphore(1)
+
+  const transactionColumns = sql.literal(TransactionColumns)
 
   const keyRow = (
     rows: ReadonlyArray<{ readonly address: string; readonly status: Store.Status; readonly key: unknown; readonly publicKey?: string }>
@@ -905,28 +957,32 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient | Database.
       ),
 
     transaction: (chainId, hash) =>
-      sql<RawTransaction>`SELECT chain_id AS "chainId", hash, sender, nonce, member_id AS "memberId", raw,
-          block_number AS "blockNumber", block_time_ms AS "blockTimeMs", tx_index AS "transactionIndex",
-          gas_used AS "gasUsed", fee_payer AS "feePayer", payer_kind AS "payerKind", sender_fee AS "senderFee",
-          fee_payer_fee AS "feePayerFee", accepted_ms AS "acceptedMs", tx_error AS "txError",
-          revert_reason AS "revertReason", contract_address AS "contractAddress", logs, log_index AS "logIndex"
-        FROM transactions WHERE chain_id = ${chainId} AND hash = ${hash}`.pipe(
-        Effect.map((rows) =>
-          Option.map(Option.fromNullable(rows[0]), (r): TransactionRow => ({
-            ...r,
-            raw: bytes(r.raw),
-            feePayer: r.feePayer ?? undefined,
-            senderFee: BigInt(r.senderFee),
-            feePayerFee: BigInt(r.feePayerFee),
-            txError: r.txError ?? undefined,
-            revertReason: r.revertReason ?? undefined,
-            contractAddress: r.contractAddress ?? undefined,
-            // Written by `write` from the same type: anything else is a broken row, a defect.
-            logs: r.logs !== null ? (JSON.parse(r.logs) as ReadonlyArray<Log>) : undefined,
-            logIndex: r.logIndex ?? undefined
-          }))
-        )
+      sql<RawTransaction>`SELECT ${transactionColumns} FROM transactions WHERE chain_id = ${chainId} AND hash = ${hash}`.pipe(
+        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), transactionRow))
       ),
+
+    exists: (chainId, address) =>
+      sql<{ readonly found: number }>`SELECT
+          EXISTS (SELECT 1 FROM ledger_accounts WHERE chain_id = ${chainId} AND address = ${address})
+          OR EXISTS (SELECT 1 FROM contract_code WHERE chain_id = ${chainId} AND address = ${address}) AS found`.pipe(
+        Effect.map((rows) => rows[0]?.found === 1)
+      ),
+
+    blockTransactions: (chainId, blockNumber) =>
+      sql<RawTransaction>`SELECT ${transactionColumns} FROM transactions
+        WHERE chain_id = ${chainId} AND block_number = ${blockNumber} ORDER BY tx_index`.pipe(
+        Effect.map((rows) => rows.map(transactionRow))
+      ),
+
+    blockTime: (chainId, blockNumber) =>
+      sql<{ readonly time: number | null }>`SELECT max(block_time_ms) AS time FROM transactions
+        WHERE chain_id = ${chainId} AND block_number <= ${blockNumber}`.pipe(
+        Effect.map((rows) => Option.fromNullable(rows[0]?.time))
+      ),
+
+    storageOf: (chainId, address) =>
+      sql<{ readonly slot: string; readonly value: string }>`SELECT slot, value FROM contract_storage
+        WHERE chain_id = ${chainId} AND address = ${address} ORDER BY slot`,
 
     pending: (chainId, sender) =>
       sql<RawPending>`SELECT seq, chain_id AS "chainId", hash, sender, nonce, member_id AS "memberId", raw,

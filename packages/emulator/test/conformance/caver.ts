@@ -9,6 +9,11 @@
  * result against what was sent, the balances the console reads afterwards, the global fee payer's
  * bill, and the receipts once committed (a 50 ms block interval keeps the wait short).
  *
+ * caver-js inside the official client is pointed at the emulator's node route (`POST /v1/klaytn`,
+ * `initNodeAPI`): the KASWallet flows read account keys, nonces and the gas price from it, and
+ * `caver.rpc.klay` reads balances, receipts, transactions and contract state and sends what caver's
+ * own keyring signs (./node.ts).
+ *
  * Not part of `npm test`: installing the official client takes minutes and the network.
  */
 import { secp256k1 } from "@noble/curves/secp256k1.js"
@@ -20,8 +25,8 @@ import { Emulator } from "../../src/index.js"
 import { loadCaver } from "../support/caver.js"
 import artifacts from "../fixtures/contracts/artifacts.json" with { type: "json" }
 import { kasWalletChecks, kindChecks } from "./kinds.js"
+import { nodeChecks } from "./node.js"
 import { registrationChecks } from "./registration.js"
-import { createServer } from "node:http"
 
 interface Check {
   readonly method: string
@@ -655,34 +660,9 @@ const main = Effect.scoped(Effect.gen(function*() {
     }
     return { from, to }
   }
-  // What KASWallet asks a Klaytn node, answered from the emulator's ledger (the account keys: KAS's
-  // accounts keep their legacy key).
-  const node = createServer((request, response) => {
-    let text = ""
-    request.on("data", (chunk) => (text += chunk))
-    request.on("end", () => {
-      const call = JSON.parse(text) as { id: number; method: string; params: Array<string> }
-      const answer = (result: unknown) => response.end(JSON.stringify({ jsonrpc: "2.0", id: call.id, result }))
-      switch (call.method) {
-        case "klay_chainID":
-          return answer("0x3e9")
-        case "klay_gasPrice":
-          return answer(`0x${(25_000_000_000).toString(16)}`)
-        case "klay_getAccountKey":
-          return answer({ keyType: 1, key: {} })
-        case "klay_getTransactionCount":
-          return kindsBackstage.account(call.params[0]!).then((a) => answer(`0x${a.nonce.toString(16)}`))
-        default:
-          response.end(JSON.stringify({ jsonrpc: "2.0", id: call.id, error: { code: -32601, message: `${call.method}: not answered here` } }))
-      }
-    })
-  })
-  yield* Effect.acquireRelease(
-    Effect.async<void>((resume) => void node.listen(0, "127.0.0.1", () => resume(Effect.void))),
-    () => Effect.sync(() => node.close())
-  )
-  const nodeUrl = `http://127.0.0.1:${(node.address() as { port: number }).port}`
-  manualCaver.initNodeAPI(1001, manual.member.accessKeyId, Redacted.value(manual.member.secretAccessKey), true, nodeUrl)
+  // What KASWallet asks a Klaytn node (account keys, nonces, the gas price), and what caver reads
+  // and sends through caver.rpc.klay: the emulator's own node route, the KAS Node API's path.
+  manualCaver.initNodeAPI(1001, manual.member.accessKeyId, Redacted.value(manual.member.secretAccessKey), true, `${manual.url}/v1/klaytn`)
   const list = [
     ...checks(wallet, accountId, backstage),
     ...historyChecks(cypressCaver.kas.wallet, cypress),
@@ -690,7 +670,8 @@ const main = Effect.scoped(Effect.gen(function*() {
     ...registrationChecks(manualCaver, kindsBackstage)
   ]
   const flows = kasWalletChecks(manualCaver, kindsBackstage, kindParties, () => manualFeePayer)
-  const width = Math.max(...[...list, ...flows].map((c) => c.method.length)) + 1
+  const node = nodeChecks(manualCaver, manualWallet, kindsBackstage)
+  const width = Math.max(...[...list, ...flows, ...node].map((c) => c.method.length)) + 1
   const run = (checks: ReadonlyArray<Check>) =>
     Effect.reduce(checks, 0, (failures, check) =>
       Effect.map(Effect.promise(() => check.run().then(() => "ok", (e) => `FAILED: ${describe(e)}`)), (outcome) => {
@@ -700,6 +681,8 @@ const main = Effect.scoped(Effect.gen(function*() {
   const failed = yield* run(list)
   process.stdout.write("\ncaver.wallet (KASWallet), signing through the raw-RLP routes:\n")
   const flowsFailed = yield* run(flows)
+  process.stdout.write("\ncaver-js through the node route (POST /v1/klaytn, initNodeAPI), its own keyring signing:\n")
+  const nodeFailed = yield* run(node)
 
   // The client's other wallet methods, and what each would need of the emulator.
   const checked = new Set(list.map((c) => c.method))
@@ -722,7 +705,8 @@ const main = Effect.scoped(Effect.gen(function*() {
       `${failed === 0 ? ` (all ${list.length} checked)` : `; ${failed} of the ${list.length} checked failed`}\n`
   )
   process.stdout.write(`caver.wallet flows: ${flows.length - flowsFailed} of ${flows.length} work\n`)
-  if (failed > 0 || flowsFailed > 0) process.exitCode = 1
+  process.stdout.write(`caver.rpc.klay through /v1/klaytn: ${node.length - nodeFailed} of ${node.length} work\n`)
+  if (failed > 0 || flowsFailed > 0 || nodeFailed > 0) process.exitCode = 1
 }))
 
 Effect.runPromise(main)
