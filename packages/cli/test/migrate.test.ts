@@ -10,6 +10,7 @@ import { Effect, Either, Redacted } from "effect"
 import * as Klaytn from "effect-kas-wallet/Klaytn"
 import { spawn } from "node:child_process"
 import * as fs from "node:fs"
+import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
 import { bin, childEnv } from "./_process.js"
@@ -48,7 +49,7 @@ const withStdin = (args: ReadonlyArray<string>, env: Record<string, string>, inp
   })
 
 describe("kas-wallet migrate", () => {
-  it.scoped("migrates from a file: a table or JSON of outcomes; a partial migration exits 2; the migrated accounts are the pool's; no key is ever printed", () =>
+  it.scopedLive("migrates from a file: a table or JSON of outcomes; a partial migration exits 2; the migrated accounts are the pool's; no key is ever printed", () =>
     Effect.gen(function*() {
       const { emulator: e, env } = yield* cliEmulator()
       const [a, b, late] = [wallet(), wallet(), wallet()]
@@ -83,9 +84,9 @@ describe("kas-wallet migrate", () => {
       expect(outcome.accounts[0]).toMatchObject({ address: a.address, outcome: "failed", reason: expect.stringContaining("already registered") })
       clean(again.out + again.err, [a])
 
-      // --json of a full migration: exit 0.
+      // --json of a full migration, its nonce and gas price read from the emulator's node: exit 0.
       const c = wallet()
-      const ok = yield* cli(["migrate", file("c.json", { accounts: [{ address: c.address, privateKey: c.hex, nonce: 0, gasPrice: "25ston" }] }), "--json"], env)
+      const ok = yield* cli(["migrate", file("c.json", { accounts: [{ address: c.address, privateKey: c.hex }] }), "--json"], { ...env, KAS_NODE_URL: `${e.url}/v1/klaytn` })
       expect(ok.code, ok.err).toBe(0)
       const json = JSON.parse(ok.out)
       expect(json.status).toBe("ok")
@@ -93,7 +94,18 @@ describe("kas-wallet migrate", () => {
       const key = JSON.parse((yield* cli(["accounts", "get", c.address, "--json"], env)).out)
       expect(key.publicKey).toBe(json.accounts[0].publicKey)
       clean(ok.out + ok.err, [c])
-      expect(e.url).toBe(env.KAS_WALLET_URL)
+      // A node that is not there: one line naming it, the transport's exit code, nothing created.
+      const d = wallet()
+      const port = yield* Effect.async<number>((resume) => {
+        const server = net.createServer().listen(0, "127.0.0.1", () => {
+          const { port } = server.address() as net.AddressInfo
+          server.close(() => resume(Effect.succeed(port)))
+        })
+      })
+      const down = yield* cli(["migrate", file("d.json", [{ address: d.address, privateKey: d.hex }]), "--node-url", `http://127.0.0.1:${port}/v1/klaytn`], env)
+      expect(down.code).toBe(7)
+      expect(down.err).toMatch(new RegExp(`^kas-wallet: cannot connect to http://127\\.0\\.0\\.1:${port}/v1/klaytn .*check --node-url / KAS_NODE_URL$`))
+      clean(down.out + down.err, [d])
     }), 60_000)
 
   it.effect("a malformed file is refused by entry and field, never by value; keys are never a flag", () =>

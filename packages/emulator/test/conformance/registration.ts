@@ -3,9 +3,9 @@
  * `registerAccounts` (with an account update built and signed by caver-js itself) and
  * `migrateAccounts` (which creates the keys, builds, signs and registers on its own, reading the
  * gas price from its node), unmodified, against the emulator mining by hand; then their real
- * effects: the account is in the pool under its new key, a transaction its old key signs is
- * refused (the chain's key changed), and a transfer from it through the wallet API goes through,
- * signed by the key KAS holds.
+ * effects: the account is in the pool under its new key, the chain's key (as caver-js reads it
+ * from the emulator's node) is AccountKeyPublic of that key, a transaction its old key signs is
+ * refused, and a transfer from it through the wallet API goes through, signed by the key KAS holds.
  */
 import assert from "node:assert/strict"
 import type { KindsBackstage } from "./kinds.js"
@@ -30,6 +30,10 @@ const registered = async (caver: any, backstage: KindsBackstage, keyring: any, p
   const account = await wallet.getAccount(keyring.address)
   assert.equal(account.address.toLowerCase(), keyring.address.toLowerCase())
   assert.equal(account.publicKey, publicKey)
+  // The chain's key, as caver-js reads it from the node: AccountKeyPublic of the key.
+  const onChain = await caver.rpc.klay.getAccountKey(keyring.address)
+  assert.equal(onChain.keyType, 2)
+  assert.deepEqual([BigInt(onChain.key.x), BigInt(onChain.key.y)], [BigInt(`0x${publicKey.slice(4, 68)}`), BigInt(`0x${publicKey.slice(68)}`)])
   await backstage.fund(keyring.address, KLAY)
   const to = (await wallet.createAccount()).address
   // Signed by the old key, relayed with the global fee payer: the chain refuses it.

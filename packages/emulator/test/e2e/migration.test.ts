@@ -5,13 +5,13 @@
  * @noble/curves); the accounts are then ordinary accounts of the pool, their key on the chain the
  * key service's key, and send through the wallet API with the client verifying every result.
  */
-import { HttpClient } from "@effect/platform"
+import { FetchHttpClient, HttpClient } from "@effect/platform"
 import { RLP } from "@ethereumjs/rlp"
 import { expect, layer } from "@effect/vitest"
 import { secp256k1 } from "@noble/curves/secp256k1.js"
 import { keccak_256 } from "@noble/hashes/sha3.js"
-import { Effect, Either, Redacted, TestClock } from "effect"
-import { Amount, FeeDelegation, Migration, Transaction, TransactionKind, WalletClient } from "effect-kas-wallet"
+import { Effect, Either, Redacted, Stream, TestClock } from "effect"
+import { Amount, ChainId, FeeDelegation, Migration, Transaction, TransactionKind, WalletClient } from "effect-kas-wallet"
 import * as Klaytn from "effect-kas-wallet/Klaytn"
 import * as Emulator from "../../src/Emulator.js"
 import { addressOfKey, bytesOf, encodeKey, hex, listOf, minimal, type Nested, recover, unhex } from "../support/klaytn.js"
@@ -114,5 +114,55 @@ layer(wallet({}, { transformClient: recording }))("the client's migration agains
       expect((yield* client.getTransactionReceipt(hashOf(transfer))).status).toBe("Committed")
       expect((yield* client.getTransactionReceipt(hashOf(paid))).status).toBe("Committed")
       expect((yield* e.balance(1001, to)).balance).toBe(KLAY / 2n)
+    }))
+
+  it.effect("with the emulator's node (/v1/klaytn): nonces, the gas price and each account's key read from it; keys that do not sign for the chain's key fail before any key is created", () =>
+    Effect.gen(function*() {
+      const e = yield* Emulator.Emulator
+      const client = yield* WalletClient.make({
+        credentials: { accessKeyId: e.member.accessKeyId, secretAccessKey: e.member.secretAccessKey },
+        chainId: ChainId.Testnet,
+        baseUrl: e.url,
+        nodeUrl: `${e.url}/v1/klaytn`
+      }).pipe(Effect.provide(FetchHttpClient.layer))
+      const busy = outsider()
+      const moved = outsider()
+      const movedKey = secp256k1.utils.randomSecretKey()
+      // `busy` has sent a transaction already (nonce 1 is next); `moved` is on a key of its own choosing.
+      for (const [w, key] of [[busy, { _tag: "Legacy" as const }], [moved, { _tag: "Public" as const, publicKey: secp256k1.getPublicKey(movedKey, true) }]] as const) {
+        const tx = Either.getOrThrow(Klaytn.makeTransaction({
+          kind: "account", from: w.address, value: 0n, nonce: 0, gas: 100_000, gasPrice: GAS_PRICE, feeDelegated: true,
+          key: Either.getOrThrow(Klaytn.encodeAccountKey(key))
+        }))
+        yield* client.send(TransactionKind.RawTransaction({ rlp: hex(Either.getOrThrow(Klaytn.signAsSender(tx, { chainId: 1001, sender: w.key }))) }), { feePayer: FeeDelegation.global })
+      }
+      const keysBefore = (yield* Stream.runCollect(client.keys({ krn: `krn:1001:wallet:${e.member.accountId}:key-pool:default` }))).length
+      // `moved`'s own key no longer signs for it: refused before anything is created or sent.
+      const stale = yield* client.migrateAccounts([{ address: moved.address, privateKey: Redacted.make(moved.key) }])
+      expect(stale.status).toBe("all failed")
+      expect(stale.accounts[0]).toMatchObject({ _tag: "Failed", reason: expect.stringContaining("key on the chain (AccountKeyPublic)") })
+      expect(Migration.$is("Failed")(stale.accounts[0]!) && stale.accounts[0].keyId).toBeUndefined()
+      const result = yield* client.migrateAccounts([
+        { address: busy.address, privateKey: Redacted.make(busy.key) },
+        { address: moved.address, privateKeys: [Redacted.make(movedKey)] }
+      ])
+      expect(result.status).toBe("ok")
+      expect(result.accounts.map((o) => Migration.$is("Migrated")(o) && o.nonce)).toEqual([1, 1])
+      // The chain's key now: AccountKeyPublic of each new key, as the node tells it.
+      for (const outcome of result.accounts) {
+        if (!Migration.$is("Migrated")(outcome)) continue
+        const answer = yield* Effect.promise(() =>
+          fetch(`${e.url}/v1/klaytn`, {
+            method: "POST",
+            headers: { authorization: Redacted.value(e.member.authorization), "x-chain-id": "1001", "content-type": "application/json" },
+            body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "klay_getAccountKey", params: [outcome.address, "latest"] })
+          }).then((r) => r.json() as Promise<{ result: { keyType: number; key: { x: string; y: string } } }>)
+        )
+        expect(answer.result.keyType).toBe(2)
+        const point = secp256k1.Point.fromHex(outcome.publicKey.slice(2))
+        expect([BigInt(answer.result.key.x), BigInt(answer.result.key.y)]).toEqual([point.x, point.y])
+      }
+      // Two keys for the two migrated accounts, none for the refused one.
+      expect((yield* Stream.runCollect(client.keys({ krn: `krn:1001:wallet:${e.member.accountId}:key-pool:default` }))).length).toBe(keysBefore + 2)
     }))
 })
