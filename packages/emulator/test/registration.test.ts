@@ -9,7 +9,8 @@ import { expect, layer } from "@effect/vitest"
 import { RLP } from "@ethereumjs/rlp"
 import { secp256k1 } from "@noble/curves/secp256k1.js"
 import { keccak_256 } from "@noble/hashes/sha3.js"
-import { Effect, Layer } from "effect"
+import type { HttpClient } from "@effect/platform"
+import { Effect, FastCheck as fc, Layer, Runtime } from "effect"
 import { ChainId } from "effect-kas-wallet"
 import * as Emulator from "../src/Emulator.js"
 import { clientLayer, expectError, type Reply } from "./_support.js"
@@ -207,6 +208,45 @@ layer(Layer.merge(Emulator.layer({ mining: "manual" }), clientLayer))("registrat
         expect((yield* e.balance(CHAIN, x.address)).nonce).toBe(0)
         expectError(yield* t.request("GET", `/v2/account/${x.address}`, undefined), 400, 1061010)
       }
+    }))
+
+  it.effect("random bodies: 200 or a 4xx KAS error body, never a 5xx; an item refused, or a body refused, changes nothing", () =>
+    Effect.gen(function*() {
+      const e = yield* Emulator.Emulator
+      const t = yield* newMemberTx(e)
+      const [kas] = yield* newKeys(t, 1)
+      const w = outsider()
+      const good = update({ from: w.address, signer: w.key, key: publicKeyUpdate(kas!.publicKey) })
+      const runtime = yield* Effect.runtime<HttpClient.HttpClient>()
+      const value = fc.oneof(
+        fc.constantFrom<unknown>(kas!.keyId, `${kas!.keyId}00`, w.address, w.address.toUpperCase(), "0x", "0xzz", good, "", null, 1, true, [], {}),
+        // The good update with one byte flipped.
+        fc.nat({ max: good.length / 2 - 2 }).chain((at) => fc.integer({ min: 1, max: 15 }).map((x) => {
+          const bytes = unhex(good)
+          bytes[at] = bytes[at]! ^ x
+          return hex(bytes)
+        })),
+        fc.string({ maxLength: 8 })
+      )
+      const item = fc.dictionary(fc.constantFrom("keyId", "address", "rlp", "extra"), value, { maxKeys: 3 })
+      const body = fc.oneof(fc.array(item, { maxLength: 3 }), item, fc.string({ maxLength: 10 }))
+      yield* Effect.promise(() =>
+        fc.assert(
+          fc.asyncProperty(body, async (b) => {
+            const reply = await Runtime.runPromise(runtime)(register(t, typeof b === "string" ? b : b))
+            expect(reply.status === 200 || (reply.status >= 400 && reply.status < 500), reply.text).toBe(true)
+            if (reply.status !== 200) expect(Object.keys(reply.body).sort()).toEqual(["code", "message", "requestId"])
+            else expect(["ok", "partially failed", "all failed"]).toContain(reply.body.status)
+            // Nothing registered but the one good update could register (and only once).
+            const account = await Runtime.runPromise(runtime)(t.request("GET", `/v2/account/${w.address}`, undefined))
+            if (account.status === 200) expect(account.body.publicKey).toBe(kas!.publicKey)
+          }),
+          { numRuns: 60 }
+        )
+      )
+      expect((yield* e.balance(CHAIN, w.address)).nonce).toBe(0) // pending at most: not mined
+      yield* Effect.orDie(e.mine(CHAIN))
+      expect((yield* e.balance(CHAIN, w.address)).nonce).toBeLessThanOrEqual(1)
     }))
 
   it.effect("request-level refusals change nothing; a key of another member or chain is data don't exist; x-krn selects the pool", () =>
