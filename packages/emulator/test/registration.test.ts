@@ -162,6 +162,16 @@ layer(Layer.merge(Emulator.layer({ mining: "manual" }), clientLayer))("registrat
       // Registered once: a second registration of it is a failure.
       const again = ok(yield* register(t, [{ keyId: k1!.keyId, address: updated.address }]))
       expect(Object.values(again.failures)).toEqual([expect.stringContaining("already registered")])
+      // A role-based key whose transaction role is the key: KAS signs its transactions, the owner keeps its updates.
+      const roles = outsider()
+      const [k3] = yield* newKeys(t, 1)
+      const roleKey = encodeKey({ type: 5, roles: [{ type: 2, key: compressed(k3!.publicKey) }, { type: 2, key: secp256k1.getPublicKey(roles.key, true) }] })
+      expect(ok(yield* register(t, [{ keyId: k3!.keyId, address: roles.address, rlp: update({ from: roles.address, signer: roles.key, key: roleKey }) }]))).toEqual({ status: "ok" })
+      yield* Effect.orDie(e.mine(CHAIN))
+      yield* e.fund(CHAIN, roles.address, KLAY)
+      ok(yield* t.transfer("value", { from: roles.address, to: updated.address, value: "0x1" }))
+      yield* Effect.orDie(e.mine(CHAIN))
+      expect((yield* e.balance(CHAIN, updated.address)).balance).toBe(1n)
     }))
 
   it.effect("per-item failures: partial delegation, another type, another sender, another key, a signature not of the account's key, a nonce ahead, an account of the emulator; nothing changes", () =>
