@@ -8,12 +8,12 @@
 import { describe, expect, it } from "@effect/vitest"
 import { secp256k1 } from "@noble/curves/secp256k1.js"
 import { keccak_256 } from "@noble/hashes/sha3.js"
-import { Effect, Either, Redacted } from "effect"
+import { ConfigProvider, Effect, Either, Layer, Redacted } from "effect"
 import { readFileSync } from "node:fs"
-import { Migration, Registration, WalletClient, type WalletError } from "../src/index.js"
+import { Migration, Registration, WalletClient, WalletConfig, type WalletError } from "../src/index.js"
 import * as Klaytn from "../src/Klaytn.js"
-import { testClient, withClient } from "./support/client.js"
-import { type Answer, json, type Recorded } from "./support/recordingClient.js"
+import { options, secret, testClient, withClient } from "./support/client.js"
+import { type Answer, json, makeRecordingClient, type Recorded } from "./support/recordingClient.js"
 
 const fixture = (name: string) => JSON.parse(readFileSync(new URL(`./fixtures/registration/${name}`, import.meta.url), "utf8"))
 const requestExample = fixture("registration-account-request-success.json")
@@ -47,7 +47,7 @@ const fakeKas = (options: {
   return {
     keys,
     handler: (r: Recorded): Answer => {
-      if (r.url.host === "node.test") {
+      if (r.url.pathname === "/v1/klaytn") {
         const { id, method, params } = r.body as { id: number; method: string; params: ReadonlyArray<string> }
         if (method === options.rpcError) return json(200, { jsonrpc: "2.0", id, error: { code: -32602, message: "invalid argument 0" } })
         const result = method === "klay_chainID"
@@ -145,6 +145,45 @@ describe("registerAccounts on the wire", () => {
       expect(none._tag).toBe("ResponseDecodeError")
       const unknown = yield* Effect.flip(run(testClient(() => json(400, { code: 1061010, message: `data don't exist; ${item.keyId}` }), { retry: { maxAttempts: 3, baseDelay: 0 } }), (c) => c.registerAccounts([item])))
       expect([unknown._tag, (unknown as WalletError.AccountNotFound).code]).toEqual(["AccountNotFound", 1061010])
+    }))
+})
+
+describe("the node's setting", () => {
+  it.effect("nodeUrl: an http(s) URL without credentials, query or fragment; KAS_NODE_URL through WalletConfig.fromEnv; the default is the KAS Node API", () =>
+    Effect.gen(function*() {
+      const attempt = (nodeUrl: string) =>
+        Effect.flip(Effect.provide(WalletClient.WalletClient, WalletClient.layer(options({ nodeUrl })).pipe(Layer.provide(makeRecordingClient(() => json(200, {})).layer))))
+      for (const bad of ["ftp://node.test/v1/klaytn", "https://id:pw@node.test/v1/klaytn", "https://node.test/v1/klaytn?key=x", "not a url"]) {
+        const e = yield* attempt(bad)
+        expect([e._tag, e.argument], bad).toEqual(["InvalidArgument", "nodeUrl"])
+      }
+      expect(WalletConfig.DefaultNodeUrl).toBe("https://node-api.klaytnapi.com/v1/klaytn")
+      const env = (extra: Record<string, string>) =>
+        Effect.either(WalletConfig.load().pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries({
+          KAS_ACCESS_KEY_ID: "KASKTEST",
+          KAS_SECRET_ACCESS_KEY: "secret",
+          KAS_CHAIN_ID: "1001",
+          ...extra
+        }))))))
+      const read = yield* env({ KAS_NODE_URL: NODE })
+      expect(Either.isRight(read) && read.right.nodeUrl).toBe(NODE)
+      const bad = yield* env({ KAS_NODE_URL: "nope" })
+      expect(Either.isLeft(bad) && bad.left.argument).toBe("KAS_NODE_URL")
+      // Unset: the default node, at its path, with the client's credentials.
+      const a = wallet()
+      const test = testClient(fakeKas().handler)
+      yield* run(test, (c) => c.migrateAccounts([{ address: a.address, privateKey: a.secret, nonce: 0 }]))
+      expect(test.requests[0]!.url.toString()).toBe("https://node-api.klaytnapi.com/v1/klaytn")
+    }))
+
+  it.effect("a node that echoes the credentials is not believed, and nothing of the echo shows", () =>
+    Effect.gen(function*() {
+      const a = wallet()
+      const test = testClient((r) => json(200, { jsonrpc: "2.0", id: 1, error: { code: -32000, message: `bad: ${r.headers["authorization"]} ${secret}` } }), { nodeUrl: NODE })
+      const e = yield* Effect.flip(run(test, (c) => c.migrateAccounts([{ address: a.address, privateKey: a.secret }])))
+      expect(e._tag).toBe("ResponseDecodeError")
+      expect(JSON.stringify(e) + String(e)).not.toContain(secret)
+      expect(test.requests).toHaveLength(1)
     }))
 })
 
