@@ -1104,11 +1104,13 @@ export const make = (
       })
 
     // The keys of senders whose key is not their address's own (accounts registered under a key of
-    // the key service), by lower-case address: learnt from the account when a result's sender
+    // the key service), by chain and lower-case address: learnt from the account when a result's sender
     // signature does not recover to its address; bounded, the oldest forgotten first.
     const senderKeys = new Map<string, Uint8Array>()
     const senderKeyOf = (from: Address.Address, t: Options.Target) => {
-      const known = senderKeys.get(from.toLowerCase())
+      // By chain too: one address may be registered on both chains under two keys.
+      const id = `${t.chainId}:${from.toLowerCase()}`
+      const known = senderKeys.get(id)
       if (known !== undefined) return Effect.succeed(known)
       return Effect.map(
         send("getAccount", t, {
@@ -1119,7 +1121,7 @@ export const make = (
         (account) => {
           const key = (AccountKey.toKlaytn(AccountKey.Public({ publicKey: account.publicKey })) as { readonly publicKey: Uint8Array }).publicKey
           if (senderKeys.size >= 1024) senderKeys.delete(senderKeys.keys().next().value!)
-          senderKeys.set(from.toLowerCase(), key)
+          senderKeys.set(id, key)
           return key
         }
       )

@@ -7,12 +7,14 @@
 import { describe, expect, it } from "@effect/vitest"
 import { secp256k1 } from "@noble/curves/secp256k1.js"
 import { Effect, Either, Redacted } from "effect"
+import { WalletConfig } from "effect-kas-wallet"
 import * as Klaytn from "effect-kas-wallet/Klaytn"
 import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
+import * as Spec from "../src/input/Spec.js"
 import { bin, childEnv } from "./_process.js"
 import { cli, cliEmulator } from "./_run.js"
 
@@ -140,6 +142,8 @@ describe("kas-wallet migrate", () => {
       const flag = yield* cli(["migrate", "--private-key", w.hex, file("ok.json", [])], env)
       expect(flag.code).toBe(2)
       clean(flag.out + flag.err, [w])
+      // The help's default is the client's.
+      expect(Spec.migration.nodeUrl.default).toBe(WalletConfig.DefaultNodeUrl)
       const missing = yield* cli(["migrate", path.join(dir, "none.json")], env)
       expect([missing.code, missing.err]).toEqual([2, `kas-wallet: <file> ${path.join(dir, "none.json")} cannot be read: ENOENT`])
     }))
