@@ -176,6 +176,24 @@ describe("the node's setting", () => {
       expect(test.requests[0]!.url.toString()).toBe("https://node-api.klaytnapi.com/v1/klaytn")
     }))
 
+  it.effect("the node's reads go through the request pipeline: bounded bodies, retried reads", () =>
+    Effect.gen(function*() {
+      const a = wallet()
+      const big = testClient(() => json(200, { jsonrpc: "2.0", id: 1, result: `0x${"0".repeat(4096)}1` }), { nodeUrl: NODE, maxResponseBytes: 1024 })
+      const tooLarge = yield* Effect.flip(run(big, (c) => c.migrateAccounts([{ address: a.address, privateKey: a.secret }])))
+      expect([tooLarge._tag, (tooLarge as WalletError.ResponseTooLarge).path]).toEqual(["ResponseTooLarge", "/v1/klaytn"])
+      // A read is retried on a 503 (as every read), then answered.
+      let failures = 1
+      const kas = fakeKas()
+      const flaky = testClient((r) => (r.url.pathname === "/v1/klaytn" && failures-- > 0 ? json(503, { code: 1, message: "busy" }) : kas.handler(r)), {
+        nodeUrl: NODE,
+        retry: { maxAttempts: 2, baseDelay: 0, maxDelay: 0 }
+      })
+      const result = yield* run(flaky, (c) => c.migrateAccounts([{ address: a.address, privateKey: a.secret }]))
+      expect(result.status).toBe("ok")
+      expect(flaky.requests.filter((r) => (r.body as any)?.method === "klay_chainID")).toHaveLength(2)
+    }))
+
   it.effect("a node that echoes the credentials is not believed, and nothing of the echo shows", () =>
     Effect.gen(function*() {
       const a = wallet()
