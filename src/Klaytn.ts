@@ -1294,9 +1294,34 @@ export const signAsSender = (
 ): Either.Either<Uint8Array, KlaytnError> =>
   guard(() => {
     if (addressOfKeyUnsafe(keys.sender) !== tx.from) invalid("the sender's key does not belong to `from`")
-    const parts: SignedParts = { tx, signatures: [signUnsafe(senderSigningHash(tx, keys.chainId), keys.sender, keys.chainId)] }
-    if (!Wire.isFeeDelegatedType(tx.type)) return encodeRaw(parts)
-    return concat([Uint8Array.of(tx.type), encodeRlp([...senderPart(parts), new Uint8Array(0), [[uint(1), uint(0), uint(0)]]])])
+    return signAsSenderUnsafe(tx, keys.chainId, [keys.sender])
+  })
+
+const signAsSenderUnsafe = (tx: Tx, chainId: number, senders: ReadonlyArray<Uint8Array>): Uint8Array => {
+  const hash = senderSigningHash(tx, chainId)
+  const parts: SignedParts = { tx, signatures: senders.map((key) => signUnsafe(hash, key, chainId)) }
+  if (!Wire.isFeeDelegatedType(tx.type)) return encodeRaw(parts)
+  return concat([Uint8Array.of(tx.type), encodeRlp([...senderPart(parts), new Uint8Array(0), [[uint(1), uint(0), uint(0)]]])])
+}
+
+/**
+ * Signs a transaction as its sender with keys that need not be its address's own, as `signAsSender`
+ * hands it over: the keys of the sender's account key on the chain — one key of an account whose
+ * key is a public key of another address, the keys of a multisig key reaching its threshold, a
+ * role-based key's keys of the role that signs (an account update's: the account-update role).
+ * One signature per key, in order; whether they satisfy the account's key is for
+ * `validateSignatures` (and the chain) to say. Returns the raw bytes.
+ *
+ * @since 0.8.0
+ * @category signing
+ */
+export const signAsSenderWith = (
+  tx: Tx,
+  keys: { readonly chainId: number; readonly senders: ReadonlyArray<Uint8Array> }
+): Either.Either<Uint8Array, KlaytnError> =>
+  guard(() => {
+    if (keys.senders.length === 0) invalid("no sender key")
+    return signAsSenderUnsafe(tx, keys.chainId, keys.senders)
   })
 
 /**

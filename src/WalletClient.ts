@@ -50,8 +50,11 @@ import * as Spans from "./internal/spans.js"
 import { version } from "./internal/version.js"
 import * as Krn from "./Krn.js"
 import * as Multisig from "./Multisig.js"
+import type * as Migration from "./Migration.js"
+import type * as Node from "./internal/node.js"
 import * as Pagination from "./Pagination.js"
 import * as PublicKey from "./PublicKey.js"
+import * as Registration from "./Registration.js"
 import * as Transaction from "./Transaction.js"
 import * as TransactionKind from "./TransactionKind.js"
 import * as WalletConfig from "./WalletConfig.js"
@@ -202,6 +205,32 @@ export interface MultisigListParams extends CallOptions, Listing.Params {}
 export type MultisigKeyInput =
   | { readonly threshold: number; readonly weightedKeys: ReadonlyArray<{ readonly publicKey: string; readonly weight: number }> }
   | Extract<AccountKey.AccountKey, { readonly _tag: "WeightedMultiSig" }>
+
+/**
+ * Options of `migrateAccounts`: the chain, the account pool the accounts join (`x-krn` of the
+ * registration), and the key pool their keys are created in (`x-krn` of `createKeys`). Unset
+ * fields fall back to the scope, then to the layer's options.
+ *
+ * @since 0.8.0
+ * @category models
+ */
+export interface MigrateOptions extends CallOptions {
+  /** Key pool of the keys created for the accounts; `null` for the member's default key pool. */
+  readonly keyPool?: WalletConfig.KeyPoolSelection | undefined
+}
+
+/**
+ * One account to register (`registerAccounts`): a key of the key service, the account's address,
+ * and optionally its signed fee-delegated account update (`0x` hex) to that key.
+ *
+ * @since 0.8.0
+ * @category models
+ */
+export interface RegisterAccountParams {
+  readonly keyId: KeyId.KeyId | string
+  readonly address: Address.Address | string
+  readonly rlp?: string | undefined
+}
 
 /**
  * Options of `createFeePayer`.
@@ -570,6 +599,37 @@ export interface Service {
     options?: KeyCallOptions
   ) => Effect.Effect<Key.KeySignature, WalletError.WalletError>
   /**
+   * Registers existing Klaytn accounts in the selected pool under keys of the key service (POST
+   * /v2/registration/account): each item's `rlp`, when given, is a fee-delegated account update
+   * (0x21) its current key signed, switching it to `AccountKeyPublic` of the key; the service
+   * pays its fee and sends it. 1 to 100 items, one per address, each key id on the call's chain:
+   * checked before anything is sent. The answer says which items failed and why
+   * (`Registration.RegistrationResult`); a key id that is not the member's refuses the whole
+   * request (`AccountNotFound`, code 1061010). Not retried once sent. `migrateAccounts` builds
+   * the items from private keys.
+   */
+  readonly registerAccounts: (
+    items: ReadonlyArray<RegisterAccountParams>,
+    options?: CallOptions
+  ) => Effect.Effect<Registration.RegistrationResult, WalletError.WalletError>
+  /**
+   * Brings existing Klaytn accounts under KAS custody in one call (the official client's
+   * `migrateAccounts`): checks every account (`Migration.MigrationAccount`: its address and the
+   * `Redacted` private key or keys that sign its updates) before anything is sent; reads what was
+   * not given from the KAS Node API (`nodeUrl`: the chain id, checked; the gas price; each
+   * account's pending nonce and its key on the chain, against which the keys are checked); creates
+   * one key per account (`createKeys`, in `keyPool`); signs each account's fee-delegated update to
+   * its key here, with the private keys, which never leave the process; and registers them
+   * (`registerAccounts`, in `pool`). Each account's outcome says whether it was migrated, with its
+   * key, or why not (`Migration.Outcome`). A failure of a node read or of the key creation fails
+   * the call (nothing was registered); a failure of the registration request is each account's
+   * outcome, with the key created for it. docs/migration.md.
+   */
+  readonly migrateAccounts: (
+    accounts: ReadonlyArray<Migration.MigrationAccount>,
+    options?: MigrateOptions
+  ) => Effect.Effect<Migration.MigrationResult, WalletError.WalletError>
+  /**
    * One page of the member's fee-delegation history (GET /v2/history/fd/tx), optionally only the
    * transactions `from` sent; an empty history (the service's 400 1061010 on the first page) is an
    * empty page.
@@ -714,6 +774,7 @@ const CreateSize = Schema.Int.pipe(
   Schema.between(1, Key.MaxCreateSize, { message: (issue) => `must be an integer from 1 to ${Key.MaxCreateSize}, got ${String(issue.actual)}` })
 )
 const validCreateSize = Options.argument("size", CreateSize)
+const decodeRegistrationResult: Decode<Registration.RegistrationResult> = Schema.decodeUnknownEither(Registration.RegistrationResult)
 const decodeTransactionResult = Schema.decodeUnknownEither(Transaction.TransactionResult)
 // The body is kept beside the result: a result that fails verification is shown as it came.
 const decodeTransactionResultWithBody: Decode<{ readonly body: unknown; readonly result: Transaction.TransactionResult }> = (body) =>
@@ -941,6 +1002,32 @@ const rawRequest = (prepared: Prepared, rlp: string, options: AnyOptions) =>
   )
 
 const callBody = roundTrip(Wire.ContractCallBody)
+const registrationBody = roundTrip(Registration.RegistrationRequest)
+
+/**
+ * A registration's body, checked and encoded: key ids as strings (a `KeyId` value or a string),
+ * each on the call's chain.
+ */
+const registrationItems = (items: unknown, chainId: number) =>
+  Either.gen(function*() {
+    if (!Array.isArray(items)) return yield* Either.left(Options.invalid("items", "must be an array of { keyId, address, rlp? }"))
+    const raw = (items as ReadonlyArray<unknown>).map((item) => {
+      if (typeof item !== "object" || item === null) return item
+      const i = item as Record<string, unknown>
+      return KeyId.isKeyId(i.keyId) ? { ...i, keyId: i.keyId.toString() } : i
+    })
+    const body = yield* Either.mapLeft(registrationBody(raw), (error) => {
+      const e = Options.fromParseError("items")(error)
+      return Options.invalid(e.argument === "items" ? "items" : `items[${e.argument}]`, e.description)
+    })
+    for (const [i, item] of body.entries()) {
+      const keyId = Either.getOrThrow(validKeyIdString(item.keyId))
+      if (keyId.poolKrn.chainId !== chainId) {
+        return yield* Either.left(Options.invalid(`items[${i}].keyId`, `key ${item.keyId} is on chain ${keyId.poolKrn.chainId}, the request on chain ${chainId}`))
+      }
+    }
+    return body
+  })
 
 /** The body of a contract call, checked (the arguments against their ABI types) and encoded. */
 const contractCallBody = (params: CallContractParams) =>
@@ -1051,19 +1138,22 @@ export const make = (
       accept: "application/json",
       "user-agent": userAgent
     }
-    const decorated = (settings.httpSpans ? base : HttpClient.withTracerDisabledWhen(base, () => true)).pipe(
-      HttpClient.mapRequest((request) =>
-        HttpClientRequest.setHeaders(HttpClientRequest.prependUrl(request, settings.baseUrl), headers)
-      ),
-      HttpClient.transform(Request.noRedirects)
-    )
-    const pipeline: Request.Pipeline = {
-      client: settings.transformClient !== undefined ? settings.transformClient(decorated) : decorated,
-      timeout: settings.timeout,
-      retry: settings.retry,
-      maxResponseBytes: settings.maxResponseBytes,
-      auth: settings.auth
+    const pipelineOf = (origin: string): Request.Pipeline => {
+      const client = (settings.httpSpans ? base : HttpClient.withTracerDisabledWhen(base, () => true)).pipe(
+        HttpClient.mapRequest((request) => HttpClientRequest.setHeaders(HttpClientRequest.prependUrl(request, origin), headers)),
+        HttpClient.transform(Request.noRedirects)
+      )
+      return {
+        client: settings.transformClient !== undefined ? settings.transformClient(client) : client,
+        timeout: settings.timeout,
+        retry: settings.retry,
+        maxResponseBytes: settings.maxResponseBytes,
+        auth: settings.auth
+      }
     }
+    const pipeline = pipelineOf(settings.baseUrl)
+    // The KAS Node API: the same credentials, timeout, retries and limits, at its own origin.
+    const nodePipeline = pipelineOf(settings.node.origin)
 
     const scrubbingTracers = new WeakMap<Tracer.Tracer, Tracer.Tracer>()
     const scrubbed = (tracer: Tracer.Tracer): Tracer.Tracer => {
@@ -1106,11 +1196,12 @@ export const make = (
       name: string,
       t: Options.Target,
       call: Request.Call<A>,
-      attributes?: Record<string, unknown>
+      attributes?: Record<string, unknown>,
+      through: Request.Pipeline = pipeline
     ): Effect.Effect<A, WalletError.WalletError> => {
       const path = Request.pathOf(call.request)
       const krn = call.request.headers["x-krn"]
-      const traced = Effect.withSpan(Request.run(pipeline, call, path), `WalletClient.${name}`, {
+      const traced = Effect.withSpan(Request.run(through, call, path), `WalletClient.${name}`, {
         attributes: {
           [Spans.SpanAttributes.chainId]: t.chainId,
           [Spans.SpanAttributes.pool]: krn ?? "default",
@@ -1142,6 +1233,49 @@ export const make = (
         ...(Transaction.isSigned(result) ? { transactionHash: result.transactionHash } : {})
       })
 
+    // The keys of senders whose key is not their address's own (accounts registered under a key of
+    // the key service), by chain and lower-case address: learnt from the account when a result's sender
+    // signature does not recover to its address; bounded, the oldest forgotten first.
+    const senderKeys = new Map<string, Uint8Array>()
+    const senderKeyOf = (from: Address.Address, t: Options.Target) => {
+      // By chain too: one address may be registered on both chains under two keys.
+      const id = `${t.chainId}:${from.toLowerCase()}`
+      const known = senderKeys.get(id)
+      if (known !== undefined) return Effect.succeed(known)
+      return Effect.map(
+        send("getAccount", t, {
+          request: HttpClientRequest.get(`/v2/account/${from}`, { headers: poolHeaders(t) }),
+          idempotent: true,
+          decode: DecodeAccounts.decodeAccount
+        }, { [Spans.SpanAttributes.address]: from }),
+        (account) => {
+          const key = (AccountKey.toKlaytn(AccountKey.Public({ publicKey: account.publicKey })) as { readonly publicKey: Uint8Array }).publicKey
+          if (senderKeys.size >= 1024) senderKeys.delete(senderKeys.keys().next().value!)
+          senderKeys.set(id, key)
+          return key
+        }
+      )
+    }
+
+    /**
+     * A result's check: the request's, and when the sender's signature the service made does not
+     * recover to its address, once more against the key the sender's account holds — an account
+     * registered under a key of the key service signs with a key of another address. The account is
+     * read once (GET /v2/account/{from}); a failure there leaves the first mismatch.
+     */
+    const verified = (expected: Verify.Expected, result: Transaction.TransactionResult, t: Options.Target) => {
+      const once = (e: Verify.Expected) => Verify.verify(e, result, settings.verifyResults === "all")
+      return Effect.catchAll(once(expected), (mismatch) =>
+        mismatch.field !== "rlp.signatures" || expected.sent !== undefined || expected.from === undefined || settings.verifyResults !== "all"
+          ? Effect.fail(mismatch)
+          : senderKeyOf(expected.from, t).pipe(
+            Effect.matchEffect({
+              onFailure: () => Effect.fail(mismatch),
+              onSuccess: (senderKey) => once({ ...expected, senderKey })
+            })
+          ))
+    }
+
     /** Any transaction: its body checked and built, sent to the route of its kind and fee payer, its result verified. */
     const sendTransaction = (name: string, kind: TransactionKind.TransactionKind, options: AnyOptions) =>
       Effect.flatMap(Effect.all([prepare(kind, options), target(options)]), ([prepared, t]) => {
@@ -1154,10 +1288,7 @@ export const make = (
         })
         return Effect.flatMap(sent, ({ body, result }) =>
           settings.verifyResults !== "off"
-            ? Effect.as(
-              Effect.mapError(Verify.verify(prepared.expected(t.chainId), result, settings.verifyResults === "all"), unverified(request, body, result)),
-              result
-            )
+            ? Effect.as(Effect.mapError(verified(prepared.expected(t.chainId), result, t), unverified(request, body, result)), result)
             : Effect.succeed(result))
       })
 
@@ -1382,6 +1513,29 @@ export const make = (
             ? Effect.fail(mismatch(request, body, "transactionId", id, result.transactionId))
             : Effect.succeed(result)
       )
+    const createKeys = (size: number, call: KeyCallOptions | undefined) =>
+      Effect.flatMap(Effect.all([validCreateSize(size), target(call)]), ([checked, t]) =>
+        send("createKeys", t, {
+          request: HttpClientRequest.post("/v2/key", {
+            headers: t.keyPool !== undefined
+              ? { "x-chain-id": String(t.chainId), "x-krn": t.keyPool.toString() }
+              : { "x-chain-id": String(t.chainId) }
+          }).pipe(HttpClientRequest.bodyUnsafeJson({ size: checked })),
+          idempotent: false,
+          decode: decodeCreatedKeys
+        }))
+
+    const registerAccounts = (items: unknown, call: CallOptions | undefined) =>
+      Effect.flatMap(target(call), (t) =>
+        Effect.flatMap(registrationItems(items, t.chainId), (body) =>
+          send("registerAccounts", t, {
+            request: HttpClientRequest.post("/v2/registration/account", { headers: poolHeaders(t) }).pipe(
+              HttpClientRequest.bodyUnsafeJson(body)
+            ),
+            // Not idempotent: a registration sent twice sends its transactions twice.
+            idempotent: false,
+            decode: decodeRegistrationResult
+          }, { "kas.accounts": body.length })))
 
     const accountListing = paged<Account.Account, Account.AccountPage>((params: ListParams | undefined) =>
       Effect.map(
@@ -1502,17 +1656,7 @@ export const make = (
             idempotent: true,
             decode: decodeCallResult
           }, { [Spans.SpanAttributes.contract]: body.to })),
-      createKeys: (size, call) =>
-        Effect.flatMap(Effect.all([validCreateSize(size), target(call)]), ([checked, t]) =>
-          send("createKeys", t, {
-            request: HttpClientRequest.post("/v2/key", {
-              headers: t.keyPool !== undefined
-                ? { "x-chain-id": String(t.chainId), "x-krn": t.keyPool.toString() }
-                : { "x-chain-id": String(t.chainId) }
-            }).pipe(HttpClientRequest.bodyUnsafeJson({ size: checked })),
-            idempotent: false,
-            decode: decodeCreatedKeys
-          })),
+      createKeys,
       getKey: (keyId, call) =>
         onKey("getKey", keyId, call, (k, t) => ({
           request: HttpClientRequest.get(keyPath(k), { headers: { "x-chain-id": String(t.chainId) } }),
@@ -1537,6 +1681,31 @@ export const make = (
             idempotent: false,
             decode: decodeKeySignature
           }))),
+      registerAccounts: (items, call) => registerAccounts(items, call),
+      migrateAccounts: (accounts, call) =>
+        Effect.flatMap(target(call), (t) => {
+          const node: Node.Node = {
+            path: settings.node.path,
+            chainId: t.chainId,
+            send: (name, nodeCall, attributes) => send(name, t, nodeCall, attributes, nodePipeline)
+          }
+          return Effect.flatMap(Effect.promise(() => import("./internal/migrate.js")), (module) =>
+            module.migrate({
+              chainId: t.chainId,
+              node,
+              createKeys: (size) => createKeys(size, call),
+              register: (items) => registerAccounts(items, call)
+            }, accounts)).pipe(
+              Effect.withSpan("WalletClient.migrateAccounts", {
+                attributes: {
+                  [Spans.SpanAttributes.chainId]: t.chainId,
+                  [Spans.SpanAttributes.pool]: t.pool?.toString() ?? "default",
+                  "kas.accounts": Array.isArray(accounts) ? accounts.length : 0
+                },
+                captureStackTrace: false
+              })
+            )
+        }),
       listFeeDelegationHistory: historyListing.one,
       feeDelegationHistoryPages: historyListing.all,
       feeDelegationHistory: historyListing.items,
@@ -1669,8 +1838,9 @@ export const layerConfig = (
  * `accountsByPublicKey`, `accountCount`, `accountCountByPool`, `createFeePayer`, `getFeePayer`,
  * `deleteFeePayer`, `listFeePayers`, `transferValue`, `callContract`,
  * `getTransactionReceipt`, `awaitReceipt`, `createKeys`, `getKey`, `deleteKey`, `listKeys`,
- * `signWithKey`, `listFeeDelegationHistory`, `getFeeDelegationRecord`, `updateToMultisig`,
- * `listMultisigTransactions`, `signMultisigTransaction`, `appendSignatures`, `signTransactionById`.
+ * `signWithKey`, `registerAccounts`, `migrateAccounts`, `listFeeDelegationHistory`,
+ * `getFeeDelegationRecord`, `updateToMultisig`, `listMultisigTransactions`,
+ * `signMultisigTransaction`, `appendSignatures`, `signTransactionById`.
  * Each is documented on `Service`.
  *
  * @since 0.1.0
@@ -1701,6 +1871,8 @@ export const {
   listFeePayers,
   listKeys,
   listMultisigTransactions,
+  migrateAccounts,
+  registerAccounts,
   signMultisigTransaction,
   signTransactionById,
   signWithKey,

@@ -20,6 +20,15 @@ import * as WalletError from "./WalletError.js"
 export const DefaultBaseUrl = "https://wallet-api.klaytnapi.com"
 
 /**
+ * Default URL of the KAS Node API (Klaytn JSON-RPC) that `migrateAccounts` reads nonces, the gas
+ * price and account keys from.
+ *
+ * @since 0.8.0
+ * @category constants
+ */
+export const DefaultNodeUrl = "https://node-api.klaytnapi.com/v1/klaytn"
+
+/**
  * Default time allowed for one attempt of a request, response body included: 30 seconds.
  *
  * @since 0.1.0
@@ -127,6 +136,17 @@ export interface Options {
   readonly chainId: ChainId.ChainId | number
   /** Base URL of the service. Default `DefaultBaseUrl`. */
   readonly baseUrl?: string | URL | undefined
+  /**
+   * The KAS Node API, Klaytn's JSON-RPC (`klay_chainID`, `klay_gasPrice`,
+   * `klay_getTransactionCount`, `klay_getAccountKey`), that `migrateAccounts` reads what the
+   * caller did not give from: a node's URL, path included (requests are `POST` to it). Default
+   * `DefaultNodeUrl`; the emulator's is `<its URL>/v1/klaytn`. Requests carry the same credentials
+   * and `x-chain-id`, and go through the same pipeline (timeout, retries of reads, bounded bodies,
+   * scrubbed errors) as the wallet API's.
+   *
+   * @since 0.8.0
+   */
+  readonly nodeUrl?: string | URL | undefined
   /** Default pool (`x-krn`); absent or `null`: the member's default pool. */
   readonly pool?: PoolSelection | undefined
   /**
@@ -191,6 +211,7 @@ export const EnvironmentVariables = {
   secretAccessKey: "KAS_SECRET_ACCESS_KEY",
   chainId: "KAS_CHAIN_ID",
   baseUrl: "KAS_WALLET_URL",
+  nodeUrl: "KAS_NODE_URL",
   pool: "KAS_ACCOUNT_POOL",
   feePayerPool: "KAS_FEEPAYER_POOL",
   keyPool: "KAS_KEY_POOL"
@@ -202,6 +223,7 @@ const meaning: Record<string, string> = {
   [EnvironmentVariables.secretAccessKey]: "the Secret AccessKey of your KAS key",
   [EnvironmentVariables.chainId]: "8217 (mainnet) or 1001 (testnet)",
   [EnvironmentVariables.baseUrl]: `the service's base URL (unset: ${DefaultBaseUrl})`,
+  [EnvironmentVariables.nodeUrl]: `the KAS Node API's URL, path included (unset: ${DefaultNodeUrl})`,
   [EnvironmentVariables.pool]: "an account pool KRN, krn:<chain-id>:wallet:<account-id>:account-pool:<pool-name> (unset: the default pool)",
   [EnvironmentVariables.feePayerPool]:
     "a fee-payer pool KRN, krn:<chain-id>:wallet:<account-id>:feepayer-pool:<pool-name> (unset: the default fee-payer pool)",
@@ -243,6 +265,7 @@ const Url = Schema.String.pipe(
  * | `KAS_SECRET_ACCESS_KEY` | Secret AccessKey (read as `Config.redacted`) | required |
  * | `KAS_CHAIN_ID` | `8217` or `1001` | required |
  * | `KAS_WALLET_URL` | base URL | `DefaultBaseUrl` |
+ * | `KAS_NODE_URL` | the KAS Node API's URL (`migrateAccounts`) | `DefaultNodeUrl` |
  * | `KAS_ACCOUNT_POOL` | account pool KRN | the member's default pool |
  * | `KAS_FEEPAYER_POOL` | fee-payer pool KRN | the member's default fee-payer pool |
  * | `KAS_KEY_POOL` | key pool KRN | the member's default key pool |
@@ -255,14 +278,16 @@ export const fromEnv: Config.Config<Options> = Config.all({
   secretAccessKey: Config.redacted(Config.nonEmptyString(EnvironmentVariables.secretAccessKey)),
   chainId: required(EnvironmentVariables.chainId, ChainId.FromHeader),
   baseUrl: optional(EnvironmentVariables.baseUrl, Url),
+  nodeUrl: optional(EnvironmentVariables.nodeUrl, Url),
   pool: optional(EnvironmentVariables.pool, Krn.AccountPoolKrn),
   feePayerPool: optional(EnvironmentVariables.feePayerPool, Krn.FeePayerPoolKrn),
   keyPool: optional(EnvironmentVariables.keyPool, Krn.KeyPoolKrn)
 }).pipe(
-  Config.map(({ accessKeyId, baseUrl, chainId, feePayerPool, keyPool, pool, secretAccessKey }): Options => ({
+  Config.map(({ accessKeyId, baseUrl, chainId, feePayerPool, keyPool, nodeUrl, pool, secretAccessKey }): Options => ({
     credentials: { accessKeyId, secretAccessKey },
     chainId,
     baseUrl: Option.getOrUndefined(baseUrl),
+    ...(Option.isSome(nodeUrl) ? { nodeUrl: nodeUrl.value } : {}),
     pool: Option.getOrUndefined(pool),
     feePayerPool: Option.getOrUndefined(feePayerPool),
     ...(Option.isSome(keyPool) ? { keyPool: keyPool.value } : {})

@@ -94,6 +94,13 @@ export * as KeyId from "./KeyId.js"
 export * as Krn from "./Krn.js"
 
 /**
+ * Migration of existing Klaytn accounts into KAS: the accounts given and what became of each.
+ *
+ * @since 0.8.0
+ */
+export * as Migration from "./Migration.js"
+
+/**
  * Multisig accounts: the update to weighted keys, transactions pending their signers, signature
  * statuses.
  *
@@ -114,6 +121,13 @@ export * as Pagination from "./Pagination.js"
  * @since 0.1.0
  */
 export * as PublicKey from "./PublicKey.js"
+
+/**
+ * Registration of existing Klaytn accounts under keys KAS holds: the request and its answer.
+ *
+ * @since 0.8.0
+ */
+export * as Registration from "./Registration.js"
 
 /**
  * Unix seconds.

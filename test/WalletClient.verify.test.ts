@@ -100,6 +100,35 @@ describe("verified results", () => {
       expect(yield* verdict(mainnet, WalletClient.transferValue({ ...transfer, chainId: 8217 }))).toBe("verified")
     }))
 
+  it.effect("a sender whose key is not its address's (an account registered under a key of the key service): its signature is checked against its account's key, read once", () =>
+    Effect.gen(function*() {
+      const tx = Either.getOrThrow(Klaytn.makeTransaction({ kind: "value", from: sender as any, to, value: 5n, nonce: 7, gas: 50_000, gasPrice: 25_000_000_000n }))
+      const byOther = Either.getOrThrow(Klaytn.signAsFeePayer(tx, [Either.getOrThrow(Klaytn.sign(Klaytn.senderSigningHash(tx, 1001), key(3), 1001))], { chainId: 1001 }))
+      const body = Schema.encodeSync(Transaction.TransactionResult)(Klaytn.toResult(byOther, "Submitted"))
+      const account = (publicKeyOf: Uint8Array) => ({
+        address: sender,
+        chainId: 1001,
+        createdAt: 1,
+        updatedAt: 1,
+        keyId: `krn:1001:wallet:acc:account-pool:default:0x${"ab".repeat(32)}`,
+        krn: "krn:1001:wallet:acc:account-pool:default",
+        publicKey: `0x${Buffer.from(secp256k1.getPublicKey(publicKeyOf, false)).toString("hex")}`
+      })
+      const service = (held: Uint8Array) => testClient((r) => json(200, r.method === "GET" ? account(held) : body))
+      const test = service(key(3))
+      expect(yield* withClient(test, Effect.as(Effect.zipRight(WalletClient.transferValue(transfer), WalletClient.transferValue(transfer)), "verified"))).toBe("verified")
+      // The account read once, in the call's pool; the second result checked with what it gave.
+      expect(test.requests.map((r) => `${r.method} ${r.url.pathname}`)).toEqual(["POST /v2/tx/value", `GET /v2/account/${sender}`, "POST /v2/tx/value"])
+      // An account whose key is yet another: not the transaction's signer.
+      const wrong = service(key(2))
+      const refused = yield* Effect.flip(withClient(wrong, WalletClient.transferValue(transfer)))
+      expect(refused._tag === "UnverifiedResult" && refused.field).toBe("rlp.signatures")
+      // "fields" recovers nothing, so reads nothing.
+      const fields = testClient((r) => json(200, r.method === "GET" ? account(key(2)) : body), { verifyResults: "fields" })
+      yield* withClient(fields, WalletClient.transferValue(transfer))
+      expect(fields.requests.map((r) => r.method)).toEqual(["POST"])
+    }))
+
   it.effect("fee payers: the one asked for (fd-user), one at all (fd), the ratio asked for", () =>
     Effect.gen(function*() {
       const { body } = signed({ feePayer: true, feeRatio: 30 })

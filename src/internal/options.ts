@@ -21,6 +21,8 @@ import { describeParseError } from "./issues.js"
 export interface Settings {
   readonly target: Target
   readonly baseUrl: string
+  /** The KAS Node API: its origin (what the node's client prepends) and its path (what it posts to). */
+  readonly node: { readonly origin: string; readonly path: string }
   readonly auth: Auth.Auth
   readonly timeout: Duration.Duration
   readonly retry: WalletConfig.RetryPolicy | undefined
@@ -137,20 +139,30 @@ const poolsOnChain = (
   return Either.right({ chainId, pool, feePayerPool, keyPool })
 }
 
-const baseUrlOf = (raw: string | URL | undefined): Either.Either<string, WalletError.InvalidArgument> => {
+const urlOf = (name: string, raw: string | URL): Either.Either<URL, WalletError.InvalidArgument> => {
   let url: URL
   try {
-    url = new URL(raw ?? WalletConfig.DefaultBaseUrl)
+    url = new URL(raw)
   } catch {
-    return Either.left(invalid("baseUrl", "not a valid URL"))
+    return Either.left(invalid(name, "not a valid URL"))
   }
-  if (url.protocol !== "https:" && url.protocol !== "http:") return Either.left(invalid("baseUrl", "must be http(s)"))
+  if (url.protocol !== "https:" && url.protocol !== "http:") return Either.left(invalid(name, "must be http(s)"))
   // Credentials in a URL would leak into logs and span attributes: they belong in `credentials`.
   if (url.username !== "" || url.password !== "") {
-    return Either.left(invalid("baseUrl", "must not contain credentials; use the credentials option"))
+    return Either.left(invalid(name, "must not contain credentials; use the credentials option"))
   }
-  return Either.right(url.toString().replace(/\/+$/, ""))
+  return Either.right(url)
 }
+
+const baseUrlOf = (raw: string | URL | undefined): Either.Either<string, WalletError.InvalidArgument> =>
+  Either.map(urlOf("baseUrl", raw ?? WalletConfig.DefaultBaseUrl), (url) => url.toString().replace(/\/+$/, ""))
+
+// The node is posted to at its path: a query or fragment would be dropped on the way.
+const nodeUrlOf = (raw: string | URL | undefined): Either.Either<Settings["node"], WalletError.InvalidArgument> =>
+  Either.flatMap(urlOf("nodeUrl", raw ?? WalletConfig.DefaultNodeUrl), (url) =>
+    url.search !== "" || url.hash !== ""
+      ? Either.left(invalid("nodeUrl", "must have no query or fragment"))
+      : Either.right({ origin: url.origin, path: url.pathname.replace(/\/+$/, "") || "/" }))
 
 const verificationOf = (value: unknown): Either.Either<"all" | "fields" | "off", WalletError.InvalidArgument> =>
   value === undefined || value === true
@@ -179,6 +191,7 @@ export const resolve = (options: WalletConfig.Options): Either.Either<Settings, 
     const keyPool = yield* keyPoolOf(options.keyPool)
     const target = yield* poolsOnChain(chainId, pool, feePayerPool, keyPool, "client")
     const baseUrl = yield* baseUrlOf(options.baseUrl)
+    const node = yield* nodeUrlOf(options.nodeUrl)
     const auth = yield* Auth.make(options.credentials)
     const readAhead = yield* wholeNumber("readAhead", options.readAhead ?? WalletConfig.DefaultReadAhead, 0, 16)
     // At most 256 MiB: the body becomes one string, and V8 cannot make one of 512 MiB (the
@@ -193,6 +206,7 @@ export const resolve = (options: WalletConfig.Options): Either.Either<Settings, 
     return {
       target,
       baseUrl,
+      node,
       auth,
       timeout: Duration.decode(options.timeout ?? WalletConfig.DefaultTimeout),
       retry: options.retry === false ? undefined : { ...WalletConfig.DefaultRetryPolicy, ...options.retry },

@@ -56,6 +56,12 @@ export interface Expected {
   readonly accountKey?: AccountKey.AccountKey | undefined
   /** A raw transaction's request: the transaction sent, decoded. */
   readonly sent?: Klaytn.SignedParts | undefined
+  /**
+   * The public key (compressed) KAS holds for the sender when it is not its address's own (an
+   * account registered under a key of the key service): the service's sender signatures are
+   * checked against it rather than recovered to the address.
+   */
+  readonly senderKey?: Uint8Array | undefined
 }
 
 const show = (v: unknown): string =>
@@ -211,10 +217,17 @@ export const checkSigned = (
     }
     // Recovering the signers is the one costly part (elliptic-curve arithmetic): `"fields"` skips it.
     if (!signatures) return
+    if (e.senderKey !== undefined && !kept) {
+      // KAS signed with the account's key, which is not its address's: checked against that key.
+      yield* Either.mapLeft(
+        klaytn.validateSignatures({ tx: t, signatures: parts.signatures }, e.chainId, { sender: { _tag: "Public", publicKey: e.senderKey } }),
+        (error) => ({ field: "rlp.signatures", expected: `signatures of the sender's key ${hexOfBytes(e.senderKey!)} on chain ${e.chainId}`, actual: error.reason })
+      )
+    }
     // Signatures the caller sent are the caller's, checked against the sender's account key by the
     // chain (it need not be its address's own: a public, multisig or role-based key): only the fee
     // payer's, made by the service, are recovered here.
-    yield* Either.mapLeft(klaytn.verifySigners(kept ? { ...parts, signatures: [] } : parts, e.chainId), (error) => ({
+    yield* Either.mapLeft(klaytn.verifySigners(kept || e.senderKey !== undefined ? { ...parts, signatures: [] } : parts, e.chainId), (error) => ({
       field: "rlp.signatures",
       expected: `signatures of the sender and the fee payer on chain ${e.chainId}`,
       actual: error.reason

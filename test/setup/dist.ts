@@ -17,8 +17,8 @@ import { BaseSequencer, parseCLI } from "vitest/node"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 
-/** The test files that need the build: `dist/`, the CLI's bundle or the bundle's metafile. */
-export const needsDist = /(^|\/)(test\/package|packages\/cli\/test\/(package|process|bundle))\.test\.ts$/
+/** The test files that need the build: `dist/`, the CLI's bundle or the bundle's metafile (migrate: its stdin). */
+export const needsDist = /(^|\/)(test\/package|packages\/cli\/test\/(package|process|bundle|migrate))\.test\.ts$/
 
 /** The test files that spend most of their time waiting for the processes they start. */
 export const waitsForProcesses = /(^|\/)(test\/package|packages\/cli\/test\/(package|process))\.test\.ts$/

@@ -38,6 +38,7 @@ export const modules: Readonly<Record<string, () => Promise<{ readonly commands:
   tx: () => import("./commands/TxCommand.js"),
   keys: () => import("./commands/KeysCommand.js"),
   history: () => import("./commands/HistoryCommand.js"),
+  migrate: () => import("./commands/MigrateCommand.js"),
   emulator: () => import("./commands/EmulatorCommand.js"),
   tour: () => import("./commands/Tour.js")
 }

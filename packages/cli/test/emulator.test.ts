@@ -146,6 +146,7 @@ describe("kas-wallet emulator options", () => {
       expect(first.text).toContain(`(shown this once; stored for reuse in ${file}, mode 0600)`)
       const settings = [
         `export KAS_WALLET_URL=${first.url}`,
+        `export KAS_NODE_URL=${first.url}/v1/klaytn`,
         "export KAS_CHAIN_ID=1001",
         `export KAS_ACCESS_KEY_ID=${member![2]}`,
         `export KAS_SECRET_ACCESS_KEY="$(cat ${file})"`,
@@ -168,7 +169,7 @@ describe("kas-wallet emulator options", () => {
       expect(second.text).toContain(`member ${member![1]}, access key id ${member![2]} (stored in ${dir})`)
       expect(second.text).not.toContain(secret!)
       const env = yield* cli(["emulator", "env", "--data-dir", dir])
-      expect(env.out).toBe(settings.replace(first.url, second.url))
+      expect(env.out).toBe(settings.replaceAll(first.url, second.url))
       expect(env.out).not.toContain(secret!)
       // The settings work in a shell, and find the account of the first run.
       const shell = spawnSync("sh", ["-c", `${env.out}\nprintf '%s %s %s' "$KAS_WALLET_URL" "$KAS_ACCESS_KEY_ID" "$KAS_SECRET_ACCESS_KEY"`], {

@@ -63,7 +63,8 @@ describe("--help", () => {
     const text = helpOf(root).replace(/\n {3,}/g, " ")
     expect(text.startsWith(`kas-wallet ${version}: `)).toBe(true)
     // Each group on one line, by the names of its commands.
-    expect(text).toMatch(/^  accounts +create \| get \| list \| count \| by-public-key \| disable \| enable \| delete \| multisig$/m)
+    expect(text).toMatch(/^  accounts +create \| get \| list \| count \| by-public-key \| disable \| enable \| delete \| multisig \| register$/m)
+    expect(text).toMatch(/^  migrate +bring existing Klaytn accounts under KAS custody/m)
     expect(text).toMatch(/^  tx +send \| deploy \| execute \| relay \| cancel \| anchor \| update-key \| call \| receipt \| sign$/m)
     expect(text).toMatch(/^  emulator +run a local emulator.*; or env \| member \| key \| pool \| fund \| balance \| bill \| mine$/m)
     expect(text).toMatch(/^  keys +create \| list \| get \| delete \| sign$/m)
@@ -171,7 +172,7 @@ describe("reading a command line against the table", () => {
     expect(usage("accounts get")).toContain("kas-wallet accounts get needs <address>: 0x followed by 40 hex digits")
     expect(usage("accounts get 0x1 0x2")).toContain("unexpected argument \"0x2\" for kas-wallet accounts get")
     expect(usage("accounts lst")).toContain(
-      "unknown command \"lst\" for kas-wallet accounts (commands: create, get, list, count, by-public-key, disable, enable, delete or multisig)"
+      "unknown command \"lst\" for kas-wallet accounts (commands: create, get, list, count, by-public-key, disable, enable, delete, multisig or register)"
     )
     expect(usage("fee-payers lst")).toContain("unknown command \"lst\" for kas-wallet fee-payers (commands: create, get, list or delete)")
     expect(usage("fee-payers get")).toContain("kas-wallet fee-payers get needs <address>: 0x followed by 40 hex digits")
@@ -228,7 +229,7 @@ describe("the table and the commands", () => {
 
   it("the connection flags read the client's variables, WalletConfig.EnvironmentVariables", () => {
     const S = Spec.accounts
-    const connection = [S.url, S.chain, S.pool, S.feePayerPool, Spec.keys.keyPool, S.accessKeyId, S.secretAccessKey]
+    const connection = [S.url, S.chain, S.pool, S.feePayerPool, Spec.keys.keyPool, S.accessKeyId, S.secretAccessKey, Spec.migration.nodeUrl]
     expect(connection.map((f) => f.env).sort()).toEqual(Object.values(WalletConfig.EnvironmentVariables).sort())
     // Every flag of the table that reads one of them is one of these.
     const names = new Set<string>(Object.values(WalletConfig.EnvironmentVariables))
@@ -277,12 +278,12 @@ describe("bash completions", () => {
   }
 
   it.runIf(bash)("complete commands where a command comes, then the flags of the command typed, and flag values", () => {
-    expect(complete("kas-wallet ")).toEqual(["accounts", "emulator", "fee-payers", "history", "keys", "tour", "tx"])
+    expect(complete("kas-wallet ")).toEqual(["accounts", "emulator", "fee-payers", "history", "keys", "migrate", "tour", "tx"])
     expect(complete("kas-wallet keys ")).toEqual(["create", "delete", "get", "list", "sign"])
     expect(complete("kas-wallet history ")).toEqual(["get", "list"])
     expect(complete("kas-wallet keys list --k")).toEqual(["--key-pool", "--krn"])
     expect(complete("kas-wallet --")).toEqual(["--completions", "--help", "--version"])
-    expect(complete("kas-wallet accounts ")).toEqual(["by-public-key", "count", "create", "delete", "disable", "enable", "get", "list", "multisig"])
+    expect(complete("kas-wallet accounts ")).toEqual(["by-public-key", "count", "create", "delete", "disable", "enable", "get", "list", "multisig", "register"])
     expect(complete("kas-wallet fee-payers ")).toEqual(["create", "delete", "get", "list"])
     expect(complete("kas-wallet accounts list --status ")).toEqual(["all", "corrupted", "disabled", "enabled"])
     expect(complete("kas-wallet accounts l")).toEqual(["list"])

@@ -34,6 +34,7 @@ import * as Ledger from "./chain/Ledger.js"
 import * as LedgerStore from "./store/LedgerStore.js"
 import * as MultisigStore from "./store/MultisigStore.js"
 import * as Multisig from "./Multisig.js"
+import * as Registration from "./Registration.js"
 import * as Listener from "./http/Listener.js"
 import * as Node from "./chain/Node.js"
 import * as OpenApi from "./http/OpenApi.js"
@@ -187,11 +188,13 @@ export const make = (options: EmulatorConfig.Options = {}): Effect.Effect<Servic
     const listener = yield* Listener.listen({ host, port })
     const url = `http://${urlHost(host)}:${listener.port}`
     const openApi = OpenApi.document(Routes.table, url)
+    const registration = yield* Registration.make(wallet, ledger)
     yield* listener.serve(App.make({
       table: Routes.table,
       wallet,
       ledger,
       multisig,
+      registration,
       node,
       console,
       faults: Faults.makeInjector(faults),

@@ -56,6 +56,20 @@ export interface KeyListRequest {
 }
 
 /**
+ * A key of the key service, opened: for the registration of an account under it.
+ *
+ * @since 0.8.0
+ * @category models
+ */
+export interface OpenedKey {
+  /** `0x` + 64 lower-case hex digits: the part of the key id after its pool KRN. */
+  readonly keyHex: string
+  /** Uncompressed, `0x04` + 128 hex digits. */
+  readonly publicKey: string
+  readonly privateKey: Redacted.Redacted<Uint8Array>
+}
+
+/**
  * The key operations. Every failure that is the caller's is a 400; a key id or KRN that is not
  * one of the caller's key pools on the request's chain (another member's, another chain's,
  * unknown, deleted) is `1061010`, the same as an unknown one: nothing tells them apart.
@@ -81,6 +95,13 @@ export interface Service {
     keyId: string,
     hash: Uint8Array
   ) => Effect.Effect<string, ApiError.ApiError | SqlError.SqlError>
+  /**
+   * A key of the caller on the request's chain, opened (for a registration); `None` when the key
+   * id is not one (malformed, another member's or chain's, unknown, deleted).
+   *
+   * @since 0.8.0
+   */
+  readonly openKey: (caller: KeyCaller, keyId: string) => Effect.Effect<Option.Option<OpenedKey>, SqlError.SqlError>
 }
 
 const KEY_HEX = /^0x[0-9a-fA-F]{64}$/
@@ -209,6 +230,12 @@ export const make = (
 
   // The sealed key is bound to its key id: copied onto another row, it does not open.
   const context = (krn: string, keyHex: string) => `key:${krn}:${keyHex}`
+  // A key that does not open under this vault cannot sign: a broken row, never a wrong answer.
+  const openSealed = (sealed: Uint8Array, krn: string, keyHex: string) =>
+    Option.match(vault.open(sealed, context(krn, keyHex)), {
+      onNone: () => Effect.die(new Error(`the sealed key of ${krn}:${keyHex} does not open`)),
+      onSome: Effect.succeed
+    })
 
   return {
     createKeys: (caller, size) =>
@@ -275,14 +302,24 @@ export const make = (
         const { keyHex, krn, poolId } = yield* keyOf(caller, raw)
         const found = yield* store.findWalletKey(poolId, krn, keyHex)
         if (Option.isNone(found)) return yield* ApiError.dataNotExist()
-        const opened = vault.open(found.value.sealed, context(krn, keyHex))
-        // A key that does not open under this vault cannot sign: a broken row, never a wrong answer.
-        if (Option.isNone(opened)) return yield* Effect.die(new Error(`the sealed key of ${krn}:${keyHex} does not open`))
+        const opened = yield* openSealed(found.value.sealed, krn, keyHex)
         // RFC 6979 nonces, low s; noble's recovered form is recovery id, r, s.
-        const signature = secp256k1.sign(hash, Redacted.value(opened.value), { prehash: false, format: "recovered" })
+        const signature = secp256k1.sign(hash, Redacted.value(opened), { prehash: false, format: "recovered" })
         const rs = Buffer.from(signature.subarray(1, 65)).toString("hex")
         const v = signature[0]!.toString(16).padStart(2, "0")
         return `{"signedData":"0x${rs}${v}"}`
+      }),
+
+    openKey: (caller, raw) =>
+      Effect.gen(function*() {
+        const where = yield* Effect.either(keyOf(caller, raw))
+        if (Either.isLeft(where)) return Option.none()
+        const { keyHex, krn, poolId } = where.right
+        const found = yield* store.findWalletKey(poolId, krn, keyHex)
+        if (Option.isNone(found)) return Option.none()
+        const privateKey = yield* openSealed(found.value.sealed, krn, keyHex)
+        const { publicKey } = JSON.parse(found.value.json) as { readonly publicKey: string }
+        return Option.some<OpenedKey>({ keyHex, publicKey: publicKey.toLowerCase(), privateKey })
       })
   }
 }

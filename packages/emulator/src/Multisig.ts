@@ -282,7 +282,7 @@ export const make: Effect.Effect<
         if (account.value.status !== "enabled") return yield* ApiError.cannotSign(account.value.address)
         // Its key must still be its own (legacy, or the public key KAS holds): not multisig already.
         const current = yield* ledger.accountKey(pool.chainId, address)
-        const own = current._tag === "Legacy" || (current._tag === "Public" && Ledger.statusAfterUpdate(address, current) === "enabled")
+        const own = Ledger.kasSigns(address, current, Option.getOrUndefined(yield* ledgerStore.heldPublicKey(address)))
         if (!own) {
           return yield* ApiError.refused(
             ApiError.Code.NotLegacyAccount,

@@ -11,7 +11,7 @@
 import type { SqlError } from "@effect/sql"
 import { Clock, Context, Effect, Either, Layer, Option, Redacted, Schema } from "effect"
 import { randomBytes } from "node:crypto"
-import { Account, type ChainId, Krn } from "effect-kas-wallet"
+import { Account, type Address, type ChainId, Krn } from "effect-kas-wallet"
 import * as AccountKeys from "./chain/AccountKeys.js"
 import * as ApiError from "./http/ApiError.js"
 import * as ApiKeys from "./console/ApiKeys.js"
@@ -114,6 +114,25 @@ export interface Service extends Keys.Service {
     pool: SelectedPool,
     options?: { readonly withoutAccountUpdate?: boolean | undefined }
   ) => Effect.Effect<string, SqlError.SqlError>
+  /**
+   * Takes an existing address into the pool as an account whose key is a key of the key service
+   * (a registration): its private key sealed again, bound to the address, as every account's.
+   * The account's JSON, or `None` when the address already is an account or fee-payer account of
+   * the emulator (any member, chain or state).
+   *
+   * @since 0.8.0
+   */
+  readonly registerAccount: (
+    pool: SelectedPool,
+    account: { readonly address: Address.Address; readonly key: Keys.OpenedKey }
+  ) => Effect.Effect<Option.Option<string>, SqlError.SqlError>
+  /**
+   * Whether an address (any case) is an account or fee-payer account of the emulator, of any
+   * member, chain or state.
+   *
+   * @since 0.8.0
+   */
+  readonly addressTaken: (address: string) => Effect.Effect<boolean, SqlError.SqlError>
   /** The JSON of the account of an address in the pool (any case), or 400 `1061010` (also when deleted). */
   readonly getAccount: (pool: SelectedPool, address: string) => Effect.Effect<string, ApiError.ApiError | SqlError.SqlError>
   /** One page, newest first; a cursor that does not verify for this pool is 400 `1061615`. */
@@ -276,6 +295,20 @@ export const make: Effect.Effect<Service, EmulatorError, Store.Store | KeyVault.
           withoutAccountUpdate: options?.withoutAccountUpdate
         }, viewOf(pool))
       }),
+
+    registerAccount: (pool, { address, key }) =>
+      Effect.flatMap(nowSeconds, (createdAt) =>
+        store.insertRegisteredAccount({
+          poolId: pool.id,
+          address,
+          publicKey: key.publicKey,
+          keyHex: key.keyHex,
+          // Bound to the address, as every account's key: the key service's copy stays its own.
+          sealedPrivateKey: vault.seal(key.privateKey, address.toLowerCase()),
+          createdAt
+        }, viewOf(pool))),
+
+    addressTaken: (address) => store.addressTaken(address.toLowerCase()),
 
     getAccount: (pool, address) =>
       Effect.flatMap(store.findAccount(pool.id, address.toLowerCase(), viewOf(pool)), (found) =>

@@ -555,6 +555,7 @@ layer(TestLayer)("emulator wire contract", (it) => {
           "/v2/multisig/account/{address}/tx/{transaction-id}/sign",
           "/v2/multisig/tx/{transaction-id}/sign",
           "/v2/pubkey/{public-key}/account",
+          "/v2/registration/account",
           "/v2/stat/count",
           "/v2/stat/count/krn",
           "/v2/tx",
@@ -595,6 +596,11 @@ layer(TestLayer)("emulator wire contract", (it) => {
         expect(Object.keys(doc.paths["/v2/history/fd/tx"])).toEqual(["get"])
         expect(Object.keys(doc.paths["/v2/history/fd/tx/{transaction-hash}"])).toEqual(["get"])
         expect(doc.paths["/v2/history/fd/tx"].get.parameters.map((p: any) => p.name)).toEqual(["x-chain-id", "from", "size", "cursor"])
+        // Registration: the selected pool in x-krn; the client's schemas describe the body and the answer.
+        expect(Object.keys(doc.paths["/v2/registration/account"])).toEqual(["post"])
+        expect(doc.paths["/v2/registration/account"].post.operationId).toBe("RegisterAccount")
+        expect(doc.paths["/v2/registration/account"].post.parameters.map((p: any) => p.name)).toEqual(["x-chain-id", "x-krn"])
+        for (const name of ["AccountRegistrationRequest", "RegistrationStatusResponse"]) expect(doc.components.schemas[name], name).toBeDefined()
         // The node route: the KAS Node API's headers, the chain only (no x-krn).
         expect(Object.keys(doc.paths["/v1/klaytn"])).toEqual(["post"])
         expect(doc.paths["/v1/klaytn"].post.parameters.map((p: any) => p.name)).toEqual(["x-chain-id"])

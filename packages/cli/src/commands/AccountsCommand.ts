@@ -127,6 +127,7 @@ export const commands: Readonly<Record<string, Handler>> = {
               : Output.table(["ADDRESS", "CHAIN"], items.map((a) => [a.address, String(a.chainId)]))
           )))
   },
+  register: (run) => Effect.flatMap(Effect.promise(() => import("./MigrateCommand.js")), (m) => m.register(run)),
   disable: toggle("disable"),
   enable: toggle("enable"),
   delete: (run) =>

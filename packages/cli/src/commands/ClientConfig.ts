@@ -62,6 +62,7 @@ export interface Configured {
 /** The connection flags, by the variable each one sets. */
 const byVariable: ReadonlyArray<readonly [string, Spec.Flag]> = [
   [V.baseUrl, S.url],
+  [V.nodeUrl, Spec.migration.nodeUrl],
   [V.chainId, S.chain],
   [V.pool, S.pool],
   [V.feePayerPool, S.feePayerPool],
@@ -76,6 +77,7 @@ const NoKey =
 /** How to fix each setting, for the mistakes the client finds in the options themselves. */
 const fixes: Readonly<Record<string, string>> = {
   [V.baseUrl]: "give an http(s) URL such as http://127.0.0.1:8787, without a user or password",
+  [V.nodeUrl]: "give the node's http(s) URL, path included, such as http://127.0.0.1:8787/v1/klaytn",
   [V.chainId]: "give 8217 (mainnet) or 1001 (testnet)",
   [V.pool]: "give an account pool KRN of the chain (--chain / KAS_CHAIN_ID)",
   [V.feePayerPool]: "give a fee-payer pool KRN of the chain (--chain / KAS_CHAIN_ID)",

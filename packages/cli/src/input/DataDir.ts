@@ -178,6 +178,8 @@ export const envLines = (options: {
 }): string =>
   [
     `export KAS_WALLET_URL=${shellQuote(options.url)}`,
+    // Its Klaytn JSON-RPC, which `kas-wallet migrate` reads nonces and the gas price from.
+    `export KAS_NODE_URL=${shellQuote(`${options.url}/v1/klaytn`)}`,
     "export KAS_CHAIN_ID=1001",
     `export KAS_ACCESS_KEY_ID=${shellQuote(options.accessKeyId)}`,
     options.secret._tag === "File"

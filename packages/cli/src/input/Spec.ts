@@ -483,6 +483,53 @@ const accountsMultisig: Command = {
   ]
 }
 
+/**
+ * The flags of `migrate` and `accounts register`, by key (with the connection flags of `accounts`).
+ *
+ * @since 0.8.0
+ * @category flags
+ */
+export const migration = {
+  nodeUrl: {
+    name: "node-url",
+    value: "URL",
+    env: "KAS_NODE_URL",
+    default: "https://node-api.klaytnapi.com/v1/klaytn",
+    description: "the KAS Node API (JSON-RPC) nonces and the gas price are read from",
+    example: "--node-url http://127.0.0.1:8787/v1/klaytn"
+  },
+  gasPrice: {
+    name: "gas-price",
+    value: "AMOUNT",
+    default: "the node's",
+    description: "gas price of the accounts whose file gives none: 25ston",
+    example: "--gas-price 25ston"
+  },
+  json: {
+    name: "json",
+    description: "JSON: {status, accounts: [{address, outcome, keyId, publicKey, ...}]}",
+    example: "--json | jq -r '.accounts[] | select(.outcome == \"failed\") | .address'"
+  }
+} as const satisfies Record<string, Flag>
+
+const accountsRegister: Command = {
+  path: ["accounts", "register"],
+  summary: "register existing accounts under keys of the key service",
+  description: [
+    "Register existing Klaytn accounts in the pool under keys of the key service (POST",
+    "/v2/registration/account), from a JSON file or stdin: [{keyId, address, rlp?}], rlp a signed",
+    "fee-delegated account update to the key. Prints each account's outcome. `migrate` builds it all."
+  ],
+  positionals: [{ name: "file", description: "JSON file of [{keyId, address, rlp?}], or - for stdin" }],
+  groups: [{ title: "Output", flags: [migration.json, accounts.verbose] }, connection],
+  subcommands: [],
+  runs: true,
+  examples: [
+    "kas-wallet accounts register registrations.json",
+    "jq '[.[] | {keyId, address}]' keys.json | kas-wallet accounts register -"
+  ]
+}
+
 const accountsGroup: Command = {
   path: ["accounts"],
   summary: "create, get, list, count, find, disable, enable, delete accounts; multisig accounts",
@@ -501,7 +548,8 @@ const accountsGroup: Command = {
     accountsDisable,
     accountsEnable,
     accountsDelete,
-    accountsMultisig
+    accountsMultisig,
+    accountsRegister
   ],
   runs: false,
   examples: [
@@ -1665,6 +1713,30 @@ export const root = {
   }
 } as const satisfies Record<string, Flag>
 
+const migrate: Command = {
+  path: ["migrate"],
+  summary: "bring existing Klaytn accounts under KAS custody, from a file of their keys",
+  description: [
+    "Migrate existing accounts into the pool (migrateAccounts): keys created, each account's",
+    "update to its key signed here with its private key, registered. The keys are read from a JSON",
+    "file or stdin, never a flag, never printed: [{address, privateKey | privateKeys, nonce?, gasPrice?}].",
+    "Nonce and gas price not given are read from the KAS Node API (--node-url)."
+  ],
+  positionals: [{ name: "file", description: "JSON file of the accounts and their private keys, or - for stdin" }],
+  groups: [
+    { title: "Migration", flags: [migration.gasPrice] },
+    { title: "Output", flags: [migration.json, accounts.verbose] },
+    { ...connection, flags: [...connection.flags, migration.nodeUrl] }
+  ],
+  subcommands: [],
+  runs: true,
+  examples: [
+    "kas-wallet migrate accounts.json",
+    "pass show klaytn/accounts.json | kas-wallet migrate - --json",
+    "kas-wallet migrate accounts.json --node-url \"$KAS_WALLET_URL/v1/klaytn\""
+  ]
+}
+
 const tour: Command = {
   path: ["tour"],
   summary: "a guided tour of the library against an in-process emulator",
@@ -1694,7 +1766,7 @@ export const tree = (emulatorFields?: typeof EmulatorConfig.fields): Command => 
   ],
   positionals: [],
   groups: [{ title: "Options", flags: [root.help, root.version, root.completions] }],
-  subcommands: [accountsGroup, feePayersGroup, txGroup, keysGroup, historyGroup, emulatorCommand(emulatorFields), tour],
+  subcommands: [accountsGroup, feePayersGroup, txGroup, keysGroup, historyGroup, migrate, emulatorCommand(emulatorFields), tour],
   runs: false,
   examples: [
     "kas-wallet emulator                  # a local emulator that keeps its data",

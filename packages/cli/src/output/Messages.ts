@@ -26,6 +26,8 @@ export interface Context {
     | "call"
     | "receipt"
     | "sign"
+    | "migrate"
+    | "register"
   /**
    * What the command works on: accounts (the default), fee-payer accounts, keys of the key
    * service, or the fee-delegation history.
@@ -45,6 +47,13 @@ export interface Context {
   readonly hash?: string | undefined
   /** The key id, for `keys get | delete | sign`. */
   readonly keyId?: string | undefined
+  /**
+   * The KAS Node API a migration reads (its URL, and the path its requests name), for the
+   * messages of its failures.
+   *
+   * @since 0.8.0
+   */
+  readonly node?: { readonly url: string; readonly path: string } | undefined
 }
 
 /**
@@ -77,6 +86,7 @@ export const flagOf: Readonly<Record<string, string>> = {
   baseUrl: "--url",
   address: "<address>",
   rlp: "the RLP",
+  nodeUrl: "--node-url",
   accountKey: "--key",
   transactionHash: "--hash",
   keyId: "<key-id>",
@@ -123,6 +133,10 @@ export const walletError = (error: WalletError.WalletError, context: Context): s
       if (context.kind === "history") {
         return `no fee-delegation record of ${context.hash ?? "the transaction"} on chain ${context.chainId} (${service(error)}); ` +
           "the global fee payer paid no fee of it (or it is in no block yet); check --chain"
+      }
+      // A registration names keys: the one the service does not know is in its message.
+      if (context.operation === "migrate" || context.operation === "register") {
+        return `a key id is not one of the member's keys on chain ${context.chainId} (${service(error)}); check the key ids and --chain`
       }
       if (transacting.has(context.operation)) {
         const feePayer = context.feePayer
@@ -193,15 +207,19 @@ export const walletError = (error: WalletError.WalletError, context: Context): s
         " its rlp (printed) to kas-wallet tx relay, with the same --fee-payer"
     case "ReceiptTimeout":
       return `transaction ${error.hash} not committed after ${error.waitedMillis} ms (last status ${error.lastStatus}); check later with kas-wallet tx receipt ${error.hash}`
-    case "TransportError":
+    case "TransportError": {
+      // A migration's reads of the node go to the node, not to the wallet API.
+      const node = context.node !== undefined && error.path.startsWith(context.node.path) ? context.node : undefined
+      const url = node?.url ?? context.url
       switch (error.reason) {
         case "Connect":
-          return oneLine(`cannot connect to ${context.url} (${error.description}); is it running? check --url / KAS_WALLET_URL`)
+          return oneLine(`cannot connect to ${url} (${error.description}); is it running? check ${node !== undefined ? "--node-url / KAS_NODE_URL" : "--url / KAS_WALLET_URL"}`)
         case "Timeout":
-          return oneLine(`${context.url} did not answer ${error.method} ${error.path} in time (${error.description})`)
+          return oneLine(`${url} did not answer ${error.method} ${error.path} in time (${error.description})`)
         case "Network":
-          return oneLine(`the connection to ${context.url} failed during ${error.method} ${error.path} (${error.description})`)
+          return oneLine(`the connection to ${url} failed during ${error.method} ${error.path} (${error.description})`)
       }
+    }
   }
 }
 

@@ -382,8 +382,8 @@ export interface Service {
     query: Omit<LedgerStore.FeeHistoryQuery, "visibleAtMs">
   ) => Effect.Effect<ReadonlyArray<LedgerStore.FeeRecordRow>, SqlError.SqlError>
   /**
-   * The account key of an address on a chain: the one its last account update set, else the
-   * legacy key (its own).
+   * The account key of an address on a chain (any case): the one its last account update set,
+   * else the legacy key (its own).
    *
    * @since 0.8.0
    */
@@ -578,28 +578,49 @@ const valueOf = (action: Action): bigint =>
 
 /**
  * The state a wallet account takes after an account update to this key, by the key that signs its
- * transactions (a role-based key's transaction role): a legacy key is the one KAS holds
- * (`enabled`), and so is a public key that is KAS's own (the address comes from it), a fail key
- * signs for nothing (`disabled`, as the service does), a weighted multisig key makes it a
- * multisig account (`enabled`: its transactions wait for its signers), any other key is not
- * KAS's (`corrupted`: KAS can no longer sign for it).
+ * transactions (a role-based key's transaction role): a weighted multisig key makes it a multisig
+ * account (`enabled`: its transactions wait for its signers); the key KAS holds for it (`enabled`,
+ * `kasSigns`); a fail key signs for nothing (`disabled`, as the service does); any other key is
+ * not KAS's (`corrupted`: KAS can no longer sign for it).
  *
  * @since 0.5.0
  * @category keys
  */
-export const statusAfterUpdate = (address: string, key: Klaytn.AccountKey): "enabled" | "disabled" | "corrupted" => {
+export const statusAfterUpdate = (
+  address: string,
+  key: Klaytn.AccountKey,
+  held?: Uint8Array | undefined
+): "enabled" | "disabled" | "corrupted" => {
   // What signs its transactions decides (a role-based key's transaction role). KAS's key of an
-  // account is the one its address comes from: a public key with that address is still KAS's.
+  // account is the one it holds: for an account KAS made, the one its address comes from.
   const signing = key._tag === "RoleBased" ? key.roles[Klaytn.Role.Transaction]! : key
-  // A weighted multisig account stays usable: its transactions wait for its signers (multisig).
-  if (signing._tag === "Legacy" || key._tag === "WeightedMultiSig") return "enabled"
+  if (key._tag === "WeightedMultiSig") return "enabled"
   if (signing._tag === "Fail") return "disabled"
-  const own = signing._tag === "Public" &&
-    Either.getOrUndefined(Klaytn.addressOfPublicKey(signing.publicKey))?.toLowerCase() === address.toLowerCase()
-  return own ? "enabled" : "corrupted"
+  return kasSigns(address, key, held) ? "enabled" : "corrupted"
 }
 
-const bytesOfHexString = (hex: string): Uint8Array => new Uint8Array(Buffer.from(hex.slice(2), "hex"))
+/**
+ * Whether the key KAS holds for an account signs its transactions under this account key (a
+ * role-based key's transaction role): a legacy key or a public key of its own address for an
+ * account KAS made; the public key of its key for an account registered under a key of the key
+ * service (`held`: that key's public key, uncompressed, whose address is then not the account's).
+ *
+ * @since 0.8.0
+ * @category keys
+ */
+export const kasSigns = (address: string, key: Klaytn.AccountKey, held?: Uint8Array | undefined): boolean => {
+  const signing = key._tag === "RoleBased" ? key.roles[Klaytn.Role.Transaction]! : key
+  const kas = held !== undefined ? AccountKeys.addressOf(held).toLowerCase() : address.toLowerCase()
+  const signer = signing._tag === "Legacy"
+    ? address.toLowerCase()
+    : signing._tag === "Public"
+    ? Either.getOrUndefined(Klaytn.addressOfPublicKey(signing.publicKey))?.toLowerCase()
+    : undefined
+  return signer === kas
+}
+
+// A stored public key (`0x04` + 128 hex digits) as bytes.
+const bytesOfPublicKey = (hex: string): Uint8Array => new Uint8Array(Buffer.from(hex.slice(2), "hex"))
 
 const hexOf = (bytes: Uint8Array): string => `0x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex")}`
 
@@ -940,6 +961,8 @@ export const make = (options: {
         const newKey = kind === "account" && effects.txError === undefined && tx.key !== undefined
           ? Either.getOrUndefined(Klaytn.decodeAccountKey(tx.key))
           : undefined
+        // The key KAS holds for the account at that address, when it holds one (registered accounts').
+        const held = newKey !== undefined ? Option.getOrUndefined(yield* store.heldPublicKey(from)) : undefined
         return yield* store.write({
           chainId,
           ...extra,
@@ -947,7 +970,7 @@ export const make = (options: {
             ? {
               address: from,
               key: tx.key!,
-              status: statusAfterUpdate(from, newKey),
+              status: statusAfterUpdate(from, newKey, held),
               multisig: multisigJson(newKey),
               updatedAt: Math.floor(accepted.acceptedMs / 1000)
             }
@@ -1021,7 +1044,7 @@ export const make = (options: {
         const holders = yield* multisigs.accountsOfKeys(memberId, chainId, keys.map((k) => k.uncompressed))
         const signers = keys.map((k): MultisigStore.Signer => ({
           publicKey: k.compressed,
-          address: holders.get(k.uncompressed) ?? AccountKeys.addressOf(bytesOfHexString(k.uncompressed)).toLowerCase(),
+          address: holders.get(k.uncompressed) ?? AccountKeys.addressOf(bytesOfPublicKey(k.uncompressed)).toLowerCase(),
           weight: k.weight
         }))
         const id = `0x${randomBytes(32).toString("hex")}`
@@ -1106,6 +1129,9 @@ export const make = (options: {
             }
             senderKey = yield* openKey(sender.value)
           }
+          // An account registered under a key of the key service: KAS's key is not its address's own.
+          const registered = Option.isSome(sender) && sender.value.publicKey !== undefined &&
+            AccountKeys.addressOf(bytesOfPublicKey(sender.value.publicKey)).toLowerCase() !== from
 
           const payer = request.payer
           let payerKey: Uint8Array | undefined
@@ -1124,8 +1150,9 @@ export const make = (options: {
 
           // A multisig sender (a weighted multisig key on the chain) does not sign alone: its
           // transaction waits for its signers. A legacy transaction or a raw one it cannot make.
-          const chainKey = raw === undefined && request.kind !== "legacy" ? yield* keyOf(chainId, from) : undefined
-          const multisigKey = chainKey?._tag === "WeightedMultiSig" ? chainKey : undefined
+          // (Read once: what KAS signs is checked against the same key below.)
+          const chainKey = raw?.signatures === undefined ? yield* keyOf(chainId, from) : undefined
+          const multisigKey = raw === undefined && request.kind !== "legacy" && chainKey?._tag === "WeightedMultiSig" ? chainKey : undefined
 
           const now = yield* Clock.currentTimeMillis
           const chain = yield* store.chain(chainId)
@@ -1188,14 +1215,20 @@ export const make = (options: {
                 ? signedWhole(chainId, { tx, signatures: raw.signatures!, ...(raw.feePayer !== undefined ? { feePayer: raw.feePayer } : {}) }, key)
                 : Effect.succeed(Klaytn.signAsFeePayer(tx, raw.signatures!, { chainId, feePayer: payerKey }))
             })
+            : registered
+            ? Either.flatMap(
+              Klaytn.sign(Klaytn.senderSigningHash(tx, chainId), senderKey!, chainId),
+              (signature) => Klaytn.signAsFeePayer(tx, [signature], { chainId, feePayer: payerKey })
+            )
             : Klaytn.signTransaction(tx, { chainId, sender: senderKey!, feePayer: payerKey })
           if (Either.isLeft(signed)) return yield* internalFailure(signed.left.reason)
           // Signed here with the key KAS holds: valid as long as the account's key on the chain is
           // still the legacy one (no row) or KAS's own public key; anything else (a legacy
-          // transaction of an account whose key is no longer legacy, say) a node refuses.
-          if (raw?.signatures === undefined) {
-            const key = yield* keyOf(chainId, from)
-            if (key._tag !== "Legacy" && Either.isLeft(Klaytn.validateSignatures(signed.right, chainId, { sender: key }))) {
+          // transaction of an account whose key is no longer legacy, say) a node refuses. The key
+          // of a registered account is not its address's: its legacy key is its old owner's.
+          if (chainKey !== undefined) {
+            const key = chainKey
+            if ((key._tag !== "Legacy" || registered) && Either.isLeft(Klaytn.validateSignatures(signed.right, chainId, { sender: key }))) {
               return yield* ApiError.sendFailed("invalid sender")
             }
           }
@@ -1521,7 +1554,7 @@ export const make = (options: {
           manual ? Effect.succeed(undefined) : Clock.currentTimeMillis,
           (visibleAtMs) => store.feeHistory({ ...query, visibleAtMs })
         ),
-      accountKey: keyOf,
+      accountKey: (chainId, address) => keyOf(chainId, address),
       signAs: (pool, address, hash) =>
         Effect.gen(function*() {
           const row = yield* store.account(pool.id, address.toLowerCase())

@@ -26,6 +26,7 @@ import type * as Ledger from "../chain/Ledger.js"
 import type * as Multisig from "../Multisig.js"
 import type * as Node from "../chain/Node.js"
 import * as PathPattern from "./PathPattern.js"
+import type * as Registration from "../Registration.js"
 import * as RequestBody from "./RequestBody.js"
 import type * as Wallet from "../Wallet.js"
 
@@ -53,6 +54,12 @@ export interface Services {
    * @since 0.8.0
    */
   readonly multisig: Multisig.Service
+  /**
+   * The registration of existing accounts (`POST /v2/registration/account`).
+   *
+   * @since 0.8.0
+   */
+  readonly registration: Registration.Service
   /**
    * The chain as a Klaytn node shows it (`/v1/klaytn`).
    *

@@ -13,6 +13,7 @@ import * as FeePayers from "./routes/FeePayers.js"
 import * as History from "./routes/History.js"
 import * as Keys from "./routes/Keys.js"
 import * as Multisig from "./routes/Multisig.js"
+import * as Registration from "./routes/Registration.js"
 import * as Node from "./routes/Node.js"
 import type * as Route from "./Route.js"
 import * as Service from "./routes/Service.js"
@@ -30,6 +31,7 @@ export const table: ReadonlyArray<Route.Route> = [
   ...FeePayers.routes,
   ...Transactions.routes,
   ...Keys.routes,
+  ...Registration.routes,
   ...History.routes,
   ...Node.routes,
   ...Service.routes,

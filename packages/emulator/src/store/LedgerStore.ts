@@ -91,6 +91,13 @@ export interface KeyRow {
   readonly address: string
   readonly status: Store.Status
   readonly sealedKey: Uint8Array
+  /**
+   * Its public key (`0x04` + 128 hex digits), for an account: the address's own, or for an
+   * account registered under a key of the key service that key's.
+   *
+   * @since 0.8.0
+   */
+  readonly publicKey?: string | undefined
 }
 
 /**
@@ -547,6 +554,13 @@ export interface Service {
    */
   readonly accountKey: (chainId: number, address: string) => Effect.Effect<Option.Option<Uint8Array>, SqlError.SqlError>
   /**
+   * The public key of the wallet account at a (lower-case) address that is not deleted, as bytes
+   * (uncompressed): the key KAS holds for it.
+   *
+   * @since 0.8.0
+   */
+  readonly heldPublicKey: (address: string) => Effect.Effect<Option.Option<Uint8Array>, SqlError.SqlError>
+  /**
    * What the pending transactions may still cost each of some (lower-case) addresses, as sender
    * and as user fee payer; 0 for those with none.
    *
@@ -723,8 +737,15 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient | Database.
 
   const transactionColumns = sql.literal(TransactionColumns)
 
-  const keyRow = (rows: ReadonlyArray<{ readonly address: string; readonly status: Store.Status; readonly key: unknown }>) =>
-    Option.map(Option.fromNullable(rows[0]), (r): KeyRow => ({ address: r.address, status: r.status, sealedKey: bytes(r.key) }))
+  const keyRow = (
+    rows: ReadonlyArray<{ readonly address: string; readonly status: Store.Status; readonly key: unknown; readonly publicKey?: string }>
+  ) =>
+    Option.map(Option.fromNullable(rows[0]), (r): KeyRow => ({
+      address: r.address,
+      status: r.status,
+      sealedKey: bytes(r.key),
+      ...(r.publicKey !== undefined ? { publicKey: r.publicKey } : {})
+    }))
 
   const statements = (w: Write) => {
     const out: Array<Statement> = []
@@ -893,8 +914,9 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient | Database.
           ),
 
     account: (poolId, address) =>
-      sql<{ readonly address: string; readonly status: Store.Status; readonly key: unknown }>`SELECT address, status,
-          private_key AS key FROM accounts WHERE pool_id = ${poolId} AND address_lc = ${address} AND status != 'deleted'`.pipe(
+      sql<{ readonly address: string; readonly status: Store.Status; readonly key: unknown; readonly publicKey: string }>`SELECT address,
+          status, private_key AS key, public_key AS "publicKey" FROM accounts
+          WHERE pool_id = ${poolId} AND address_lc = ${address} AND status != 'deleted'`.pipe(
         Effect.map(keyRow)
       ),
 
@@ -995,6 +1017,12 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient | Database.
           fee_payer_reserve AS "feePayerReserve", accepted_ms AS "acceptedMs"
         FROM pending_transactions WHERE chain_id = ${chainId} AND hash = ${hash}`.pipe(
         Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), pendingRow))
+      ),
+
+    heldPublicKey: (address) =>
+      sql<{ readonly publicKey: string }>`SELECT public_key AS "publicKey" FROM accounts
+          WHERE address_lc = ${address} AND status != 'deleted'`.pipe(
+        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (r) => new Uint8Array(Buffer.from(r.publicKey.slice(2), "hex"))))
       ),
 
     accountKey: (chainId, address) =>

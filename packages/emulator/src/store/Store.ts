@@ -252,6 +252,22 @@ export interface Service {
    * the database from the row.
    */
   readonly insertAccount: (account: NewAccount, pool: PoolView) => Effect.Effect<string, SqlError.SqlError>
+  /**
+   * Stores an account registered under a key of the key service (`POST /v2/registration/account`)
+   * unless its address already is an account or a fee-payer account — of any member, chain or
+   * state, deleted ones included (their rows stay) —: its JSON as `insertAccount` answers it, or
+   * `None`. One statement: the check and the insert are atomic.
+   *
+   * @since 0.8.0
+   */
+  readonly insertRegisteredAccount: (account: NewAccount, pool: PoolView) => Effect.Effect<Option.Option<string>, SqlError.SqlError>
+  /**
+   * Whether a (lower-case) address is an account or a fee-payer account, of any member, chain or
+   * state (deleted ones included).
+   *
+   * @since 0.8.0
+   */
+  readonly addressTaken: (addressLowerCase: string) => Effect.Effect<boolean, SqlError.SqlError>
   /** The JSON of the account of that (lower-case) address in that pool, unless deleted. */
   readonly findAccount: (
     poolId: number,
@@ -460,6 +476,21 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient> = Effect.g
             VALUES (${a.poolId}, ${a.address}, ${a.address.toLowerCase()}, ${a.publicKey}, ${a.keyHex},
               ${a.sealedPrivateKey}, ${a.createdAt}, ${a.createdAt}, ${a.withoutAccountUpdate === true ? 1 : 0})
             RETURNING ${accountJson(pool)} AS json`).pipe(Effect.map((rows) => rows[0]!.json)),
+
+    insertRegisteredAccount: (a, pool) =>
+      sql<{ readonly json: string }>`INSERT INTO accounts
+          (pool_id, address, address_lc, public_key, key_hex, private_key, created_at, updated_at)
+          SELECT ${a.poolId}, ${a.address}, ${a.address.toLowerCase()}, ${a.publicKey}, ${a.keyHex},
+            ${a.sealedPrivateKey}, ${a.createdAt}, ${a.createdAt}
+          WHERE NOT EXISTS (SELECT 1 FROM feepayers WHERE address_lc = ${a.address.toLowerCase()})
+          ON CONFLICT (address_lc) DO NOTHING
+          RETURNING ${accountJson(pool)} AS json`.pipe(Effect.map((rows) => Option.map(first(rows), (r) => r.json))),
+
+    addressTaken: (addressLowerCase) =>
+      sql<{ readonly n: number }>`SELECT (SELECT count(*) FROM accounts WHERE address_lc = ${addressLowerCase})
+          + (SELECT count(*) FROM feepayers WHERE address_lc = ${addressLowerCase}) AS n`.pipe(
+        Effect.map((rows) => (rows[0]?.n ?? 0) > 0)
+      ),
 
     findAccount: (poolId, addressLowerCase, pool) =>
       sql<{ readonly json: string; readonly status: Status }>`SELECT ${accountJson(pool)} AS json, status FROM ${sql(tables[pool.kind].accounts)}
