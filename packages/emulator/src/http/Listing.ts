@@ -115,7 +115,17 @@ const status: Description.QueryParameter = {
   name: "status",
   description:
     `Which accounts, by state, in any case: enabled (absent or empty), disabled, corrupted (an account update moved its key away from the one KAS holds) or all (every state but deleted). Another value: 400 ${ApiError.Code.OutOfRange}.`,
-  schema: Description.domain("StatusFilterFromString", Account.StatusFilterFromString)
+  // JSON Schema has no case-insensitive flag: the pattern spells each letter's two cases.
+  schema: Description.domain(
+    "StatusFilterFromString",
+    Account.StatusFilterFromString.annotations({
+      jsonSchema: {
+        type: "string",
+        pattern: `^(?:${Account.StatusFilter.literals.map((w) => [...w].map((c) => `[${c.toUpperCase()}${c}]`).join("")).join("|")})$`,
+        description: "enabled, disabled, corrupted or all, in any case"
+      }
+    })
+  )
 }
 
 /**
