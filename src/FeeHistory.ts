@@ -23,6 +23,7 @@ import { ParseResult, Schema } from "effect"
 import * as Address from "./Address.js"
 import * as Amount from "./Amount.js"
 import * as ChainId from "./ChainId.js"
+import * as Arb from "./internal/arbitrary.js"
 import { HEX_QUANTITY } from "./internal/hex.js"
 import { show } from "./internal/show.js"
 import * as Pagination from "./Pagination.js"
@@ -108,13 +109,17 @@ export const PebFromDecimal: Schema.Schema<Amount.Peb, string> = Schema.transfor
  */
 export const DecimalString = Schema.String.pipe(
   Schema.filter(isDecimal, {
-    message: (issue) => `expected a decimal number, got ${show(issue.actual)}`
+    message: (issue) => `expected a decimal number, got ${show(issue.actual)}`,
+    arbitrary: () => (fc) =>
+      fc.tuple(fc.bigInt({ min: 0n, max: 10n ** 12n }), fc.option(fc.stringMatching(/^[0-9]{1,8}$/), { nil: undefined }))
+        .map(([whole, fraction]) => (fraction === undefined ? `${whole}` : `${whole}.${fraction}`))
   })
 ).annotations({ identifier: "DecimalString" })
 
 const Rate = Schema.Number.pipe(
   Schema.filter(isRate, {
-    message: (issue) => `expected a non-negative exchange rate, got ${show(issue.actual)}`
+    message: (issue) => `expected a non-negative exchange rate, got ${show(issue.actual)}`,
+    arbitrary: () => (fc) => fc.oneof(fc.constant(0), fc.double({ min: 0, max: 1e7, noNaN: true }))
   })
 )
 
@@ -126,7 +131,8 @@ const Rate = Schema.Number.pipe(
  */
 export const HexStatus = Schema.String.pipe(
   Schema.filter((s) => HEX_QUANTITY.test(s), {
-    message: (issue) => `expected a hex status (0x1, 0x0), got ${show(issue.actual)}`
+    message: (issue) => `expected a hex status (0x1, 0x0), got ${show(issue.actual)}`,
+    arbitrary: () => (fc) => fc.oneof(fc.constantFrom("0x1", "0x0"), Arb.hexInteger(fc, 2))
   })
 ).annotations({ identifier: "HexStatus" })
 
@@ -139,7 +145,8 @@ export const HexStatus = Schema.String.pipe(
  */
 export const FeeDelegatedType = Schema.Number.pipe(
   Schema.filter(isFeeDelegatedTypeInt, {
-    message: (issue) => `expected the type of a fee-delegated transaction, got ${show(issue.actual)}`
+    message: (issue) => `expected the type of a fee-delegated transaction, got ${show(issue.actual)}`,
+    arbitrary: () => (fc) => fc.constantFrom(...Object.values(Wire.TxType).filter(isFeeDelegatedTypeInt))
   })
 ).annotations({ identifier: "FeeDelegatedType" })
 
@@ -173,7 +180,8 @@ export const FeeDelegationRecord = Schema.Struct({
   typeInt: FeeDelegatedType,
   feeRatio: Schema.optionalWith(
     Schema.String.pipe(Schema.filter(isFeeRatioText, {
-      message: (issue) => `expected a fee ratio from 0 to 99 (or blank), got ${show(issue.actual)}`
+      message: (issue) => `expected a fee ratio from 0 to 99 (or blank), got ${show(issue.actual)}`,
+      arbitrary: () => (fc) => fc.oneof(fc.constant(""), fc.integer({ min: 0, max: 99 }).map(String))
     })),
     { exact: true }
   )
