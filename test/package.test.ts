@@ -75,7 +75,7 @@ describe("the root entry point runs outside Node", () => {
 
 
 describe("the browser bundle of an application using the client", () => {
-  it.effect("adds at most 119 KB to the effect modules its API needs (the Klaytn codec apart, loaded on first use), and no fast-check of its own", () =>
+  it.effect("adds at most 123 KB to the effect modules its API needs (the Klaytn codec apart, loaded on first use), and no fast-check of its own", () =>
     Effect.gen(function*() {
       const sizes = yield* Effect.promise(() => measure(["baseline", "streams", "client"]))
       // The client's own code, @noble/hashes and the effect modules only it uses (docs/benchmarks.md):
@@ -88,7 +88,10 @@ describe("the browser bundle of an application using the client", () => {
       // most 5 KB more (4.9 KB measured: 109.9 KB). The fee-delegation history (FeeHistory's schemas,
       // four operations) 2.8 KB more: 112.7 KB measured. Multisig accounts (the Multisig schemas,
       // seven operations, the update's checks and verification) 5.6 KB more: 118.3 KB measured.
-      expect(sizes.client.raw - sizes.streams.raw).toBeLessThanOrEqual(119 * 1024)
+      // The fast decoders of the history and of the pending multisig listing (issue 20's streaming
+      // target: with the schemas, decoding a page took most of what read-ahead gains) 4.4 KB more:
+      // 122.7 KB measured.
+      expect(sizes.client.raw - sizes.streams.raw).toBeLessThanOrEqual(123 * 1024)
       // The only fast-check is what effect's Schema module imports: the same in the baseline.
       expect(sizes.client.fastCheck).toBeLessThanOrEqual(sizes.baseline.fastCheck + 512)
     }), 60_000)

@@ -4,7 +4,7 @@
  * what read-ahead gains (docs/benchmarks.md). This decoder applies the very same rules, through
  * the predicates the schema's own filters and transformations use, straight over the parsed JSON,
  * and falls back to the schema whenever anything is off, so failures always carry the schema's
- * path-named ParseError. Property tests (test/FeeHistory.decode.test.ts) prove both paths agree on
+ * path-named ParseError. Property tests (test/FeeHistory.test.ts) prove both paths agree on
  * valid and broken input.
  *
  * @internal

@@ -5,7 +5,7 @@
  * (docs/benchmarks.md). This decoder applies the very same rules, through the predicates the
  * schemas' own filters and transformations use, straight over the parsed JSON, and falls back to
  * the schema whenever anything is off, so failures always carry the schema's path-named
- * ParseError. Property tests (test/Multisig.decode.test.ts) prove both paths agree on valid and
+ * ParseError. Property tests (test/Multisig.test.ts) prove both paths agree on valid and
  * broken input.
  *
  * @internal
