@@ -24,14 +24,8 @@ type Mutable<A> = { -readonly [K in keyof A]: A[K] }
 
 const isObject = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
 
-// An optional field: absent (`undefined`, nothing to add), or decoded by `decode` (`null` when it
-// is present and refused).
-const optional = <A>(o: Record<string, unknown>, field: string, decode: (u: unknown) => A | undefined): A | null | undefined => {
-  if (!has(o, field)) return undefined
-  const decoded = decode(o[field])
-  return decoded === undefined ? null : decoded
-}
-
+// The optional fields' decoders (`undefined`: refused). An optional field that is present is
+// decoded whatever its value (`exact`).
 const peb = (u: unknown): Amount.Peb | undefined => (typeof u === "string" ? Amount.pebOfHex(u) : undefined)
 const hexBytes = (u: unknown): string | undefined => (typeof u === "string" && isHexBytes(u) ? u : undefined)
 // `Schema.Int.pipe(Schema.between(0, 99))`.
@@ -45,34 +39,45 @@ const fastTxData = (u: unknown, memo: AddressMemo): Transaction.PendingTxData | 
   if (typeof typeInt !== "number" || !Wire.isTxType(typeInt)) return undefined
   const from = checksummed(u.from, memo)
   if (from === undefined) return undefined
-  const to = optional(u, "to", (a) => checksummed(a, memo))
-  if (to === null) return undefined
-  const value = optional(u, "value", peb)
-  if (value === null) return undefined
   // `Schema.NonNegativeInt`.
-  if (!isInt(gas) || gas < 0) return undefined
+  if (!isInt(gas) || gas < 0 || !isInt(nonce) || nonce < 0) return undefined
   const gasPrice = peb(u.gasPrice)
   if (gasPrice === undefined) return undefined
-  if (!isInt(nonce) || nonce < 0) return undefined
-  const input = optional(u, "input", hexBytes)
-  if (input === null) return undefined
-  const accountKey = optional(u, "accountKey", hexBytes)
-  if (accountKey === null) return undefined
-  const feePayer = optional(u, "feePayer", (a) => checksummed(a, memo))
-  if (feePayer === null) return undefined
-  const ratio = optional(u, "feeRatio", feeRatio)
-  if (ratio === null) return undefined
   // The schema's fields in its order, the optional ones only when present.
   const result = { typeInt, from } as Mutable<Transaction.PendingTxData>
-  if (to !== undefined) result.to = to
-  if (value !== undefined) result.value = value
+  if (has(u, "to")) {
+    const to = checksummed(u.to, memo)
+    if (to === undefined) return undefined
+    result.to = to
+  }
+  if (has(u, "value")) {
+    const value = peb(u.value)
+    if (value === undefined) return undefined
+    result.value = value
+  }
   result.gas = gas
   result.gasPrice = gasPrice
   result.nonce = nonce
-  if (input !== undefined) result.input = input
-  if (accountKey !== undefined) result.accountKey = accountKey
-  if (feePayer !== undefined) result.feePayer = feePayer
-  if (ratio !== undefined) result.feeRatio = ratio
+  if (has(u, "input")) {
+    const input = hexBytes(u.input)
+    if (input === undefined) return undefined
+    result.input = input
+  }
+  if (has(u, "accountKey")) {
+    const accountKey = hexBytes(u.accountKey)
+    if (accountKey === undefined) return undefined
+    result.accountKey = accountKey
+  }
+  if (has(u, "feePayer")) {
+    const feePayer = checksummed(u.feePayer, memo)
+    if (feePayer === undefined) return undefined
+    result.feePayer = feePayer
+  }
+  if (has(u, "feeRatio")) {
+    const ratio = feeRatio(u.feeRatio)
+    if (ratio === undefined) return undefined
+    result.feeRatio = ratio
+  }
   return Transaction.isPendingShape(result) ? result : undefined
 }
 
@@ -109,8 +114,9 @@ const fastPending = (u: unknown, memo: AddressMemo): Multisig.PendingTransaction
   if (typeof transactionId !== "string" || !Transaction.isAnyCaseHash(transactionId)) return undefined
   const txData = fastTxData(u.txData, memo)
   if (txData === undefined) return undefined
-  const type = optional(u, "type", (t) => (typeof t === "string" ? t : undefined))
-  if (type === null) return undefined
+  const hasType = has(u, "type")
+  const type = u.type
+  if (hasType && typeof type !== "string") return undefined
   if (typeof updatedAt !== "number" || !Timestamp.isTimestamp(updatedAt)) return undefined
   const result = {
     address,
@@ -122,7 +128,7 @@ const fastPending = (u: unknown, memo: AddressMemo): Multisig.PendingTransaction
     transactionId: transactionId.toLowerCase() as Transaction.TransactionId,
     txData
   } as Mutable<Multisig.PendingTransaction>
-  if (type !== undefined) result.type = type
+  if (hasType) result.type = type as string
   result.updatedAt = updatedAt as Timestamp.Timestamp
   return result
 }
