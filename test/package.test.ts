@@ -89,8 +89,8 @@ describe("the browser bundle of an application using the client", () => {
       // four operations) 2.8 KB more: 112.7 KB measured. Multisig accounts (the Multisig schemas,
       // seven operations, the update's checks and verification) 5.6 KB more: 118.3 KB measured.
       // The fast decoders of the history and of the pending multisig listing (issue 20's streaming
-      // target: with the schemas, decoding a page took most of what read-ahead gains) 4.4 KB more:
-      // 122.7 KB measured.
+      // target: with the schemas, decoding a page took most of what read-ahead gains) 4.1 KB more:
+      // 122.4 KB measured.
       expect(sizes.client.raw - sizes.streams.raw).toBeLessThanOrEqual(123 * 1024)
       // The only fast-check is what effect's Schema module imports: the same in the baseline.
       expect(sizes.client.fastCheck).toBeLessThanOrEqual(sizes.baseline.fastCheck + 512)

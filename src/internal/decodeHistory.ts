@@ -16,7 +16,7 @@ import * as FeeHistory from "../FeeHistory.js"
 import * as Timestamp from "../Timestamp.js"
 import * as Transaction from "../Transaction.js"
 import { HEX_QUANTITY } from "./hex.js"
-import { type AddressMemo, checksummed, has, oneDecoder, pageDecoder } from "./fastPage.js"
+import { type AddressMemo, addressMemo, checksummed, has, oneDecoder, pageDecoder } from "./fastPage.js"
 
 type Mutable<A> = { -readonly [K in keyof A]: A[K] }
 
@@ -99,10 +99,11 @@ const fastRecord = (u: unknown, memo: AddressMemo): FeeHistory.FeeDelegationReco
  *
  * @internal
  */
-export const decodeRecord: (u: unknown) => Either.Either<FeeHistory.FeeDelegationRecord, ParseResult.ParseError> = oneDecoder(
-  fastRecord,
-  Schema.decodeUnknownEither(FeeHistory.FeeDelegationRecord)
-)
+export const decodeRecord: (u: unknown) => Either.Either<FeeHistory.FeeDelegationRecord, ParseResult.ParseError> = oneDecoder({
+  item: fastRecord,
+  memo: addressMemo,
+  schema: Schema.decodeUnknownEither(FeeHistory.FeeDelegationRecord)
+})
 
 /**
  * Decodes a history page from parsed JSON: the `FeeHistory.FeeDelegationHistoryPage` schema's
@@ -110,7 +111,8 @@ export const decodeRecord: (u: unknown) => Either.Either<FeeHistory.FeeDelegatio
  *
  * @internal
  */
-export const decodePage: (u: unknown) => Either.Either<FeeHistory.FeeDelegationHistoryPage, ParseResult.ParseError> = pageDecoder(
-  fastRecord,
-  Schema.decodeUnknownEither(FeeHistory.FeeDelegationHistoryPage)
-)
+export const decodePage: (u: unknown) => Either.Either<FeeHistory.FeeDelegationHistoryPage, ParseResult.ParseError> = pageDecoder({
+  item: fastRecord,
+  memo: addressMemo,
+  schema: Schema.decodeUnknownEither(FeeHistory.FeeDelegationHistoryPage)
+})

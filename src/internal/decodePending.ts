@@ -17,7 +17,7 @@ import * as Multisig from "../Multisig.js"
 import * as Timestamp from "../Timestamp.js"
 import * as Transaction from "../Transaction.js"
 import * as Wire from "../Wire.js"
-import { type AddressMemo, checksummed, has, isInt, pageDecoder } from "./fastPage.js"
+import { type AddressMemo, addressMemo, checksummed, has, isInt, pageDecoder } from "./fastPage.js"
 import { isHexBytes } from "./hexBytes.js"
 
 type Mutable<A> = { -readonly [K in keyof A]: A[K] }
@@ -139,7 +139,8 @@ const fastPending = (u: unknown, memo: AddressMemo): Multisig.PendingTransaction
  *
  * @internal
  */
-export const decodePage: (u: unknown) => Either.Either<Multisig.PendingTransactionPage, ParseResult.ParseError> = pageDecoder(
-  fastPending,
-  Schema.decodeUnknownEither(Multisig.PendingTransactionPage)
-)
+export const decodePage: (u: unknown) => Either.Either<Multisig.PendingTransactionPage, ParseResult.ParseError> = pageDecoder({
+  item: fastPending,
+  memo: addressMemo,
+  schema: Schema.decodeUnknownEither(Multisig.PendingTransactionPage)
+})

@@ -1,7 +1,8 @@
 /**
- * What the fast decoders of the history (`decodeHistory.ts`) and of the multisig pending listing
- * (`decodePending.ts`) share: the page around the items, with its fall-back to the schema, and a
- * memo of the page's checksummed addresses.
+ * What the fast page decoders share: the page around the items, with its fall-back to the schema
+ * (accounts, `decodeAccounts.ts`; the history, `decodeHistory.ts`; a multisig account's pending
+ * transactions, `decodePending.ts`), and the memo of a page's checksummed addresses (the latter
+ * two).
  *
  * A page of one listing repeats its addresses: a multisig account's pending transactions all name
  * the account (checksummed, and again in lower case as `txData.from`) and the same signers; a
@@ -80,45 +81,55 @@ export const has = (o: object, field: string): boolean => hasOwn.call(o, field)
 export const isInt = (u: unknown): u is number => typeof u === "number" && Number.isSafeInteger(u)
 
 /**
- * The decoder of a page `{ items, cursor }` (both required) whose items `item` decodes: the page's
- * schema's result, computed item by item, or, at the first item `item` does not vouch for, the
- * schema's own answer (its path-named ParseError, or its value where `item` was only unsure).
+ * The decoder of a page `{ items, cursor }` whose items `item` decodes: the page's schema's result,
+ * computed item by item with one `memo` for the page, or, at the first item `item` does not vouch
+ * for, the schema's own answer (its path-named ParseError, or its value where `item` was only
+ * unsure). `itemsOptional`: the schema reads a page without `items` as an empty one.
  *
  * @internal
  */
-export const pageDecoder = <A, P extends { readonly items: ReadonlyArray<A>; readonly cursor: Pagination.Cursor }>(
-  item: (u: unknown, memo: AddressMemo) => A | undefined,
-  schema: (u: unknown) => Either.Either<P, ParseResult.ParseError>
-) =>
-(u: unknown): Either.Either<P, ParseResult.ParseError> => {
-  if (typeof u === "object" && u !== null && !Array.isArray(u)) {
-    const { cursor, items } = u as Record<string, unknown>
-    if (typeof cursor === "string" && Array.isArray(items)) {
-      const source: ReadonlyArray<unknown> = items
-      const memo = addressMemo()
-      const out = new Array<A>(source.length)
-      let i = 0
-      for (; i < source.length; i++) {
-        const one = item(source[i], memo)
-        if (one === undefined) break
-        out[i] = one
+export const pageDecoder = <A, P, M>(options: {
+  readonly item: (u: unknown, memo: M) => A | undefined
+  readonly memo: () => M
+  readonly schema: (u: unknown) => Either.Either<P, ParseResult.ParseError>
+  readonly itemsOptional?: boolean
+}) => {
+  const { item, memo, schema } = options
+  const itemsOptional = options.itemsOptional === true
+  return (u: unknown): Either.Either<P, ParseResult.ParseError> => {
+    if (typeof u === "object" && u !== null && !Array.isArray(u)) {
+      const { cursor } = u as Record<string, unknown>
+      const items: unknown = itemsOptional && !has(u, "items") ? [] : (u as Record<string, unknown>).items
+      if (typeof cursor === "string" && Array.isArray(items)) {
+        const source: ReadonlyArray<unknown> = items
+        const seen = memo()
+        const out = new Array<A>(source.length)
+        let i = 0
+        for (; i < source.length; i++) {
+          const one = item(source[i], seen)
+          if (one === undefined) break
+          out[i] = one
+        }
+        if (i === source.length) return Either.right({ items: out, cursor: cursor as Pagination.Cursor } as unknown as P)
       }
-      if (i === source.length) return Either.right({ items: out, cursor: cursor as Pagination.Cursor } as unknown as P)
     }
+    return schema(u)
   }
-  return schema(u)
 }
 
 /**
- * The decoder of one item: `item`'s result, or the schema's answer.
+ * The decoder of one item: `item`'s result (with a memo of its own), or the schema's answer.
  *
  * @internal
  */
-export const oneDecoder = <A>(
-  item: (u: unknown, memo: AddressMemo) => A | undefined,
-  schema: (u: unknown) => Either.Either<A, ParseResult.ParseError>
-) =>
-(u: unknown): Either.Either<A, ParseResult.ParseError> => {
-  const one = item(u, addressMemo())
-  return one !== undefined ? Either.right(one) : schema(u)
+export const oneDecoder = <A, M>(options: {
+  readonly item: (u: unknown, memo: M) => A | undefined
+  readonly memo: () => M
+  readonly schema: (u: unknown) => Either.Either<A, ParseResult.ParseError>
+}) => {
+  const { item, memo, schema } = options
+  return (u: unknown): Either.Either<A, ParseResult.ParseError> => {
+    const one = item(u, memo())
+    return one !== undefined ? Either.right(one) : schema(u)
+  }
 }
