@@ -293,18 +293,28 @@ export const applyToItem = (item: unknown, m: Mutation): void => {
   }
 }
 
+const DELETED = Symbol("deleted")
+
 /**
  * Every page with one change to one field of one of its items: each edit of `EDITS`, each value of
- * `JUNK`, and the field deleted, at each of `paths` (array indices as given), in turn.
+ * `JUNK`, and the field deleted, at each of `paths` (array indices as given), in turn; a change that
+ * leaves the field as it was, or repeats a value already tried there, is left out.
  */
 export const singleChanges = function*(page: Json, item: number, paths: ReadonlyArray<Path>): Generator<Json> {
   for (const path of paths) {
+    const original = valueAt((page.items as Array<unknown>)[item], path)
+    const tried = new Set<unknown>([original])
     const changes: Array<Mutation> = [
       ...EDITS.map((how) => ({ kind: "edit" as const, item, path, how })),
       ...JUNK.map((value) => ({ kind: "junk" as const, item, path, value })),
       { kind: "delete" as const, item, path }
     ]
     for (const m of changes) {
+      const value = m.kind === "edit" ? edit(original, m.how) : m.kind === "junk" ? m.value : DELETED
+      // Primitives by value (`-0` apart from `0`), objects and arrays each once.
+      const key = typeof value === "object" && value !== null ? value : Object.is(value, -0) ? "-0" : `${typeof value}:${String(value)}`
+      if (tried.has(key)) continue
+      tried.add(key)
       const copy = viaJson(page)
       applyToItem((copy.items as Array<unknown>)[item], m)
       yield copy
