@@ -67,6 +67,19 @@ export type Peb = typeof PebFromSelf.Type
 export const toHex = (amount: Peb): string => `0x${amount.toString(16)}`
 
 /**
+ * The amount a `0x` hex string of peb stands for, or `undefined` when it is not one (`PebFromHex`'s
+ * rule, shared with the client's fast page decoders).
+ *
+ * @since 0.8.0
+ * @internal
+ */
+export const pebOfHex = (s: string): Peb | undefined => {
+  if (!HEX_QUANTITY.test(s)) return undefined
+  const n = BigInt(s)
+  return n <= MaxPeb ? n as Peb : undefined
+}
+
+/**
  * Decodes a `0x` hex string of peb (any case, leading zeros allowed, at most 64 digits after
  * them) to `Peb`; encodes to the minimal lower-case form.
  *
@@ -79,13 +92,12 @@ export const toHex = (amount: Peb): string => `0x${amount.toString(16)}`
 export const PebFromHex: Schema.Schema<Peb, string> = Schema.transformOrFail(Schema.String, PebFromSelf, {
   strict: true,
   decode: (s, _, ast) => {
-    if (!HEX_QUANTITY.test(s)) {
-      return ParseResult.fail(new ParseResult.Type(ast, s, `expected 0x followed by hex digits, got ${show(s)}`))
-    }
-    const n = BigInt(s)
-    return n <= MaxPeb
-      ? ParseResult.succeed(n as Peb)
-      : ParseResult.fail(new ParseResult.Type(ast, s, "amount exceeds 2^256 - 1 peb"))
+    const n = pebOfHex(s)
+    return n !== undefined
+      ? ParseResult.succeed(n)
+      : ParseResult.fail(
+        new ParseResult.Type(ast, s, HEX_QUANTITY.test(s) ? "amount exceeds 2^256 - 1 peb" : `expected 0x followed by hex digits, got ${show(s)}`)
+      )
   },
   encode: (n) => ParseResult.succeed(`0x${n.toString(16)}`)
 }).annotations({ identifier: "PebFromHex", description: "an amount of peb, 0x followed by hex digits" })
@@ -184,8 +196,8 @@ export const parseAmount = (input: string): Either.Either<Peb, InvalidAmount> =>
   const written = match?.[2]
   const unit = (written ?? "peb").toLowerCase()
   if (unit === "peb" && HEX_QUANTITY.test(number)) {
-    const n = BigInt(number)
-    return n <= MaxPeb ? Either.right(n as Peb) : Either.left(new InvalidAmount({ input, reason: "amount exceeds 2^256 - 1 peb" }))
+    const n = pebOfHex(number)
+    return n !== undefined ? Either.right(n) : Either.left(new InvalidAmount({ input, reason: "amount exceeds 2^256 - 1 peb" }))
   }
   if (!DECIMAL.test(number)) return Either.left(new InvalidAmount({ input, reason: `not an amount: ${AmountHint}` }))
   if (written === undefined && number.includes(".")) {

@@ -23,6 +23,7 @@ import { ParseResult, Schema } from "effect"
 import * as Address from "./Address.js"
 import * as Amount from "./Amount.js"
 import * as ChainId from "./ChainId.js"
+import * as Arb from "./internal/arbitrary.js"
 import { HEX_QUANTITY } from "./internal/hex.js"
 import { show } from "./internal/show.js"
 import * as Pagination from "./Pagination.js"
@@ -35,6 +36,52 @@ const DECIMAL = /^[0-9]+(\.[0-9]+)?$/
 const FEE_RATIO = /^([0-9]|[1-9][0-9])?$/
 
 /**
+ * The amount a decimal string of peb stands for, or `undefined` when it is not one
+ * (`PebFromDecimal`'s rule, shared with the client's fast page decoders).
+ *
+ * @since 0.8.0
+ * @internal
+ */
+export const pebOfDecimal = (s: string): Amount.Peb | undefined => {
+  if (!DECIMAL_INTEGER.test(s)) return undefined
+  const n = BigInt(s)
+  return n <= Amount.MaxPeb ? n as Amount.Peb : undefined
+}
+
+/**
+ * Whether a string is a non-negative decimal number (`DecimalString`'s rule).
+ *
+ * @since 0.8.0
+ * @internal
+ */
+export const isDecimal = (s: string): boolean => DECIMAL.test(s)
+
+/**
+ * Whether a number is an exchange rate: finite and not negative (the rule of `krw` and `usd`).
+ *
+ * @since 0.8.0
+ * @internal
+ */
+export const isRate = (n: number): boolean => Number.isFinite(n) && n >= 0
+
+/**
+ * Whether a string is a fee ratio as the history writes it: 0 to 99 in decimal, or blank.
+ *
+ * @since 0.8.0
+ * @internal
+ */
+export const isFeeRatioText = (s: string): boolean => FEE_RATIO.test(s)
+
+/**
+ * Whether a number is the type of a fee-delegated transaction (`FeeDelegatedType`'s rule).
+ *
+ * @since 0.8.0
+ * @internal
+ */
+export const isFeeDelegatedTypeInt = (n: number): n is Wire.TxType =>
+  Number.isInteger(n) && Wire.isTxType(n) && Wire.isFeeDelegatedType(n as Wire.TxType)
+
+/**
  * Decodes a decimal string of peb (`"3877775000000000"`) to `Peb`; encodes to the decimal form.
  *
  * @since 0.7.0
@@ -43,13 +90,12 @@ const FEE_RATIO = /^([0-9]|[1-9][0-9])?$/
 export const PebFromDecimal: Schema.Schema<Amount.Peb, string> = Schema.transformOrFail(Schema.String, Amount.PebFromSelf, {
   strict: true,
   decode: (s, _, ast) => {
-    if (!DECIMAL_INTEGER.test(s)) {
-      return ParseResult.fail(new ParseResult.Type(ast, s, `expected a decimal number of peb, got ${show(s)}`))
-    }
-    const n = BigInt(s)
-    return n <= Amount.MaxPeb
-      ? ParseResult.succeed(n as Amount.Peb)
-      : ParseResult.fail(new ParseResult.Type(ast, s, "amount exceeds 2^256 - 1 peb"))
+    const n = pebOfDecimal(s)
+    return n !== undefined
+      ? ParseResult.succeed(n)
+      : ParseResult.fail(
+        new ParseResult.Type(ast, s, DECIMAL_INTEGER.test(s) ? "amount exceeds 2^256 - 1 peb" : `expected a decimal number of peb, got ${show(s)}`)
+      )
   },
   encode: (n) => ParseResult.succeed(n.toString())
 }).annotations({ identifier: "PebFromDecimal", description: "an amount of peb, in decimal digits" })
@@ -62,14 +108,18 @@ export const PebFromDecimal: Schema.Schema<Amount.Peb, string> = Schema.transfor
  * @category schemas
  */
 export const DecimalString = Schema.String.pipe(
-  Schema.filter((s) => DECIMAL.test(s), {
-    message: (issue) => `expected a decimal number, got ${show(issue.actual)}`
+  Schema.filter(isDecimal, {
+    message: (issue) => `expected a decimal number, got ${show(issue.actual)}`,
+    arbitrary: () => (fc) =>
+      fc.tuple(fc.bigInt({ min: 0n, max: 10n ** 12n }), fc.option(fc.stringMatching(/^[0-9]{1,8}$/), { nil: undefined }))
+        .map(([whole, fraction]) => (fraction === undefined ? `${whole}` : `${whole}.${fraction}`))
   })
 ).annotations({ identifier: "DecimalString" })
 
 const Rate = Schema.Number.pipe(
-  Schema.filter((n) => Number.isFinite(n) && n >= 0, {
-    message: (issue) => `expected a non-negative exchange rate, got ${show(issue.actual)}`
+  Schema.filter(isRate, {
+    message: (issue) => `expected a non-negative exchange rate, got ${show(issue.actual)}`,
+    arbitrary: () => (fc) => fc.oneof(fc.constant(0), fc.double({ min: 0, max: 1e7, noNaN: true }))
   })
 )
 
@@ -81,7 +131,8 @@ const Rate = Schema.Number.pipe(
  */
 export const HexStatus = Schema.String.pipe(
   Schema.filter((s) => HEX_QUANTITY.test(s), {
-    message: (issue) => `expected a hex status (0x1, 0x0), got ${show(issue.actual)}`
+    message: (issue) => `expected a hex status (0x1, 0x0), got ${show(issue.actual)}`,
+    arbitrary: () => (fc) => fc.oneof(fc.constantFrom("0x1", "0x0"), Arb.hexInteger(fc, 2))
   })
 ).annotations({ identifier: "HexStatus" })
 
@@ -93,8 +144,9 @@ export const HexStatus = Schema.String.pipe(
  * @category schemas
  */
 export const FeeDelegatedType = Schema.Number.pipe(
-  Schema.filter((n): n is Wire.TxType => Number.isInteger(n) && Wire.isTxType(n) && Wire.isFeeDelegatedType(n as Wire.TxType), {
-    message: (issue) => `expected the type of a fee-delegated transaction, got ${show(issue.actual)}`
+  Schema.filter(isFeeDelegatedTypeInt, {
+    message: (issue) => `expected the type of a fee-delegated transaction, got ${show(issue.actual)}`,
+    arbitrary: () => (fc) => fc.constantFrom(...Object.values(Wire.TxType).filter(isFeeDelegatedTypeInt))
   })
 ).annotations({ identifier: "FeeDelegatedType" })
 
@@ -127,8 +179,9 @@ export const FeeDelegationRecord = Schema.Struct({
   transactionHash: Transaction.TxHash,
   typeInt: FeeDelegatedType,
   feeRatio: Schema.optionalWith(
-    Schema.String.pipe(Schema.filter((s) => FEE_RATIO.test(s), {
-      message: (issue) => `expected a fee ratio from 0 to 99 (or blank), got ${show(issue.actual)}`
+    Schema.String.pipe(Schema.filter(isFeeRatioText, {
+      message: (issue) => `expected a fee ratio from 0 to 99 (or blank), got ${show(issue.actual)}`,
+      arbitrary: () => (fc) => fc.oneof(fc.constant(""), fc.integer({ min: 0, max: 99 }).map(String))
     })),
     { exact: true }
   )

@@ -26,6 +26,7 @@ import * as FeeDelegation from "./FeeDelegation.js"
 import * as Arb from "./internal/arbitrary.js"
 import * as Wire from "./Wire.js"
 import * as Hex from "./internal/hexBytes.js"
+import { has0x, isHexRange } from "./internal/hexEngine.js"
 import { HEX_QUANTITY, NonNegativeInt } from "./internal/hex.js"
 import { show } from "./internal/show.js"
 
@@ -57,6 +58,15 @@ export const TxHashFromSelf = Schema.String.pipe(
 export type TxHash = typeof TxHashFromSelf.Type
 
 /**
+ * Whether a string is `0x` + 64 hex digits in any case: what `TxHash` and `TransactionId` decode
+ * (the rule shared with the client's fast page decoders).
+ *
+ * @since 0.8.0
+ * @internal
+ */
+export const isAnyCaseHash = (s: string): boolean => s.length === 66 && has0x(s) && isHexRange(s, 2, 66)
+
+/**
  * Decodes `0x` + 64 hex digits in any case to a lower-case `TxHash`; encodes it unchanged.
  *
  * @since 0.1.0
@@ -65,7 +75,7 @@ export type TxHash = typeof TxHashFromSelf.Type
 export const TxHash: Schema.Schema<TxHash, string> = Schema.transformOrFail(Schema.String, TxHashFromSelf, {
   strict: true,
   decode: (s, _, ast) =>
-    ANY_CASE_HASH.test(s)
+    isAnyCaseHash(s)
       ? ParseResult.succeed(s.toLowerCase())
       : ParseResult.fail(new ParseResult.Type(ast, s, `expected 0x followed by 64 hex digits, got ${show(s)}`)),
   encode: ParseResult.succeed
@@ -120,6 +130,23 @@ export interface Signature extends Schema.Schema.Type<typeof Signature> {}
 
 const LowerCaseAddress = Address.LowerCase
 
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER)
+
+/**
+ * The number a `0x` hex quantity stands for, or `undefined` when it is not one or exceeds the
+ * largest safe integer (`NumberFromHex`'s rule, shared with the client's fast page decoders).
+ *
+ * @since 0.8.0
+ * @internal
+ */
+export const numberOfHex = (s: string): number | undefined => {
+  if (!HEX_QUANTITY.test(s)) return undefined
+  // Up to 13 digits (52 bits) a double holds the value exactly, and `Number` reads `0x` hex.
+  if (s.length <= 15) return Number(s)
+  const n = BigInt(s)
+  return n <= MAX_SAFE ? Number(n) : undefined
+}
+
 /**
  * A `0x` hex quantity as a `number` (block numbers, gas, nonces in receipts): at most the largest
  * safe integer; encodes to minimal lower-case hex.
@@ -130,13 +157,12 @@ const LowerCaseAddress = Address.LowerCase
 export const NumberFromHex: Schema.Schema<number, string> = Schema.transformOrFail(Schema.String, NonNegativeInt, {
   strict: true,
   decode: (s, _, ast) => {
-    if (!HEX_QUANTITY.test(s)) {
-      return ParseResult.fail(new ParseResult.Type(ast, s, `expected 0x followed by hex digits, got ${show(s)}`))
-    }
-    const n = BigInt(s)
-    return n <= BigInt(Number.MAX_SAFE_INTEGER)
-      ? ParseResult.succeed(Number(n))
-      : ParseResult.fail(new ParseResult.Type(ast, s, `quantity ${s} exceeds 2^53 - 1`))
+    const n = numberOfHex(s)
+    return n !== undefined
+      ? ParseResult.succeed(n)
+      : ParseResult.fail(
+        new ParseResult.Type(ast, s, HEX_QUANTITY.test(s) ? `quantity ${s} exceeds 2^53 - 1` : `expected 0x followed by hex digits, got ${show(s)}`)
+      )
   },
   encode: (n) => ParseResult.succeed(`0x${n.toString(16)}`)
 }).annotations({ identifier: "NumberFromHex" })
@@ -355,7 +381,7 @@ export type TransactionId = typeof TransactionIdFromSelf.Type
 export const TransactionId: Schema.Schema<TransactionId, string> = Schema.transformOrFail(Schema.String, TransactionIdFromSelf, {
   strict: true,
   decode: (s, _, ast) =>
-    ANY_CASE_HASH.test(s)
+    isAnyCaseHash(s)
       ? ParseResult.succeed(s.toLowerCase())
       : ParseResult.fail(new ParseResult.Type(ast, s, `expected a transaction id (0x + 64 hex digits), got ${show(s)}`)),
   encode: ParseResult.succeed
@@ -375,6 +401,17 @@ const PendingFields = {
   feeRatio: Schema.optionalWith(Schema.Int.pipe(Schema.between(0, 99)), { exact: true })
 }
 
+const pendingFieldsMatchType = fieldsMatchType(false)
+
+/**
+ * Whether a pending transaction's `to`, `value`, `input` and `accountKey` are those of its type
+ * (`PendingTxData`'s rule, shared with the client's fast page decoders).
+ *
+ * @since 0.8.0
+ * @internal
+ */
+export const isPendingShape = (r: Parameters<typeof pendingFieldsMatchType>[0]): boolean => pendingFieldsMatchType(r) === true
+
 /**
  * What a multisig sender's transaction holds while it waits for its signers (the spec's `TxData`,
  * a listing's `txData`): its type and fields, no signature, no hash. Which of `to`, `value`,
@@ -384,7 +421,7 @@ const PendingFields = {
  * @since 0.8.0
  * @category schemas
  */
-export const PendingTxData = Schema.Struct(PendingFields).pipe(Schema.filter(fieldsMatchType(false))).annotations({
+export const PendingTxData = Schema.Struct(PendingFields).pipe(Schema.filter(pendingFieldsMatchType)).annotations({
   identifier: "PendingTxData"
 })
 
@@ -406,7 +443,7 @@ export const MultisigPendingResult = Schema.Struct({
   ...PendingFields,
   status: Schema.Literal("Pending"),
   transactionId: TransactionId
-}).pipe(Schema.filter(fieldsMatchType(false))).annotations({ identifier: "MultisigPendingResult" })
+}).pipe(Schema.filter(pendingFieldsMatchType)).annotations({ identifier: "MultisigPendingResult" })
 
 /**
  * @since 0.4.0

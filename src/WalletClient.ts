@@ -41,6 +41,8 @@ import * as AbiValue from "./internal/abiValue.js"
 import * as Auth from "./internal/auth.js"
 import * as Verify from "./internal/verifyResult.js"
 import * as DecodeAccounts from "./internal/decodeAccounts.js"
+import * as DecodeHistory from "./internal/decodeHistory.js"
+import * as DecodePending from "./internal/decodePending.js"
 import { bytesOfHex } from "./internal/hex.js"
 import * as Listing from "./internal/listing.js"
 import * as Options from "./internal/options.js"
@@ -1065,13 +1067,10 @@ const decodeCreatedKeys: Decode<Key.CreatedKeys> = Schema.decodeUnknownEither(Ke
 const decodeKeyPage: Decode<Key.KeyPage> = Schema.decodeUnknownEither(Key.KeyPage)
 const decodeKeyStatus: Decode<Key.KeyStatus> = Schema.decodeUnknownEither(Key.KeyStatus)
 const decodeKeySignature: Decode<Key.KeySignature> = Schema.decodeUnknownEither(Key.KeySignature)
-const decodeHistoryPage: Decode<FeeHistory.FeeDelegationHistoryPage> = Schema.decodeUnknownEither(FeeHistory.FeeDelegationHistoryPage)
-const decodeHistoryRecord: Decode<FeeHistory.FeeDelegationRecord> = Schema.decodeUnknownEither(FeeHistory.FeeDelegationRecord)
 
 const decodeMultisigAccount = Schema.decodeUnknownEither(Multisig.MultisigAccount)
 const decodeMultisigAccountWithBody: Decode<{ readonly body: unknown; readonly result: Multisig.MultisigAccount }> = (body) =>
   Either.map(decodeMultisigAccount(body), (result) => ({ body, result }))
-const decodePendingPage: Decode<Multisig.PendingTransactionPage> = Schema.decodeUnknownEither(Multisig.PendingTransactionPage)
 const decodeSignatureStatus = Schema.decodeUnknownEither(Multisig.SignatureStatus)
 const decodeSignatureStatusWithBody: Decode<{ readonly body: unknown; readonly result: Multisig.SignatureStatus }> = (body) =>
   Either.map(decodeSignatureStatus(body), (result) => ({ body, result }))
@@ -1460,7 +1459,7 @@ export const make = (
           (from): ListingSpec<FeeHistory.FeeDelegationHistoryPage> => ({
             name: "listFeeDelegationHistory",
             path: "/v2/history/fd/tx",
-            decode: decodeHistoryPage,
+            decode: DecodeHistory.decodePage,
             // The wire's addresses are lower case (the official client sends what it is given).
             extra: from !== undefined ? [["from", Address.toLowerCase(from)]] : [],
             headers: (t) => ({ "x-chain-id": String(t.chainId) }),
@@ -1496,7 +1495,7 @@ export const make = (
         Effect.map(validAddress(params?.address), (address): ListingSpec<Multisig.PendingTransactionPage> => ({
           name: "listMultisigTransactions",
           path: `/v2/multisig/account/${address}/tx`,
-          decode: decodePendingPage,
+          decode: DecodePending.decodePage,
           extra: [],
           headers: poolHeaders,
           emptyPage: { items: [], cursor: Pagination.EndCursor },
@@ -1714,7 +1713,7 @@ export const make = (
           send("getFeeDelegationRecord", t, {
             request: HttpClientRequest.get(`/v2/history/fd/tx/${checked}`, { headers: { "x-chain-id": String(t.chainId) } }),
             idempotent: true,
-            decode: decodeHistoryRecord
+            decode: DecodeHistory.decodeRecord
           }, { [Spans.SpanAttributes.txHash]: checked })),
       updateToMultisig: (address, key, call) =>
         Effect.flatMap(Effect.all([validAddress(address), multisigUpdateBody(key), target(call)]), ([checked, body, t]) => {

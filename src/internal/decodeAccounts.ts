@@ -12,10 +12,10 @@ import { Either, type ParseResult, Schema } from "effect"
 import * as Account from "../Account.js"
 import type * as Address from "../Address.js"
 import * as Krn from "../Krn.js"
-import type * as Pagination from "../Pagination.js"
 import * as PublicKey from "../PublicKey.js"
 import * as Timestamp from "../Timestamp.js"
 import { isHexRange, normalizeAddress } from "./hexEngine.js"
+import { has, isInt, oneDecoder, pageDecoder } from "./fastPage.js"
 import { make as makeKeyId } from "./keyId.js"
 
 type HeldAccount = Account.Account | Account.FeePayerAccount
@@ -26,8 +26,6 @@ interface PoolMemo<K> {
   krn: K | undefined
 }
 
-const isSafeInt = Number.isSafeInteger
-const hasOwn = Object.prototype.hasOwnProperty
 
 const fastMultiSigKeys = (u: unknown): ReadonlyArray<MultiSigKey> | undefined => {
   if (!Array.isArray(u)) return undefined
@@ -37,7 +35,7 @@ const fastMultiSigKeys = (u: unknown): ReadonlyArray<MultiSigKey> | undefined =>
     if (typeof k !== "object" || k === null) return undefined
     const { publicKey, weight } = k as Record<string, unknown>
     if (typeof publicKey !== "string" || !PublicKey.isPublicKey(publicKey)) return undefined
-    if (typeof weight !== "number" || !isSafeInt(weight) || weight <= 0) return undefined
+    if (!isInt(weight) || weight <= 0) return undefined
     out[i] = { publicKey: publicKey as PublicKey.PublicKey, weight }
   }
   return out
@@ -93,7 +91,7 @@ const fastDecoders = <K extends Krn.PoolKrn, A extends HeldAccount, P>(
       krn: poolKrn as unknown as Krn.AccountPoolKrn,
       publicKey: publicKey as PublicKey.PublicKey
     }
-    if (hasOwn.call(o, "multiSigKeys")) {
+    if (has(o, "multiSigKeys")) {
       const keys = o.multiSigKeys
       if (keys === null) result.multiSigKeys = null
       else {
@@ -102,39 +100,19 @@ const fastDecoders = <K extends Krn.PoolKrn, A extends HeldAccount, P>(
         result.multiSigKeys = decoded
       }
     }
-    if (hasOwn.call(o, "threshold")) {
+    if (has(o, "threshold")) {
       const threshold = o.threshold
       if (threshold === null) result.threshold = null
-      else if (typeof threshold === "number" && isSafeInt(threshold) && threshold >= 0) result.threshold = threshold
+      else if (isInt(threshold) && threshold >= 0) result.threshold = threshold
       else return undefined
     }
     return result as A
   }
 
+  const memo = (): PoolMemo<K> => ({ text: undefined, krn: undefined })
   return {
-    decodeOne: (u: unknown): Either.Either<A, ParseResult.ParseError> => {
-      const one = fastAccount(u, { text: undefined, krn: undefined })
-      return one !== undefined ? Either.right(one) : decodeAccountSlow(u)
-    },
-    decodePage: (u: unknown): Either.Either<P, ParseResult.ParseError> => {
-      if (typeof u === "object" && u !== null && !Array.isArray(u)) {
-        const { cursor } = u as Record<string, unknown>
-        const items: unknown = hasOwn.call(u, "items") ? (u as Record<string, unknown>).items : []
-        if (typeof cursor === "string" && Array.isArray(items)) {
-          const memo: PoolMemo<K> = { text: undefined, krn: undefined }
-          const source: ReadonlyArray<unknown> = items
-          const out = new Array<A>(source.length)
-          let i = 0
-          for (; i < source.length; i++) {
-            const one = fastAccount(source[i], memo)
-            if (one === undefined) break
-            out[i] = one
-          }
-          if (i === source.length) return Either.right({ items: out, cursor: cursor as Pagination.Cursor } as P)
-        }
-      }
-      return decodePageSlow(u)
-    }
+    decodeOne: oneDecoder({ item: fastAccount, memo, schema: decodeAccountSlow }),
+    decodePage: pageDecoder({ item: fastAccount, memo, schema: decodePageSlow, itemsOptional: true })
   }
 }
 

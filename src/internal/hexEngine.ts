@@ -33,17 +33,6 @@ export interface HexEngine {
   readonly normalizeAddress: (s: string) => string | typeof BadShape | typeof BadChecksum
 }
 
-// For hex digit i of an address: the digest word and bit of its nibble's high bit. In EIP-55 a
-// letter is upper-case exactly when that bit is set. Digit i is the high nibble of byte i/2 when
-// i is even; bytes are little-endian within each word.
-const WORD = new Uint8Array(40)
-const MASK = new Int32Array(40)
-for (let i = 0; i < 40; i++) {
-  const byte = i >> 1
-  WORD[i] = byte >> 2
-  MASK[i] = 1 << ((byte & 3) * 8 + ((i & 1) === 0 ? 7 : 3))
-}
-
 const HEX = new Int8Array(128).fill(-1)
 for (const c of "0123456789") HEX[c.charCodeAt(0)] = 0
 for (const c of "abcdef") HEX[c.charCodeAt(0)] = 1
@@ -74,10 +63,15 @@ const makeEngine = (
   hashAddress: (s: string) => void
 ): HexEngine => {
   const codes = new Array<number>(40)
+  // The checksummed form of an address whose digits the scan below found valid and single-case.
   const checksummed = (s: string): string => {
-    for (let i = 0; i < 40; i++) {
-      const c = s.charCodeAt(i + 2) | 0x20
-      codes[i] = c >= 0x61 && (digest[WORD[i]!]! & MASK[i]!) !== 0 ? c - 0x20 : c
+    for (let w = 0, i = 2; w < 5; w++) {
+      const d = digest[w]!
+      for (let j = 0; j < 8; j++, i++) {
+        const c = s.charCodeAt(i) | 0x20
+        // A letter (>= "a" once lower-cased) is upper-cased when its nibble's top bit is set.
+        codes[i - 2] = c - (((d >>> (((j >> 1) << 3) + 7 - ((j & 1) << 2))) & (c >> 6)) << 5)
+      }
     }
     return `0x${String.fromCharCode.apply(null, codes)}`
   }
@@ -107,7 +101,7 @@ const makeEngine = (
         }
       }
       if (flags === 3) return mismatch === 0 ? s : BadChecksum
-      return checksummed(s)
+      return mismatch === 0 ? s : checksummed(s)
     }
   }
 }

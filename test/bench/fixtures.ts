@@ -58,6 +58,43 @@ export const historyRecordJson = (timestamp: number) => ({
   usd: 0
 })
 
+/** The multisig account whose pending transactions the benchmarks list, and its three signers. */
+export const multisigAddress = Option.getOrThrow(Address.checksum("0x68311224a5d693e93b64e5b9b9935bafa0a1b916"))
+const signers = [
+  { address: Option.getOrThrow(Address.checksum("0x9ca7c95b1e032480485c7c67a671ef8c8b1376e7")), weight: 2 },
+  { address: Option.getOrThrow(Address.checksum("0x19047fb2fbe07fda0672f454760e94703337c9a1")), weight: 1 },
+  { address: Option.getOrThrow(Address.checksum("0x5053e2f0dde795c423a2b7f551c873f6ef6f4daa")), weight: 1 }
+]
+
+/**
+ * One pending transaction of a multisig account's listing (`GET /v2/multisig/account/{address}/tx`),
+ * as the emulator writes it: the account and its three signers checksummed, a value transfer to a
+ * random recipient in `txData` (lower-case addresses, hex amounts), unsigned (`status` 1).
+ */
+export const pendingTransactionJson = (createdAt: number) => ({
+  address: multisigAddress,
+  chainId: 1001,
+  createdAt,
+  multiSigKeys: signers,
+  status: 1,
+  threshold: 3,
+  transactionId: `0x${hex(32)}`,
+  txData: {
+    typeInt: 8,
+    from: multisigAddress.toLowerCase(),
+    to: `0x${hex(20)}`,
+    value: "0xde0b6b3a7640000",
+    gas: 100000,
+    gasPrice: "0x5d21dba00",
+    nonce: 12
+  },
+  type: "TX",
+  updatedAt: createdAt
+})
+
+/** The path of the multisig account's pending listing. */
+export const multisigPath = `/v2/multisig/account/${multisigAddress}/tx`
+
 /**
  * The item of each paged listing the benchmarks stream, by its path: what a page of the fixed-body
  * server (server.ts) holds. `i` is the item's place in its page (newest first).
@@ -65,7 +102,8 @@ export const historyRecordJson = (timestamp: number) => ({
 export const listingItems: Readonly<Record<string, (i: number) => unknown>> = {
   "/v2/account": (i) => accountJson(1_700_000_000 - i),
   "/v2/history/fd/tx": (i) => historyRecordJson(1_700_000_000 - i),
-  "/v2/key": () => keyJson()
+  "/v2/key": () => keyJson(),
+  [multisigPath]: (i) => pendingTransactionJson(1_700_000_000 - i)
 }
 
 /**

@@ -6,14 +6,16 @@
  * `fixtures.listingItems`.
  */
 import { type Either, Schema, type Stream } from "effect"
-import { FeeHistory, Key, type WalletClient, type WalletError } from "../../src/index.js"
+import { Key, type WalletClient, type WalletError } from "../../src/index.js"
 import * as DecodeAccounts from "../../src/internal/decodeAccounts.js"
-import { keyPoolKrn } from "./fixtures.js"
+import * as DecodeHistory from "../../src/internal/decodeHistory.js"
+import * as DecodePending from "../../src/internal/decodePending.js"
+import { keyPoolKrn, multisigAddress, multisigPath } from "./fixtures.js"
 
 export interface Listing {
   /** The name a benchmark is given on its command line (`--measure <name> <items>`). */
   readonly name: string
-  /** What its rows say: `accounts`, `fee-delegation records`, `keys`. */
+  /** What its rows say: `accounts`, `fee-delegation records`, `keys`, `pending multisig transactions`. */
   readonly noun: string
   /** The client operation streamed. */
   readonly operation: string
@@ -42,7 +44,7 @@ export const listings: ReadonlyArray<Listing> = [
     noun: "fee-delegation records",
     operation: "feeDelegationHistory / feeDelegationHistoryPages",
     path: "/v2/history/fd/tx",
-    decodePage: Schema.decodeUnknownEither(FeeHistory.FeeDelegationHistoryPage),
+    decodePage: DecodeHistory.decodePage,
     pages: (client, pageSize) => client.feeDelegationHistoryPages({ pageSize }),
     items: (client, pageSize) => client.feeDelegationHistory({ pageSize })
   },
@@ -54,6 +56,15 @@ export const listings: ReadonlyArray<Listing> = [
     decodePage: Schema.decodeUnknownEither(Key.KeyPage),
     pages: (client, pageSize) => client.keyPages({ krn: keyPoolKrn, pageSize }),
     items: (client, pageSize) => client.keys({ krn: keyPoolKrn, pageSize })
+  },
+  {
+    name: "multisig",
+    noun: "pending multisig transactions",
+    operation: "multisigTransactions / multisigTransactionPages",
+    path: multisigPath,
+    decodePage: DecodePending.decodePage,
+    pages: (client, pageSize) => client.multisigTransactionPages(multisigAddress, { pageSize }),
+    items: (client, pageSize) => client.multisigTransactions(multisigAddress, { pageSize })
   }
 ]
 

@@ -1,8 +1,8 @@
 /**
  * Memory flat in the number of items, for each paged listing of `listings.ts` (accounts, the
- * fee-delegation history, keys): the peak resident memory of a process streaming 1,000,000 items
- * against one streaming 100,000, each in a fresh process of its own (FetchHttpClient, default
- * read-ahead, full decoding), and the V8 heap in use after a full collection, before and after the
+ * fee-delegation history, keys, a multisig account's pending transactions): the peak resident
+ * memory of a process streaming 1,000,000 items against one streaming 100,000, each in a fresh
+ * process of its own (FetchHttpClient, default read-ahead, full decoding), and the V8 heap in use after a full collection, before and after the
  * stream.
  *
  * `npm run bench -- memory` measures every listing, in 5 pairs each; `node --expose-gc --import

@@ -1,9 +1,9 @@
 /**
  * Read-ahead that pays, for each paged listing of `listings.ts` (accounts, the fee-delegation
- * history, keys): the client with `readAhead` 1 (the default) against 0, when the service answers
- * each page after 20 ms and the consumer spends 20 ms on each, over loopback HTTP to the fixed-body
- * server (server.ts) in a child process. The ideal is 2x: the service's wait hidden behind the
- * consumer's. Each figure is a ratio within one run, over RUNS interleaved runs. Beside it, the
+ * history, keys, a multisig account's pending transactions): the client with `readAhead` 1 (the
+ * default) against 0, when the service answers each page after 20 ms and the consumer spends 20 ms
+ * on each, over loopback HTTP to the fixed-body server (server.ts) in a child process. The ideal
+ * is 2x: the service's wait hidden behind the consumer's. Each figure is a ratio within one run, over RUNS interleaved runs. Beside it, the
  * CPU time of decoding one page of the listing (`JSON.parse` and the client's decoder, in process):
  * the work on the client's thread that read-ahead cannot hide behind the service's wait.
  *

@@ -12,6 +12,7 @@ const self = fileURLToPath(import.meta.url)
 const benches: Record<string, () => Promise<{ readonly run: () => Promise<ReadonlyArray<string>> }>> = {
   install: () => import("./install.js"),
   decode: () => import("./decode.js"),
+  decodelistings: () => import("./decodeListings.js"),
   client: () => import("./client.js"),
   readahead: () => import("./readahead.js"),
   memory: () => import("./memory.js"),

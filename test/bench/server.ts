@@ -3,7 +3,8 @@
  * that it does not share the benchmark's event loop or core.
  *
  * - GET /v2/account/<address>: one account.
- * - GET /v2/account, /v2/history/fd/tx, /v2/key (each listing of `fixtures.listingItems`), with
+ * - GET /v2/account, /v2/history/fd/tx, /v2/key, /v2/multisig/account/<address>/tx (each listing of
+ *   `fixtures.listingItems`), with
  *   `size=1000[&cursor=page-<k>]`: page k of `pages` pages of 1000 items, after `delayMs` (the
  *   service's own time, for the read-ahead benchmark). Other query parameters are ignored.
  * - POST /v2/tx/fd/value: `transferResult`, a real signed transfer (it verifies).
