@@ -476,17 +476,17 @@ const mutatedAccount = fc.tuple(accountJson, fc.array(mutation, { maxLength: 2 }
 describe("fast decoding is equivalent to the schema", () => {
   it.prop("decodePage on generated and mutated pages", [mutatedPage], ([u]) => {
     expectSameOutcome(DecodeAccounts.decodePage(u), decodePageSchema(u))
-  }, { fastCheck: { numRuns: 400 } })
+  }, { fastCheck: { numRuns: 250 } })
 
   it.prop("decodeAccount on generated and mutated accounts", [mutatedAccount], ([u]) => {
     expectSameOutcome(DecodeAccounts.decodeAccount(u), decodeAccountSchema(u))
-  }, { fastCheck: { numRuns: 400 } })
+  }, { fastCheck: { numRuns: 250 } })
 
   it.prop("decodePage on mutated fixture pages", [fc.array(mutation, { minLength: 1, maxLength: 3 })], ([ms]) => {
     const page = viaJson(basePage)
     for (const m of ms) applyToPage(page, m)
     expectSameOutcome(DecodeAccounts.decodePage(page), decodePageSchema(page))
-  }, { fastCheck: { numRuns: 300 } })
+  }, { fastCheck: { numRuns: 180 } })
 
   it("the generators reach both outcomes often", () => {
     const outcomes = (samples: ReadonlyArray<unknown>, decode: (u: unknown) => Either.Either<unknown, unknown>) => {
@@ -533,16 +533,16 @@ describe("nothing throws", () => {
     }
   }
 
-  it.prop("on fc.anything()", [fc.anything()], ([u]) => runAll(u), { fastCheck: { numRuns: 300 } })
+  it.prop("on fc.anything()", [fc.anything()], ([u]) => runAll(u), { fastCheck: { numRuns: 180 } })
 
-  it.prop("on fc.jsonValue()", [fc.jsonValue()], ([u]) => runAll(u), { fastCheck: { numRuns: 300 } })
+  it.prop("on fc.jsonValue()", [fc.jsonValue()], ([u]) => runAll(u), { fastCheck: { numRuns: 180 } })
 
   it.prop(
     "on page-shaped values with arbitrary items",
     [fc.record({ cursor: fc.oneof(fc.string(), fc.anything()), items: fc.array(fc.oneof(fc.anything(), fc.dictionary(fc.constantFrom(...ACCOUNT_FIELDS), fc.anything()))) }, { requiredKeys: [] })],
     ([u]) => runAll(u),
-    { fastCheck: { numRuns: 300 } }
+    { fastCheck: { numRuns: 180 } }
   )
 
-  it.prop("on strings", [fc.oneof(fc.string(), fc.string({ unit: "binary" }))], ([u]) => runAll(u), { fastCheck: { numRuns: 300 } })
+  it.prop("on strings", [fc.oneof(fc.string(), fc.string({ unit: "binary" }))], ([u]) => runAll(u), { fastCheck: { numRuns: 180 } })
 })

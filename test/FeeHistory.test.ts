@@ -115,17 +115,17 @@ describe("the fast decoder is the schema", () => {
 
   it.prop("decodePage on generated, broken and reshuffled pages", [mutatedPage], ([u]) => {
     expectSameOutcome(DecodeHistory.decodePage(u), decodePageSchema(u))
-  }, { fastCheck: { numRuns: 300 } })
+  }, { fastCheck: { numRuns: 180 } })
 
   it.prop("decodeRecord on generated and broken records", [mutatedRecord], ([u]) => {
     expectSameOutcome(DecodeHistory.decodeRecord(u), decodeRecordSchema(u))
-  }, { fastCheck: { numRuns: 300 } })
+  }, { fastCheck: { numRuns: 180 } })
 
   it.prop("decodePage on broken copies of the specification's page", [fc.array(change, { minLength: 1, maxLength: 3 })], ([ms]) => {
     const page = fixture("fd-history-list-200-success.json")
     for (const m of ms) applyToPage(page, m, addressPaths)
     expectSameOutcome(DecodeHistory.decodePage(page), decodePageSchema(page))
-  }, { fastCheck: { numRuns: 200 } })
+  }, { fastCheck: { numRuns: 120 } })
 
   it("the generators reach both outcomes often", () => {
     const pages = outcomes(fc.sample(mutatedPage, { numRuns: 300, seed: 42 }), DecodeHistory.decodePage)
@@ -142,5 +142,5 @@ describe("the fast decoder is the schema", () => {
       const result = decode(u)
       if (Either.isLeft(result)) expect(ParseResult.isParseError(result.left)).toBe(true)
     }
-  }, { fastCheck: { numRuns: 200 } })
+  }, { fastCheck: { numRuns: 120 } })
 })

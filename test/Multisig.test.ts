@@ -128,13 +128,13 @@ describe("the fast decoder is the schema", () => {
 
   it.prop("decodePage on generated, broken and reshuffled pages", [mutatedPage], ([u]) => {
     expectSameOutcome(DecodePending.decodePage(u), decodePageSchema(u))
-  }, { fastCheck: { numRuns: 150 } })
+  }, { fastCheck: { numRuns: 100 } })
 
   it.prop("decodePage on broken copies of the specification's page", [fc.array(change, { minLength: 1, maxLength: 3 })], ([ms]) => {
     const page = example()
     for (const m of ms) applyToPage(page, m, addressPaths)
     expectSameOutcome(DecodePending.decodePage(page), decodePageSchema(page))
-  }, { fastCheck: { numRuns: 200 } })
+  }, { fastCheck: { numRuns: 120 } })
 
   it("the generators reach both outcomes often", () => {
     const { lefts, rights } = outcomes(fc.sample(mutatedPage, { numRuns: 150, seed: 42 }), DecodePending.decodePage)
@@ -149,6 +149,6 @@ describe("the fast decoder is the schema", () => {
       const result = DecodePending.decodePage(u)
       if (Either.isLeft(result)) expect(ParseResult.isParseError(result.left)).toBe(true)
     },
-    { fastCheck: { numRuns: 200 } }
+    { fastCheck: { numRuns: 120 } }
   )
 })

@@ -37,7 +37,7 @@ describe("WalletClient streams", () => {
         const times = Chunk.toReadonlyArray(flat).map((a) => a.createdAt)
         expect(times.every((t, i) => i === 0 || times[i - 1]! >= t)).toBe(true)
       }),
-    { fastCheck: { numRuns: 18 } }
+    { fastCheck: { numRuns: 12 } }
   )
 
   it.effect.prop(
@@ -54,7 +54,7 @@ describe("WalletClient streams", () => {
         expect(test.requests.length).toBeGreaterThanOrEqual(needed)
         expect(test.requests.length).toBeLessThanOrEqual(k === 0 ? 0 : Math.min(total, needed + ahead))
       }),
-    { fastCheck: { numRuns: 20 } }
+    { fastCheck: { numRuns: 14 } }
   )
 
   it.effect.prop("a time range streams exactly the filtered listing", [smallPages, fc.nat({ max: 1100 }), fc.nat({ max: 1100 })], ([[n, s], a, b]) =>
@@ -66,7 +66,7 @@ describe("WalletClient streams", () => {
       const got = yield* withClient(test, WalletClient.accounts({ pageSize: s, from, to }).pipe(Stream.runCollect))
       expect(addresses(Chunk.toReadonlyArray(got))).toEqual(addresses(all.filter((x) => x.createdAt >= from && x.createdAt <= to)))
       expect(test.requests.every((r) => r.url.searchParams.get("from-timestamp") === String(from))).toBe(true)
-    }), { fastCheck: { numRuns: 25 } })
+    }), { fastCheck: { numRuns: 16 } })
 
   it.effect.prop(
     "a failure mid-stream carries the cursor that resumes exactly the rest",
@@ -95,7 +95,7 @@ describe("WalletClient streams", () => {
         const rest = yield* withClient(test, WalletClient.accounts({ pageSize: s, cursor: cursor! }).pipe(Stream.runCollect))
         expect([...addresses(before), ...addresses(Chunk.toReadonlyArray(rest))]).toEqual(addresses(all))
       }),
-    { fastCheck: { numRuns: 15 } }
+    { fastCheck: { numRuns: 10 } }
   )
 
   it.effect("a repeated cursor stops the listing with RepeatedCursor instead of looping", () =>

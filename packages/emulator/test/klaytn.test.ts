@@ -58,7 +58,7 @@ describe("RLP", () => {
     const encoded = Klaytn.encodeRlp(item)
     expect(hex(encoded)).toBe(hex(RLP.encode(item as Nested as Uint8Array)))
     expect(right(Klaytn.decodeRlp(encoded))).toStrictEqual(item)
-  }, { fastCheck: { numRuns: 300 } })
+  }, { fastCheck: { numRuns: 180 } })
 
   it.prop(
     "decoding agrees with @ethereumjs/rlp on arbitrary and on mutated bytes",
@@ -79,7 +79,7 @@ describe("RLP", () => {
       if (theirs === undefined || bytes.length === 0) expect(Either.isLeft(ours)).toBe(true)
       else expect(ours).toStrictEqual(Either.right(theirs))
     },
-    { fastCheck: { numRuns: 500 } }
+    { fastCheck: { numRuns: 300 } }
   )
 
   it("known encodings, including the 55/56-byte boundary", () => {

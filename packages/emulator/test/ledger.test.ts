@@ -350,7 +350,7 @@ describe("the service's rules", () => {
       expect((part + 1n) * 100n > fee * BigInt(ratio)).toBe(true)
     }
     expect(part >= 0n && part <= fee).toBe(true)
-  }, { fastCheck: { numRuns: 500 } })
+  }, { fastCheck: { numRuns: 300 } })
 })
 
 // ---------------------------------------------------------------------------------------------

@@ -251,7 +251,7 @@ layer(Layer.merge(Emulator.layer({ mining: "manual" }), clientLayer))("registrat
             const account = await Runtime.runPromise(runtime)(t.request("GET", `/v2/account/${w.address}`, undefined))
             if (account.status === 200) expect(account.body.publicKey).toBe(kas!.publicKey)
           }),
-          { numRuns: 60 }
+          { numRuns: 40 }
         )
       )
       expect((yield* e.balance(CHAIN, w.address)).nonce).toBe(0) // pending at most: not mined

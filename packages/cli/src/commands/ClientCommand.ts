@@ -7,7 +7,7 @@
  * @since 0.2.0
  */
 import { FetchHttpClient } from "@effect/platform"
-import { Console, Effect, Either, Option, Schema, Stream } from "effect"
+import { Console, Effect, Either, Option, Schedule, Schema, Stream } from "effect"
 import { Address, Pagination, Timestamp, WalletClient, WalletConfig, WalletError } from "effect-kas-wallet"
 import * as ExitCode from "../output/ExitCode.js"
 import type * as Argv from "../input/Argv.js"
@@ -114,6 +114,18 @@ export const withClient = <A>(
       })
     )
   })
+
+/**
+ * How `--wait` polls a receipt: soon at first (50 ms, doubling), then every 500 ms. A block of the
+ * service comes every second; the emulator's can come much sooner, and the first answers of a
+ * wait should not lag behind them.
+ *
+ * @since 0.8.0
+ * @category running
+ */
+export const receiptPolling: Schedule.Schedule<unknown> = Schedule.exponential("50 millis").pipe(
+  Schedule.union(Schedule.spaced("500 millis"))
+)
 
 /**
  * Checks an address argument: 0x and 40 hex digits, in one case or with a valid EIP-55 checksum.

@@ -6,7 +6,7 @@
  *
  * @since 0.8.0
  */
-import { Effect, Either, Option, Schedule, Schema } from "effect"
+import { Effect, Either, Option, Schema } from "effect"
 import { Multisig, PublicKey, Transaction, WalletClient } from "effect-kas-wallet"
 import type * as Argv from "../input/Argv.js"
 import * as Client from "./ClientCommand.js"
@@ -18,7 +18,6 @@ import * as Spec from "../input/Spec.js"
 
 const M = Spec.multisig
 const uses = { pool: true, feePayerPool: false }
-const polling = Schedule.spaced("500 millis")
 
 type Handler = (run: Argv.Run) => Effect.Effect<void, ExitCode.Failure>
 
@@ -95,7 +94,7 @@ const printStatus = (run: Argv.Run, print: Client.Print, s: Client.Settings, sta
     if (!Flags.isSet(run, M.wait) || !Multisig.isSubmitted(status)) {
       return yield* print(s.json ? JSON.stringify(encodeStatus(status)) : statusText(status))
     }
-    const receipt = yield* WalletClient.awaitReceipt(status.transactionHash, { schedule: polling })
+    const receipt = yield* WalletClient.awaitReceipt(status.transactionHash, { schedule: Client.receiptPolling })
     yield* print(
       s.json
         ? JSON.stringify({ ...encodeStatus(status), receipt: encodeReceipt(receipt) })

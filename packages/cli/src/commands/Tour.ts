@@ -6,7 +6,7 @@
  * @since 0.1.0
  */
 import { FetchHttpClient } from "@effect/platform"
-import { Chunk, Console, Effect, Layer, Option, Schedule, Stream } from "effect"
+import { Chunk, Config, Console, Duration, Effect, Layer, Option, Schedule, Stream } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -28,9 +28,9 @@ const klay = (peb: bigint) => `${Amount.formatKlay(peb as Amount.Peb)} KLAY`
 const kast = (units: bigint) => `${Amount.formatKlay(units as Amount.Peb)} KAST`
 const signed = <E, R>(result: Effect.Effect<Transaction.TransactionResult, E, R>) =>
   Effect.filterOrDieMessage(result, Transaction.isSigned, "the tour's accounts but its treasury are not multisig: a transaction is signed at once")
-// The tour's emulator makes a block every quarter second, and the tour asks as often.
-const BlockInterval = "250 millis"
-const polling = { schedule: Schedule.spaced(BlockInterval) }
+// The tour's emulator makes a block every quarter second (KAS_EMULATOR_BLOCK_INTERVAL, the
+// emulator's variable, changes it), and the tour asks for receipts as often.
+const BlockInterval = Config.duration("KAS_EMULATOR_BLOCK_INTERVAL").pipe(Config.withDefault(Duration.millis(250)))
 const rows = (accounts: ReadonlyArray<Parameters<typeof Output.accountRow>[0]>) =>
   say(Output.table(Output.accountHeader, accounts.map((a) => Output.accountRow(a, true))))
 
@@ -42,6 +42,7 @@ const rows = (accounts: ReadonlyArray<Parameters<typeof Output.accountRow>[0]>) 
  */
 export const program = Effect.gen(function*() {
   const emulator = yield* Emulator.Emulator
+  const polling = { schedule: Schedule.spaced(emulator.blockInterval) }
   const started = Math.floor(Date.now() / 1000)
   yield* Console.log("effect-kas-wallet tour: the typed Effect client against a local KAS wallet emulator")
   yield* step(1, "Start the emulator in-process, on a temporary database")
@@ -255,7 +256,8 @@ export const run = Effect.gen(function*() {
     Effect.sync(() => mkdtempSync(join(tmpdir(), "kas-wallet-tour-"))),
     (path) => Effect.sync(() => rmSync(path, { recursive: true, force: true }))
   )
-  const emulator = Emulator.layer({ database: join(dir, "emulator.db"), port: 0, blockInterval: BlockInterval })
+  const blockInterval = yield* Effect.mapError(BlockInterval, (e) => new Error(`KAS_EMULATOR_BLOCK_INTERVAL: ${String(e)}`))
+  const emulator = Emulator.layer({ database: join(dir, "emulator.db"), port: 0, blockInterval })
   const client = Layer.unwrapEffect(Effect.map(Emulator.Emulator, (e) =>
     WalletClient.layer({
       credentials: { accessKeyId: e.member.accessKeyId, secretAccessKey: e.member.secretAccessKey },

@@ -16,7 +16,7 @@
  *
  * @since 0.2.0
  */
-import { Effect, Either, Option, Schedule, Schema } from "effect"
+import { Effect, Either, Option, Schema } from "effect"
 import { AccountKey, Address, Amount, FeeDelegation, Transaction, TransactionKind, WalletClient, type WalletError } from "effect-kas-wallet"
 import type * as Abi from "effect-kas-wallet/Abi"
 import * as Wire from "effect-kas-wallet/Wire"
@@ -71,7 +71,6 @@ const refused = <A>(checked: Either.Either<A, string>): Effect.Effect<A, ExitCod
 const reader = (run: Argv.Run) => <A>(flag: Spec.Flag, parse: Flags.Parser<A>) => Flags.read(flag, Flags.given(run, flag), parse)
 
 // How often --wait asks: about twice per block of the emulator's default clock.
-const polling = Schedule.spaced("500 millis")
 
 const amount = (peb: bigint) => `${Amount.formatKlay(peb as Amount.Peb)} KLAY (${peb} peb)`
 
@@ -342,7 +341,7 @@ const transact = (
           : WalletClient.send(kind, { ...options, submit: !noSubmit } as WalletClient.SendOptionsFor<TransactionKind.TransactionKind>)
         yield* print(s.json ? JSON.stringify(encodeResult(result)) : resultDetails(result))
         if (!wait || !Transaction.isSigned(result)) return undefined
-        const receipt = yield* WalletClient.awaitReceipt(result.transactionHash, { schedule: polling })
+        const receipt = yield* WalletClient.awaitReceipt(result.transactionHash, { schedule: Client.receiptPolling })
         return { receipt, problem: yield* printReceipt(print, s.json, receipt, events, true) }
       }))
     yield* failWith(waited?.problem)
@@ -544,7 +543,7 @@ const receipt = (run: Argv.Run): Effect.Effect<void, ExitCode.Failure> =>
       Effect.flatMap(readEvents(run), (events) =>
         Client.withClient(run, { pool: true, feePayerPool: false }, { operation: "receipt", hash }, (print, s) =>
           Effect.flatMap(
-            Flags.isSet(run, T.wait) ? WalletClient.awaitReceipt(hash, { schedule: polling }) : WalletClient.getTransactionReceipt(hash),
+            Flags.isSet(run, T.wait) ? WalletClient.awaitReceipt(hash, { schedule: Client.receiptPolling }) : WalletClient.getTransactionReceipt(hash),
             (r) => printReceipt(print, s.json, r, events, false)
           )).pipe(Effect.flatMap(failWith)))
   })
