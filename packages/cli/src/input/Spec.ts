@@ -246,6 +246,29 @@ export const accounts = {
   }
 } as const satisfies Record<string, Flag>
 
+/**
+ * The commands of a group, by verb: the group's words then the verb, the command's own flag groups
+ * then those every command of the group shares.
+ */
+const commandsUnder = (prefix: ReadonlyArray<string>, common: ReadonlyArray<Group>) =>
+(
+  verb: string,
+  summary: string,
+  description: ReadonlyArray<string>,
+  positionals: ReadonlyArray<Positional>,
+  groups: ReadonlyArray<Group>,
+  examples: ReadonlyArray<string>
+): Command => ({
+  path: [...prefix, verb],
+  summary,
+  description,
+  positionals,
+  groups: [...groups, ...common],
+  subcommands: [],
+  runs: true,
+  examples
+})
+
 const connection: Group = {
   title: "Service and key",
   more: true,
@@ -409,23 +432,7 @@ export const multisig = {
 
 const transactionIdArgument: Positional = { name: "transaction-id", description: "a pending transaction's id, 0x followed by 64 hex digits" }
 
-const multisigCommand = (
-  verb: string,
-  summary: string,
-  description: ReadonlyArray<string>,
-  positionals: ReadonlyArray<Positional>,
-  groups: ReadonlyArray<Group>,
-  examples: ReadonlyArray<string>
-): Command => ({
-  path: ["accounts", "multisig", verb],
-  summary,
-  description,
-  positionals,
-  groups: [...groups, output, connection],
-  subcommands: [],
-  runs: true,
-  examples
-})
+const multisigCommand = commandsUnder(["accounts", "multisig"], [output, connection])
 
 const accountsMultisig: Command = {
   path: ["accounts", "multisig"],
@@ -562,23 +569,7 @@ const accountsGroup: Command = {
 // fee-payers
 // ---------------------------------------------------------------------------------------------
 
-const feePayerCommand = (
-  verb: string,
-  summary: string,
-  description: ReadonlyArray<string>,
-  positionals: ReadonlyArray<Positional>,
-  groups: ReadonlyArray<Group>,
-  examples: ReadonlyArray<string>
-): Command => ({
-  path: ["fee-payers", verb],
-  summary,
-  description,
-  positionals,
-  groups: [...groups, output, feePayerConnection],
-  subcommands: [],
-  runs: true,
-  examples
-})
+const feePayerCommand = commandsUnder(["fee-payers"], [output, feePayerConnection])
 
 const feePayersGroup: Command = {
   path: ["fee-payers"],
@@ -681,23 +672,7 @@ const keyIdArgument: Positional = {
   description: "krn:<chain>:wallet:<member>:key-pool:<name>:0x + 64 hex digits"
 }
 
-const keyCommand = (
-  verb: string,
-  summary: string,
-  description: ReadonlyArray<string>,
-  positionals: ReadonlyArray<Positional>,
-  groups: ReadonlyArray<Group>,
-  examples: ReadonlyArray<string>
-): Command => ({
-  path: ["keys", verb],
-  summary,
-  description,
-  positionals,
-  groups: [...groups, keyOutput, keyConnection],
-  subcommands: [],
-  runs: true,
-  examples
-})
+const keyCommand = commandsUnder(["keys"], [keyOutput, keyConnection])
 
 const keysGroup: Command = {
   path: ["keys"],
