@@ -13,56 +13,15 @@
  */
 import { Effect, Exit, Redacted, Scope } from "effect"
 import { execFileSync } from "node:child_process"
-import * as http from "node:http"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import * as Emulator from "../../src/Emulator.js"
+import { closeConnections, cpuOf, median, request, spread } from "./processCpu.js"
 import artifacts from "../fixtures/contracts/artifacts.json" with { type: "json" }
 
 const ROUNDS = 7
 const PER_ROUND = 30
 const STARTS = 7
-
-const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
-
-const request = (method: string, url: string, headers: Readonly<Record<string, string>>, body?: unknown) =>
-  new Promise<{ readonly status: number; readonly text: string }>((resolve, reject) => {
-    const payload = body === undefined ? undefined : JSON.stringify(body)
-    const req = http.request(url, {
-      method,
-      headers: payload === undefined ? headers : { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(payload) },
-      agent
-    }, (res) => {
-      const chunks: Array<Buffer> = []
-      res.on("data", (chunk: Buffer) => chunks.push(chunk))
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }))
-      res.on("error", reject)
-    })
-    req.on("error", reject)
-    req.end(payload)
-  })
-
-const cpuMs = () => {
-  const { system, user } = process.cpuUsage()
-  return (user + system) / 1000
-}
-
-const median = (xs: ReadonlyArray<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
-const spread = (xs: ReadonlyArray<number>) => {
-  const sorted = [...xs].sort((a, b) => a - b)
-  return `${sorted[0]!.toFixed(2)}–${sorted[sorted.length - 1]!.toFixed(2)}x`
-}
-
-/** Median process CPU (ms) of `count` sequential requests. */
-const cpuOf = async (count: number, send: () => Promise<void>) => {
-  const each: Array<number> = []
-  for (let i = 0; i < count; i++) {
-    const before = cpuMs()
-    await send()
-    each.push(cpuMs() - before)
-  }
-  return median(each)
-}
 
 const costs = async () => {
   const scope = Effect.runSync(Scope.make())
@@ -105,7 +64,7 @@ const costs = async () => {
     }
     return rounds
   } finally {
-    agent.destroy()
+    closeConnections()
     await Effect.runPromise(Scope.close(scope, Exit.void))
   }
 }
