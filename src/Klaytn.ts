@@ -58,6 +58,7 @@ import * as Address from "./Address.js"
 import * as Amount from "./Amount.js"
 import type * as Transaction from "./Transaction.js"
 import { bytesOfHex, hexOfBytes } from "./internal/hex.js"
+import * as Signers from "./internal/signers.js"
 import * as Wire from "./Wire.js"
 
 /**
@@ -657,8 +658,8 @@ const signUnsafe = (hash: Uint8Array, privateKey: Uint8Array, chainId: number): 
 export const sign = (hash: Uint8Array, privateKey: Uint8Array, chainId: number): Either.Either<SignatureValues, KlaytnError> =>
   guard(() => signUnsafe(hash, privateKey, chainId))
 
-// The public key that signed `hash`, checking V against the chain, R and S in range and S low.
-const recoverPointUnsafe = (hash: Uint8Array, signature: SignatureValues, chainId: number) => {
+// The recovery id of a signature, checking V against the chain, R and S in range and S low.
+const recoveryIdUnsafe = (hash: Uint8Array, signature: SignatureValues, chainId: number): number => {
   checkHash(hash)
   const recovery = signature.v - (2 * chainId + 35)
   if (recovery !== 0 && recovery !== 1) {
@@ -667,11 +668,35 @@ const recoverPointUnsafe = (hash: Uint8Array, signature: SignatureValues, chainI
   const { r, s } = signature
   if (r < 1n || r >= N || s < 1n || s >= N) invalid("R and S must be from 1 to the curve order - 1")
   if (s > N >> 1n) invalid("S must be in the lower half of the curve order")
+  return recovery
+}
+
+// The public key that signed `hash` (the checks of `recoveryIdUnsafe` first).
+const recoverPointUnsafe = (hash: Uint8Array, signature: SignatureValues, chainId: number) => {
+  const recovery = recoveryIdUnsafe(hash, signature, chainId)
   try {
-    return new secp256k1.Signature(r, s, recovery).recoverPublicKey(hash)
+    return new secp256k1.Signature(signature.r, signature.s, recovery).recoverPublicKey(hash)
   } catch {
     return invalid("the signature does not recover a public key")
   }
+}
+
+// That `address` signed `hash`: checked against its point when a signature of it was recovered
+// before (internal/signers), else recovered; `mismatch` words the error with who did sign.
+const checkSignerUnsafe = (
+  hash: Uint8Array,
+  signature: SignatureValues,
+  chainId: number,
+  address: Address.Address,
+  mismatch: (signer: Address.Address) => string
+): void => {
+  const recovery = recoveryIdUnsafe(hash, signature, chainId)
+  const known = Signers.signedBy(address, hash, signature.r, signature.s, recovery)
+  if (known === true) return
+  const point = recoverPointUnsafe(hash, signature, chainId)
+  const signer = addressOfUncompressed(point.toBytes(false))
+  if (signer !== address) invalid(mismatch(signer))
+  Signers.remember(address, point)
 }
 
 // The compressed public key (33 bytes) that signed `hash`: what account keys hold.
@@ -877,10 +902,7 @@ const validateUnsafe = (address: Address.Address, key: AccountKey, hash: Uint8Ar
   if (sigs.length === 0) invalid(`no ${who} signature`)
   switch (key._tag) {
     case "Legacy":
-      for (const sig of sigs) {
-        const signer = recoverUnsafe(hash, sig, chainId)
-        if (signer !== address) invalid(`a ${who} signature recovers ${signer}, not ${address}`)
-      }
+      for (const sig of sigs) checkSignerUnsafe(hash, sig, chainId, address, (signer) => `a ${who} signature recovers ${signer}, not ${address}`)
       return
     case "Fail":
       return invalid(`${address}'s key is a fail key: nothing can sign for it`)
@@ -1189,14 +1211,13 @@ export const verifySigners = (
   guard(() => {
     const senderHash = senderSigningHash(p.tx, chainId)
     for (const sig of p.signatures) {
-      const who = recoverUnsafe(senderHash, sig, chainId)
-      if (who !== p.tx.from) invalid(`a sender signature recovers ${who}, not ${p.tx.from}`)
+      checkSignerUnsafe(senderHash, sig, chainId, p.tx.from, (who) => `a sender signature recovers ${who}, not ${p.tx.from}`)
     }
     if (p.feePayer === undefined) return { sender: p.tx.from }
     const payerHash = feePayerSigningHash(p.tx, p.feePayer.address, chainId)
+    const payer = p.feePayer.address
     for (const sig of p.feePayer.signatures) {
-      const who = recoverUnsafe(payerHash, sig, chainId)
-      if (who !== p.feePayer.address) invalid(`a fee-payer signature recovers ${who}, not ${p.feePayer.address}`)
+      checkSignerUnsafe(payerHash, sig, chainId, payer, (who) => `a fee-payer signature recovers ${who}, not ${payer}`)
     }
     return { sender: p.tx.from, feePayer: p.feePayer.address }
   })

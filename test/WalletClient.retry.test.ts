@@ -163,3 +163,27 @@ describe("WalletClient retries and timeouts", () => {
       expect(five.requests).toHaveLength(5)
     }))
 })
+
+describe("the timeout on the live clock (a plain timer, one forked fiber)", () => {
+  it.live("an attempt without an answer fails with TransportError Timeout, its request interrupted first", () =>
+    Effect.gen(function*() {
+      let interrupted = 0
+      const test = testClient(() => Effect.onInterrupt(Effect.never, () => Effect.sync(() => interrupted++)), { timeout: "30 millis", retry: false })
+      const error = yield* Effect.flip(withClient(test, WalletClient.getAccount(address)))
+      expect(error._tag).toBe("TransportError")
+      expect((error as WalletError.TransportError).reason).toBe("Timeout")
+      expect(interrupted).toBe(1)
+    }))
+
+  it.live("an answer within the timeout is the result; interrupting the caller interrupts the request", () =>
+    Effect.gen(function*() {
+      const fast = testClient(ok, { timeout: "5 seconds" })
+      expect((yield* withClient(fast, WalletClient.getAccount(address))).address).toBe(address)
+      let interrupted = 0
+      const hanging = testClient(() => Effect.onInterrupt(Effect.never, () => Effect.sync(() => interrupted++)), { timeout: "5 seconds" })
+      const fiber = yield* Effect.fork(withClient(hanging, WalletClient.getAccount(address)))
+      while (hanging.requests.length === 0) yield* Effect.yieldNow()
+      yield* Fiber.interrupt(fiber)
+      expect(interrupted).toBe(1)
+    }))
+})

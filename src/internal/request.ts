@@ -14,6 +14,7 @@ import type { Auth } from "./auth.js"
 import { describeParseError } from "./issues.js"
 import { retryAfterMillis } from "./retryAfter.js"
 import { SpanAttributes } from "./spans.js"
+import { within } from "./timeout.js"
 
 /**
  * What the pipeline needs from the client.
@@ -288,7 +289,7 @@ const classify = <A>(
 /** One attempt: send, read the body within the timeout, classify and decode. */
 const attempt = <A>(pipeline: Pipeline, call: Call<A>, where: Where): Effect.Effect<A, WalletError.WalletError> =>
   Effect.flatMap(
-    Effect.timeoutFail(
+    within(
       Effect.flatMap(pipeline.client.execute(call.request), (response) =>
         Effect.map(readText(response, pipeline.maxResponseBytes, where), (text) => ({ response, text }))).pipe(
           // Map the platform's errors at once: they hold the request, Authorization header included.
@@ -297,15 +298,13 @@ const attempt = <A>(pipeline: Pipeline, call: Call<A>, where: Where): Effect.Eff
             (e) => Effect.fail(platformError(e, where))
           )
         ),
-      {
-        duration: pipeline.timeout,
-        onTimeout: () =>
-          new WalletError.TransportError({
-            ...where,
-            reason: "Timeout",
-            description: `no complete response within ${Duration.format(pipeline.timeout)}`
-          })
-      }
+      pipeline.timeout,
+      () =>
+        new WalletError.TransportError({
+          ...where,
+          reason: "Timeout",
+          description: `no complete response within ${Duration.format(pipeline.timeout)}`
+        })
     ),
     ({ response, text }) =>
       Effect.zipRight(

@@ -1,0 +1,49 @@
+/**
+ * The one timeout of an attempt. `Effect.timeoutFail` races two forked fibers (the work and a
+ * sleep) and merges the winner's fiber refs back: on loopback that is most of what the client
+ * adds to a request (docs/benchmarks.md). Against the live clock the work runs in one forked
+ * fiber and the deadline is a plain timer of the runtime; under any other clock (a `TestClock`,
+ * a user's) it is `Effect.timeoutFail`, so tests drive the deadline as they drive every sleep.
+ *
+ * @internal
+ */
+import { Clock, Context, DefaultServices, Duration, Effect, type Exit, Fiber } from "effect"
+
+const liveClock = Context.get(DefaultServices.liveServices, Clock.Clock)
+
+/**
+ * `self`, failing with `onTimeout()` (and interrupted) when it has not completed within
+ * `duration`. Interrupting the caller interrupts `self`.
+ *
+ * @internal
+ */
+export const within = <A, E, E2>(
+  self: Effect.Effect<A, E>,
+  duration: Duration.Duration,
+  onTimeout: () => E2
+): Effect.Effect<A, E | E2> =>
+  Effect.clockWith((clock) =>
+    clock !== liveClock
+      ? Effect.timeoutFail(self, { duration, onTimeout })
+      : Effect.flatMap(Effect.forkDaemon(self), (fiber) =>
+        Effect.async<A, E | E2>((resume) => {
+          let done = false
+          const timer = setTimeout(() => {
+            if (done) return
+            done = true
+            // As `timeoutFail`: the work is interrupted (its request aborted) before the failure.
+            resume(Effect.zipRight(Fiber.interrupt(fiber), Effect.fail(onTimeout())))
+          }, Duration.toMillis(duration))
+          fiber.addObserver((exit: Exit.Exit<A, E>) => {
+            if (done) return
+            done = true
+            clearTimeout(timer)
+            resume(exit)
+          })
+          // The caller interrupted: the work is interrupted with it, and waited for.
+          return Effect.suspend(() => {
+            done = true
+            clearTimeout(timer)
+            return Fiber.interrupt(fiber)
+          })
+        })))
