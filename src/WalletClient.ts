@@ -1277,7 +1277,7 @@ export const make = (
 
     /** Any transaction: its body checked and built, sent to the route of its kind and fee payer, its result verified. */
     const sendTransaction = (name: string, kind: TransactionKind.TransactionKind, options: AnyOptions) =>
-      Effect.flatMap(Effect.all([prepare(kind, options), target(options)]), ([prepared, t]) => {
+      Effect.flatMap(Effect.zip(prepare(kind, options), target(options)), ([prepared, t]) => {
         const request = HttpClientRequest.make(Wire.methodOf(prepared.wireKind))(prepared.path, {
           headers: prepared.feePayer?._tag === "UserFeePayer" ? bothPoolsHeaders(t) : poolHeaders(t)
         }).pipe(HttpClientRequest.bodyUnsafeJson(prepared.body))
@@ -1358,12 +1358,12 @@ export const make = (
       call: Options.Selection | undefined,
       request: (address: Address.Address, t: Options.Target) => Request.Call<A>
     ) =>
-      Effect.flatMap(Effect.all([validAddress(address), target(call)]), ([checked, t]) =>
+      Effect.flatMap(Effect.zip(validAddress(address), target(call)), ([checked, t]) =>
         send(name, t, request(checked, t), { [Spans.SpanAttributes.address]: checked }))
 
     /** A listing, validated once: its query, and one page at any cursor. */
     const listing = <P>(spec: ListingSpec<P>, params: (Listing.Params & Options.Selection) | undefined) =>
-      Effect.map(Effect.all([Listing.query(params), target(params)]), ([query, t]) => ({
+      Effect.map(Effect.zip(Listing.query(params), target(params)), ([query, t]) => ({
         query,
         page: (cursor: string) => {
           const fetched = send(spec.name, t, {
@@ -1409,7 +1409,7 @@ export const make = (
       call: KeyCallOptions | undefined,
       request: (keyId: KeyId.KeyId, t: Options.Target) => Request.Call<A>
     ) =>
-      Effect.flatMap(Effect.all([validKeyId(keyId), target(call)]), ([checked, t]) =>
+      Effect.flatMap(Effect.zip(validKeyId(keyId), target(call)), ([checked, t]) =>
         checked.poolKrn.chainId !== t.chainId
           ? Effect.fail(Options.invalid("keyId", `key ${checked.toString()} is on chain ${checked.poolKrn.chainId}, the request on chain ${t.chainId}`))
           : send(name, t, request(checked, t), { [Spans.SpanAttributes.keyId]: checked.toString() }))
@@ -1470,7 +1470,7 @@ export const make = (
       }
     )
     const receipt = (hash: unknown, call: CallOptions | undefined) =>
-      Effect.flatMap(Effect.all([validHash(hash), target(call)]), ([checked, t]) =>
+      Effect.flatMap(Effect.zip(validHash(hash), target(call)), ([checked, t]) =>
         send("getTransactionReceipt", t, {
           request: HttpClientRequest.get(`/v2/tx/${checked}`, { headers: { "x-chain-id": String(t.chainId) } }),
           idempotent: true,
@@ -1513,7 +1513,7 @@ export const make = (
             : Effect.succeed(result)
       )
     const createKeys = (size: number, call: KeyCallOptions | undefined) =>
-      Effect.flatMap(Effect.all([validCreateSize(size), target(call)]), ([checked, t]) =>
+      Effect.flatMap(Effect.zip(validCreateSize(size), target(call)), ([checked, t]) =>
         send("createKeys", t, {
           request: HttpClientRequest.post("/v2/key", {
             headers: t.keyPool !== undefined
@@ -1594,7 +1594,7 @@ export const make = (
           decode: decodeAccountSummary
         })),
       accountsByPublicKey: (publicKey, call) =>
-        Effect.flatMap(Effect.all([validPublicKey(publicKey), target(call)]), ([key, t]) =>
+        Effect.flatMap(Effect.zip(validPublicKey(publicKey), target(call)), ([key, t]) =>
           Effect.map(
             send("accountsByPublicKey", t, {
               request: HttpClientRequest.get(`/v2/pubkey/${key}/account`, { headers: poolHeaders(t) }),
@@ -1646,7 +1646,7 @@ export const make = (
       transferValue: ({ memo, to, value, ...options }) =>
         sendTransaction("transferValue", TransactionKind.ValueTransfer({ to, value, memo }), options),
       callContract: (params) =>
-        Effect.flatMap(Effect.all([contractCallBody(params), target(params)]), ([body, t]) =>
+        Effect.flatMap(Effect.zip(contractCallBody(params), target(params)), ([body, t]) =>
           send("callContract", t, {
             request: HttpClientRequest.post(Wire.contractCallPath, { headers: { "x-chain-id": String(t.chainId) } }).pipe(
               HttpClientRequest.bodyUnsafeJson(body)
@@ -1709,7 +1709,7 @@ export const make = (
       feeDelegationHistoryPages: historyListing.all,
       feeDelegationHistory: historyListing.items,
       getFeeDelegationRecord: (hash, call) =>
-        Effect.flatMap(Effect.all([validHash(hash), target(call)]), ([checked, t]) =>
+        Effect.flatMap(Effect.zip(validHash(hash), target(call)), ([checked, t]) =>
           send("getFeeDelegationRecord", t, {
             request: HttpClientRequest.get(`/v2/history/fd/tx/${checked}`, { headers: { "x-chain-id": String(t.chainId) } }),
             idempotent: true,

@@ -7,9 +7,16 @@
  *
  * @internal
  */
-import { Clock, Context, DefaultServices, Duration, Effect, type Exit, Fiber } from "effect"
+import { Clock, Duration, Effect, type Exit, type Fiber } from "effect"
 
-const liveClock = Context.get(DefaultServices.liveServices, Clock.Clock)
+// The live clock's class (`Clock.make()` is an instance of it): a clock of another class (a
+// TestClock, a user's) keeps its own notion of time. Compared by class, not by instance, and not
+// through `DefaultServices`, which would add its other services to a browser bundle.
+const LiveClock = Clock.make().constructor
+
+// `Fiber.interrupt` through the fiber's own methods: the `Fiber` module would add 3 KB to a bundle.
+const interrupt = <A, E>(fiber: Fiber.RuntimeFiber<A, E>): Effect.Effect<void> =>
+  Effect.flatMap(Effect.fiberId, (id) => Effect.zipRight(fiber.interruptAsFork(id), Effect.asVoid(fiber.await)))
 
 /**
  * `self`, failing with `onTimeout()` (and interrupted) when it has not completed within
@@ -23,7 +30,7 @@ export const within = <A, E, E2>(
   onTimeout: () => E2
 ): Effect.Effect<A, E | E2> =>
   Effect.clockWith((clock) =>
-    clock !== liveClock
+    clock.constructor !== LiveClock
       ? Effect.timeoutFail(self, { duration, onTimeout })
       : Effect.flatMap(Effect.forkDaemon(self), (fiber) =>
         Effect.async<A, E | E2>((resume) => {
@@ -32,7 +39,7 @@ export const within = <A, E, E2>(
             if (done) return
             done = true
             // As `timeoutFail`: the work is interrupted (its request aborted) before the failure.
-            resume(Effect.zipRight(Fiber.interrupt(fiber), Effect.fail(onTimeout())))
+            resume(Effect.zipRight(interrupt(fiber), Effect.fail(onTimeout())))
           }, Duration.toMillis(duration))
           fiber.addObserver((exit: Exit.Exit<A, E>) => {
             if (done) return
@@ -44,6 +51,6 @@ export const within = <A, E, E2>(
           return Effect.suspend(() => {
             done = true
             clearTimeout(timer)
-            return Fiber.interrupt(fiber)
+            return interrupt(fiber)
           })
         })))
