@@ -63,14 +63,30 @@ interface Measured {
   readonly gains: ReadonlyArray<number>
 }
 
-const measure = async (listing: Listing, url: string): Promise<Measured> => {
+/** The consumer of one page stream: CONSUMER_MS on each page. */
+const onPages = (listing: Listing) => (client: WalletClient.Service) =>
+  listing.pages(client, 1000).pipe(Stream.mapEffect(() => Effect.sleep(`${CONSUMER_MS} millis`)), Stream.runCount, Effect.map((n) => n * 1000))
+
+/** The consumer of one item stream: CONSUMER_MS on each 1000 items, a quarter after each 250th. */
+const onItems = (listing: Listing) => (client: WalletClient.Service) =>
+  Effect.suspend(() => {
+    let n = 0
+    return listing.items(client, 1000).pipe(
+      Stream.tap(() => ++n % 250 === 0 ? Effect.sleep(`${CONSUMER_MS / 4} millis`) : Effect.void),
+      Stream.runCount
+    )
+  })
+
+const measure = async (
+  listing: Listing,
+  url: string,
+  consumer: (client: WalletClient.Service) => Effect.Effect<number, unknown> = onPages(listing)
+): Promise<Measured> => {
   const ahead1 = await clientOn(url, 1)
   const ahead0 = await clientOn(url, 0)
   const consume = (side: typeof ahead1) => async () => {
-    const pages = await side.runtime.runPromise(
-      listing.pages(side.client, 1000).pipe(Stream.mapEffect(() => Effect.sleep(`${CONSUMER_MS} millis`)), Stream.runCount)
-    )
-    if (pages !== PAGES) throw new Error(`${listing.name}: ${pages} pages of ${PAGES}`)
+    const items = await side.runtime.runPromise(consumer(side.client))
+    if (items !== PAGES * 1000) throw new Error(`${listing.name}: ${items} items of ${PAGES * 1000}`)
   }
   // One untimed run of each: the first decodes of each path are not what a stream costs.
   await consume(ahead1)()
@@ -98,8 +114,10 @@ const measure = async (listing: Listing, url: string): Promise<Measured> => {
 export const run = async (names?: ReadonlyArray<string>): Promise<ReadonlyArray<string>> => {
   const slow = await start({ pages: PAGES, delayMs: SERVICE_MS })
   const measured: Array<Measured> = []
+  let itemsMeasured: Measured | undefined
   try {
     for (const listing of names !== undefined && names.length > 0 ? names.map(byName) : listings) measured.push(await measure(listing, slow.url))
+    itemsMeasured = await measure(byName("accounts"), slow.url, onItems(byName("accounts")))
   } finally {
     slow.stop()
   }
@@ -116,7 +134,9 @@ export const run = async (names?: ReadonlyArray<string>): Promise<ReadonlyArray<
     ...measured.map((m) =>
       `${m.listing.noun}: target at least 1.8x ${verdict(median(m.gains) >= 1.8)} (${median(m.gains).toFixed(2)}x)` +
       (accounts !== undefined && m !== accounts ? `; ${(median(m.gains) / median(accounts.gains)).toFixed(2)} times the accounts' gain.` : ".")
-    ).flatMap((line) => [line, ""]).slice(0, -1)
+    ).flatMap((line) => [line, ""]).slice(0, -1),
+    "",
+    `ITEMS accounts item stream: t0 ${fmt(median(itemsMeasured!.t0))} t1 ${fmt(median(itemsMeasured!.t1))} gain ${spread(itemsMeasured!.gains)}`
   ]
 }
 
