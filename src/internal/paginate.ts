@@ -40,7 +40,7 @@ interface Pager<P> {
  * - The fetching fiber lives in the stream's scope: a stream that ends (or is interrupted)
  *   interrupts the request in flight.
  * Credits bound what is fetched: one for each page pulled, `readAhead` more past the page held
- * once the consumer calls `ahead`; the queue of pages never holds more than `readAhead + 1`.
+ * once the consumer calls `ahead`; no more than `readAhead` pages wait in the queue.
  */
 const pager = <P extends { readonly cursor: string }>(paging: Paging<P>): Effect.Effect<Pager<P>, never, Scope.Scope> =>
   Effect.gen(function*() {
