@@ -105,6 +105,16 @@ describe("WalletClient streams", () => {
       }
     }))
 
+  it.effect("a defect while fetching a page fails the stream instead of hanging it", () =>
+    Effect.gen(function*() {
+      const serve = listHandler(accountsJson(20))
+      const test = testClient((request: Recorded) =>
+        request.url.searchParams.has("cursor") ? Effect.die(new Error("handler bug")) : serve(request)
+      )
+      const exit = yield* withClient(test, WalletClient.accounts({ pageSize: 10 }).pipe(Stream.runCollect, Effect.exit))
+      expect(exit._tag === "Failure" && exit.cause._tag).toBe("Die")
+    }))
+
   it.effect("a stream that ends interrupts the page it was reading ahead", () =>
     Effect.gen(function*() {
       const serve = listHandler(accountsJson(20))

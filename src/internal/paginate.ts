@@ -82,9 +82,9 @@ const end = Effect.fail(Option.none())
 /**
  * A listing's pages as chunks: `parts` cuts each page (the `index`th, from 0) into the chunks the
  * consumer pulls. The consumer that pulls the last chunk of a page has taken the whole page in hand:
- * it is the sign that it goes on, and the next page is requested then (with `readAhead` 1; more
- * with more), while the consumer works on that chunk. No chunk, no sign: a page that gives none goes
- * straight on to the next.
+ * it is the sign that it goes on, and the `readAhead` pages past it are requested then, while the
+ * consumer works on that chunk. No chunk, no sign: a page that gives none goes straight on to the
+ * next.
  */
 const chunked = <P extends { readonly cursor: string }, A>(
   paging: Paging<P>,
@@ -120,7 +120,7 @@ export const pages = <P extends { readonly cursor: string }>(paging: Paging<P>):
   chunked(paging, (page) => [Chunk.of(page)])
 
 /** How many pages of an item stream come in halves, before the consumer has shown that it goes on. */
-const probation = 2
+const halvedPages = 2
 
 /**
  * Every item of every page, in order (see `pager`). The first two pages come in halves: the next
@@ -137,7 +137,7 @@ export const items = <A, P extends { readonly cursor: string; readonly items: Re
   chunked(paging, (page, index): ReadonlyArray<Chunk.Chunk<A>> => {
     const all = page.items
     if (all.length === 0) return []
-    if (index >= probation || all.length < 2) return [Chunk.unsafeFromArray(all)]
+    if (index >= halvedPages || all.length < 2) return [Chunk.unsafeFromArray(all)]
     const half = Math.ceil(all.length / 2)
     return [Chunk.unsafeFromArray(all.slice(0, half)), Chunk.unsafeFromArray(all.slice(half))]
   })
