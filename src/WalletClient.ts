@@ -46,7 +46,7 @@ import * as DecodePending from "./internal/decodePending.js"
 import { bytesOfHex } from "./internal/hex.js"
 import * as Listing from "./internal/listing.js"
 import * as Options from "./internal/options.js"
-import { pages } from "./internal/paginate.js"
+import * as Paginate from "./internal/paginate.js"
 import * as Request from "./internal/request.js"
 import * as Spans from "./internal/spans.js"
 import { version } from "./internal/version.js"
@@ -1394,11 +1394,10 @@ export const make = (
         Effect.flatMap(spec(params), (s) =>
           Effect.map(listing(s, s.paging ?? (params as (Listing.Params & Options.Selection) | undefined)), (l) => ({ ...l, path: s.path })))
       const one = (params?: Q) => Effect.flatMap(open(params), (l) => l.page(l.query.cursor))
-      const all = (params?: Q) =>
-        Stream.unwrap(Effect.map(open(params), (l) =>
-          pages({ start: l.query.cursor, fetch: l.page, readAhead: settings.readAhead, path: l.path })))
-      const items = (params?: Q) =>
-        Stream.mapConcat(all(params), (page): ReadonlyArray<A> => page.items)
+      const paging = (params: Q | undefined) =>
+        Effect.map(open(params), (l): Paginate.Paging<P> => ({ start: l.query.cursor, fetch: l.page, readAhead: settings.readAhead, path: l.path }))
+      const all = (params?: Q) => Stream.unwrap(Effect.map(paging(params), Paginate.pages))
+      const items = (params?: Q) => Stream.unwrap(Effect.map(paging(params), (p) => Paginate.items<A, P>(p)))
       return { one, all, items }
     }
 

@@ -165,9 +165,10 @@ export interface Options {
   readonly retry?: Partial<RetryPolicy> | false | undefined
   /**
    * How many pages a listing stream fetches ahead of its consumer, 0..16: with 1 (the default)
-   * the next page is requested while the consumer works on the current one; 0 requests each page
-   * only when the consumer pulls it (a satisfied `Stream.take` then costs no extra request).
-   * docs/pagination-and-streaming.md.
+   * the next page is requested while the consumer works on the current one, once the consumer
+   * pulls the last part of it (an item stream hands its first two pages in halves, so a
+   * `Stream.take` ending in the first half of one costs no extra request); 0 requests each page
+   * only when the consumer pulls it. docs/pagination-and-streaming.md.
    */
   readonly readAhead?: number | undefined
   /**

@@ -41,7 +41,7 @@ describe("WalletClient streams", () => {
   )
 
   it.effect.prop(
-    "Stream.take(n) sends only the requests it needs without read-ahead, and at most readAhead more with it",
+    "Stream.take(n) sends the requests it needs, and at most readAhead more once it pulls the last part of a page",
     [smallPages, fc.integer({ min: 0, max: 1300 }), readAhead],
     ([[n, s], k, ahead]) =>
       Effect.gen(function*() {
@@ -51,11 +51,93 @@ describe("WalletClient streams", () => {
         expect(addresses(Chunk.toReadonlyArray(taken))).toEqual(addresses(all.slice(0, k)))
         const needed = k === 0 ? 0 : Math.max(1, Math.ceil(Math.min(k, n) / s))
         const total = Math.max(1, Math.ceil(n / s))
+        // Pages 1 and 2 (of two items or more) come in halves, the pages after whole: read-ahead
+        // only once the last part of a page is pulled.
+        const inLast = Math.min(k, n) - (needed - 1) * s
+        const size = Math.min(s, n - (needed - 1) * s)
+        const lastPart = k > 0 && (needed > 2 || size < 2 || inLast > Math.ceil(size / 2))
         expect(test.requests.length).toBeGreaterThanOrEqual(needed)
-        expect(test.requests.length).toBeLessThanOrEqual(k === 0 ? 0 : Math.min(total, needed + ahead))
+        expect(test.requests.length).toBeLessThanOrEqual(lastPart ? Math.min(total, needed + ahead) : needed)
       }),
     { fastCheck: { numRuns: 14 } }
   )
+
+  it.effect("read-ahead costs no request the consumer did not need: take(3) of pages of 100 is one request, take(150) two", () =>
+    Effect.gen(function*() {
+      const all = accountsJson(1000)
+      for (const ahead of [1, 2]) {
+        const test = testClient(listHandler(all), { readAhead: ahead })
+        const take = (k: number) =>
+          Effect.sync(() => test.requests.splice(0)).pipe(
+            Effect.zipRight(withClient(test, WalletClient.accounts({ pageSize: 100 }).pipe(Stream.take(k), Stream.runCount))),
+            Effect.map((count) => [count, test.requests.length] as const)
+          )
+        expect(yield* take(3)).toEqual([3, 1])
+        expect(yield* take(50)).toEqual([50, 1])
+        // Past the second half of page 1, `readAhead` pages are requested: one by default.
+        const [taken, requests] = yield* take(150)
+        expect(taken).toBe(150)
+        expect(ahead === 1 ? requests === 2 : requests >= 2 && requests <= 1 + ahead).toBe(true)
+        expect(yield* take(2000)).toEqual([1000, 10])
+        expect(new Set(test.requests.map((r) => r.url.searchParams.get("cursor"))).size).toBe(10)
+        // The read-ahead still happens: from the second half of pages 1 and 2, then from the
+        // first item of each page.
+        test.requests.splice(0)
+        const seen: Array<number> = []
+        let i = 0
+        yield* withClient(
+          test,
+          WalletClient.accounts({ pageSize: 100 }).pipe(
+            Stream.tap(() => {
+              const at = i++
+              return ![49, 50, 149, 150, 200].includes(at) ? Effect.void : Effect.zipRight(
+                // No clock, no I/O (the recording client answers at once): let every other fiber
+                // run as far as it can, then count the requests.
+                Effect.forEach(Array.from({ length: 200 }), () => Effect.yieldNow(), { discard: true }),
+                Effect.sync(() => seen.push(test.requests.length))
+              )
+            }),
+            Stream.take(250),
+            Stream.runDrain
+          )
+        )
+        expect(seen).toEqual([1, 1 + ahead, Math.max(2, 1 + ahead), 2 + ahead, 3 + ahead])
+      }
+    }))
+
+  it.effect("a defect while fetching a page fails the stream instead of hanging it", () =>
+    Effect.gen(function*() {
+      const serve = listHandler(accountsJson(20))
+      const test = testClient((request: Recorded) =>
+        request.url.searchParams.has("cursor") ? Effect.die(new Error("handler bug")) : serve(request)
+      )
+      const exit = yield* withClient(test, WalletClient.accounts({ pageSize: 10 }).pipe(Stream.runCollect, Effect.exit))
+      expect(exit._tag === "Failure" && exit.cause._tag).toBe("Die")
+    }))
+
+  it.effect("a stream that ends interrupts the page it was reading ahead", () =>
+    Effect.gen(function*() {
+      const serve = listHandler(accountsJson(20))
+      let interrupted = false
+      const test = testClient((request: Recorded) =>
+        request.url.searchParams.has("cursor")
+          ? Effect.never.pipe(Effect.onInterrupt(() => Effect.sync(() => (interrupted = true))))
+          : serve(request)
+      )
+      let i = 0
+      const taken = yield* withClient(
+        test,
+        WalletClient.accounts({ pageSize: 10 }).pipe(
+          // On the second half of page 1: the request of page 2 goes out, and never answers.
+          Stream.tap(() => i++ === 5 ? Effect.forEach(Array.from({ length: 50 }), () => Effect.yieldNow(), { discard: true }) : Effect.void),
+          Stream.take(8),
+          Stream.runCount
+        )
+      )
+      expect(taken).toBe(8)
+      expect(test.requests).toHaveLength(2)
+      expect(interrupted).toBe(true)
+    }))
 
   it.effect.prop("a time range streams exactly the filtered listing", [smallPages, fc.nat({ max: 1100 }), fc.nat({ max: 1100 })], ([[n, s], a, b]) =>
     Effect.gen(function*() {
@@ -115,30 +197,26 @@ describe("WalletClient streams", () => {
       expect(Chunk.size(result)).toBe(2 * 3 + 1)
     }))
 
-  it.effect("readAhead pages are fetched while the consumer works on the current one, and no more", () =>
+  it.effect("page streams read readAhead pages ahead of the page held, and no more", () =>
     Effect.gen(function*() {
       for (const ahead of [0, 1, 2, 3]) {
         const test = testClient(listHandler(accountsJson(60)), { readAhead: ahead })
-        let seenDuringFirstPage = -1
+        const seen: Array<number> = []
         yield* withClient(
           test,
           WalletClient.accountPages({ pageSize: 10 }).pipe(
-            Stream.tap((page) =>
-              page.items[0]!.address !== accountsJson(1)[0]!.address
-                ? Effect.void
-                // Holding the first page: let every other fiber run as far as it can (no clock,
-                // no I/O: the recording client answers at once), then count the requests.
-                : Effect.zipRight(
-                  Effect.forEach(Array.from({ length: 200 }), () => Effect.yieldNow(), { discard: true }),
-                  Effect.sync(() => {
-                    seenDuringFirstPage = test.requests.length
-                  })
-                )
+            Stream.tap(() =>
+              // Holding each page: let every other fiber run as far as it can (no clock, no I/O:
+              // the recording client answers at once), then count the requests.
+              Effect.zipRight(
+                Effect.forEach(Array.from({ length: 200 }), () => Effect.yieldNow(), { discard: true }),
+                Effect.sync(() => seen.push(test.requests.length))
+              )
             ),
             Stream.runDrain
           )
         )
-        expect(seenDuringFirstPage).toBe(1 + ahead)
+        expect(seen).toEqual([1, 2, 3, 4, 5, 6].map((k) => Math.min(6, k + ahead)))
         expect(test.requests).toHaveLength(6)
       }
     }))
