@@ -25,6 +25,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { EmulatorError } from "../EmulatorError.js"
+import * as Embedded from "./Embedded.js"
 import * as Migrations from "./Migrations.js"
 
 /**
@@ -233,10 +234,12 @@ export const layer = (
     const raw = yield* Effect.acquireRelease(
       Effect.try({
         try: () =>
-          Libsql.createClient({
-            url,
-            ...(options.authToken !== undefined ? { authToken: Redacted.value(options.authToken) } : {})
-          }),
+          file !== undefined
+            ? Embedded.open(file)
+            : Libsql.createClient({
+              url,
+              ...(options.authToken !== undefined ? { authToken: Redacted.value(options.authToken) } : {})
+            }),
         catch: (cause) => databaseError(`cannot open the database ${describe(location)}: ${reason(cause)}`)(cause)
       }),
       (c) => Effect.sync(() => c.close())
@@ -264,9 +267,11 @@ export const layer = (
         yield* waitForLocks
         // Readers never wait for the writer.
         yield* sql`PRAGMA journal_mode = WAL`
-        // A file database stays fully synchronous: an account answered 200 survives a crash, even
-        // of the machine. An ephemeral one dies with the process anyway.
-        yield* location._tag === "Ephemeral" ? sql`PRAGMA synchronous = OFF` : sql`PRAGMA synchronous = FULL`
+        // A file database commits to the WAL without waiting for the disk (NORMAL): a commit is
+        // in the operating system's cache when the 200 goes out, so it survives a kill of the
+        // process, not a crash of the machine (docs/emulator.md, "Durability and speed"). An
+        // ephemeral one dies with the process anyway.
+        yield* location._tag === "Ephemeral" ? sql`PRAGMA synchronous = OFF` : sql`PRAGMA synchronous = NORMAL`
       })).pipe(Effect.mapError(configureError))
     }
     return Context.make(Database, { location, file }).pipe(

@@ -98,6 +98,25 @@ export interface KeyRow {
    * @since 0.8.0
    */
   readonly publicKey?: string | undefined
+  /**
+   * Its account key on the chain `account` was asked about (Klaytn's RLP form; `None`: the legacy
+   * key), read with the row.
+   *
+   * @since 0.9.0
+   */
+  readonly chainKey?: Option.Option<Uint8Array> | undefined
+}
+
+/**
+ * What the ledger holds for some addresses: balances and nonces, and the hash of each one's code.
+ *
+ * @since 0.9.0
+ * @category models
+ */
+export interface Parties {
+  readonly balances: ReadonlyMap<string, Balance>
+  /** `undefined` for an address without code. */
+  readonly codeHashes: ReadonlyMap<string, string | undefined>
 }
 
 /**
@@ -465,8 +484,18 @@ export interface Service {
   ) => Effect.Effect<{ readonly address: string; readonly sealedKey: Uint8Array }, SqlError.SqlError>
   /** The balances of some (lower-case) addresses; those never seen are `Empty`. */
   readonly balances: (chainId: number, addresses: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, Balance>, SqlError.SqlError>
-  /** An account of a pool that is not deleted, by lower-case address. */
-  readonly account: (poolId: number, address: string) => Effect.Effect<Option.Option<KeyRow>, SqlError.SqlError>
+  /**
+   * The balances of some (lower-case) addresses and their code hashes, in one query (what a
+   * transaction's acceptance reads of its parties).
+   *
+   * @since 0.9.0
+   */
+  readonly parties: (chainId: number, addresses: ReadonlyArray<string>) => Effect.Effect<Parties, SqlError.SqlError>
+  /**
+   * An account of a pool that is not deleted, by lower-case address; with its account key on
+   * `chainId` (`chainKey`) when given.
+   */
+  readonly account: (poolId: number, address: string, chainId?: number | undefined) => Effect.Effect<Option.Option<KeyRow>, SqlError.SqlError>
   /**
    * A fee-payer account of the member on the chain that is not deleted, by lower-case address; in
    * that fee-payer pool only when `poolId` is given.
@@ -738,13 +767,16 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient | Database.
   const transactionColumns = sql.literal(TransactionColumns)
 
   const keyRow = (
-    rows: ReadonlyArray<{ readonly address: string; readonly status: Store.Status; readonly key: unknown; readonly publicKey?: string }>
+    rows: ReadonlyArray<
+      { readonly address: string; readonly status: Store.Status; readonly key: unknown; readonly publicKey?: string; readonly chainKey?: unknown }
+    >
   ) =>
     Option.map(Option.fromNullable(rows[0]), (r): KeyRow => ({
       address: r.address,
       status: r.status,
       sealedKey: bytes(r.key),
-      ...(r.publicKey !== undefined ? { publicKey: r.publicKey } : {})
+      ...(r.publicKey !== undefined ? { publicKey: r.publicKey } : {}),
+      ...(r.chainKey !== undefined ? { chainKey: r.chainKey === null ? Option.none() : Option.some(bytes(r.chainKey)) } : {})
     }))
 
   const statements = (w: Write) => {
@@ -913,10 +945,29 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient | Database.
             })
           ),
 
-    account: (poolId, address) =>
-      sql<{ readonly address: string; readonly status: Store.Status; readonly key: unknown; readonly publicKey: string }>`SELECT address,
-          status, private_key AS key, public_key AS "publicKey" FROM accounts
-          WHERE pool_id = ${poolId} AND address_lc = ${address} AND status != 'deleted'`.pipe(
+    parties: (chainId, addresses) =>
+      addresses.length === 0 ? Effect.succeed({ balances: new Map(), codeHashes: new Map() }) : sql<{ readonly address: string; readonly balance: string | null; readonly nonce: number | null; readonly codeHash: string | null }>`WITH
+          parties (address) AS (VALUES ${sql.join(", ", false)(addresses.map((a) => sql`(${a})`))})
+        SELECT p.address, l.balance, l.nonce, c.code_hash AS "codeHash" FROM parties p
+          LEFT JOIN ledger_accounts l ON l.chain_id = ${chainId} AND l.address = p.address
+          LEFT JOIN contract_code c ON c.chain_id = ${chainId} AND c.address = p.address`.pipe(
+        Effect.map((rows) => {
+          const balances = new Map<string, Balance>()
+          const codeHashes = new Map<string, string | undefined>()
+          for (const r of rows) {
+            balances.set(r.address, r.balance === null ? Empty : { balance: BigInt(r.balance), nonce: r.nonce! })
+            codeHashes.set(r.address, r.codeHash ?? undefined)
+          }
+          return { balances, codeHashes }
+        })
+      ),
+
+    account: (poolId, address, chainId) =>
+      sql<
+        { readonly address: string; readonly status: Store.Status; readonly key: unknown; readonly publicKey: string; readonly chainKey?: unknown }
+      >`SELECT address, status, private_key AS key, public_key AS "publicKey"${
+        chainId !== undefined ? sql`, (SELECT key FROM account_keys WHERE chain_id = ${chainId} AND address = ${address}) AS "chainKey"` : sql``
+      } FROM accounts WHERE pool_id = ${poolId} AND address_lc = ${address} AND status != 'deleted'`.pipe(
         Effect.map(keyRow)
       ),
 
