@@ -3,8 +3,8 @@
  * so that a command loads only what it runs. `--help` and `--version` load the command table
  * alone; a client command loads effect, the platform's HTTP client and the client; the emulator and
  * its database code load only for an emulator command or the tour (a test checks this with the
- * metafile). @libsql/client stays a
- * dependency: its native binary cannot be bundled.
+ * metafile). @libsql/client and libsql (the emulator's embedded database, store/Embedded.ts) stay
+ * dependencies: their native binary cannot be bundled.
  *
  * docs/benchmarks.md ("CLI start") compares this with running the modules unbundled.
  */
@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url"
 const here = fileURLToPath(new URL(".", import.meta.url))
 
 /** The packages left out of the bundle, installed as dependencies of effect-kas-wallet-cli. */
-export const external = ["@libsql/client"]
+export const external = ["@libsql/client", "libsql"]
 
 /** Builds the bundle into `outdir` (default dist/); the metafile says which module went where. */
 export const bundle = (outdir = `${here}dist`): Promise<BuildResult<{ metafile: true }>> =>

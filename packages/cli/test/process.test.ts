@@ -1,6 +1,7 @@
 /**
  * The emulator as a process (`node packages/cli/dist/kas-wallet.js emulator`): its data directory keeps every
- * acknowledged account and transfer across SIGKILL (none half applied); secrets are shown once and never stored in clear; private
+ * acknowledged account and transfer across SIGKILL, sent right after a transfer is answered while
+ * concurrent writers run (none half applied); secrets are shown once and never stored in clear; private
  * keys are sealed; a key from the environment is registered at start; SIGTERM answers the request
  * in flight, then exits 0. One scenario with two starts, since each start loads the whole program.
  * (The restart with the stored key, the settings to eval and the refusal of another master key are
@@ -67,7 +68,7 @@ const inFlightRequest = (url: string, head: ReadonlyArray<string>) =>
   })
 
 describe("emulator process", () => {
-  it.live("the data directory keeps every account, transfer and contract execution answered 200 across SIGKILL, none half applied; secrets stay out of it; SIGTERM answers the request in flight", () =>
+  it.live("the data directory keeps every account, transfer (fee-delegated too) and contract execution answered 200 across SIGKILL under concurrent writers, none half applied; secrets stay out of it; SIGTERM answers the request in flight", () =>
     Effect.gen(function*() {
       const dir = yield* tempDir
       const first = yield* start(["--port", "0", "--data-dir", dir])
@@ -89,19 +90,26 @@ describe("emulator process", () => {
       expect(funded.code, funded.stderr).toBe(0)
       expect(JSON.parse(funded.stdout).balance).toBe("100000000000000000000")
 
-      // Writers that repeat a request without pause and keep what was answered 200, until `count`.
+      // Writers that repeat a request without pause and keep what was answered 200, until `count`;
+      // `next` waits for the next answer after it is asked (to kill the process right after one).
       const writers = <A, R>(n: number, count: number, send: Effect.Effect<Either.Either<A, unknown>, never, R>) =>
         Effect.gen(function*() {
           const acknowledged = yield* Ref.make<ReadonlyArray<A>>([])
           const enough = yield* Deferred.make<void>()
+          const waiting = yield* Ref.make(Option.none<Deferred.Deferred<void>>())
           const fiber = yield* Effect.fork(Effect.forEach(Array.from({ length: n }), () =>
             Effect.forever(Effect.flatMap(send, (reply) =>
               Either.isRight(reply)
                 ? Ref.updateAndGet(acknowledged, (xs) => [...xs, reply.right]).pipe(
-                  Effect.flatMap((xs) => (xs.length >= count ? Deferred.succeed(enough, undefined) : Effect.void))
+                  Effect.flatMap((xs) => (xs.length >= count ? Deferred.succeed(enough, undefined) : Effect.void)),
+                  Effect.zipRight(Effect.flatMap(Ref.getAndSet(waiting, Option.none()), Option.match({
+                    onNone: () => Effect.void,
+                    onSome: (d) => Deferred.succeed(d, undefined)
+                  })))
                 )
                 : Effect.void)), { concurrency: n, discard: true }))
-          return { enough: Deferred.await(enough), fiber, acknowledged: Ref.get(acknowledged) }
+          const next = Effect.flatMap(Deferred.make<void>(), (d) => Effect.zipRight(Ref.set(waiting, Option.some(d)), Deferred.await(d)))
+          return { enough: Deferred.await(enough), next, fiber, acknowledged: Ref.get(acknowledged) }
         })
       // A token deployed by an account with no KLAY: the global fee payer pays its fees.
       const supply = 10n ** 24n
@@ -113,28 +121,40 @@ describe("emulator process", () => {
       const token = `0x${Buffer.from(keccak_256(Buffer.from(`d694${cfrom.slice(2).toLowerCase()}80`, "hex"))).subarray(12).toString("hex")}`
       const transferOne = `0xa9059cbb${word(to)}${word("1")}`
 
-      // 8 writers create accounts, 4 send transfers from one account and 2 execute the token's
-      // transfer(to, 1) from another, all at once; the process is killed while they are in flight.
+      // A second sender, whose transfers the global fee payer pays (funded through the console route).
+      const dfrom = yield* tx.account()
+      expect((yield* tx.post("/_emulator/fund", { address: dfrom, amount: "100" })).status).toBe(200)
+
+      // 8 writers create accounts, 4 send transfers from one account, 2 fee-delegated ones from
+      // another and 2 execute the token's transfer(to, 1) from a third, all at once; the process is
+      // killed while they are in flight, right after a transfer is answered.
       const creates = yield* writers(8, 30, Effect.map(Effect.either(sendEither("POST", `${first.url}/v2/account`, a.headers(1001))), (r) =>
         Either.isRight(r) && r.right.status === 200 ? Either.right(r.right.body) : Either.left(r)))
-      const transfers = yield* writers(4, 12, Effect.map(Effect.either(tx.transfer("value", { from, to, value: "0x1" })), (r) =>
-        Either.isRight(r) && r.right.status === 200
-          ? Either.right({ hash: r.right.body.transactionHash as string, nonce: r.right.body.nonce as number })
-          : Either.left(r)))
+      const sentBy = (kind: "value" | "fd", sender: string) =>
+        Effect.map(Effect.either(tx.transfer(kind, { from: sender, to, value: "0x1" })), (r) =>
+          Either.isRight(r) && r.right.status === 200
+            ? Either.right({ hash: r.right.body.transactionHash as string, nonce: r.right.body.nonce as number })
+            : Either.left(r))
+      const transfers = yield* writers(4, 12, sentBy("value", from))
+      const delegated = yield* writers(2, 6, sentBy("fd", dfrom))
       const executions = yield* writers(2, 6, Effect.map(Effect.either(tx.post("/v2/tx/fd/contract/execute", { from: cfrom, to: token, input: transferOne })), (r) =>
         Either.isRight(r) && r.right.status === 200
           ? Either.right({ hash: r.right.body.transactionHash as string, nonce: r.right.body.nonce as number })
           : Either.left(r)))
       yield* creates.enough
       yield* transfers.enough
+      yield* delegated.enough
       yield* executions.enough
+      yield* transfers.next
       first.child.kill("SIGKILL")
       expect(yield* first.exited).toBe("SIGKILL")
       yield* Fiber.interrupt(creates.fiber)
       yield* Fiber.interrupt(transfers.fiber)
+      yield* Fiber.interrupt(delegated.fiber)
       yield* Fiber.interrupt(executions.fiber)
       const acked = yield* creates.acknowledged
       const sentAcked = yield* transfers.acknowledged
+      const delegatedAcked = yield* delegated.acknowledged
       const executedAcked = yield* executions.acknowledged
 
       // The secret and the Authorization value are nowhere in the database; the files are private.
@@ -214,24 +234,43 @@ describe("emulator process", () => {
       // (also those sent but not yet answered when the process died): none is half applied.
       // The token's balanceOf is its mapping at slot 1 (totalSupply is slot 0; constants take none).
       const balanceSlot = (owner: string) => `0x${Buffer.from(keccak_256(Buffer.from(`${word(owner)}${word("1")}`, "hex"))).toString("hex")}`
-      const { contract, receiver, sender, storedExecutions, storedTxs } = yield* Effect.gen(function*() {
+      const { bill, contract, delegator, receiver, sender, storedDelegated, storedExecutions, storedTxs } = yield* Effect.gen(function*() {
         const store = yield* LedgerStore.LedgerStore
         const storedTxs = yield* Effect.forEach(sentAcked, (t) => store.transaction(1001, t.hash))
+        const storedDelegated = yield* Effect.forEach(delegatedAcked, (t) => store.transaction(1001, t.hash))
         const storedExecutions = yield* Effect.forEach(executedAcked, (t) => store.transaction(1001, t.hash))
-        const balances = yield* store.balances(1001, [from.toLowerCase(), to.toLowerCase(), cfrom.toLowerCase()])
+        const balances = yield* store.balances(1001, [from.toLowerCase(), to.toLowerCase(), cfrom.toLowerCase(), dfrom.toLowerCase()])
+        const bill = (yield* store.bills({ chainId: 1001 })).find((b) => b.accountId === accountId)!
         const contract = {
           nonce: balances.get(cfrom.toLowerCase())!.nonce,
           toBalance: BigInt(yield* store.storage(1001, token, balanceSlot(to))),
           fromBalance: BigInt(yield* store.storage(1001, token, balanceSlot(cfrom)))
         }
-        return { contract, storedTxs, storedExecutions, sender: balances.get(from.toLowerCase())!, receiver: balances.get(to.toLowerCase())! }
+        return {
+          bill,
+          contract,
+          storedTxs,
+          storedDelegated,
+          storedExecutions,
+          sender: balances.get(from.toLowerCase())!,
+          delegator: balances.get(dfrom.toLowerCase())!,
+          receiver: balances.get(to.toLowerCase())!
+        }
       }).pipe(Effect.provide(LedgerStore.layer.pipe(Layer.provide(Database.layer({ database: path.join(dir, "emulator.db") })))))
       storedTxs.forEach((t, i) => expect(Option.map(t, (row) => row.nonce), sentAcked[i]!.hash).toEqual(Option.some(sentAcked[i]!.nonce)))
+      storedDelegated.forEach((t, i) => expect(Option.map(t, (row) => row.nonce), delegatedAcked[i]!.hash).toEqual(Option.some(delegatedAcked[i]!.nonce)))
       const sent = sender.nonce
+      const sentDelegated = delegator.nonce
       expect(sent).toBeGreaterThanOrEqual(sentAcked.length)
+      expect(sentDelegated).toBeGreaterThanOrEqual(delegatedAcked.length)
       expect(new Set(sentAcked.map((t) => t.nonce)).size).toBe(sentAcked.length)
-      expect(receiver.balance).toBe(BigInt(sent))
+      expect(new Set(delegatedAcked.map((t) => t.nonce)).size).toBe(delegatedAcked.length)
+      expect(receiver.balance).toBe(BigInt(sent + sentDelegated))
       expect(sender.balance).toBe(100n * 10n ** 18n - BigInt(sent) * (1n + 21_000n * 25_000_000_000n))
+      // The global fee payer's transactions (the deployment, the executions, the delegated
+      // transfers) are each on the bill exactly once.
+      expect(delegator.balance).toBe(100n - BigInt(sentDelegated))
+      expect(bill.transactions).toBe(contract.nonce + sentDelegated)
       // Every acknowledged execution is stored, and the token's storage holds exactly the
       // executions the ledger holds (the deployment is nonce 0): none half applied.
       storedExecutions.forEach((t, i) => expect(Option.map(t, (row) => row.nonce), executedAcked[i]!.hash).toEqual(Option.some(executedAcked[i]!.nonce)))

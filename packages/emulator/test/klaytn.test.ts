@@ -12,6 +12,7 @@ import { readFileSync } from "node:fs"
 import { Address, Amount, Transaction } from "effect-kas-wallet"
 import * as Wire from "effect-kas-wallet/Wire"
 import * as Klaytn from "effect-kas-wallet/Klaytn"
+import * as Ledger from "../src/chain/Ledger.js"
 import {
   addressOfKey,
   bytesOf,
@@ -342,6 +343,10 @@ describe("every transaction type, signed with random keys", () => {
       const tx = right(Klaytn.makeTransaction(params))
       expect(tx.type).toBe(c.type)
       const signed = right(Klaytn.signTransaction(tx, { chainId: c.chainId, sender: c.senderKey, feePayer: delegated ? c.feePayerKey : undefined }))
+      // The ledger's signing with its signers' addresses known signs the same bytes.
+      const feePayer = delegated ? { address: Option.getOrThrow(Address.checksum(addressOfKey(c.feePayerKey))), key: c.feePayerKey } : undefined
+      expect(right(Ledger.signKnown(tx, c.chainId, [right(Klaytn.sign(Klaytn.senderSigningHash(tx, c.chainId), c.senderKey, c.chainId))], feePayer)))
+        .toStrictEqual(signed)
 
       // independent decoding of the raw transaction
       const raw = signed.raw

@@ -8,10 +8,13 @@ import { Effect, Either, FastCheck as fc, Option, Redacted } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import { pathToFileURL } from "node:url"
+import * as Libsql from "@libsql/client"
 import * as AccountKeys from "../src/chain/AccountKeys.js"
 import * as ApiKeys from "../src/console/ApiKeys.js"
 import * as Cursor from "../src/http/Cursor.js"
 import * as Database from "../src/store/Database.js"
+import * as Embedded from "../src/store/Embedded.js"
 import * as Emulator from "../src/Emulator.js"
 import * as KeyVault from "../src/store/KeyVault.js"
 import * as Listing from "../src/http/Listing.js"
@@ -214,6 +217,59 @@ describe("Database.layer", () => {
         }
       } finally {
         fs.rmSync(path.dirname(aFile), { recursive: true, force: true })
+      }
+    }))
+})
+
+describe("Embedded", () => {
+  // Side by side with @libsql/client's own file client on the same file: what the SqlClient and
+  // the ledger read of a result or a failure must not change with the client.
+  it.live("answers as @libsql/client's file client: rows by name and index, integers as numbers (none rounded), BLOBs as ArrayBuffers, SQLite's extended codes, batches whole or not at all; a kept statement reads anew; an open transaction holds off other work", () =>
+    Effect.promise(async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "kas-emu-embedded-"))
+      const file = path.join(dir, "x.db")
+      const ours = Embedded.open(file)
+      const theirs = Libsql.createClient({ url: pathToFileURL(file).href })
+      const outcome = (p: Promise<Libsql.ResultSet | Array<Libsql.ResultSet>>) =>
+        p.then(
+          (r) => ({ ok: (Array.isArray(r) ? r : [r]).map((s) => ({ columns: s.columns, rowsAffected: s.rowsAffected, rows: s.rows.map((row) => ({ byIndex: Array.from(row), byName: { ...row } })) })) }),
+          (e) => ({ failed: e instanceof Libsql.LibsqlError ? e.code : e instanceof RangeError ? "RangeError" : String(e) })
+        )
+      // `tag` tells the two apart where a write must not meet the other's.
+      const both = async (run: (client: Libsql.Client, tag: string) => Promise<Libsql.ResultSet | Array<Libsql.ResultSet>>) => {
+        const a = await outcome(run(ours, "x"))
+        const b = await outcome(run(theirs, "y"))
+        expect(a).toEqual(b)
+        return a
+      }
+      try {
+        await ours.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT UNIQUE, data BLOB, n INTEGER)")
+        const insert = (name: string, n: number | bigint) => ({ sql: "INSERT INTO t (name, data, n) VALUES (?, ?, ?)", args: [name, new Uint8Array([1, 2, name.length]), n] })
+        await ours.execute(insert("a", Number.MAX_SAFE_INTEGER))
+        const select = "SELECT id, name, data, n, name AS id FROM t ORDER BY id"
+        const read = await both((c) => c.execute(select))
+        expect(read).toMatchObject({ ok: [{ rows: [{ byName: { id: 1, name: "a", n: Number.MAX_SAFE_INTEGER } }] }] })
+        expect((await ours.execute(select)).rows[0]!.data).toBeInstanceOf(ArrayBuffer)
+        // A kept statement reads what changed since.
+        await ours.execute(insert("bb", 2))
+        expect((await ours.execute(select)).rows.length).toBe(2)
+        // Failures: a unique key, an integer past 2^53 read back, a batch failing in its middle.
+        expect(await both((c) => c.execute(insert("a", 3)))).toEqual({ failed: "SQLITE_CONSTRAINT_UNIQUE" })
+        await ours.execute(insert("big", 2n ** 53n + 1n))
+        expect(await both((c) => c.execute("SELECT n FROM t WHERE name = 'big'"))).toEqual({ failed: "RangeError" })
+        expect(await both((c) => c.batch([insert("c", 4), insert("a", 5)], "write"))).toEqual({ failed: "SQLITE_CONSTRAINT_UNIQUE" })
+        expect(await both((c, tag) => c.batch([{ sql: "SELECT count(*) AS n FROM t WHERE name = 'c'", args: [] }, insert(`d${tag}`, 6)], "write")))
+          .toMatchObject({ ok: [{ rows: [{ byName: { n: 0 } }] }, { rowsAffected: 1 }] })
+        // A transaction keeps the connection; the client waits for nothing but refuses meanwhile.
+        const tx = await ours.transaction("write")
+        await tx.execute(insert("e", 7))
+        expect(await outcome(ours.execute("SELECT 1"))).toEqual({ failed: "TRANSACTION_OPEN" })
+        await tx.rollback()
+        expect((await ours.execute("SELECT count(*) AS n FROM t WHERE name = 'e'")).rows[0]!.n).toBe(0)
+      } finally {
+        ours.close()
+        theirs.close()
+        fs.rmSync(dir, { recursive: true, force: true })
       }
     }))
 })

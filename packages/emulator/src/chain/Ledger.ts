@@ -726,6 +726,37 @@ interface Place {
   readonly logIndex: number
 }
 
+/** A party that signs here, its address known: the fee payer of a transaction. */
+interface Party {
+  readonly address: Address.Address
+  readonly key: Uint8Array
+}
+
+/**
+ * A transaction with its sender's signatures, signed by its fee payer (for a fee-delegated type),
+ * sealed with its raw form and hashes. Not `Klaytn.signTransaction` / `signAsFeePayer`: they derive
+ * each signer's address from its key again, a scalar multiplication as costly as a signature,
+ * where the ledger knows both (the vault opens a key only under its own address, its associated
+ * data; the global fee payer's was checked at start). Signed the same way, the same bytes.
+ *
+ * @since 0.9.0
+ * @category signing
+ */
+export const signKnown = (
+  tx: Klaytn.Tx,
+  chainId: number,
+  signatures: ReadonlyArray<Klaytn.SignatureValues>,
+  feePayer: Party | undefined
+): Either.Either<Klaytn.SignedTx, Klaytn.KlaytnError> => {
+  // Only a fee-delegated type has a fee payer to sign: signAsFeePayer refuses the mismatch.
+  if (feePayer === undefined || !Wire.isFeeDelegatedType(tx.type)) return Klaytn.signAsFeePayer(tx, signatures, { chainId, feePayer: feePayer?.key })
+  return Either.map(Klaytn.sign(Klaytn.feePayerSigningHash(tx, feePayer.address, chainId), feePayer.key, chainId), (payerSignature) => {
+    const parts: Klaytn.SignedParts = { tx, signatures, feePayer: { address: feePayer.address, signatures: [payerSignature] } }
+    const raw = Klaytn.encodeRaw(parts)
+    return { ...parts, chainId, raw, transactionHash: Klaytn.transactionHash(raw), senderTxHash: Klaytn.senderTxHash(parts) }
+  })
+}
+
 /**
  * Builds the ledger: makes each chain's global fee payer on first start (a fresh key, sealed in the
  * database; the first emulator to start on a database makes it, the others use it).
@@ -773,15 +804,35 @@ export const make = (options: {
     // An address's account key on a chain: the one its last account update set, else its own
     // (legacy). A stored key is one the ledger wrote after decoding it: one that does not decode
     // is a broken row.
-    const keyOf = (chainId: number, address: string) =>
-      Effect.flatMap(store.accountKey(chainId, address.toLowerCase()), Option.match({
+    const storedKey = (address: string, stored: Option.Option<Uint8Array>) =>
+      Option.match(stored, {
         onNone: () => Effect.succeed<Klaytn.AccountKey>({ _tag: "Legacy" }),
         onSome: (bytes) =>
           Either.match(Klaytn.decodeAccountKey(bytes), {
             onLeft: (e) => internalFailure(`the stored key of ${address}: ${e.reason}`),
             onRight: Effect.succeed
           })
-      }))
+      })
+    const keyOf = (chainId: number, address: string) =>
+      Effect.flatMap(store.accountKey(chainId, address.toLowerCase()), (stored) => storedKey(address, stored))
+
+    // A chain's gas price never changes, nor its genesis once set (by the first transaction): from
+    // then on, in interval mode, the chain's row is read here rather than from the database. (In
+    // manual mode each `mine` and each pool change move it: read every time.)
+    const settled = new Map<number, LedgerStore.ChainRow>()
+    const chainRow = (chainId: number) => {
+      const known = settled.get(chainId)
+      return known !== undefined ? Effect.succeed(known) : Effect.tap(store.chain(chainId), (row) => {
+        if (row.genesisMs !== undefined && !manual) settled.set(chainId, row)
+      })
+    }
+
+    // A stored address (checksummed when written) as the codec takes it.
+    const rowAddress = (row: LedgerStore.KeyRow) =>
+      Option.match(Address.checksum(row.address), {
+        onNone: () => internalFailure(`the stored address ${row.address}`),
+        onSome: Effect.succeed
+      })
 
     const openKey = (row: LedgerStore.KeyRow) =>
       Option.match(vault.open(row.sealedKey, row.address.toLowerCase()), {
@@ -792,9 +843,18 @@ export const make = (options: {
 
     // What a value transfer does: `value` from the sender to the recipient, which must hold no
     // code (Klaytn refuses a transfer to a contract; the write checks it still holds none).
-    const transferEffects = (chainId: number, from: string, to: string, value: bigint, gasUsed: number) =>
+    // `codeHashes`: what acceptance read of the parties' code, when it did.
+    const transferEffects = (
+      chainId: number,
+      from: string,
+      to: string,
+      value: bigint,
+      gasUsed: number,
+      codeHashes: ReadonlyMap<string, string | undefined> | undefined
+    ) =>
       Effect.gen(function*() {
-        if (Option.isSome(yield* store.code(chainId, to))) return yield* ApiError.sendFailed(NOT_FOR_PROGRAM_ACCOUNT)
+        const hasCode = codeHashes?.has(to) ? codeHashes.get(to) !== undefined : Option.isSome(yield* store.code(chainId, to))
+        if (hasCode) return yield* ApiError.sendFailed(NOT_FOR_PROGRAM_ACCOUNT)
         const balanceChanges = new Map<string, bigint>([[from, -value]])
         balanceChanges.set(to, (balanceChanges.get(to) ?? 0n) + value)
         return {
@@ -844,13 +904,15 @@ export const make = (options: {
     // the pool change and block of mining) in one atomic write. `false`: another writer changed
     // what was read. `mining`: the transaction was accepted earlier, so a refusal of its run (its
     // recipient became a contract, say) is no longer an answer to give: it is committed failed.
+    // `codeHashes`: the code of the parties, read with their balances at acceptance.
     const execute = (
       accepted: Accepted,
       read: Map<string, LedgerStore.Balance>,
       gasPrice: bigint,
       place: Place,
       extra: Pick<LedgerStore.Write, "genesisMs" | "pool" | "minedBlock">,
-      mining: boolean
+      mining: boolean,
+      codeHashes?: ReadonlyMap<string, string | undefined>
     ): Effect.Effect<boolean, ApiError.ApiError | SqlError.SqlError> =>
       Effect.gen(function*() {
         const { chainId, signed } = accepted
@@ -884,7 +946,7 @@ export const make = (options: {
         const run: Effect.Effect<Effects, ApiError.ApiError | SqlError.SqlError> = (() => {
           switch (kind) {
             case "value":
-              return transferEffects(chainId, from, to!, tx.value, intrinsic)
+              return transferEffects(chainId, from, to!, tx.value, intrinsic, codeHashes)
             case "contract/deploy":
               return inEvm("deploy")
             case "contract/execute":
@@ -895,7 +957,7 @@ export const make = (options: {
               return to === undefined
                 ? inEvm("deploy")
                 : Effect.flatMap(store.code(chainId, to), (code): Effect.Effect<Effects, ApiError.ApiError | SqlError.SqlError> =>
-                  Option.isSome(code) ? inEvm("execute") : transferEffects(chainId, from, to, tx.value, intrinsic))
+                  Option.isSome(code) ? inEvm("execute") : transferEffects(chainId, from, to, tx.value, intrinsic, codeHashes))
             case "cancel":
             case "anchor":
             case "account":
@@ -1115,7 +1177,8 @@ export const make = (options: {
         // One attempt: read, check, sign, then run and write (or pool). `None` when another process
         // wrote in between.
         const attempt = Effect.gen(function*() {
-          const sender = signedElsewhere ? Option.none() : yield* store.account(request.pool.id, from)
+          // With its account key on the chain when that is needed below (one query).
+          const sender = signedElsewhere ? Option.none() : yield* store.account(request.pool.id, from, raw?.signatures === undefined ? chainId : undefined)
           let senderKey: Uint8Array | undefined
           if (!signedElsewhere) {
             // A raw transaction names an account the member does not hold: the service's 1065100.
@@ -1134,16 +1197,17 @@ export const make = (options: {
             AccountKeys.addressOf(bytesOfPublicKey(sender.value.publicKey)).toLowerCase() !== from
 
           const payer = request.payer
-          let payerKey: Uint8Array | undefined
+          let payerKey: Party | undefined
           let userPayer: string | undefined
           if (payer._tag === "User") {
             const row = yield* store.feePayer(request.pool.memberId, chainId, payer.address.toLowerCase(), payer.pool?.id)
             // The service's "Wrong fee payer address" (the spec's fd-user example).
             if (Option.isNone(row)) return yield* ApiError.feePayerNotFound()
-            payerKey = yield* openKey(row.value)
+            payerKey = { address: yield* rowAddress(row.value), key: yield* openKey(row.value) }
             userPayer = row.value.address.toLowerCase()
           } else if (payer._tag === "Global") {
-            payerKey = Redacted.value(globalPayers.get(chainId)!.key)
+            const global = globalPayers.get(chainId)!
+            payerKey = { address: global.address, key: Redacted.value(global.key) }
           } else if (payer._tag === "Signed" && raw?.feePayer !== undefined) {
             userPayer = raw.feePayer.address.toLowerCase()
           }
@@ -1151,12 +1215,15 @@ export const make = (options: {
           // A multisig sender (a weighted multisig key on the chain) does not sign alone: its
           // transaction waits for its signers. A legacy transaction or a raw one it cannot make.
           // (Read once: what KAS signs is checked against the same key below.)
-          const chainKey = raw?.signatures === undefined ? yield* keyOf(chainId, from) : undefined
+          const chainKey = raw?.signatures === undefined
+            ? yield* (Option.isSome(sender) && sender.value.chainKey !== undefined ? storedKey(from, sender.value.chainKey) : keyOf(chainId, from))
+            : undefined
           const multisigKey = raw === undefined && request.kind !== "legacy" && chainKey?._tag === "WeightedMultiSig" ? chainKey : undefined
 
           const now = yield* Clock.currentTimeMillis
-          const chain = yield* store.chain(chainId)
-          const read = new Map(yield* store.balances(chainId, [from, ...(to !== undefined ? [to] : []), ...(userPayer !== undefined ? [userPayer] : [])]))
+          const chain = yield* chainRow(chainId)
+          const parties = yield* store.parties(chainId, [from, ...(to !== undefined ? [to] : []), ...(userPayer !== undefined ? [userPayer] : [])])
+          const read = new Map(parties.balances)
           const senderState = read.get(from)!
           // The sender's pending transactions (manual mining only: in interval mode the pool stays
           // empty), nonces senderState.nonce, +1, ... in order; a multisig sender's next nonce also
@@ -1213,14 +1280,10 @@ export const make = (options: {
               if (Either.isLeft(valid)) return ApiError.sendFailed("invalid sender")
               return request.payer._tag === "Signed"
                 ? signedWhole(chainId, { tx, signatures: raw.signatures!, ...(raw.feePayer !== undefined ? { feePayer: raw.feePayer } : {}) }, key)
-                : Effect.succeed(Klaytn.signAsFeePayer(tx, raw.signatures!, { chainId, feePayer: payerKey }))
+                : Effect.succeed(signKnown(tx, chainId, raw.signatures!, payerKey))
             })
-            : registered
-            ? Either.flatMap(
-              Klaytn.sign(Klaytn.senderSigningHash(tx, chainId), senderKey!, chainId),
-              (signature) => Klaytn.signAsFeePayer(tx, [signature], { chainId, feePayer: payerKey })
-            )
-            : Klaytn.signTransaction(tx, { chainId, sender: senderKey!, feePayer: payerKey })
+            : Either.flatMap(Klaytn.sign(Klaytn.senderSigningHash(tx, chainId), senderKey!, chainId), (signature) =>
+              signKnown(tx, chainId, [signature], payerKey))
           if (Either.isLeft(signed)) return yield* internalFailure(signed.left.reason)
           // Signed here with the key KAS holds: valid as long as the account's key on the chain is
           // still the legacy one (no row) or KAS's own public key; anything else (a legacy
@@ -1273,9 +1336,9 @@ export const make = (options: {
             // Into the pool: the recipient is checked now as Klaytn's pool does (the run comes at
             // mining); nothing else changes until then.
             if (to !== undefined) {
-              const code = yield* store.code(chainId, to)
-              if (layout === "value" && Option.isSome(code)) return yield* ApiError.sendFailed(NOT_FOR_PROGRAM_ACCOUNT)
-              if (layout === "contract/execute" && Option.isNone(code)) return yield* ApiError.sendFailed(NOT_A_PROGRAM_ACCOUNT)
+              const hasCode = parties.codeHashes.get(to) !== undefined
+              if (layout === "value" && hasCode) return yield* ApiError.sendFailed(NOT_FOR_PROGRAM_ACCOUNT)
+              if (layout === "contract/execute" && !hasCode) return yield* ApiError.sendFailed(NOT_A_PROGRAM_ACCOUNT)
             }
             const pooled = yield* store.write({
               chainId,
@@ -1313,7 +1376,8 @@ export const make = (options: {
             chain.gasPrice,
             { ...place, logIndex: last !== undefined && last.blockNumber === place.blockNumber ? last.logs : 0 },
             { genesisMs: chain.genesisMs === undefined ? now : undefined },
-            false
+            false,
+            parties.codeHashes
           )
           return applied ? Option.some(result) : Option.none()
         })
@@ -1408,22 +1472,11 @@ export const make = (options: {
         return made
       })
 
-    // A chain's gas price never changes, nor its genesis once set (by the first transaction): from
-    // then on a call reads them here rather than from the database.
-    const settled = new Map<number, LedgerStore.ChainRow>()
-    const chainForCall = (chainId: number) => {
-      const known = settled.get(chainId)
-      return known !== undefined ? Effect.succeed(known) : Effect.tap(store.chain(chainId), (row) => {
-        // In manual mode the latest block moves with each `mine`: read every time.
-        if (row.genesisMs !== undefined && !manual) settled.set(chainId, row)
-      })
-    }
-
     const simulate: Service["simulate"] = (request) =>
       Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
         return yield* store.serialize(Effect.gen(function*() {
-          const chain = yield* chainForCall(request.chainId)
+          const chain = yield* chainRow(request.chainId)
           const latest = head(chain, now, mining, intervalMs)
           const fields = {
             from: request.from,

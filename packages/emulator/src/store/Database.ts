@@ -6,6 +6,8 @@
  *   temporary directory, removed on shutdown: libSQL cannot name in-memory databases (its URLs
  *   reject `mode=memory`), and a plain `:memory:` database loses its tables in transactions.
  * - a path, or a `file:` URL: an embedded libSQL (SQLite) file, created with its directory.
+ *   Files (and the ephemeral one) are opened through libSQL's native binding with the statements
+ *   kept (Embedded.ts); the other locations through @libsql/client.
  * - `file::memory:?cache=shared`: SQLite's shared in-memory database, passed through as is. Every
  *   client of the process that opens it sees the same data.
  * - a `libsql://`, `http(s)://` or `ws(s)://` URL: a libSQL server, shared by several emulators.
@@ -23,8 +25,9 @@ import { Context, Effect, Either, Layer, Redacted } from "effect"
 import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
-import { fileURLToPath, pathToFileURL } from "node:url"
+import { fileURLToPath } from "node:url"
 import { EmulatorError } from "../EmulatorError.js"
+import * as Embedded from "./Embedded.js"
 import * as Migrations from "./Migrations.js"
 
 /**
@@ -137,9 +140,10 @@ export class Database extends Context.Tag("effect-kas-wallet-emulator/Database")
 /**
  * The libSQL client under the `SqlClient`, for what @effect/sql does not offer: `batch`, a list of
  * statements run as one transaction on the client's own connection (the ledger's writes,
- * LedgerStore.ts). Not `withTransaction`: libSQL hands a transaction the client's connection and
- * opens a new one for the client, which loses the connection's settings (busy timeout,
- * synchronous) and keeps the old one open until the garbage collector finds it.
+ * LedgerStore.ts). Not `withTransaction`: @libsql/client hands a transaction the client's
+ * connection and opens a new one for the client, which loses the connection's settings and keeps
+ * the old one open until the garbage collector finds it (a file's client, Embedded.ts, keeps its
+ * connection, but refuses other work while a transaction is open).
  *
  * @since 0.2.0
  * @category tags
@@ -227,16 +231,18 @@ export const layer = (
       ? location.path
       : undefined
     if (file !== undefined) yield* prepareFile(file)
-    const url = file !== undefined ? pathToFileURL(file).href : (location as { readonly url: string }).url
-    // createClient throws on a bad URL: a configuration problem, not a crash. The client is made
-    // here rather than by LibsqlClient so that the ledger can reach its `batch` (RawClient).
+    // Opening throws on a bad URL or an unreadable file: a configuration problem, not a crash. The
+    // client is made here rather than by LibsqlClient so that the ledger can reach its `batch`
+    // (RawClient).
     const raw = yield* Effect.acquireRelease(
       Effect.try({
         try: () =>
-          Libsql.createClient({
-            url,
-            ...(options.authToken !== undefined ? { authToken: Redacted.value(options.authToken) } : {})
-          }),
+          file !== undefined
+            ? Embedded.open(file)
+            : Libsql.createClient({
+              url: (location as { readonly url: string }).url,
+              ...(options.authToken !== undefined ? { authToken: Redacted.value(options.authToken) } : {})
+            }),
         catch: (cause) => databaseError(`cannot open the database ${describe(location)}: ${reason(cause)}`)(cause)
       }),
       (c) => Effect.sync(() => c.close())
@@ -248,25 +254,22 @@ export const layer = (
     const local = location._tag === "File" || location._tag === "Ephemeral"
     const configureError = databaseError(`cannot configure the database ${describe(location)}`)
     // Another process (a console command, a second emulator) may be writing: wait for it rather
-    // than fail. Set before the migrations, whose transaction runs on the current connection.
-    const waitForLocks = provideSql(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`PRAGMA busy_timeout = 5000`))
-    if (local) yield* Effect.mapError(waitForLocks, configureError)
+    // than fail. Set before the migrations, whose transaction runs on the same connection (a
+    // file's client keeps its one connection: Embedded.ts).
+    if (local) yield* Effect.mapError(provideSql(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`PRAGMA busy_timeout = 5000`)), configureError)
     yield* provideSql(Migrations.run).pipe(
       Effect.mapError(databaseError(`cannot migrate the database ${describe(location)}`))
     )
-    // Again after the migrations: the libSQL client opens a fresh connection after each
-    // transaction, and connection settings must land on the one that serves requests (the
-    // emulator runs no `withTransaction` afterwards; the ledger's atomic writes are batches, which
-    // keep the connection: RawClient).
     if (local) {
       yield* provideSql(Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
-        yield* waitForLocks
         // Readers never wait for the writer.
         yield* sql`PRAGMA journal_mode = WAL`
-        // A file database stays fully synchronous: an account answered 200 survives a crash, even
-        // of the machine. An ephemeral one dies with the process anyway.
-        yield* location._tag === "Ephemeral" ? sql`PRAGMA synchronous = OFF` : sql`PRAGMA synchronous = FULL`
+        // A file database commits to the WAL without waiting for the disk (NORMAL): a commit is
+        // in the operating system's cache when the 200 goes out, so it survives a kill of the
+        // process, not a crash of the machine (docs/emulator.md, "Durability and speed"). An
+        // ephemeral one dies with the process anyway.
+        yield* location._tag === "Ephemeral" ? sql`PRAGMA synchronous = OFF` : sql`PRAGMA synchronous = NORMAL`
       })).pipe(Effect.mapError(configureError))
     }
     return Context.make(Database, { location, file }).pipe(

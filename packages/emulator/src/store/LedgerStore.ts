@@ -98,6 +98,25 @@ export interface KeyRow {
    * @since 0.8.0
    */
   readonly publicKey?: string | undefined
+  /**
+   * Its account key on the chain `account` was asked about (Klaytn's RLP form; `None`: the legacy
+   * key), read with the row.
+   *
+   * @since 0.9.0
+   */
+  readonly chainKey?: Option.Option<Uint8Array> | undefined
+}
+
+/**
+ * What the ledger holds for some addresses: balances and nonces, and the hash of each one's code.
+ *
+ * @since 0.9.0
+ * @category models
+ */
+export interface Parties {
+  readonly balances: ReadonlyMap<string, Balance>
+  /** `undefined` for an address without code. */
+  readonly codeHashes: ReadonlyMap<string, string | undefined>
 }
 
 /**
@@ -465,8 +484,18 @@ export interface Service {
   ) => Effect.Effect<{ readonly address: string; readonly sealedKey: Uint8Array }, SqlError.SqlError>
   /** The balances of some (lower-case) addresses; those never seen are `Empty`. */
   readonly balances: (chainId: number, addresses: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, Balance>, SqlError.SqlError>
-  /** An account of a pool that is not deleted, by lower-case address. */
-  readonly account: (poolId: number, address: string) => Effect.Effect<Option.Option<KeyRow>, SqlError.SqlError>
+  /**
+   * The balances of some (lower-case) addresses and their code hashes, in one query (what a
+   * transaction's acceptance reads of its parties).
+   *
+   * @since 0.9.0
+   */
+  readonly parties: (chainId: number, addresses: ReadonlyArray<string>) => Effect.Effect<Parties, SqlError.SqlError>
+  /**
+   * An account of a pool that is not deleted, by lower-case address; with its account key on
+   * `chainId` (`chainKey`) when given.
+   */
+  readonly account: (poolId: number, address: string, chainId?: number | undefined) => Effect.Effect<Option.Option<KeyRow>, SqlError.SqlError>
   /**
    * A fee-payer account of the member on the chain that is not deleted, by lower-case address; in
    * that fee-payer pool only when `poolId` is given.
@@ -737,14 +766,26 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient | Database.
 
   const transactionColumns = sql.literal(TransactionColumns)
 
+  // The reads every transaction's acceptance makes go to the client directly, as the writes do:
+  // @effect/sql's compilation of the statement, its span and its connection semaphore cost about
+  // 50 µs a query, as much as the query itself (docs/emulator.md, "Durability and speed").
+  const read = <A>(text: string, args: Array<string | number>): Effect.Effect<ReadonlyArray<A>, SqlError.SqlError> =>
+    Effect.tryPromise({
+      try: () => raw.execute({ sql: text, args }),
+      catch: (cause) => new SqlError.SqlError({ cause, message: "Failed to execute statement" })
+    }).pipe(Effect.map((result) => result.rows as unknown as ReadonlyArray<A>))
+
   const keyRow = (
-    rows: ReadonlyArray<{ readonly address: string; readonly status: Store.Status; readonly key: unknown; readonly publicKey?: string }>
+    rows: ReadonlyArray<
+      { readonly address: string; readonly status: Store.Status; readonly key: unknown; readonly publicKey?: string; readonly chainKey?: unknown }
+    >
   ) =>
     Option.map(Option.fromNullable(rows[0]), (r): KeyRow => ({
       address: r.address,
       status: r.status,
       sealedKey: bytes(r.key),
-      ...(r.publicKey !== undefined ? { publicKey: r.publicKey } : {})
+      ...(r.publicKey !== undefined ? { publicKey: r.publicKey } : {}),
+      ...(r.chainKey !== undefined ? { chainKey: r.chainKey === null ? Option.none() : Option.some(bytes(r.chainKey)) } : {})
     }))
 
   const statements = (w: Write) => {
@@ -913,12 +954,36 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient | Database.
             })
           ),
 
-    account: (poolId, address) =>
-      sql<{ readonly address: string; readonly status: Store.Status; readonly key: unknown; readonly publicKey: string }>`SELECT address,
-          status, private_key AS key, public_key AS "publicKey" FROM accounts
-          WHERE pool_id = ${poolId} AND address_lc = ${address} AND status != 'deleted'`.pipe(
-        Effect.map(keyRow)
+    parties: (chainId, addresses) =>
+      addresses.length === 0 ? Effect.succeed({ balances: new Map(), codeHashes: new Map() }) : read<
+        { readonly address: string; readonly balance: string | null; readonly nonce: number | null; readonly codeHash: string | null }
+      >(
+        `WITH parties (address) AS (VALUES ${addresses.map(() => "(?)").join(", ")})
+        SELECT p.address, l.balance, l.nonce, c.code_hash AS "codeHash" FROM parties p
+          LEFT JOIN ledger_accounts l ON l.chain_id = ? AND l.address = p.address
+          LEFT JOIN contract_code c ON c.chain_id = ? AND c.address = p.address`,
+        [...addresses, chainId, chainId]
+      ).pipe(
+        Effect.map((rows) => {
+          const balances = new Map<string, Balance>()
+          const codeHashes = new Map<string, string | undefined>()
+          for (const r of rows) {
+            balances.set(r.address, r.balance === null ? Empty : { balance: BigInt(r.balance), nonce: r.nonce! })
+            codeHashes.set(r.address, r.codeHash ?? undefined)
+          }
+          return { balances, codeHashes }
+        })
       ),
+
+    account: (poolId, address, chainId) =>
+      read<
+        { readonly address: string; readonly status: Store.Status; readonly key: unknown; readonly publicKey: string; readonly chainKey?: unknown }
+      >(
+        `SELECT address, status, private_key AS key, public_key AS "publicKey"${
+          chainId !== undefined ? `, (SELECT key FROM account_keys WHERE chain_id = ? AND address = ?) AS "chainKey"` : ""
+        } FROM accounts WHERE pool_id = ? AND address_lc = ? AND status != 'deleted'`,
+        [...(chainId !== undefined ? [chainId, address] : []), poolId, address]
+      ).pipe(Effect.map(keyRow)),
 
     feePayer: (memberId, chainId, address, poolId) =>
       sql<{ readonly address: string; readonly status: Store.Status; readonly key: unknown }>`SELECT f.address, f.status,
@@ -927,15 +992,20 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient | Database.
             AND p.chain_id = ${chainId} ${poolId !== undefined ? sql`AND p.id = ${poolId}` : sql``}`.pipe(Effect.map(keyRow)),
 
     tip: (chainId) =>
-      sql<Tip>`SELECT block_number AS "blockNumber",
+      read<Tip>(
+        `SELECT block_number AS "blockNumber",
           count(*) AS count, coalesce(sum(json_array_length(logs)), 0) AS logs, max(block_time_ms) AS "blockTimeMs"
-          FROM transactions WHERE chain_id = ${chainId}
-            AND block_number = (SELECT max(block_number) FROM transactions WHERE chain_id = ${chainId})
-          GROUP BY block_number`.pipe(Effect.map((rows) => Option.fromNullable(rows[0]))),
+          FROM transactions WHERE chain_id = ?
+            AND block_number = (SELECT max(block_number) FROM transactions WHERE chain_id = ?)
+          GROUP BY block_number`,
+        [chainId, chainId]
+      ).pipe(Effect.map((rows) => Option.fromNullable(rows[0]))),
 
     bill: (memberId, chainId) =>
-      sql<{ readonly fees: string; readonly transactions: number }>`SELECT fees, transactions FROM fee_bills
-          WHERE member_id = ${memberId} AND chain_id = ${chainId}`.pipe(
+      read<{ readonly fees: string; readonly transactions: number }>(
+        "SELECT fees, transactions FROM fee_bills WHERE member_id = ? AND chain_id = ?",
+        [memberId, chainId]
+      ).pipe(
         Effect.map((rows) => (rows[0] !== undefined ? { fees: BigInt(rows[0].fees), transactions: rows[0].transactions } : { fees: 0n, transactions: 0 }))
       ),
 
