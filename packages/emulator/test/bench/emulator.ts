@@ -1,14 +1,19 @@
 /**
  * The emulator's own costs, measured in process: CPU time to serve one 1000-account page, and
- * sequential creates per second over HTTP, against a file database and an in-memory one.
+ * sequential creates per second over HTTP, against a file database and an in-memory one; then the
+ * throughput of an emulator process of its own on a file database (value transfers from 8 senders
+ * at once and from 1, fee-delegated ones, creates one at a time and 8 at once), against issue 21's
+ * targets.
  *
  * The client side is a bare `node:http` keep-alive agent that only collects the body's bytes, so
  * that process CPU is almost all the emulator's; the `/health` row is the floor of one request
  * (HTTP parsing and writing on both sides), to read the page's own cost against. A create on a
- * file database waits for its commit to reach the disk (`synchronous=FULL`): the commit row is that
- * floor, on the same disk at the same time.
+ * file database commits to the WAL without waiting for the disk (`synchronous=NORMAL`): the commit
+ * row is the database's part of it.
  *
- * Run alone: `node --import tsx test/bench/emulator.ts`.
+ * Run alone: `node --import tsx packages/emulator/test/bench/emulator.ts` (`... emulator.ts
+ * throughput`: the process's throughput only). `KAS_BENCH_LOADS=transfers8,...` runs only those
+ * loads; `KAS_BENCH_CPU_PROF=<dir>` writes a CPU profile of the emulator process (`--cpu-prof`).
  */
 import { SqlClient } from "@effect/sql"
 import { Context, Effect, Exit, Layer, Redacted, Scope } from "effect"
@@ -360,7 +365,7 @@ export const run = async (): Promise<Array<string>> => {
       `| process CPU per create, file database | ${median(file.cpu).toFixed(2)} ms | ${spread(file.cpu, 2)} | |`,
       `| sequential creates over HTTP, \`:memory:\` | ${median(memory.rates).toFixed(0)}/s | ${spread(memory.rates, 0)} | |`,
       `| process CPU per create, \`:memory:\` | ${median(memory.cpu).toFixed(2)} ms | ${spread(memory.cpu, 2)} | |`,
-      `| one committed insert into a file database (the disk's part of a create there) | ${median(commit).toFixed(2)} ms | ${spread(commit, 2)} | |`,
+      `| one committed insert into a file database (the database's part of a create there) | ${median(commit).toFixed(2)} ms | ${spread(commit, 2)} | |`,
       "",
       ...(await throughputSection(path.join(dir, "process")))
     ]
