@@ -3,7 +3,7 @@
  *
  * @internal
  */
-import { Chunk, Effect, Exit, Option, Queue, type Scope, Stream } from "effect"
+import { Chunk, Effect, type Fiber, Option, type Scope, Stream } from "effect"
 import * as WalletError from "../WalletError.js"
 import { withCursor } from "./errors.js"
 
@@ -34,45 +34,46 @@ interface Pager<P> {
 /**
  * The pages of a listing, in order, until the empty cursor: one request a page, none after the last,
  * none before the consumer's pull or its `ahead` allows it.
+ * - Each page allowed is fetched by a fiber of its own in the stream's scope, after the fiber of
+ *   the page before (whose cursor it needs): a stream that ends (or is interrupted) interrupts the
+ *   requests in flight. One allowed past the last page sends nothing.
  * - A failure carries the cursor of the page that failed: a listing started from it resumes there.
  * - A cursor the listing has already seen would loop forever: the next page is `RepeatedCursor`
  *   (sent by no request).
- * - The fetching fiber lives in the stream's scope: a stream that ends (or is interrupted)
- *   interrupts the request in flight.
- * Credits bound what is fetched: one for each page pulled, `readAhead` more past the page held
- * once the consumer calls `ahead`; no more than `readAhead` pages wait in the queue.
+ * One page is allowed for each page pulled, `readAhead` more past the page held once the consumer
+ * calls `ahead`: no more than `readAhead` pages wait for the consumer.
  */
 const pager = <P extends { readonly cursor: string }>(paging: Paging<P>): Effect.Effect<Pager<P>, never, Scope.Scope> =>
-  Effect.gen(function*() {
-    const credits = yield* Queue.unbounded<void>()
-    const fetched = yield* Queue.unbounded<Exit.Exit<P, WalletError.WalletError>>()
+  Effect.map(Effect.scope, (scope) => {
     const seen = new Set<string>(paging.start === "" ? [] : [paging.start])
-    const fetchFrom = (at: string): Effect.Effect<void> =>
-      Queue.take(credits).pipe(
-        // `exit` keeps a defect of the fetch for the consumer, which would otherwise wait forever.
-        Effect.zipRight(Effect.exit(Effect.mapError(paging.fetch(at), (error) => withCursor(error, at)))),
-        Effect.flatMap((exit) => {
-          const offered = Queue.offer(fetched, exit)
-          if (Exit.isFailure(exit) || exit.value.cursor === "") return offered
-          const next = exit.value.cursor
-          if (seen.has(next)) {
-            return Effect.zipRight(offered, Queue.offer(fetched, Exit.fail(new WalletError.RepeatedCursor({ method: "GET", path: paging.path, cursor: next }))))
-          }
-          seen.add(next)
-          return Effect.zipRight(offered, fetchFrom(next))
-        })
-      )
-    yield* Effect.forkScoped(fetchFrom(paging.start))
+    // The pages allowed and not yet pulled, in order.
+    const allowed: Array<Fiber.Fiber<P, WalletError.WalletError>> = []
+    // The cursor of the page after the last one allowed (`undefined`: there is none).
+    let after: Effect.Effect<string | undefined, WalletError.WalletError> = Effect.succeed(paging.start)
     let granted = 0
     let taken = 0
-    const grant = (upTo: number): Effect.Effect<void> => {
-      if (upTo <= granted) return Effect.void
-      const more = upTo - granted
-      granted = upTo
-      return Queue.offerAll(credits, Array.from({ length: more }, () => undefined))
+    // Past the last page there is nothing to fetch, and the consumer, which stops at its empty
+    // cursor, never waits for it: the fiber waits for the end of the stream.
+    const fetchAt = (cursor: string | undefined): Effect.Effect<P, WalletError.WalletError> =>
+      cursor === undefined ? Effect.never : Effect.mapError(paging.fetch(cursor), (error) => withCursor(error, cursor))
+    const cursorOf = (page: P): Effect.Effect<string | undefined, WalletError.WalletError> => {
+      if (page.cursor === "") return Effect.succeed(undefined)
+      if (seen.has(page.cursor)) return Effect.fail(new WalletError.RepeatedCursor({ method: "GET", path: paging.path, cursor: page.cursor }))
+      seen.add(page.cursor)
+      return Effect.succeed(page.cursor)
     }
+    const grant = (upTo: number): Effect.Effect<void> =>
+      Effect.suspend(() =>
+        granted >= upTo ? Effect.void : Effect.flatMap(Effect.forkIn(Effect.flatMap(after, fetchAt), scope), (fiber) => {
+          granted++
+          allowed.push(fiber)
+          after = Effect.flatMap(Effect.flatten(fiber.await), cursorOf)
+          return grant(upTo)
+        })
+      )
     return {
-      next: Effect.suspend(() => Effect.zipRight(grant(++taken), Effect.flatten(Queue.take(fetched)))),
+      // A defect of the fetch reaches the consumer through the fiber's exit, as its failures do.
+      next: Effect.suspend(() => Effect.flatMap(grant(++taken), () => Effect.flatten(allowed.shift()!.await))),
       ahead: Effect.suspend(() => grant(taken + paging.readAhead))
     }
   })
