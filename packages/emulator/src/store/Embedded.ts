@@ -174,6 +174,18 @@ class Connection {
 
 const begin = (mode: TransactionMode) => (mode === "write" ? "BEGIN IMMEDIATE" : mode === "read" ? "BEGIN TRANSACTION READONLY" : "BEGIN DEFERRED")
 
+// The statements in one transaction opened by `beginSql`: committed together, or rolled back whole.
+const inTransaction = (connection: Connection, beginSql: string, stmts: Array<InStatement>): Array<ResultSet> => {
+  connection.exec(beginSql)
+  try {
+    const results = stmts.map((s) => connection.run(s))
+    connection.exec("COMMIT")
+    return results
+  } finally {
+    if (connection.inTransaction) connection.exec("ROLLBACK")
+  }
+}
+
 const attempt = <A>(f: () => A): Promise<A> => {
   try {
     return Promise.resolve(f())
@@ -256,17 +268,7 @@ class EmbeddedClient implements Client {
   }
 
   batch(stmts: Array<InStatement>, mode: TransactionMode = "deferred"): Promise<Array<ResultSet>> {
-    return attempt(() => {
-      const connection = this.#ready()
-      connection.exec(begin(mode))
-      try {
-        const results = stmts.map((s) => connection.run(s))
-        connection.exec("COMMIT")
-        return results
-      } finally {
-        if (connection.inTransaction) connection.exec("ROLLBACK")
-      }
-    })
+    return attempt(() => inTransaction(this.#ready(), begin(mode), stmts))
   }
 
   migrate(stmts: Array<InStatement>): Promise<Array<ResultSet>> {
@@ -274,14 +276,7 @@ class EmbeddedClient implements Client {
       const connection = this.#ready()
       connection.exec("PRAGMA foreign_keys=off")
       try {
-        connection.exec("BEGIN DEFERRED")
-        try {
-          const results = stmts.map((s) => connection.run(s))
-          connection.exec("COMMIT")
-          return results
-        } finally {
-          if (connection.inTransaction) connection.exec("ROLLBACK")
-        }
+        return inTransaction(connection, "BEGIN DEFERRED", stmts)
       } finally {
         connection.exec("PRAGMA foreign_keys=on")
       }
