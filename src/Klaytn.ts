@@ -671,15 +671,18 @@ const recoveryIdUnsafe = (hash: Uint8Array, signature: SignatureValues, chainId:
   return recovery
 }
 
-// The public key that signed `hash` (the checks of `recoveryIdUnsafe` first).
-const recoverPointUnsafe = (hash: Uint8Array, signature: SignatureValues, chainId: number) => {
-  const recovery = recoveryIdUnsafe(hash, signature, chainId)
+// The public key that signed `hash`, its signature already checked (`recoveryIdUnsafe`).
+const recoverCheckedUnsafe = (hash: Uint8Array, signature: SignatureValues, recovery: number) => {
   try {
     return new secp256k1.Signature(signature.r, signature.s, recovery).recoverPublicKey(hash)
   } catch {
     return invalid("the signature does not recover a public key")
   }
 }
+
+// The public key that signed `hash` (the checks of `recoveryIdUnsafe` first).
+const recoverPointUnsafe = (hash: Uint8Array, signature: SignatureValues, chainId: number) =>
+  recoverCheckedUnsafe(hash, signature, recoveryIdUnsafe(hash, signature, chainId))
 
 // That `address` signed `hash`: checked against its point when a signature of it was recovered
 // before (internal/signers), else recovered; `mismatch` words the error with who did sign.
@@ -691,9 +694,8 @@ const checkSignerUnsafe = (
   mismatch: (signer: Address.Address) => string
 ): void => {
   const recovery = recoveryIdUnsafe(hash, signature, chainId)
-  const known = Signers.signedBy(address, hash, signature.r, signature.s, recovery)
-  if (known === true) return
-  const point = recoverPointUnsafe(hash, signature, chainId)
+  if (Signers.signedBy(address, hash, signature.r, signature.s, recovery) === true) return
+  const point = recoverCheckedUnsafe(hash, signature, recovery)
   const signer = addressOfUncompressed(point.toBytes(false))
   if (signer !== address) invalid(mismatch(signer))
   Signers.remember(address, point)

@@ -1,7 +1,6 @@
 /**
- * Known signers: once a signature has recovered an address (or an account key names a public
- * key), later signatures of that signer are checked against its point directly instead of being
- * recovered. Recovery rebuilds the point R from `r` (a square root modulo p) and multiplies an
+ * Known signers: once a signature has recovered an address, later signatures of that signer
+ * are checked against its point directly instead of being recovered. Recovery rebuilds the point R from `r` (a square root modulo p) and multiplies an
  * unknown point; checking against a known point skips the root, and a signer seen often gets
  * precomputed multiples, which makes its multiplication about three times cheaper. A transfer's
  * result carries one or two signatures of the same few signers (the sender, the global fee
@@ -36,7 +35,7 @@ let precomputed = 0
 const { Point: P, Point: { Fn } } = secp256k1
 
 /**
- * Remembers the point of a signer under `id` (an address, or a public key's hex).
+ * Remembers the point of a signer under `id` (its address).
  *
  * @internal
  */
