@@ -42,6 +42,12 @@ export const compare = async (
   })
 }
 
+/** The process's CPU time (user + system) in milliseconds. */
+export const cpuMs = (): number => {
+  const { system, user } = process.cpuUsage()
+  return (user + system) / 1000
+}
+
 export const fmt = (ms: number): string => (ms < 1 ? ms.toFixed(3) : ms.toFixed(2))
 
 /** The median of a list of numbers. */

@@ -17,16 +17,11 @@ import * as http from "node:http"
 import * as Emulator from "../../packages/emulator/src/Emulator.js"
 import { ChainId, FeeDelegation, Transaction, TransactionKind, WalletClient } from "../../src/index.js"
 import { transferResult } from "./fixtures.js"
-import { median, spread, verdict } from "./harness.js"
+import { cpuMs, median, spread, verdict } from "./harness.js"
 import { start } from "./server.js"
 
 const RUNS = 5
 const PER_RUN = 300
-
-const cpuMs = () => {
-  const { system, user } = process.cpuUsage()
-  return (user + system) / 1000
-}
 
 const clientRuntime = (url: string, options: { readonly verifyResults?: boolean | "fields"; readonly timeout?: Duration.DurationInput } = {}) =>
   ManagedRuntime.make(

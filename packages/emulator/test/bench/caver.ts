@@ -21,7 +21,7 @@ import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import type * as Client from "effect-kas-wallet"
 import { loadCaver } from "../support/caver.js"
-import { fmt, median, spread, verdict } from "../../../../test/bench/harness.js"
+import { cpuMs, fmt, median, spread, verdict } from "../../../../test/bench/harness.js"
 
 const ACCOUNTS = 20_000
 const RUNS = 5
@@ -71,11 +71,6 @@ interface Operation {
   readonly slices: number
   readonly theirs: () => Promise<unknown>
   readonly ours: ReadonlyArray<() => Promise<unknown>>
-}
-
-const cpuMs = () => {
-  const { system, user } = process.cpuUsage()
-  return (user + system) / 1000
 }
 
 /**

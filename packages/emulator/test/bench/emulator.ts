@@ -26,7 +26,7 @@ import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import * as Database from "../../src/store/Database.js"
 import * as Emulator from "../../src/Emulator.js"
-import { closeConnections, request as requestText } from "./processCpu.js"
+import { closeConnections, cpuMs, request as requestText } from "./processCpu.js"
 
 const PAGE_ACCOUNTS = 1000
 const PAGE_REQUESTS = 200
@@ -69,11 +69,6 @@ const request = (method: string, url: string, headers: Readonly<Record<string, s
     req.on("error", reject)
     req.end()
   })
-
-const cpuMs = () => {
-  const { system, user } = process.cpuUsage()
-  return (user + system) / 1000
-}
 
 /** CPU ms of each of `count` sequential requests, after a tenth as many untimed. */
 const cpuPerRequest = async (count: number, send: () => Promise<unknown>) => {

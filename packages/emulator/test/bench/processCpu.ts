@@ -4,6 +4,7 @@
  * CPU is the emulator's), the process CPU clock, and the median CPU of sequential requests.
  */
 import * as http from "node:http"
+import { cpuMs } from "../../../../test/bench/harness.js"
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
 
@@ -28,11 +29,7 @@ export const request = (method: string, url: string, headers: Readonly<Record<st
 /** Closes the keep-alive connection (at the end of a benchmark: the process can then exit). */
 export const closeConnections = () => agent.destroy()
 
-/** The process's CPU time (user + system) in milliseconds. */
-export const cpuMs = () => {
-  const { system, user } = process.cpuUsage()
-  return (user + system) / 1000
-}
+export { cpuMs }
 
 /** The median of some figures. */
 export const median = (xs: ReadonlyArray<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
