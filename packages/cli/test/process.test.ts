@@ -33,11 +33,20 @@ const tempDir = Effect.acquireRelease(
   (dir) => Effect.promise(() => fs.rm(dir, { recursive: true, force: true }))
 )
 
-/** Every byte the database keeps on disk (main file, WAL, shared memory), without the key file. */
+/**
+ * Every byte the database keeps on disk (main file, WAL, shared memory), without the key file. A
+ * WAL or shared-memory file that SQLite removes between the listing and the read (the last
+ * connection closing, a process exiting) no longer holds anything: it reads as empty.
+ */
 const databaseBytes = (dir: string) =>
   Effect.promise(async () => {
     const names = (await fs.readdir(dir)).filter((n) => n.startsWith("emulator.db") && !n.endsWith(".key"))
-    return Buffer.concat(await Promise.all(names.map((n) => fs.readFile(path.join(dir, n)))))
+    const read = (n: string) =>
+      fs.readFile(path.join(dir, n)).catch((e: NodeJS.ErrnoException) => {
+        if (e.code === "ENOENT" && n !== "emulator.db") return Buffer.alloc(0)
+        throw e
+      })
+    return Buffer.concat(await Promise.all(names.map(read)))
   })
 
 const mode = (file: string) => Effect.promise(() => fs.stat(file)).pipe(Effect.map((s) => s.mode & 0o777))
