@@ -16,6 +16,9 @@
  *
  * @internal
  */
+import * as Wasm from "./wasm.js"
+
+const { op } = Wasm
 
 // Rotation offsets r[x][y] and the lane index x + 5y, as in the Keccak reference.
 const ROT = [[0, 36, 3, 41, 18], [1, 44, 10, 45, 2], [62, 6, 43, 15, 61], [28, 55, 25, 21, 56], [27, 20, 39, 8, 14]]
@@ -34,50 +37,8 @@ const RC_OFFSET = 64
 /** Where callers write input bytes. @internal */
 export const INPUT = 256
 
-const uleb = (n: number): Array<number> => {
-  const out: Array<number> = []
-  do {
-    let byte = n & 0x7f
-    n >>>= 7
-    if (n !== 0) byte |= 0x80
-    out.push(byte)
-  } while (n !== 0)
-  return out
-}
-
-const sleb = (value: bigint): Array<number> => {
-  const out: Array<number> = []
-  for (;;) {
-    const byte = Number(value & 0x7fn)
-    value >>= 7n
-    const done = (value === 0n && (byte & 0x40) === 0) || (value === -1n && (byte & 0x40) !== 0)
-    out.push(done ? byte : byte | 0x80)
-    if (done) return out
-  }
-}
-
-const section = (id: number, body: Array<number>): Array<number> => [id, ...uleb(body.length), ...body]
-const vec = (items: Array<Array<number>>): Array<number> => [...uleb(items.length), ...items.flat()]
-const name = (s: string): Array<number> => [...uleb(s.length), ...Array.from(s, (c) => c.charCodeAt(0))]
-
-const op = {
-  get: (i: number) => [0x20, ...uleb(i)],
-  set: (i: number) => [0x21, ...uleb(i)],
-  i32: (n: number) => [0x41, ...sleb(BigInt(n))],
-  i64: (n: bigint) => [0x42, ...sleb(n)],
-  i32Add: [0x6a],
-  i32Ne: [0x47],
-  i64LoadAt: (offset: number) => [0x29, 0x00, ...uleb(offset)],
-  i64Load: [0x29, 0x03, 0x00],
-  i64Store: (offset: number) => [0x37, 0x03, ...uleb(offset)],
-  xor: [0x85],
-  and: [0x83],
-  or: [0x84],
-  rotl: [0x89]
-}
-
-/** The body of `hashAt`: locals, then code. */
-const hashAtBody = (): Array<number> => {
+/** The code of `hashAt`. */
+const hashAtCode = (): Array<number> => {
   // Locals: param 0 input offset, 1 round pointer (i32), then i64 lanes a, b, c, d.
   const OFFSET = 0
   const ROUND = 1
@@ -90,12 +51,12 @@ const hashAtBody = (): Array<number> => {
     for (const p of parts) body.push(...p)
   }
   for (let lane = 0; lane < 5; lane++) {
-    emit(op.get(OFFSET), op.i64LoadAt(lane * 8), op.i64(0x2020202020202020n), op.or, op.set(A + lane))
+    emit(op.get(OFFSET), op.i64Load(lane * 8), op.i64(0x2020202020202020n), op.or, op.set(A + lane))
   }
   emit(op.i64(1n), op.set(A + 5))
   emit(op.i64(-0x8000000000000000n), op.set(A + 16))
   emit(op.i32(RC_OFFSET), op.set(ROUND))
-  body.push(0x03, 0x40) // loop
+  emit(op.loop)
   for (let x = 0; x < 5; x++) {
     emit(op.get(A + x))
     for (let y = 1; y < 5; y++) emit(op.get(A + x + 5 * y), op.xor)
@@ -123,31 +84,23 @@ const hashAtBody = (): Array<number> => {
       )
     }
   }
-  emit(op.get(A), op.get(ROUND), op.i64Load, op.xor, op.set(A))
+  emit(op.get(A), op.get(ROUND), op.i64Load(0), op.xor, op.set(A))
   emit(op.get(ROUND), op.i32(8), op.i32Add, op.set(ROUND))
   emit(op.get(ROUND), op.i32(RC_OFFSET + 8 * 24), op.i32Ne)
-  body.push(0x0d, 0x00) // br_if 0 (continue the loop)
-  body.push(0x0b) // end loop
+  emit(op.brIf(0), op.end) // continue the loop, then its end
   for (let lane = 0; lane < 3; lane++) emit(op.i32(0), op.get(A + lane), op.i64Store(lane * 8))
-  body.push(0x0b) // end function
-  const locals = vec([[...uleb(1), 0x7f], [...uleb(25 + 25 + 5 + 5), 0x7e]])
-  return [...locals, ...body]
+  return body
 }
 
 /** Emits the bytes of the module described in the header comment. */
 export const assemble = (): Uint8Array<ArrayBuffer> => {
-  const bodies = [hashAtBody()]
   const rcBytes: Array<number> = []
   for (const rc of ROUND_CONSTANTS) for (let i = 0n; i < 8n; i++) rcBytes.push(Number((rc >> (8n * i)) & 0xffn))
-  return new Uint8Array([
-    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
-    ...section(1, vec([[0x60, ...vec([[0x7f]]), 0x00]])),
-    ...section(3, vec([[0x00]])),
-    ...section(5, vec([[0x00, 0x01]])),
-    ...section(7, vec([[...name("hashAt"), 0x00, 0x00], [...name("memory"), 0x02, 0x00]])),
-    ...section(10, vec(bodies.map((b) => [...uleb(b.length), ...b]))),
-    ...section(11, vec([[0x00, ...op.i32(RC_OFFSET), 0x0b, ...uleb(rcBytes.length), ...rcBytes]]))
-  ])
+  // Locals after the input offset: the round pointer (i32), then the i64 lanes a, b, c, d.
+  return Wasm.assemble(
+    [{ name: "hashAt", params: 1, locals: [[1, Wasm.I32], [25 + 25 + 5 + 5, Wasm.I64]], code: hashAtCode() }],
+    { pages: 1, dataOffset: RC_OFFSET, data: rcBytes }
+  )
 }
 
 /** The loaded module: its functions, a view of the digest words and the input bytes. @internal */

@@ -1,0 +1,99 @@
+/**
+ * A small WebAssembly assembler: the encodings and opcodes the client's hand-written modules use
+ * (keccak in `keccakWasm`, secp256k1's field in `secp256k1Wasm`). Modules are emitted from
+ * TypeScript rather than shipped as opaque blobs, so that every instruction is reviewable in the
+ * module that emits it.
+ *
+ * @internal
+ */
+
+/** Unsigned LEB128. @internal */
+export const uleb = (n: number): Array<number> => {
+  const out: Array<number> = []
+  do {
+    let byte = n & 0x7f
+    n >>>= 7
+    if (n !== 0) byte |= 0x80
+    out.push(byte)
+  } while (n !== 0)
+  return out
+}
+
+/** Signed LEB128. @internal */
+export const sleb = (value: bigint): Array<number> => {
+  const out: Array<number> = []
+  for (;;) {
+    const byte = Number(value & 0x7fn)
+    value >>= 7n
+    const done = (value === 0n && (byte & 0x40) === 0) || (value === -1n && (byte & 0x40) !== 0)
+    out.push(done ? byte : byte | 0x80)
+    if (done) return out
+  }
+}
+
+const section = (id: number, body: Array<number>): Array<number> => [id, ...uleb(body.length), ...body]
+const vec = (items: Array<Array<number>>): Array<number> => [...uleb(items.length), ...items.flat()]
+const name = (s: string): Array<number> => [...uleb(s.length), ...Array.from(s, (c) => c.charCodeAt(0))]
+
+/** Value types. @internal */
+export const I32 = 0x7f
+/** @internal */
+export const I64 = 0x7e
+
+/** The instructions the modules use (memory instructions take a byte offset; alignment is natural). @internal */
+export const op = {
+  get: (i: number) => [0x20, ...uleb(i)],
+  set: (i: number) => [0x21, ...uleb(i)],
+  tee: (i: number) => [0x22, ...uleb(i)],
+  i32: (n: number) => [0x41, ...sleb(BigInt(n))],
+  i64: (n: bigint) => [0x42, ...sleb(n)],
+  i32Add: [0x6a],
+  i32Ne: [0x47],
+  i64Load: (offset: number) => [0x29, 0x03, ...uleb(offset)],
+  i64Load32U: (offset: number) => [0x35, 0x02, ...uleb(offset)],
+  i64Store: (offset: number) => [0x37, 0x03, ...uleb(offset)],
+  i64Store32: (offset: number) => [0x3e, 0x02, ...uleb(offset)],
+  i64Add: [0x7c],
+  i64Sub: [0x7d],
+  i64Mul: [0x7e],
+  and: [0x83],
+  or: [0x84],
+  xor: [0x85],
+  shrS: [0x87],
+  shrU: [0x88],
+  rotl: [0x89],
+  loop: [0x03, 0x40],
+  brIf: (depth: number) => [0x0d, ...uleb(depth)],
+  end: [0x0b]
+}
+
+/** An exported function: its i32 parameters, its locals by type, its code (without the final `end`). @internal */
+export interface Func {
+  readonly name: string
+  readonly params: number
+  readonly locals: ReadonlyArray<readonly [count: number, type: number]>
+  readonly code: ReadonlyArray<number>
+}
+
+/**
+ * The bytes of a module exporting `functions` and its memory (`pages` of 64 KiB, exported as
+ * `memory`), with `data` written at `dataOffset`.
+ *
+ * @internal
+ */
+export const assemble = (
+  functions: ReadonlyArray<Func>,
+  options: { readonly pages: number; readonly dataOffset?: number; readonly data?: ReadonlyArray<number> }
+): Uint8Array<ArrayBuffer> =>
+  new Uint8Array([
+    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+    ...section(1, vec(functions.map((f) => [0x60, ...vec(Array.from({ length: f.params }, () => [I32])), 0x00]))),
+    ...section(3, vec(functions.map((_, i) => uleb(i)))),
+    ...section(5, vec([[0x00, ...uleb(options.pages)]])),
+    ...section(7, vec([...functions.map((f, i) => [...name(f.name), 0x00, ...uleb(i)]), [...name("memory"), 0x02, 0x00]])),
+    ...section(10, vec(functions.map((f) => {
+      const body = [...vec(f.locals.map(([count, type]) => [...uleb(count), type])), ...f.code, ...op.end]
+      return [...uleb(body.length), ...body]
+    }))),
+    ...(options.data === undefined ? [] : section(11, vec([[0x00, ...op.i32(options.dataOffset ?? 0), ...op.end, ...uleb(options.data.length), ...options.data]])))
+  ])
