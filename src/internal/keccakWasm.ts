@@ -16,9 +16,8 @@
  *
  * @internal
  */
-import * as Wasm from "./wasm.js"
+import * as W from "./wasm.js"
 
-const { op } = Wasm
 
 // Rotation offsets r[x][y] and the lane index x + 5y, as in the Keccak reference.
 const ROT = [[0, 36, 3, 41, 18], [1, 44, 10, 45, 2], [62, 6, 43, 15, 61], [28, 55, 25, 21, 56], [27, 20, 39, 8, 14]]
@@ -51,44 +50,44 @@ const hashAtCode = (): Array<number> => {
     for (const p of parts) body.push(...p)
   }
   for (let lane = 0; lane < 5; lane++) {
-    emit(op.get(OFFSET), op.i64Load(lane * 8), op.i64(0x2020202020202020n), op.or, op.set(A + lane))
+    emit(W.get(OFFSET), W.i64Load(lane * 8), W.i64(0x2020202020202020n), W.or, W.set(A + lane))
   }
-  emit(op.i64(1n), op.set(A + 5))
-  emit(op.i64(-0x8000000000000000n), op.set(A + 16))
-  emit(op.i32(RC_OFFSET), op.set(ROUND))
-  emit(op.loop)
+  emit(W.i64(1n), W.set(A + 5))
+  emit(W.i64(-0x8000000000000000n), W.set(A + 16))
+  emit(W.i32(RC_OFFSET), W.set(ROUND))
+  emit(W.loop)
   for (let x = 0; x < 5; x++) {
-    emit(op.get(A + x))
-    for (let y = 1; y < 5; y++) emit(op.get(A + x + 5 * y), op.xor)
-    emit(op.set(C + x))
+    emit(W.get(A + x))
+    for (let y = 1; y < 5; y++) emit(W.get(A + x + 5 * y), W.xor)
+    emit(W.set(C + x))
   }
   for (let x = 0; x < 5; x++) {
-    emit(op.get(C + ((x + 4) % 5)), op.get(C + ((x + 1) % 5)), op.i64(1n), op.rotl, op.xor, op.set(D + x))
+    emit(W.get(C + ((x + 4) % 5)), W.get(C + ((x + 1) % 5)), W.i64(1n), W.rotl, W.xor, W.set(D + x))
   }
   for (let x = 0; x < 5; x++) {
     for (let y = 0; y < 5; y++) {
       const target = B + y + 5 * ((2 * x + 3 * y) % 5)
       const r = ROT[x]![y]!
-      emit(op.get(A + x + 5 * y), op.get(D + x), op.xor)
-      if (r !== 0) emit(op.i64(BigInt(r)), op.rotl)
-      emit(op.set(target))
+      emit(W.get(A + x + 5 * y), W.get(D + x), W.xor)
+      if (r !== 0) emit(W.i64(BigInt(r)), W.rotl)
+      emit(W.set(target))
     }
   }
   for (let y = 0; y < 5; y++) {
     for (let x = 0; x < 5; x++) {
       emit(
-        op.get(B + ((x + 1) % 5) + 5 * y), op.i64(-1n), op.xor,
-        op.get(B + ((x + 2) % 5) + 5 * y), op.and,
-        op.get(B + x + 5 * y), op.xor,
-        op.set(A + x + 5 * y)
+        W.get(B + ((x + 1) % 5) + 5 * y), W.i64(-1n), W.xor,
+        W.get(B + ((x + 2) % 5) + 5 * y), W.and,
+        W.get(B + x + 5 * y), W.xor,
+        W.set(A + x + 5 * y)
       )
     }
   }
-  emit(op.get(A), op.get(ROUND), op.i64Load(0), op.xor, op.set(A))
-  emit(op.get(ROUND), op.i32(8), op.i32Add, op.set(ROUND))
-  emit(op.get(ROUND), op.i32(RC_OFFSET + 8 * 24), op.i32Ne)
-  emit(op.brIf(0), op.end) // continue the loop, then its end
-  for (let lane = 0; lane < 3; lane++) emit(op.i32(0), op.get(A + lane), op.i64Store(lane * 8))
+  emit(W.get(A), W.get(ROUND), W.i64Load(0), W.xor, W.set(A))
+  emit(W.get(ROUND), W.i32(8), W.i32Add, W.set(ROUND))
+  emit(W.get(ROUND), W.i32(RC_OFFSET + 8 * 24), W.i32Ne)
+  emit(W.brIf(0), W.end) // continue the loop, then its end
+  for (let lane = 0; lane < 3; lane++) emit(W.i32(0), W.get(A + lane), W.i64Store(lane * 8))
   return body
 }
 
@@ -97,8 +96,8 @@ export const assemble = (): Uint8Array<ArrayBuffer> => {
   const rcBytes: Array<number> = []
   for (const rc of ROUND_CONSTANTS) for (let i = 0n; i < 8n; i++) rcBytes.push(Number((rc >> (8n * i)) & 0xffn))
   // Locals after the input offset: the round pointer (i32), then the i64 lanes a, b, c, d.
-  return Wasm.assemble(
-    [{ name: "hashAt", params: 1, locals: [[1, Wasm.I32], [25 + 25 + 5 + 5, Wasm.I64]], code: hashAtCode() }],
+  return W.assemble(
+    [{ name: "hashAt", params: 1, locals: [[1, W.I32], [25 + 25 + 5 + 5, W.I64]], code: hashAtCode() }],
     { pages: 1, dataOffset: RC_OFFSET, data: rcBytes }
   )
 }

@@ -19,11 +19,10 @@
  * @internal
  */
 import { secp256k1 } from "@noble/curves/secp256k1.js"
-import * as Wasm from "./wasm.js"
+import * as W from "./wasm.js"
 
 type Point = ReturnType<typeof secp256k1.Point.fromBytes>
 
-const { op } = Wasm
 const P = secp256k1.Point.Fp.ORDER
 const MASK = 0xffffffffn
 const BYTES = 32
@@ -37,23 +36,23 @@ const L = 3
 const fold = (r: number, top: number, carry: number, t: number, mask: number): Array<Array<number>> => {
   const code: Array<Array<number>> = []
   const limb = (i: number, ...addends: Array<Array<number>>) =>
-    code.push(op.get(r + i), ...addends, op.tee(t), op.get(mask), op.and, op.set(r + i), op.get(t), op.i64(32n), op.shrU, op.set(carry))
-  limb(0, op.get(top), op.i64(977n), op.i64Mul, op.i64Add)
-  limb(1, op.get(top), op.i64Add, op.get(carry), op.i64Add)
-  for (let i = 2; i < 8; i++) limb(i, op.get(carry), op.i64Add)
-  code.push(op.get(carry), op.set(top))
+    code.push(W.get(r + i), ...addends, W.tee(t), W.get(mask), W.and, W.set(r + i), W.get(t), W.i64(32n), W.shrU, W.set(carry))
+  limb(0, W.get(top), W.i64(977n), W.i64Mul, W.i64Add)
+  limb(1, W.get(top), W.i64Add, W.get(carry), W.i64Add)
+  for (let i = 2; i < 8; i++) limb(i, W.get(carry), W.i64Add)
+  code.push(W.get(carry), W.set(top))
   return code
 }
 
-const func = (name: string, locals: number, build: (emit: (...parts: Array<Array<number>>) => void) => void): Wasm.Func => {
+const func = (name: string, locals: number, build: (emit: (...parts: Array<Array<number>>) => void) => void): W.Func => {
   const code: Array<number> = []
   build((...parts) => {
     for (const p of parts) code.push(...p)
   })
-  return { name, params: 3, locals: [[locals, Wasm.I64]], code }
+  return { name, params: 3, locals: [[locals, W.I64]], code }
 }
 
-const store = (r: number) => Array.from({ length: 8 }, (_, i) => [...op.get(0), ...op.get(r + i), ...op.i64Store32(BYTES / 8 * i)])
+const store = (r: number) => Array.from({ length: 8 }, (_, i) => [...W.get(0), ...W.get(r + i), ...W.i64Store32(BYTES / 8 * i)])
 
 // Product scanning: column k of a·b is the sum of a_i·b_(k-i), its products split in 32-bit
 // halves so that no sum overflows 64 bits; then the 512-bit product is folded twice (p = 2^256 - c).
@@ -67,25 +66,25 @@ const mul = func("mul", 40, (emit) => {
   const c = L + 35
   const mask = L + 36
   const top = L + 37
-  emit(op.i64(MASK), op.set(mask))
-  for (let i = 0; i < 8; i++) emit(op.get(1), op.i64Load32U(4 * i), op.set(A + i), op.get(2), op.i64Load32U(4 * i), op.set(B + i))
+  emit(W.i64(MASK), W.set(mask))
+  for (let i = 0; i < 8; i++) emit(W.get(1), W.i64Load32U(4 * i), W.set(A + i), W.get(2), W.i64Load32U(4 * i), W.set(B + i))
   // (Locals start at zero: column 0 needs no initialisation.)
   for (let k = 0; k < 15; k++) {
-    if (k > 0) emit(op.get(c), op.set(lo), op.i64(0n), op.set(hi))
+    if (k > 0) emit(W.get(c), W.set(lo), W.i64(0n), W.set(hi))
     for (let i = Math.max(0, k - 7); i <= Math.min(7, k); i++) {
-      emit(op.get(A + i), op.get(B + k - i), op.i64Mul, op.tee(t), op.get(mask), op.and, op.get(lo), op.i64Add, op.set(lo),
-        op.get(t), op.i64(32n), op.shrU, op.get(hi), op.i64Add, op.set(hi))
+      emit(W.get(A + i), W.get(B + k - i), W.i64Mul, W.tee(t), W.get(mask), W.and, W.get(lo), W.i64Add, W.set(lo),
+        W.get(t), W.i64(32n), W.shrU, W.get(hi), W.i64Add, W.set(hi))
     }
-    emit(op.get(lo), op.get(mask), op.and, op.set(T + k), op.get(lo), op.i64(32n), op.shrU, op.get(hi), op.i64Add, op.set(c))
+    emit(W.get(lo), W.get(mask), W.and, W.set(T + k), W.get(lo), W.i64(32n), W.shrU, W.get(hi), W.i64Add, W.set(c))
   }
-  emit(op.get(c), op.set(T + 15))
+  emit(W.get(c), W.set(T + 15))
   // r = low + high·977 + high·2^32, into A's locals.
   for (let i = 0; i < 8; i++) {
-    emit(op.get(T + i), op.get(T + 8 + i), op.i64(977n), op.i64Mul, op.i64Add)
-    if (i > 0) emit(op.get(T + 7 + i), op.i64Add, op.get(c), op.i64Add)
-    emit(op.tee(t), op.get(mask), op.and, op.set(A + i), op.get(t), op.i64(32n), op.shrU, op.set(c))
+    emit(W.get(T + i), W.get(T + 8 + i), W.i64(977n), W.i64Mul, W.i64Add)
+    if (i > 0) emit(W.get(T + 7 + i), W.i64Add, W.get(c), W.i64Add)
+    emit(W.tee(t), W.get(mask), W.and, W.set(A + i), W.get(t), W.i64(32n), W.shrU, W.set(c))
   }
-  emit(op.get(c), op.get(T + 15), op.i64Add, op.set(top))
+  emit(W.get(c), W.get(T + 15), W.i64Add, W.set(top))
   emit(...fold(A, top, c, t, mask), ...fold(A, top, c, t, mask), ...store(A))
 })
 
@@ -95,12 +94,12 @@ const add = func("add", 13, (emit) => {
   const c = L + 9
   const t = L + 10
   const mask = L + 11
-  emit(op.i64(MASK), op.set(mask))
+  emit(W.i64(MASK), W.set(mask))
   for (let i = 0; i < 8; i++) {
-    emit(op.get(1), op.i64Load32U(4 * i), op.get(2), op.i64Load32U(4 * i), op.i64Add, op.get(c), op.i64Add,
-      op.tee(t), op.get(mask), op.and, op.set(r + i), op.get(t), op.i64(32n), op.shrU, op.set(c))
+    emit(W.get(1), W.i64Load32U(4 * i), W.get(2), W.i64Load32U(4 * i), W.i64Add, W.get(c), W.i64Add,
+      W.tee(t), W.get(mask), W.and, W.set(r + i), W.get(t), W.i64(32n), W.shrU, W.set(c))
   }
-  emit(op.get(c), op.set(top), ...fold(r, top, c, t, mask), ...fold(r, top, c, t, mask), ...store(r))
+  emit(W.get(c), W.set(top), ...fold(r, top, c, t, mask), ...fold(r, top, c, t, mask), ...store(r))
 })
 
 // a - b as a + 2p - b, which is positive for any b below 2^256, then folded.
@@ -111,16 +110,16 @@ const sub = func("sub", 13, (emit) => {
   const c = L + 9
   const t = L + 10
   const mask = L + 11
-  emit(op.i64(MASK), op.set(mask))
+  emit(W.i64(MASK), W.set(mask))
   for (let i = 0; i < 8; i++) {
-    emit(op.get(1), op.i64Load32U(4 * i), op.i64((P2 >> BigInt(32 * i)) & MASK), op.i64Add, op.get(2), op.i64Load32U(4 * i), op.i64Sub,
-      op.get(c), op.i64Add, op.tee(t), op.get(mask), op.and, op.set(r + i), op.get(t), op.i64(32n), op.shrS, op.set(c))
+    emit(W.get(1), W.i64Load32U(4 * i), W.i64((P2 >> BigInt(32 * i)) & MASK), W.i64Add, W.get(2), W.i64Load32U(4 * i), W.i64Sub,
+      W.get(c), W.i64Add, W.tee(t), W.get(mask), W.and, W.set(r + i), W.get(t), W.i64(32n), W.shrS, W.set(c))
   }
-  emit(op.get(c), op.i64(P2 >> 256n), op.i64Add, op.set(top), ...fold(r, top, c, t, mask), ...fold(r, top, c, t, mask), ...store(r))
+  emit(W.get(c), W.i64(P2 >> 256n), W.i64Add, W.set(top), ...fold(r, top, c, t, mask), ...fold(r, top, c, t, mask), ...store(r))
 })
 
 /** The module's bytes. @internal */
-export const assemble = (): Uint8Array<ArrayBuffer> => Wasm.assemble([mul, add, sub], { pages: 1 })
+export const assemble = (): Uint8Array<ArrayBuffer> => W.assemble([mul, add, sub], { pages: 1 })
 
 // ---- memory: temporaries, then tables ----
 

@@ -40,32 +40,54 @@ export const I32 = 0x7f
 /** @internal */
 export const I64 = 0x7e
 
-/** The instructions the modules use (memory instructions take a byte offset; alignment is natural). @internal */
-export const op = {
-  get: (i: number) => [0x20, ...uleb(i)],
-  set: (i: number) => [0x21, ...uleb(i)],
-  tee: (i: number) => [0x22, ...uleb(i)],
-  i32: (n: number) => [0x41, ...sleb(BigInt(n))],
-  i64: (n: bigint) => [0x42, ...sleb(n)],
-  i32Add: [0x6a],
-  i32Ne: [0x47],
-  i64Load: (offset: number) => [0x29, 0x03, ...uleb(offset)],
-  i64Load32U: (offset: number) => [0x35, 0x02, ...uleb(offset)],
-  i64Store: (offset: number) => [0x37, 0x03, ...uleb(offset)],
-  i64Store32: (offset: number) => [0x3e, 0x02, ...uleb(offset)],
-  i64Add: [0x7c],
-  i64Sub: [0x7d],
-  i64Mul: [0x7e],
-  and: [0x83],
-  or: [0x84],
-  xor: [0x85],
-  shrS: [0x87],
-  shrU: [0x88],
-  rotl: [0x89],
-  loop: [0x03, 0x40],
-  brIf: (depth: number) => [0x0d, ...uleb(depth)],
-  end: [0x0b]
-}
+// The instructions the modules use, one export each so that a bundle keeps only those its modules
+// emit (memory instructions take a byte offset; alignment is natural).
+/** @internal */
+export const get = (i: number) => [0x20, ...uleb(i)]
+/** @internal */
+export const set = (i: number) => [0x21, ...uleb(i)]
+/** @internal */
+export const tee = (i: number) => [0x22, ...uleb(i)]
+/** @internal */
+export const i32 = (n: number) => [0x41, ...sleb(BigInt(n))]
+/** @internal */
+export const i64 = (n: bigint) => [0x42, ...sleb(n)]
+/** @internal */
+export const i32Add = [0x6a]
+/** @internal */
+export const i32Ne = [0x47]
+/** @internal */
+export const i64Load = (offset: number) => [0x29, 0x03, ...uleb(offset)]
+/** @internal */
+export const i64Load32U = (offset: number) => [0x35, 0x02, ...uleb(offset)]
+/** @internal */
+export const i64Store = (offset: number) => [0x37, 0x03, ...uleb(offset)]
+/** @internal */
+export const i64Store32 = (offset: number) => [0x3e, 0x02, ...uleb(offset)]
+/** @internal */
+export const i64Add = [0x7c]
+/** @internal */
+export const i64Sub = [0x7d]
+/** @internal */
+export const i64Mul = [0x7e]
+/** @internal */
+export const and = [0x83]
+/** @internal */
+export const or = [0x84]
+/** @internal */
+export const xor = [0x85]
+/** @internal */
+export const shrS = [0x87]
+/** @internal */
+export const shrU = [0x88]
+/** @internal */
+export const rotl = [0x89]
+/** @internal */
+export const loop = [0x03, 0x40]
+/** @internal */
+export const brIf = (depth: number) => [0x0d, ...uleb(depth)]
+/** @internal */
+export const end = [0x0b]
 
 /** An exported function: its i32 parameters, its locals by type, its code (without the final `end`). @internal */
 export interface Func {
@@ -92,8 +114,8 @@ export const assemble = (
     ...section(5, vec([[0x00, ...uleb(options.pages)]])),
     ...section(7, vec([...functions.map((f, i) => [...name(f.name), 0x00, ...uleb(i)]), [...name("memory"), 0x02, 0x00]])),
     ...section(10, vec(functions.map((f) => {
-      const body = [...vec(f.locals.map(([count, type]) => [...uleb(count), type])), ...f.code, ...op.end]
+      const body = [...vec(f.locals.map(([count, type]) => [...uleb(count), type])), ...f.code, ...end]
       return [...uleb(body.length), ...body]
     }))),
-    ...(options.data === undefined ? [] : section(11, vec([[0x00, ...op.i32(options.dataOffset ?? 0), ...op.end, ...uleb(options.data.length), ...options.data]])))
+    ...(options.data === undefined ? [] : section(11, vec([[0x00, ...i32(options.dataOffset ?? 0), ...end, ...uleb(options.data.length), ...options.data]])))
   ])
