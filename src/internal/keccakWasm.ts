@@ -4,11 +4,12 @@
  *
  * WebAssembly has native 64-bit rotations, which JavaScript lacks: 1000 EIP-55 checks cost about a
  * tenth of @noble/hashes' (docs/benchmarks.md). Character scans stay in JavaScript: on random hex
- * their branches cost as much in WebAssembly. The module is emitted by the small assembler below
- * rather than shipped as an opaque blob, so every instruction is reviewable here. It stays well
- * under 4 KB, the limit browsers put on synchronous compilation on the main thread. Where
- * WebAssembly is unavailable or code generation is forbidden (Cloudflare Workers and other edge
- * runtimes), `load` returns `undefined` and callers use @noble/hashes.
+ * their branches cost as much in WebAssembly. The module is emitted here with the small assembler
+ * of `internal/wasm` rather than shipped as an opaque blob, so every instruction is reviewable. It
+ * stays well under 4 KB, which every browser compiles synchronously on the main thread (Chrome
+ * allowed no more before version 114). Where WebAssembly is unavailable or code generation is
+ * forbidden (Cloudflare Workers and other edge runtimes), `load` returns `undefined` and callers
+ * use @noble/hashes.
  *
  * Memory: digest prefix at [0, 24), round constants at [64, 256), input bytes from `INPUT` on.
  * - `hashAt(offset)`: keccak-256 of the 40 bytes at `offset`, case-folded (`| 0x20`, so the bytes
