@@ -88,38 +88,31 @@ const mul = func("mul", 40, (emit) => {
   emit(...fold(A, top, c, t, mask), ...fold(A, top, c, t, mask), ...store(A))
 })
 
-const add = func("add", 13, (emit) => {
-  const r = L
-  const top = L + 8
-  const c = L + 9
-  const t = L + 10
-  const mask = L + 11
-  emit(W.i64(MASK), W.set(mask))
-  for (let i = 0; i < 8; i++) {
-    emit(W.get(1), W.i64Load32U(4 * i), W.get(2), W.i64Load32U(4 * i), W.i64Add, W.get(c), W.i64Add,
-      W.tee(t), W.get(mask), W.and, W.set(r + i), W.get(t), W.i64(32n), W.shrU, W.set(c))
-  }
-  emit(W.get(c), W.set(top), ...fold(r, top, c, t, mask), ...fold(r, top, c, t, mask), ...store(r))
-})
-
-// a - b as a + 2p - b, which is positive for any b below 2^256, then folded.
+// a + b; and a - b as a + 2p - b, which is positive for any b below 2^256 (its carries signed);
+// then folded.
 const P2 = 2n * P
-const sub = func("sub", 13, (emit) => {
-  const r = L
-  const top = L + 8
-  const c = L + 9
-  const t = L + 10
-  const mask = L + 11
-  emit(W.i64(MASK), W.set(mask))
-  for (let i = 0; i < 8; i++) {
-    emit(W.get(1), W.i64Load32U(4 * i), W.i64((P2 >> BigInt(32 * i)) & MASK), W.i64Add, W.get(2), W.i64Load32U(4 * i), W.i64Sub,
-      W.get(c), W.i64Add, W.tee(t), W.get(mask), W.and, W.set(r + i), W.get(t), W.i64(32n), W.shrS, W.set(c))
-  }
-  emit(W.get(c), W.i64(P2 >> 256n), W.i64Add, W.set(top), ...fold(r, top, c, t, mask), ...fold(r, top, c, t, mask), ...store(r))
-})
+const linear = (name: "add" | "sub") =>
+  func(name, 13, (emit) => {
+    const r = L
+    const top = L + 8
+    const c = L + 9
+    const t = L + 10
+    const mask = L + 11
+    const sub = name === "sub"
+    emit(W.i64(MASK), W.set(mask))
+    for (let i = 0; i < 8; i++) {
+      emit(W.get(1), W.i64Load32U(4 * i))
+      if (sub) emit(W.i64((P2 >> BigInt(32 * i)) & MASK), W.i64Add)
+      emit(W.get(2), W.i64Load32U(4 * i), sub ? W.i64Sub : W.i64Add, W.get(c), W.i64Add,
+        W.tee(t), W.get(mask), W.and, W.set(r + i), W.get(t), W.i64(32n), sub ? W.shrS : W.shrU, W.set(c))
+    }
+    emit(W.get(c))
+    if (sub) emit(W.i64(P2 >> 256n), W.i64Add)
+    emit(W.set(top), ...fold(r, top, c, t, mask), ...fold(r, top, c, t, mask), ...store(r))
+  })
 
 /** The module's bytes. @internal */
-export const assemble = (): Uint8Array<ArrayBuffer> => W.assemble([mul, add, sub], { pages: 1 })
+export const assemble = (): Uint8Array<ArrayBuffer> => W.assemble([mul, linear("add"), linear("sub")], { pages: 1 })
 
 // ---- memory: temporaries, then tables ----
 
@@ -299,36 +292,28 @@ export const load = (): Engine | undefined => {
     const x22 = at(22)
     const x44 = at(23)
     const t = at(24)
-    square(x2, a)
-    mul(x2, x2, a)
-    square(x3, x2)
-    mul(x3, x3, a)
-    square(x6, x3, 3)
-    mul(x6, x6, x3)
-    square(t, x6, 3) // x9 in t
-    mul(t, t, x3)
-    square(t, t, 2) // x11
-    mul(t, t, x2)
-    square(x22, t, 11)
-    mul(x22, x22, t)
-    square(x44, x22, 22)
-    mul(x44, x44, x22)
-    square(t, x44, 44) // x88
-    mul(t, t, x44)
-    square(out, t, 88) // x176
-    mul(out, out, t)
-    square(out, out, 44) // x220
-    mul(out, out, x44)
-    square(out, out, 3) // x223
-    mul(out, out, x3)
-    square(out, out, 23)
-    mul(out, out, x22)
-    square(out, out, 5)
-    mul(out, out, a)
-    square(out, out, 3)
-    mul(out, out, x2)
-    square(out, out, 2)
-    mul(out, out, a)
+    // Each step: into = from^(2^squarings) · times (x_k is a^(2^k - 1)).
+    const steps: ReadonlyArray<readonly [into: number, from: number, squarings: number, times: number]> = [
+      [x2, a, 1, a],
+      [x3, x2, 1, a],
+      [x6, x3, 3, x3],
+      [t, x6, 3, x3], // x9
+      [t, t, 2, x2], // x11
+      [x22, t, 11, t],
+      [x44, x22, 22, x22],
+      [t, x44, 44, x44], // x88
+      [out, t, 88, t], // x176
+      [out, out, 44, x44], // x220
+      [out, out, 3, x3], // x223
+      [out, out, 23, x22],
+      [out, out, 5, a],
+      [out, out, 3, x2],
+      [out, out, 2, a]
+    ]
+    for (const [into, from, squarings, times] of steps) {
+      square(into, from, squarings)
+      mul(into, into, times)
+    }
   }
 
   const ensure = (bytes: number) => {
