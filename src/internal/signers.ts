@@ -38,7 +38,9 @@ const TABLE_AFTER = 8
 const signers = new Map<string, Entry>()
 // Places 1..MAX_TABLED (the engine keeps G's at 0): free or whose.
 const places: Array<string | undefined> = Array.from({ length: MAX_TABLED + 1 })
-let engine: Engine | undefined | null = null
+// Loaded on the first table: `undefined` after that where WebAssembly cannot run.
+let engine: Engine | undefined
+let engineLoaded = false
 
 const { Point: P, Point: { Fn } } = secp256k1
 
@@ -61,7 +63,10 @@ export const remember = (id: string, point: Point): void => {
 const tabulate = (id: string, entry: Entry) => {
   const place = places.indexOf(undefined, 1)
   if (place === -1) return
-  engine ??= load()
+  if (!engineLoaded) {
+    engine = load()
+    engineLoaded = true
+  }
   if (engine === undefined) return
   engine.tabulate(place, entry.point)
   places[place] = id
