@@ -1,18 +1,18 @@
 /**
- * Known signers: once a signature has recovered an address, later signatures of that signer
- * are checked against its point directly instead of being recovered. Recovery rebuilds the point R from `r` (a square root modulo p) and multiplies an
- * unknown point; checking against a known point skips the root, and a signer seen often gets
- * precomputed multiples, which makes its multiplication about three times cheaper. A transfer's
- * result carries one or two signatures of the same few signers (the sender, the global fee
- * payer), so the client's check of every result costs a fraction of a recovery (docs/benchmarks.md).
+ * Known signers: once a signature has recovered an address, later signatures of that signer are
+ * checked against its point directly instead of being recovered. Recovery rebuilds the point R
+ * from `r` (a square root modulo p) and multiplies an unknown point; checking against a known point
+ * skips the root. A transfer's result carries one or two signatures of the same few signers (the
+ * sender, the global fee payer), so the client's check of every result costs a fraction of a
+ * recovery (docs/benchmarks.md).
  *
  * The check is the recovery's own equation: `recover(hash, (r, s, v)) = P` exactly when
  * `s⁻¹·(h·G + r·P)` is the point whose x is `r` and whose y has the parity of the recovery id.
  * A signature that fails it is recovered as before, so errors name who signed.
  *
- * A signer seen often gets a table of multiples in the WebAssembly engine (`secp256k1Wasm`), which
- * makes its check about 20 times cheaper than @noble/curves' (docs/benchmarks.md); where
- * WebAssembly cannot run, every check uses @noble/curves.
+ * The first few signers to sign often get a table of multiples in the WebAssembly engine
+ * (`secp256k1Wasm`), which makes their checks about 17 times cheaper than @noble/curves'
+ * (docs/benchmarks.md); where WebAssembly cannot run, every check uses @noble/curves.
  *
  * @internal
  */
