@@ -2,8 +2,7 @@
  * Raw HTTP helpers for the emulator tests: requests through @effect/platform's HttpClient (the
  * client library is not used here on purpose: these tests pin the wire contract itself).
  */
-import { HttpClient, HttpClientRequest } from "@effect/platform"
-import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+import { FetchHttpClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import type { HttpMethod } from "@effect/platform/HttpMethod"
 import { SqlClient } from "@effect/sql"
 import { expect } from "@effect/vitest"
@@ -36,15 +35,8 @@ const parse = (text: string): unknown => {
   }
 }
 
-/**
- * The HTTP client layer of the wire tests: undici's own client, over real HTTP. These tests send
- * thousands of requests; measured on this project's 2-core machine, a round trip to an emulator in
- * the same process costs about 0.75 ms of CPU through it against 1.5 ms through `fetch` (its WHATWG
- * streams and AbortSignals; docs/benchmarks.md has the client's figures). What the tests pin is the
- * emulator's side of the wire; the client over `fetch` is tested end to end in e2e/ and the docs'
- * examples.
- */
-export const clientLayer = NodeHttpClient.layerUndici
+/** The HTTP client layer of the tests. */
+export const clientLayer = FetchHttpClient.layer
 
 /** Sends one request; transport failures (a dropped connection) are failures of the effect. */
 export const sendEither = (

@@ -4,6 +4,7 @@
  * the ledger as it was), a model of the ledger against random transfers, 100 concurrent transfers
  * from one account, two emulators on one database, and the atomicity of a ledger write.
  */
+import { FetchHttpClient } from "@effect/platform"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
 import { Effect, Either, FastCheck as fc, Layer, Schema, TestClock } from "effect"
@@ -19,7 +20,7 @@ import * as Ledger from "../src/chain/Ledger.js"
 import * as LedgerStore from "../src/store/LedgerStore.js"
 import * as RequestBody from "../src/http/RequestBody.js"
 import { GasPrice, intrinsic, memberTx, newMemberTx, unhex, verifySigned } from "./_ledger.js"
-import { clientLayer, expectError } from "./_support.js"
+import { expectError } from "./_support.js"
 
 const KLAY = 10n ** 18n
 const ZERO = "0x0000000000000000000000000000000000000000"
@@ -114,7 +115,7 @@ describe("transfers on the wire", () => {
       expect(new Set(yield* Effect.forEach(sent, ({ result }) => Effect.map(api.receipt(result.transactionHash), (r) => r.body.transactionIndex)))).toEqual(
         new Set(["0x0", "0x1", "0x2", "0x3", "0x4", "0x5"])
       )
-    }).pipe(Effect.provide(clientLayer)))
+    }).pipe(Effect.provide(FetchHttpClient.layer)))
 
   it.scoped("the block clock: Pending without block fields until the next block, then Committed in it; blocks never go back", () =>
     Effect.gen(function*() {
@@ -165,7 +166,7 @@ describe("transfers on the wire", () => {
       expectError(yield* api.receipt("0xnothex"), 400, 1061607)
       // Any case.
       expect((yield* api.receipt(`0x${first.slice(2).toUpperCase()}`)).body.transactionHash).toBe(first)
-    }).pipe(Effect.provide(clientLayer)))
+    }).pipe(Effect.provide(FetchHttpClient.layer)))
 })
 
 describe("the service's rules", () => {
@@ -282,7 +283,7 @@ describe("the service's rules", () => {
       expect(yield* Effect.orDie(e.feeBills({ accountId: api.accountId }))).toEqual([
         { accountId: api.accountId, chainId: 1001, feePayer: e.globalFeePayer(1001), fees: 31_000n * GasPrice, transactions: 1 }
       ])
-    }).pipe(Effect.provide(clientLayer)))
+    }).pipe(Effect.provide(FetchHttpClient.layer)))
 
   it.scoped("submit: false signs and answers Pending, without the node's checks, and changes nothing", () =>
     Effect.gen(function*() {
@@ -305,7 +306,7 @@ describe("the service's rules", () => {
         expectError(yield* api.receipt(reply.body.transactionHash), 400, 1065000)
       }
       expect(yield* snapshot(e, [from, payer, to], api.accountId)).toEqual(before)
-    }).pipe(Effect.provide(clientLayer)))
+    }).pipe(Effect.provide(FetchHttpClient.layer)))
 
   it("the request bodies of the reference's examples decode with the endpoints' schemas", () => {
     // The request examples of the public KAS reference (as the official client documents them,
@@ -382,7 +383,7 @@ const initialBalance = fc.oneof(fc.bigInt({ min: 0n, max: 10n ** 16n }), fc.bigI
 const outcomes = new Map<string, number>()
 const count = (outcome: string) => outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1)
 
-layer(Layer.merge(Emulator.layer(), clientLayer))("a model of the ledger", (it) => {
+layer(Layer.merge(Emulator.layer(), FetchHttpClient.layer))("a model of the ledger", (it) => {
   it.effect.prop(
     "random transfers: each applies fully as the model says or is refused and changes nothing; the sum of balances drops by exactly the fees the ledger's accounts paid; nonces count up; the fee splits exactly",
     [fc.array(initialBalance, { minLength: 4, maxLength: 4 }), fc.array(operation, { minLength: 1, maxLength: 10 })],
@@ -564,7 +565,7 @@ describe("more than one writer", () => {
       const fees = 20n * 21_000n * GasPrice // the other 20 were paid by the global fee payer
       expect(yield* Effect.orDie(first.balance(1001, from))).toMatchObject({ balance: KLAY - 40n - fees, nonce: 40 })
       expect((yield* Effect.orDie(second.feeBills()))[0]).toMatchObject({ fees: 20n * 31_000n * GasPrice, transactions: 20 })
-    }).pipe(Effect.provide(clientLayer)), { timeout: 60_000 })
+    }).pipe(Effect.provide(FetchHttpClient.layer)), { timeout: 60_000 })
 
   it.effect.prop(
     "a ledger write with any one of its reads stale writes nothing, and succeeds once read again",

@@ -6,6 +6,7 @@
  * changing anything. Ledger-level (the ledger service over an in-memory database), then the client's
  * awaitReceipt over loopback HTTP, returning exactly when a block is mined.
  */
+import { FetchHttpClient } from "@effect/platform"
 import { describe, expect, layer } from "@effect/vitest"
 import { Clock, Effect, Either, Fiber, Layer, Option, Schedule } from "effect"
 import { type Address, type Amount, type ChainId, FeeDelegation, Transaction, WalletClient } from "effect-kas-wallet"
@@ -21,7 +22,6 @@ import * as Wallet from "../src/Wallet.js"
 import { wallet } from "./e2e/support.js"
 import { memberTx } from "./_ledger.js"
 import { withClockMoving } from "../../../test/support/clock.js"
-import { clientLayer } from "./_support.js"
 
 const KLAY = 10n ** 18n
 const GasPrice = 25_000_000_000n
@@ -205,7 +205,7 @@ layer(services)("pending pool and manual mining (ledger)", (it) => {
 })
 
 describe("manual mining through the client", () => {
-  layer(Layer.merge(wallet({ mining: "manual" }), clientLayer))((it) => {
+  layer(Layer.merge(wallet({ mining: "manual" }), FetchHttpClient.layer))((it) => {
     it.effect("awaitReceipt returns exactly when a block is mined; the console route mines; a bad body is a 400", () =>
       Effect.gen(function*() {
         const emulator = yield* Emulator.Emulator
