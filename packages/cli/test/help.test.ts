@@ -317,7 +317,7 @@ describe("bash completions", () => {
         child.stdin.end()
         return exited.then((code) => ({ code, stderr: err }))
       },
-      kill: () => child.kill()
+      kill: () => void child.kill()
     }
   }
 
