@@ -56,8 +56,13 @@ describe("WalletClient streams", () => {
         const inLast = Math.min(k, n) - (needed - 1) * s
         const size = Math.min(s, n - (needed - 1) * s)
         const lastPart = k > 0 && (needed > 2 || size < 2 || inLast > Math.ceil(size / 2))
+        // The last part of every page before the last one needed was pulled too: page j's allows
+        // `ahead` pages past j. Whether those requests go out before the stream ends and interrupts
+        // them is up to the scheduler (under load they did: 3 requests for take(5) of 9 in pages
+        // of 4 with readAhead 2), so the bound is what the pulls allowed.
+        const pulledLast = lastPart ? needed : needed - 1
         expect(test.requests.length).toBeGreaterThanOrEqual(needed)
-        expect(test.requests.length).toBeLessThanOrEqual(lastPart ? Math.min(total, needed + ahead) : needed)
+        expect(test.requests.length).toBeLessThanOrEqual(pulledLast > 0 ? Math.min(total, Math.max(needed, pulledLast + ahead)) : needed)
       }),
     { fastCheck: { numRuns: 14 } }
   )

@@ -8,6 +8,7 @@ import { Effect, Layer } from "effect"
 import { WalletClient, type WalletError } from "../../src/index.js"
 import { accountJson } from "../support/fakeWallet.js"
 import { testClient, withClient } from "../support/client.js"
+import { withClockMoving } from "../support/clock.js"
 import * as S from "./server.js"
 
 const address = accountJson(0).address
@@ -86,7 +87,9 @@ describe.each(S.transports)("unexpected statuses over %s", (name, transport) => 
       expect(account.address).toBe(address)
     }))
 
-  it.live("an unsolicited 100 Continue: node:http skips it, undici (fetch's engine too) refuses the response", () =>
+  // Undici's refusal is a network error, which the default policy retries after its backoff: on
+  // the TestClock, moved on as the requests (real I/O) are answered, rather than waited for.
+  it.effect("an unsolicited 100 Continue: node:http skips it, undici (fetch's engine too) refuses the response", () =>
     Effect.gen(function*() {
       server.handle((_req, res) =>
         void S.raw(
@@ -95,7 +98,7 @@ describe.each(S.transports)("unexpected statuses over %s", (name, transport) => 
             `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${accountText.length}\r\n\r\n${accountText}`
         )
       )
-      const exit = yield* Effect.either(Effect.provide(WalletClient.getAccount(address), layerOf(transport)))
+      const exit = yield* withClockMoving(Effect.either(Effect.provide(WalletClient.getAccount(address), layerOf(transport))))
       if (name === "node") {
         expect(exit._tag).toBe("Right")
       } else {
@@ -103,10 +106,12 @@ describe.each(S.transports)("unexpected statuses over %s", (name, transport) => 
       }
     }))
 
-  it.live("a final 101 (no upgrade was asked): an honest tag, never InvalidRequest, no hang", () =>
+  // As above: undici's refusal is retried, on the TestClock. A hang would end in the client's
+  // timeout on that clock (a TransportError Timeout), not pass.
+  it.effect("a final 101 (no upgrade was asked): an honest tag, never InvalidRequest, no hang", () =>
     Effect.gen(function*() {
       server.handle((_req, res) => void S.raw(res, "HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nconnection: upgrade\r\n\r\n", false))
-      const error = yield* Effect.flip(Effect.provide(WalletClient.getAccount(address), layerOf(transport)))
+      const error = yield* withClockMoving(Effect.flip(Effect.provide(WalletClient.getAccount(address), layerOf(transport))))
       // node:http hands the 101 over as a response; undici (fetch's engine too) refuses the upgrade.
       if (name === "node") {
         expect(error._tag).toBe("UnexpectedStatus")

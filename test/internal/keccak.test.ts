@@ -4,6 +4,7 @@ import { FastCheck as fc } from "effect"
 import { afterEach, vi } from "vitest"
 import { BadChecksum, BadShape, engine, type HexEngine, makeNobleEngine, makeWasmEngine } from "../../src/internal/hexEngine.js"
 import { assemble, load } from "../../src/internal/keccakWasm.js"
+import { binaryString } from "../support/binaryString.js"
 
 const toHex = (bytes: Uint8Array): string => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")
 
@@ -145,7 +146,7 @@ describe("address engines", () => {
     fc.stringMatching(/^[0-9A-F]{0,30}$/),
     fc.stringMatching(/^[0-9a-gA-Gx: ]{0,30}$/),
     fc.string({ maxLength: 30 }),
-    fc.string({ maxLength: 30, unit: "binary" })
+    binaryString({ maxLength: 30 })
   )
 
   it.prop(

@@ -66,20 +66,33 @@ export interface Size {
 const bytesFrom = (output: Metafile["outputs"][string], match: (path: string) => boolean): number =>
   Object.entries(output.inputs).reduce((m, [path, input]) => (match(path) ? m + input.bytesInOutput : m), 0)
 
+/** What a `measureWith` run made of one of its other files: its bundle's text, and the modules in it. */
+export interface Apart {
+  readonly text: string
+  readonly inputs: ReadonlyArray<string>
+}
+
 /**
- * Bundles the entries named (default: all), as one application each: one esbuild run with the
- * entries as its entry points and no code splitting, so that each output is its entry's bundle
- * alone (byte for byte what a run for that entry alone writes), and the modules they share are
- * read and parsed once instead of once per entry.
+ * Bundles the entries named, as one application each: one esbuild run with the entries as its
+ * entry points and no code splitting, so that each output is its entry's bundle alone (byte for
+ * byte what a run for that entry alone writes), and the modules they share are read and parsed
+ * once instead of once per entry. `others` are more entry files bundled in the same run, with
+ * `plugins` besides the one keeping lazy chunks apart (the package test's browser check of the root
+ * entry: effect is parsed once for both tests).
  */
-export const measure = async <N extends keyof typeof entries = keyof typeof entries>(
-  names: ReadonlyArray<N> = Object.keys(entries) as Array<N>
-): Promise<Record<N, Size>> => {
+export const measureWith = async <N extends keyof typeof entries>(
+  names: ReadonlyArray<N>,
+  others: ReadonlyArray<string> = [],
+  plugins: ReadonlyArray<Plugin> = []
+): Promise<{ readonly sizes: Record<N, Size>; readonly others: ReadonlyArray<Apart> }> => {
   const dir = mkdtempSync(join(tmpdir(), "kas-bundle-size-"))
   try {
     for (const name of names) writeFileSync(join(dir, `${name}.ts`), entries[name])
     const result = await build({
-      entryPoints: names.map((name) => join(dir, `${name}.ts`)),
+      entryPoints: [
+        ...names.map((name) => ({ in: join(dir, `${name}.ts`), out: name })),
+        ...others.map((file, i) => ({ in: file, out: `other-${i}` }))
+      ],
       outdir: join(dir, "out"),
       bundle: true,
       platform: "browser",
@@ -90,21 +103,36 @@ export const measure = async <N extends keyof typeof entries = keyof typeof entr
       logLevel: "silent",
       // effect and the platform resolve from this repository's node_modules.
       nodePaths: [join(root, "node_modules")],
-      plugins: [lazyChunksApart]
+      plugins: [lazyChunksApart, ...plugins]
     })
+    const output = (name: string) => {
+      const text = result.outputFiles.find((file) => basename(file.path) === `${name}.js`)!.contents
+      const meta = Object.entries(result.metafile.outputs).find(([path]) => basename(path) === `${name}.js`)![1]
+      return { text, meta }
+    }
     const sizes: Partial<Record<N, Size>> = {}
     for (const name of names) {
-      const text = result.outputFiles.find((file) => basename(file.path) === `${name}.js`)!.contents
-      const output = Object.values(result.metafile.outputs).find((o) => o.entryPoint?.endsWith(`/${name}.ts`))!
+      const { meta, text } = output(name)
       sizes[name] = {
         raw: text.byteLength,
         gzip: gzipSync(text, { level: 9 }).byteLength,
-        fastCheck: bytesFrom(output, (p) => p.includes("node_modules/fast-check/") || p.includes("node_modules/pure-rand/")),
-        inputs: Object.keys(output.inputs)
+        fastCheck: bytesFrom(meta, (p) => p.includes("node_modules/fast-check/") || p.includes("node_modules/pure-rand/")),
+        inputs: Object.keys(meta.inputs)
       }
     }
-    return sizes as Record<N, Size>
+    return {
+      sizes: sizes as Record<N, Size>,
+      others: others.map((_, i) => {
+        const { meta, text } = output(`other-${i}`)
+        return { text: new TextDecoder().decode(text), inputs: Object.keys(meta.inputs) }
+      })
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
 }
+
+/** The sizes of the entries named (default: all), each bundled as one application (see `measureWith`). */
+export const measure = async <N extends keyof typeof entries = keyof typeof entries>(
+  names: ReadonlyArray<N> = Object.keys(entries) as Array<N>
+): Promise<Record<N, Size>> => (await measureWith(names)).sizes

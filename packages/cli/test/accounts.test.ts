@@ -10,6 +10,7 @@ import * as http from "node:http"
 import * as os from "node:os"
 import * as path from "node:path"
 import { parseTime } from "../src/commands/AccountsCommand.js"
+import { withClockMoving } from "../../../test/support/clock.js"
 import { cli, cliEmulator } from "./_run.js"
 
 const emulator = cliEmulator()
@@ -144,7 +145,9 @@ describe("kas-wallet accounts", () => {
       expect(lines.filter((l) => l.startsWith("ADDRESS"))).toHaveLength(1)
     }).pipe(Effect.scoped), 60_000)
 
-  it.live("a failed listing says how to resume; --verbose shows each request with its query string, each retry with its wait", () =>
+  // The retries wait on the TestClock, moved on as the requests (real I/O) are answered: the waits
+  // are the client's choice, printed as such, never a length of time this test spends.
+  it.effect("a failed listing says how to resume; --verbose shows each request with its query string, each retry with its wait", () =>
     Effect.gen(function*() {
       const { emulator: e, env } = yield* emulator
       yield* cli(["accounts", "create"], env)
@@ -154,7 +157,7 @@ describe("kas-wallet accounts", () => {
           ? { status: 503, body: { code: 1065000, message: "busy" } }
           : { status: 200, body: { items: page.items, cursor: "page-2" } }
       )
-      const ran = yield* cli(["accounts", "list", "--all", "--page-size", "1", "--json", "--verbose"], { ...env, KAS_WALLET_URL: url })
+      const ran = yield* withClockMoving(cli(["accounts", "list", "--all", "--page-size", "1", "--json", "--verbose"], { ...env, KAS_WALLET_URL: url }))
       expect(ran.code).toBe(6)
       expect(ran.out).toBe(JSON.stringify(page.items[0]))
       const err = ran.err.split("\n")
@@ -177,7 +180,7 @@ describe("kas-wallet accounts", () => {
           ? { status: 503, body: { code: 1065000, message: "busy" } }
           : { status: 200, body: { items: page.items, cursor: request.url?.includes("cursor=page-2") === true ? "page-3" : request.url?.includes("cursor=") === true ? "" : "page-2" } }
       )
-      const recovered = yield* cli(["accounts", "list", "--all", "--page-size", "1", "--json", "--verbose"], { ...env, KAS_WALLET_URL: flaky })
+      const recovered = yield* withClockMoving(cli(["accounts", "list", "--all", "--page-size", "1", "--json", "--verbose"], { ...env, KAS_WALLET_URL: flaky }))
       expect(recovered.code, recovered.err).toBe(0)
       const log = recovered.err.split("\n")
       expect(log.filter((l) => l.startsWith("retry: "))).toHaveLength(1)
@@ -185,7 +188,7 @@ describe("kas-wallet accounts", () => {
       expect(log[log.findIndex((l) => l.startsWith("retry: ")) + 1]).toContain("cursor=page-2")
     }).pipe(Effect.scoped), 60_000)
 
-  it.live("--verbose prints the delay the client chose before a retry (a Retry-After of 1 s: 1000 ms), not a measured time", () =>
+  it.effect("--verbose prints the delay the client chose before a retry (a Retry-After of 1 s: 1000 ms), not a measured time", () =>
     Effect.gen(function*() {
       const { env } = yield* emulator
       const page = JSON.parse((yield* cli(["accounts", "list", "--json"], env)).out)
@@ -195,7 +198,8 @@ describe("kas-wallet accounts", () => {
         first = false
         return { status: 429, body: { code: 1, message: "slow down" }, headers: { "retry-after": "1" } }
       })
-      const ran = yield* cli(["accounts", "list", "--verbose"], { ...env, KAS_WALLET_URL: url })
+      // The second second on the TestClock, moved on as the first answer comes: no second is waited.
+      const ran = yield* withClockMoving(cli(["accounts", "list", "--verbose"], { ...env, KAS_WALLET_URL: url }))
       expect(ran.code, ran.err).toBe(0)
       expect(ran.err.split("\n").filter((l) => l.startsWith("retry: "))).toEqual(["retry: attempt 2 after RateLimited, waited 1000 ms"])
     }).pipe(Effect.scoped), 60_000)

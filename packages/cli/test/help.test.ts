@@ -4,8 +4,9 @@
  * every command.
  */
 import { describe, expect, it } from "@effect/vitest"
+import { onTestFinished } from "vitest"
 import { Effect } from "effect"
-import { spawnSync } from "node:child_process"
+import { spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -265,44 +266,90 @@ describe("bash completions", () => {
   const bash = spawnSync("bash", ["--version"]).status === 0
   const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "kas-completion-")), "kas-wallet.bash")
   fs.writeFileSync(script, Help.bashCompletions(root))
-  /** What bash offers after `line` (the last word, possibly empty, is being completed). */
-  const complete = (line: string) => {
-    const typed = line.split(" ")
-    const result = spawnSync("bash", [
-      "-c",
-      `source "$0"; COMP_WORDS=(${typed.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${typed.length - 1}; _kas_wallet; printf '%s\\n' "\${COMPREPLY[@]}"`,
-      script
-    ], { encoding: "utf8" })
-    expect(result.stderr).toBe("")
-    return result.stdout.split("\n").filter((w) => w !== "").sort()
+  /**
+   * One bash for the test, the script sourced once (a bash for each completion took 40-60 ms to
+   * start and source): each completion runs in a subshell of its own, so none sees what another
+   * set. What a completion writes on stderr comes back marked, and fails it.
+   */
+  const shell = () => {
+    const child = spawn("bash", [], { stdio: ["pipe", "pipe", "pipe"] })
+    const end = "\u0000end\n"
+    let out = ""
+    let err = ""
+    const waiting: Array<(text: string) => void> = []
+    child.stdout.setEncoding("utf8")
+    child.stderr.setEncoding("utf8")
+    child.stdout.on("data", (data: string) => {
+      out += data
+      for (let at = out.indexOf(end); at >= 0; at = out.indexOf(end)) {
+        waiting.shift()!(out.slice(0, at))
+        out = out.slice(at + end.length)
+      }
+    })
+    child.stderr.on("data", (data: string) => (err += data))
+    const exited = new Promise<number | null>((resolve) =>
+      child.on("close", (code) => {
+        for (const answer of waiting.splice(0)) answer(`\u0001bash exited (${code}): ${err}`)
+        resolve(code)
+      })
+    )
+    child.stdin.write(`source '${script}'\n`)
+    return {
+      /** What bash offers after `line` (the last word, possibly empty, is being completed). */
+      complete: (line: string) => {
+        const typed = line.split(" ")
+        const answer = new Promise<Array<string>>((resolve) =>
+          waiting.push((text) => {
+            const lines = text.split("\n").filter((w) => w !== "")
+            expect(lines.filter((l) => l.startsWith("\u0001")), `stderr of ${JSON.stringify(line)}`).toEqual([])
+            resolve(lines.sort())
+          })
+        )
+        const words = `COMP_WORDS=(${typed.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${typed.length - 1}`
+        // The subshell's stdout goes to fd 3 (bash's stdout), its stderr through sed, each line marked.
+        child.stdin.write(
+          `{ ( ${words}; _kas_wallet; printf '%s\\n' "\${COMPREPLY[@]}" ) 2>&1 1>&3 3>&- | sed 's/^/\\x01/' 1>&3 3>&-; } 3>&1; printf '\\0end\\n'\n`
+        )
+        return answer
+      },
+      /** Ends the shell: its exit code and what it wrote on stderr outside the completions. */
+      close: () => {
+        child.stdin.end()
+        return exited.then((code) => ({ code, stderr: err }))
+      },
+      kill: () => void child.kill()
+    }
   }
 
-  it.runIf(bash)("complete commands where a command comes, then the flags of the command typed, and flag values", () => {
-    expect(complete("kas-wallet ")).toEqual(["accounts", "emulator", "fee-payers", "history", "keys", "migrate", "tour", "tx"])
-    expect(complete("kas-wallet keys ")).toEqual(["create", "delete", "get", "list", "sign"])
-    expect(complete("kas-wallet history ")).toEqual(["get", "list"])
-    expect(complete("kas-wallet keys list --k")).toEqual(["--key-pool", "--krn"])
-    expect(complete("kas-wallet --")).toEqual(["--completions", "--help", "--version"])
-    expect(complete("kas-wallet accounts ")).toEqual(["by-public-key", "count", "create", "delete", "disable", "enable", "get", "list", "multisig", "register"])
-    expect(complete("kas-wallet fee-payers ")).toEqual(["create", "delete", "get", "list"])
-    expect(complete("kas-wallet accounts list --status ")).toEqual(["all", "corrupted", "disabled", "enabled"])
-    expect(complete("kas-wallet accounts l")).toEqual(["list"])
-    const list = complete("kas-wallet accounts list --")
+  it.runIf(bash)("complete commands where a command comes, then the flags of the command typed, and flag values", async () => {
+    const { close, complete, kill } = shell()
+    onTestFinished(kill)
+    expect(await complete("kas-wallet ")).toEqual(["accounts", "emulator", "fee-payers", "history", "keys", "migrate", "tour", "tx"])
+    expect(await complete("kas-wallet keys ")).toEqual(["create", "delete", "get", "list", "sign"])
+    expect(await complete("kas-wallet history ")).toEqual(["get", "list"])
+    expect(await complete("kas-wallet keys list --k")).toEqual(["--key-pool", "--krn"])
+    expect(await complete("kas-wallet --")).toEqual(["--completions", "--help", "--version"])
+    expect(await complete("kas-wallet accounts ")).toEqual(["by-public-key", "count", "create", "delete", "disable", "enable", "get", "list", "multisig", "register"])
+    expect(await complete("kas-wallet fee-payers ")).toEqual(["create", "delete", "get", "list"])
+    expect(await complete("kas-wallet accounts list --status ")).toEqual(["all", "corrupted", "disabled", "enabled"])
+    expect(await complete("kas-wallet accounts l")).toEqual(["list"])
+    const list = await complete("kas-wallet accounts list --")
     expect(list).toEqual([...Spec.flags(Spec.find(root, ["accounts", "list"])).map((f) => `--${f.name}`), "--help"].sort())
-    expect(complete("kas-wallet accounts list --pa")).toEqual(["--page-size"])
-    expect(complete("kas-wallet accounts list --chain ")).toEqual(["1001", "8217"])
-    expect(complete("kas-wallet accounts list --page-size ")).toEqual([])
-    expect(complete("kas-wallet emulator ")).toEqual(["balance", "bill", "env", "fund", "key", "member", "mine", "pool"])
-    expect(complete("kas-wallet tx ")).toEqual(["anchor", "call", "cancel", "deploy", "execute", "receipt", "relay", "send", "sign", "update-key"])
-    expect(complete("kas-wallet tx deploy --bytecode-f")).toEqual(["--bytecode-file"])
-    expect(complete("kas-wallet emulator --fault-r")).toEqual(["--fault-rate", "--fault-retry-after"])
+    expect(await complete("kas-wallet accounts list --pa")).toEqual(["--page-size"])
+    expect(await complete("kas-wallet accounts list --chain ")).toEqual(["1001", "8217"])
+    expect(await complete("kas-wallet accounts list --page-size ")).toEqual([])
+    expect(await complete("kas-wallet emulator ")).toEqual(["balance", "bill", "env", "fund", "key", "member", "mine", "pool"])
+    expect(await complete("kas-wallet tx ")).toEqual(["anchor", "call", "cancel", "deploy", "execute", "receipt", "relay", "send", "sign", "update-key"])
+    expect(await complete("kas-wallet tx deploy --bytecode-f")).toEqual(["--bytecode-file"])
+    expect(await complete("kas-wallet emulator --fault-r")).toEqual(["--fault-rate", "--fault-retry-after"])
     // After a flag, the command is settled: its flags, never its subcommands.
-    const afterFlag = complete("kas-wallet emulator --port 0 ")
+    const afterFlag = await complete("kas-wallet emulator --port 0 ")
     expect(afterFlag).toContain("--host")
     expect(afterFlag).not.toContain("member")
-    expect(complete("kas-wallet emulator --port 0 --e")).toEqual(["--ephemeral"])
-    expect(complete("kas-wallet emulator pool create --chain-id ")).toEqual(["1001", "8217"])
-    expect(complete("kas-wallet emulator member ")).toEqual(["create", "list"])
-    expect(complete(`kas-wallet emulator --data-dir ${path.dirname(script)}/kas`)).toEqual([script])
+    expect(await complete("kas-wallet emulator --port 0 --e")).toEqual(["--ephemeral"])
+    expect(await complete("kas-wallet emulator pool create --chain-id ")).toEqual(["1001", "8217"])
+    expect(await complete("kas-wallet emulator member ")).toEqual(["create", "list"])
+    expect(await complete(`kas-wallet emulator --data-dir ${path.dirname(script)}/kas`)).toEqual([script])
+    expect(await close()).toEqual({ code: 0, stderr: "" })
   })
 })

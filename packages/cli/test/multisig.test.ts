@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
+import { withClockMoving } from "../../../test/support/clock.js"
 import { cli, cliEmulator } from "./_run.js"
 
 type Ran = { readonly code: number; readonly out: string; readonly err: string }
@@ -17,7 +18,9 @@ const ok = (ran: Ran, secret: string) => {
 }
 
 describe("kas-wallet accounts multisig", () => {
-  it.live("update (signers by address and by public key), send Pending, pending, tx sign, sign, append --wait", () =>
+  // The emulator's blocks and `--wait`'s polls are on the TestClock, moved on only while the
+  // command waits: the block comes without a second of waiting for it.
+  it.effect("update (signers by address and by public key), send Pending, pending, tx sign, sign, append --wait", () =>
     Effect.scoped(Effect.gen(function*() {
       const { emulator: e, env, secret } = yield* cliEmulator()
       const account = async () => JSON.parse(ok(await Effect.runPromise(cli(["accounts", "create", "--json"], env)), secret))
@@ -46,7 +49,7 @@ describe("kas-wallet accounts multisig", () => {
       expect(first).toContain(`still to sign: ${a.address}, ${c.address}`)
       const second = JSON.parse(ok(yield* cli(["accounts", "multisig", "append", id, signature, "--json"], env), secret))
       expect(second).toMatchObject({ status: "Signed", signedWeight: 2 })
-      const last = ok(yield* cli(["accounts", "multisig", "sign", a.address, id, "--wait"], env), secret)
+      const last = ok(yield* withClockMoving(cli(["accounts", "multisig", "sign", a.address, id, "--wait"], env)), secret)
       expect(last).toMatch(/^Submitted: weight 4 of 3 \(this signature 2\)\nsent: 0x[0-9a-f]{64}\nCommitted in block \d+, \d+ gas, 3 sender signatures$/)
       expect((yield* e.balance(1001, to.address)).balance).toBe(1000n)
       const none = ok(yield* cli(["accounts", "multisig", "pending", treasury.address], env), secret)
