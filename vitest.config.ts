@@ -31,7 +31,8 @@ export const configFor = (root: string, include: ReadonlyArray<string>) =>
     // The sources the tests import, transformed by the main process while the workers start and
     // load effect and the platform, rather than when a worker first imports them (then ~0.9 s each
     // for the client's and the emulator's modules, the worker waiting). On a quiet 2-core machine,
-    // three runs each: 43.1-45.9 s for the suite against 49.7-51.8 s.
+    // three runs each: 43.1-45.9 s for the suite against 49.7-51.8 s; interleaved on a busier one,
+    // 49.6-53.0 s against 48.9-57.6 s.
     server: {
       warmup: {
         ssrFiles: ["src", "packages/emulator/src", "packages/cli/src"].map((dir) => `${relative(root, join(repository, dir)) || "."}/**/*.ts`)

@@ -306,9 +306,11 @@ describe("bash completions", () => {
           })
         )
         const words = `COMP_WORDS=(${typed.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${typed.length - 1}`
-        // The subshell's stdout goes to fd 3 (bash's stdout), its stderr through sed, each line marked.
+        // The subshell's stdout goes to fd 3 (bash's stdout); its stderr is kept, then written with
+        // each line marked (bash builtins only: no process started but the subshells).
         child.stdin.write(
-          `{ ( ${words}; _kas_wallet; printf '%s\\n' "\${COMPREPLY[@]}" ) 2>&1 1>&3 3>&- | sed 's/^/\\x01/' 1>&3 3>&-; } 3>&1; printf '\\0end\\n'\n`
+          `{ e=$( { ( ${words}; _kas_wallet; printf '%s\\n' "\${COMPREPLY[@]}" ) 1>&3 3>&-; } 2>&1 ); } 3>&1; ` +
+            `[ -n "$e" ] && printf '\\001%s\\n' "\${e//$'\\n'/$'\\n\\001'}"; printf '\\0end\\n'\n`
         )
         return answer
       },
