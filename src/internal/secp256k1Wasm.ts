@@ -401,5 +401,5 @@ export const load = (): Engine | undefined => {
     return { x: read(WX), y: read(WY) }
   }
 
-  return { tabulate: (place, point) => tabulate(place, point), mulAdd }
+  return { tabulate, mulAdd }
 }
