@@ -9,7 +9,7 @@
  * @internal
  */
 import { type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { NodeHttpServerRequest } from "@effect/platform-node"
+import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import { Cause, Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import * as ApiError from "./ApiError.js"

@@ -11,7 +11,7 @@
  * @internal
  */
 import type { HttpServerRequest } from "@effect/platform"
-import { NodeHttpServerRequest } from "@effect/platform-node"
+import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import type { SqlError } from "@effect/sql"
 import { Effect, Either, Option, Schema } from "effect"
 import { ChainId, Krn } from "effect-kas-wallet"

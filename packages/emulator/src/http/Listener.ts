@@ -13,7 +13,7 @@
  * @internal
  */
 import { type HttpApp, HttpMiddleware, type HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Effect, type Scope } from "effect"
 import * as http from "node:http"
 import type { Duplex } from "node:stream"

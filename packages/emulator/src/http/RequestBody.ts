@@ -12,7 +12,7 @@
  * @internal
  */
 import type { HttpServerRequest } from "@effect/platform"
-import { NodeHttpServerRequest } from "@effect/platform-node"
+import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import { Effect, Either, ParseResult, Schema } from "effect"
 import { AccountKey, Multisig } from "effect-kas-wallet"
 import * as Klaytn from "effect-kas-wallet/Klaytn"
