@@ -19,7 +19,6 @@
  */
 import * as W from "./wasm.js"
 
-
 // Rotation offsets r[x][y] and the lane index x + 5y, as in the Keccak reference.
 const ROT = [[0, 36, 3, 41, 18], [1, 44, 10, 45, 2], [62, 6, 43, 15, 61], [28, 55, 25, 21, 56], [27, 20, 39, 8, 14]]
 

@@ -29,8 +29,8 @@ interface Entry {
   place: number | undefined
 }
 
-// Bounds: points are small; a table is 264 KB of the engine's memory, so only the most used few
-// get one, once they have signed often enough to repay its few milliseconds.
+// Bounds: points are small; a table is 264 KB of the engine's memory, so only the first few
+// signers to sign often enough to repay its ~20 ms get one, kept until they are forgotten.
 const MAX_SIGNERS = 256
 const MAX_TABLED = 4
 const TABLE_AFTER = 8
