@@ -187,7 +187,7 @@ export const make = (options: EmulatorConfig.Options = {}): Effect.Effect<Servic
 
     const listener = yield* Listener.listen({ host, port })
     const url = `http://${urlHost(host)}:${listener.port}`
-    const openApi = OpenApi.document(Routes.table, url)
+    const { document: openApi, json: openApiJson } = OpenApi.served(Routes.table, url)
     const registration = yield* Registration.make(wallet, ledger)
     yield* listener.serve(App.make({
       table: Routes.table,
@@ -198,7 +198,7 @@ export const make = (options: EmulatorConfig.Options = {}): Effect.Effect<Servic
       node,
       console,
       faults: Faults.makeInjector(faults),
-      openApi: JSON.stringify(openApi)
+      openApi: openApiJson
     }))
 
     const service: Service = {
