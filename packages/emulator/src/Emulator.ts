@@ -80,7 +80,7 @@ export interface Service extends EmulatorConsole.Service {
   readonly member: Member
   /** The fault injection options in force. */
   readonly faults: Faults.Resolved
-  /** The OpenAPI document served at `/openapi.json`. */
+  /** The OpenAPI document served at `/openapi.json`, frozen (its parts are shared by the emulators of the process). */
   readonly openApi: OpenApiDocument
   /** The time between two blocks: a transaction is committed in the next block. */
   readonly blockInterval: Duration.Duration

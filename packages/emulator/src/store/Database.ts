@@ -4,7 +4,8 @@
  * Locations (the `database` option):
  * - `":memory:"`: a private database that lives as long as the emulator. It is a file in a fresh
  *   temporary directory, removed on shutdown: libSQL cannot name in-memory databases (its URLs
- *   reject `mode=memory`), and a plain `:memory:` database loses its tables in transactions.
+ *   reject `mode=memory`), and a plain `:memory:` database loses its tables in transactions. The
+ *   file starts as a copy of what the migrations made of an empty file, once per process.
  * - a path, or a `file:` URL: an embedded libSQL (SQLite) file, created with its directory.
  *   Files (and the ephemeral one) are opened through libSQL's native binding with the statements
  *   kept (Embedded.ts); the other locations through @libsql/client.
