@@ -186,7 +186,7 @@ const sqlClientOf = (raw: Libsql.Client) =>
 // then goes through `Migrations.run` like any other, which finds nothing left to do. Running the
 // migrations cost some 13 ms of CPU per database (mostly SQLite executing some 60 DDL statements),
 // the copy a fraction of a millisecond: a test suite builds an emulator per test file and more
-// (docs/emulator.md, "Durability and speed").
+// (docs/emulator.md, "Starting an emulator").
 let migratedBytes: Uint8Array | undefined
 const migratedLock = Effect.unsafeMakeSemaphore(1)
 const migrated: Effect.Effect<Uint8Array, EmulatorError> = migratedLock.withPermits(1)(Effect.suspend(() =>
@@ -200,7 +200,8 @@ const migrated: Effect.Effect<Uint8Array, EmulatorError> = migratedLock.withPerm
       Effect.provideServiceEffect(SqlClient.SqlClient, sqlClientOf(raw)),
       Effect.mapError(databaseError(`cannot migrate the database ${Memory}`))
     )
-    // The migrations committed (rollback journal: the file holds everything once closed).
+    // Committed in the rollback-journal mode of a new file: the file itself holds all of it now,
+    // whenever libSQL gets to close the connection (it waits for its statements to be collected).
     raw.close()
     const bytes = yield* Effect.tryPromise({ try: () => fs.readFile(file), catch: databaseError("cannot read a temporary database") })
     migratedBytes = new Uint8Array(bytes)
