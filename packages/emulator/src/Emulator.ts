@@ -80,7 +80,7 @@ export interface Service extends EmulatorConsole.Service {
   readonly member: Member
   /** The fault injection options in force. */
   readonly faults: Faults.Resolved
-  /** The OpenAPI document served at `/openapi.json`. */
+  /** The OpenAPI document served at `/openapi.json`, frozen (its parts are shared by the emulators of the process). */
   readonly openApi: OpenApiDocument
   /** The time between two blocks: a transaction is committed in the next block. */
   readonly blockInterval: Duration.Duration
@@ -187,7 +187,7 @@ export const make = (options: EmulatorConfig.Options = {}): Effect.Effect<Servic
 
     const listener = yield* Listener.listen({ host, port })
     const url = `http://${urlHost(host)}:${listener.port}`
-    const openApi = OpenApi.document(Routes.table, url)
+    const { document: openApi, json: openApiJson } = OpenApi.served(Routes.table, url)
     const registration = yield* Registration.make(wallet, ledger)
     yield* listener.serve(App.make({
       table: Routes.table,
@@ -198,7 +198,7 @@ export const make = (options: EmulatorConfig.Options = {}): Effect.Effect<Servic
       node,
       console,
       faults: Faults.makeInjector(faults),
-      openApi: JSON.stringify(openApi)
+      openApi: openApiJson
     }))
 
     const service: Service = {

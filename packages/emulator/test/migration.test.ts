@@ -1,12 +1,13 @@
 /**
  * Upgrading a database made before fee-payer accounts and account states (migration 0001 only):
  * its members get their default fee-payer pools, its accounts are enabled and still listed, and it
- * serves every new route.
+ * serves every new route. And an in-memory database, a copy of what the migrations made once in the
+ * process: the same as a file migrated from nothing, and private.
  */
 import { Migrator, SqlClient } from "@effect/sql"
 import { LibsqlClient } from "@effect/sql-libsql"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Redacted } from "effect"
+import { Context, Effect, Layer, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
 import * as fs from "node:fs/promises"
 import * as os from "node:os"
@@ -80,4 +81,37 @@ describe("emulator database upgrade", () => {
         `krn:8217:wallet:${later.accountId}:feepayer-pool:default`
       ])
     }).pipe(Effect.scoped, Effect.provide(clientLayer)))
+
+  it.live("an in-memory database holds what the migrations make of an empty file, in a file of its own", () =>
+    Effect.gen(function*() {
+      const dir = yield* Effect.promise(() => fs.mkdtemp(path.join(os.tmpdir(), "kas-migrate-")))
+      yield* Effect.addFinalizer(() => Effect.promise(() => fs.rm(dir, { recursive: true, force: true })))
+      const contents = Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        return {
+          schema: yield* sql`SELECT type, name, tbl_name AS "table", sql FROM sqlite_master ORDER BY rowid`,
+          migrations: yield* sql`SELECT migration_id AS id, name FROM kas_emulator_migrations ORDER BY migration_id`,
+          chains: yield* sql`SELECT * FROM chains ORDER BY chain_id`,
+          members: yield* sql`SELECT account_id FROM members`
+        }
+      })
+      const fromFile = yield* contents.pipe(Effect.provide(Database.layer({ database: path.join(dir, "fresh.db") })))
+      expect(fromFile.migrations.length).toBe(Object.keys(Migrations.migrations).length)
+      // Two at once, as tests start them.
+      const [a, b] = yield* Effect.all([Layer.build(Database.layer({ database: ":memory:" })), Layer.build(Database.layer({ database: ":memory:" }))], {
+        concurrency: 2
+      })
+      for (const memory of [a, b]) {
+        expect(yield* Effect.provide(contents, memory)).toEqual(fromFile)
+        const file = Context.get(memory, Database.Database).file!
+        expect((yield* Effect.promise(() => fs.stat(file))).mode & 0o777).toBe(0o600)
+        const pragmas = yield* Effect.provide(Effect.flatMap(SqlClient.SqlClient, (sql) =>
+          Effect.all([sql`PRAGMA journal_mode`, sql`PRAGMA synchronous`])), memory)
+        expect(pragmas).toEqual([[{ journal_mode: "wal" }], [{ synchronous: 0 }]])
+      }
+      expect(Context.get(a, Database.Database).file).not.toBe(Context.get(b, Database.Database).file)
+      yield* Effect.provide(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`INSERT INTO members (account_id, created_at) VALUES ('only-a', 1)`), a)
+      expect((yield* Effect.provide(contents, a)).members).toEqual([{ account_id: "only-a" }])
+      expect((yield* Effect.provide(contents, b)).members).toEqual([])
+    }).pipe(Effect.scoped))
 })

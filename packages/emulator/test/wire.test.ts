@@ -621,6 +621,10 @@ layer(TestLayer)("emulator wire contract", (it) => {
         expect(doc.components.securitySchemes.basic).toMatchObject({ type: "http", scheme: "basic" })
         expect(doc.servers).toEqual([{ url: e.url }])
         expect(doc).toEqual(e.openApi)
+        // Served as JSON.stringify writes it (the server's URL is spliced into text made once per
+        // process), and frozen: every emulator of the process shares its parts.
+        expect(reply.text).toBe(JSON.stringify(e.openApi))
+        expect(() => (e.openApi.paths as any)["/health"].get.summary = "changed").toThrow(TypeError)
       }))
 
     it.effect("every error body has exactly code, message and requestId", () =>

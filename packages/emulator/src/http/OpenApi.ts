@@ -54,13 +54,8 @@ const makeComponents = () => {
   return { schemas, schemaOf }
 }
 
-/**
- * The document of a route table, listing `serverUrl` as the server when given.
- *
- * @since 0.1.0
- * @category constructors
- */
-export const document = (table: ReadonlyArray<Route.Route>, serverUrl?: string): Document => {
+// The document of a table without servers.
+const build = (table: ReadonlyArray<Route.Route>): Document => {
   const { schemaOf, schemas } = makeComponents()
   const errorBody = schemaOf(Description.domain("ErrorBody", ErrorBody.ErrorBody))
   const error = (description: string) => ({
@@ -134,7 +129,6 @@ export const document = (table: ReadonlyArray<Route.Route>, serverUrl?: string):
       description:
         "The account, fee-payer account and value-transfer operations of the KAS wallet interface as the effect-kas-wallet emulator serves them. Every error body is {code, message, requestId}; every response carries x-request-id. Unknown paths: 404, unknown methods: 405, both with code 1010007. See docs/emulator.md."
     },
-    ...(serverUrl !== undefined ? { servers: [{ url: serverUrl }] } : {}),
     security: [{ basic: [] }],
     paths,
     components: {
@@ -147,4 +141,71 @@ export const document = (table: ReadonlyArray<Route.Route>, serverUrl?: string):
       }
     }
   }
+}
+
+const deepFreeze = <A>(value: A): A => {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value)
+    for (const v of Object.values(value)) deepFreeze(v)
+  }
+  return value
+}
+
+interface Built {
+  readonly document: Document
+  /** The document's JSON up to where `servers` goes (without the closing brace), and after it (without the opening one). */
+  readonly head: string
+  readonly tail: string
+}
+
+// A table's document is the same for every emulator of the process but for its server: built once
+// per table (rendering the JSON schemas of every route cost some 4 ms of CPU, and its JSON 1–2 ms,
+// per emulator), frozen, and shared.
+const built = new WeakMap<ReadonlyArray<Route.Route>, Built>()
+
+const builtOf = (table: ReadonlyArray<Route.Route>): Built => {
+  const known = built.get(table)
+  if (known !== undefined) return known
+  const document = deepFreeze(build(table))
+  const { info, openapi, ...rest } = document
+  const made: Built = {
+    document,
+    head: JSON.stringify({ openapi, info }).slice(0, -1),
+    tail: JSON.stringify(rest).slice(1)
+  }
+  built.set(table, made)
+  return made
+}
+
+const withServer = (document: Document, serverUrl: string): Document => {
+  const { info, openapi, ...rest } = document
+  return deepFreeze({ openapi, info, servers: [{ url: serverUrl }], ...rest })
+}
+
+/**
+ * The document of a route table, listing `serverUrl` as the server when given. Frozen: its parts
+ * are shared by every document of the table.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const document = (table: ReadonlyArray<Route.Route>, serverUrl?: string): Document => {
+  const { document } = builtOf(table)
+  return serverUrl === undefined ? document : withServer(document, serverUrl)
+}
+
+/**
+ * The document a server serves (`document(table, serverUrl)`) and its JSON text, equal to
+ * `JSON.stringify` of the document.
+ *
+ * @since 0.9.0
+ * @category constructors
+ */
+export const served = (
+  table: ReadonlyArray<Route.Route>,
+  serverUrl: string
+): { readonly document: Document; readonly json: string } => {
+  const { document, head, tail } = builtOf(table)
+  const own = withServer(document, serverUrl)
+  return { document: own, json: `${head},"servers":${JSON.stringify(own.servers)},${tail}` }
 }

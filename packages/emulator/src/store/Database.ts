@@ -4,7 +4,8 @@
  * Locations (the `database` option):
  * - `":memory:"`: a private database that lives as long as the emulator. It is a file in a fresh
  *   temporary directory, removed on shutdown: libSQL cannot name in-memory databases (its URLs
- *   reject `mode=memory`), and a plain `:memory:` database loses its tables in transactions.
+ *   reject `mode=memory`), and a plain `:memory:` database loses its tables in transactions. The
+ *   file starts as a copy of what the migrations made of an empty file, once per process.
  * - a path, or a `file:` URL: an embedded libSQL (SQLite) file, created with its directory.
  *   Files (and the ephemeral one) are opened through libSQL's native binding with the statements
  *   kept (Embedded.ts); the other locations through @libsql/client.
@@ -165,14 +166,59 @@ export interface Options {
 
 const databaseError = (message: string) => (cause: unknown) => new EmulatorError({ reason: "Database", message, cause })
 
-// A private directory for an ephemeral database, removed with the scope.
-const ephemeralFile = Effect.acquireRelease(
+const reason = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause))
+
+// A private temporary directory, removed with the scope.
+const temporaryDirectory = Effect.acquireRelease(
   Effect.tryPromise({
     try: () => fs.mkdtemp(path.join(os.tmpdir(), "kas-emu-")),
     catch: databaseError("cannot create a temporary directory for the in-memory database")
   }),
   (dir) => Effect.promise(() => fs.rm(dir, { recursive: true, force: true }).catch(() => undefined))
-).pipe(Effect.map((dir) => path.join(dir, "emulator.db")))
+)
+
+const sqlClientOf = (raw: Libsql.Client) =>
+  LibsqlClient.make({ liveClient: raw }).pipe(Effect.provideServiceEffect(Reactivity.Reactivity, Reactivity.make))
+
+// The bytes of a database file as the migrations leave it when they run on an empty one: made
+// once per process, by `Migrations.run` itself on a temporary file, when the first ephemeral
+// database is opened. Every ephemeral database starts as a copy of them (a file of its own), and
+// then goes through `Migrations.run` like any other, which finds nothing left to do. Running the
+// migrations cost some 13 ms of CPU per database (mostly SQLite executing some 60 DDL statements),
+// the copy a fraction of a millisecond: a test suite builds an emulator per test file and more
+// (docs/emulator.md, "Starting an emulator").
+let migratedBytes: Uint8Array | undefined
+const migratedLock = Effect.unsafeMakeSemaphore(1)
+const migrated: Effect.Effect<Uint8Array, EmulatorError> = migratedLock.withPermits(1)(Effect.suspend(() =>
+  migratedBytes !== undefined ? Effect.succeed(migratedBytes) : Effect.scoped(Effect.gen(function*() {
+    const file = path.join(yield* temporaryDirectory, "migrated.db")
+    const raw = yield* Effect.acquireRelease(
+      Effect.try({ try: () => Embedded.open(file), catch: (cause) => databaseError(`cannot open a temporary database: ${reason(cause)}`)(cause) }),
+      (c) => Effect.sync(() => c.close())
+    )
+    yield* Migrations.run.pipe(
+      Effect.provideServiceEffect(SqlClient.SqlClient, sqlClientOf(raw)),
+      Effect.mapError(databaseError(`cannot migrate the database ${Memory}`))
+    )
+    // Committed in the rollback-journal mode of a new file: the file itself holds all of it now,
+    // whenever libSQL gets to close the connection (it waits for its statements to be collected).
+    raw.close()
+    const bytes = yield* Effect.tryPromise({ try: () => fs.readFile(file), catch: databaseError("cannot read a temporary database") })
+    migratedBytes = new Uint8Array(bytes)
+    return migratedBytes
+  }))
+))
+
+// A private database file for an ephemeral database, its directory removed with the scope.
+const ephemeralFile = Effect.gen(function*() {
+  const bytes = yield* migrated
+  const file = path.join(yield* temporaryDirectory, "emulator.db")
+  yield* Effect.tryPromise({
+    try: () => fs.writeFile(file, bytes, { flag: "wx", mode: 0o600 }),
+    catch: databaseError("cannot create the in-memory database")
+  })
+  return file
+})
 
 /**
  * Creates a directory and its missing parents (mode 0700), one level at a time.
@@ -200,8 +246,6 @@ export const makeDirectory = async (dir: string): Promise<void> => {
   }
 }
 
-const reason = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause))
-
 // The directory and the file itself, so that a failure names the path and the system's reason
 // (libSQL only says "Unable to open connection ...: 14").
 const prepareFile = (file: string) =>
@@ -228,9 +272,8 @@ export const layer = (
     const file = location._tag === "Ephemeral"
       ? yield* ephemeralFile
       : location._tag === "File"
-      ? location.path
+      ? yield* Effect.as(prepareFile(location.path), location.path)
       : undefined
-    if (file !== undefined) yield* prepareFile(file)
     // Opening throws on a bad URL or an unreadable file: a configuration problem, not a crash. The
     // client is made here rather than by LibsqlClient so that the ledger can reach its `batch`
     // (RawClient).
@@ -247,9 +290,7 @@ export const layer = (
       }),
       (c) => Effect.sync(() => c.close())
     )
-    const client = yield* LibsqlClient.make({ liveClient: raw }).pipe(
-      Effect.provideServiceEffect(Reactivity.Reactivity, Reactivity.make)
-    )
+    const client = yield* sqlClientOf(raw)
     const provideSql = Effect.provideService(SqlClient.SqlClient, client)
     const local = location._tag === "File" || location._tag === "Ephemeral"
     const configureError = databaseError(`cannot configure the database ${describe(location)}`)
@@ -264,12 +305,20 @@ export const layer = (
       yield* provideSql(Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
         // Readers never wait for the writer.
-        yield* sql`PRAGMA journal_mode = WAL`
-        // A file database commits to the WAL without waiting for the disk (NORMAL): a commit is
-        // in the operating system's cache when the 200 goes out, so it survives a kill of the
-        // process, not a crash of the machine (docs/emulator.md, "Durability and speed"). An
-        // ephemeral one dies with the process anyway.
-        yield* location._tag === "Ephemeral" ? sql`PRAGMA synchronous = OFF` : sql`PRAGMA synchronous = NORMAL`
+        const wal = sql`PRAGMA journal_mode = WAL`
+        if (location._tag === "Ephemeral") {
+          // An ephemeral database dies with the process: nothing of it waits for the disk, not
+          // even the switch to WAL (a commit of the file's header, which syncs the file unless
+          // synchronous is OFF by then: ~3 ms per database).
+          yield* sql`PRAGMA synchronous = OFF`
+          yield* wal
+        } else {
+          yield* wal
+          // A file database commits to the WAL without waiting for the disk (NORMAL): a commit is
+          // in the operating system's cache when the 200 goes out, so it survives a kill of the
+          // process, not a crash of the machine (docs/emulator.md, "Durability and speed").
+          yield* sql`PRAGMA synchronous = NORMAL`
+        }
       })).pipe(Effect.mapError(configureError))
     }
     return Context.make(Database, { location, file }).pipe(
