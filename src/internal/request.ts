@@ -12,6 +12,7 @@ import * as WalletError from "../WalletError.js"
 import { mapStrings } from "./errors.js"
 import type { Auth } from "./auth.js"
 import { describeParseError } from "./issues.js"
+import * as JsonBytes from "./jsonBytes.js"
 import { retryAfterMillis } from "./retryAfter.js"
 import { SpanAttributes } from "./spans.js"
 import { within } from "./timeout.js"
@@ -202,15 +203,17 @@ const platformError = (
 const utf8 = new TextDecoder()
 
 /**
- * The body as text, never more than `limit` bytes (after decompression, which fetch applies
- * before the bytes reach us). A declared length over the limit fails before reading; a body
- * without one, or a compressed one, is counted as it streams and abandoned at the limit.
+ * The body, never more than `limit` bytes (after decompression, which fetch applies before the
+ * bytes reach us): as text when it is at most `JsonBytes.WholeBytes`, as bytes when larger, for
+ * `JsonBytes.parse` (a string that large is costly to make and to collect). A declared length
+ * over the limit fails before reading; a body without one, or a compressed one, is counted as it
+ * streams and abandoned at the limit.
  */
-const readText = (
+const readBody = (
   response: HttpClientResponse.HttpClientResponse,
   limit: number,
   where: Where
-): Effect.Effect<string, WalletError.WalletError | HttpClientError.ResponseError> => {
+): Effect.Effect<string | Uint8Array, WalletError.WalletError | HttpClientError.ResponseError> => {
   const tooLarge = () => new WalletError.ResponseTooLarge({ ...where, status: response.status, limit })
   const declared = response.headers["content-length"]
   const encoding = response.headers["content-encoding"]
@@ -225,7 +228,9 @@ const readText = (
       )
     }
     // The transport reads exactly the declared bytes: the common case needs no counting.
-    if (encoding === undefined || encoding === "identity") return response.text
+    if (encoding === undefined || encoding === "identity") {
+      return Number(declared) <= JsonBytes.WholeBytes ? response.text : Effect.map(response.arrayBuffer, (buffer) => new Uint8Array(buffer))
+    }
   }
   return Effect.suspend(() => {
     const chunks: Array<Uint8Array> = []
@@ -242,14 +247,15 @@ const readText = (
       // A response without a body (fetch's `null` body) is an empty text, as `text` reads it.
       Effect.catchIf((e) => e._tag === "ResponseError" && e.reason === "EmptyBody", () => Effect.void),
       Effect.map(() => {
-        if (chunks.length === 1) return utf8.decode(chunks[0]!)
-        const all = new Uint8Array(total)
-        let at = 0
-        for (const bytes of chunks) {
-          all.set(bytes, at)
-          at += bytes.length
+        const all = chunks.length === 1 ? chunks[0]! : new Uint8Array(total)
+        if (chunks.length > 1) {
+          let at = 0
+          for (const bytes of chunks) {
+            all.set(bytes, at)
+            at += bytes.length
+          }
         }
-        return utf8.decode(all)
+        return total <= JsonBytes.WholeBytes ? utf8.decode(all) : all
       })
     )
   })
@@ -261,9 +267,13 @@ const classify = <A>(
   call: Call<A>,
   where: Where,
   response: HttpClientResponse.HttpClientResponse,
-  text: string
+  body: string | Uint8Array
 ): Effect.Effect<A, WalletError.WalletError> => {
-  if (response.status < 200 || response.status >= 300) {
+  const ok = response.status >= 200 && response.status < 300
+  const parsed = ok && typeof body !== "string" ? JsonBytes.parse(body, pipeline.auth.leaks) : undefined
+  // What the pieces could not take is read whole, as a smaller body is: the same checks, the same errors.
+  const text = typeof body === "string" ? body : parsed === undefined ? utf8.decode(body) : ""
+  if (!ok) {
     return Effect.flatMap(
       Clock.currentTimeMillis,
       (now) => Effect.fail(statusError(response, pipeline.auth.scrub(text), where, now, pipeline.retry))
@@ -279,8 +289,10 @@ const classify = <A>(
     })
   }
   // A body echoing our credentials is a hostile or broken server: nothing of it is returned.
-  if (pipeline.auth.leaks(text)) return Effect.fail(decodeFailure("the body contains the client's credentials; refused"))
-  const json = parseJson(text)
+  if (parsed === "refused" || (parsed === undefined && pipeline.auth.leaks(text))) {
+    return Effect.fail(decodeFailure("the body contains the client's credentials; refused"))
+  }
+  const json = parsed !== undefined ? Either.right(parsed.value) : parseJson(text)
   if (Either.isLeft(json)) return Effect.fail(decodeFailure(`body is not JSON (${json.left}): ${excerpt(text)}`))
   const decoded = call.decode(json.right)
   return Either.isRight(decoded) ? Effect.succeed(decoded.right) : Effect.fail(decodeFailure(describeParseError(decoded.left).text))
@@ -291,7 +303,7 @@ const attempt = <A>(pipeline: Pipeline, call: Call<A>, where: Where): Effect.Eff
   Effect.flatMap(
     within(
       Effect.flatMap(pipeline.client.execute(call.request), (response) =>
-        Effect.map(readText(response, pipeline.maxResponseBytes, where), (text) => ({ response, text }))).pipe(
+        Effect.map(readBody(response, pipeline.maxResponseBytes, where), (body) => ({ response, body }))).pipe(
           // Map the platform's errors at once: they hold the request, Authorization header included.
           Effect.catchIf(
             (e): e is HttpClientError.HttpClientError => e._tag === "RequestError" || e._tag === "ResponseError",
@@ -306,10 +318,10 @@ const attempt = <A>(pipeline: Pipeline, call: Call<A>, where: Where): Effect.Eff
           description: `no complete response within ${Duration.format(pipeline.timeout)}`
         })
     ),
-    ({ response, text }) =>
+    ({ body, response }) =>
       Effect.zipRight(
         Effect.annotateCurrentSpan("http.response.status_code", response.status),
-        classify(pipeline, call, where, response, text)
+        classify(pipeline, call, where, response, body)
       )
   )
 

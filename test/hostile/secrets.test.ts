@@ -62,6 +62,12 @@ const placements: Record<string, (v: string, pad: string, req: http.IncomingMess
       : JSON.stringify({ ...accountJson(0), address: "__X__" })
     sendJson(res, 200, text.replace("\"__X__\"", jsonString(`0x${pad}${v}`)))
   },
+  // Over 64 KB, a body is parsed from its bytes in pieces (internal/jsonBytes): the echo in one of them.
+  "2xx large body, in an array": (v, pad, req, res) => {
+    const filler = Array.from({ length: 12_000 }, (_, i) => `"f${i}"`)
+    filler.splice(7_000, 0, jsonString(pad + v))
+    sendJson(res, 200, JSON.stringify(goodBody(req)).replace(/}$/, `,"filler":[${filler.join(",")}]}`))
+  },
   "2xx body, not JSON": (v, pad, _req, res) => res.writeHead(200).end(`${pad}${v} {`),
   "2xx, x-request-id of a decode error": (v, _pad, _req, res) => sendJson(res, 200, "{\"wrong\":1}", { "x-request-id": v }),
   "400 KAS message and requestId": (v, pad, _req, res) => sendJson(res, 400, `{"code":1061615,"message":${jsonString(pad + v)},"requestId":${jsonString(v)}}`),
@@ -173,12 +179,12 @@ describe("reflected credentials", () => {
 
   it.live("a 2xx echoing the credentials is refused as a decode error naming why", () =>
     Effect.gen(function*() {
-      for (const [name, transport] of S.transports) {
-        server.handle((req, res) => placements["2xx body, unknown field"]!(req.headers.authorization ?? "", "", req, res))
+      for (const [name, transport] of S.transports) for (const placement of ["2xx body, unknown field", "2xx large body, in an array"]) {
+        server.handle((req, res) => placements[placement]!(req.headers.authorization ?? "", "", req, res))
         const layer = WalletClient.layer(S.options(server.url)).pipe(Layer.provide(transport), Layer.orDie)
         const error = yield* Effect.flip(Effect.provide(WalletClient.getAccount(address), layer))
-        expect(error._tag, name).toBe("ResponseDecodeError")
-        expect(error.message, name).toContain("the body contains the client's credentials; refused")
+        expect(error._tag, `${name}, ${placement}`).toBe("ResponseDecodeError")
+        expect(error.message, `${name}, ${placement}`).toContain("the body contains the client's credentials; refused")
       }
     }))
 })
