@@ -22,9 +22,6 @@
 /** Pieces at most this long: their strings stay regular objects, two-byte ones included. */
 export const PieceBytes = 32 * 1024
 
-/** Bodies at most this long are read as text and parsed whole: their string is a regular object. */
-export const WholeBytes = 64 * 1024
-
 const QUOTE = 0x22
 const BACKSLASH = 0x5c
 const COMMA = 0x2c
@@ -66,8 +63,7 @@ const stringEnd = (bytes: Uint8Array, p: number, end: number): number => {
   throw DECLINE
 }
 
-// The end of the value starting at `p`, not past `end`. An empty one (a comma too many) ends a
-// piece that JSON.parse refuses.
+// The end of the value starting at `p`, not past `end`; never empty.
 const valueEnd = (bytes: Uint8Array, p: number, end: number): number => {
   if (p >= end) throw DECLINE
   const first = bytes[p]
@@ -88,6 +84,8 @@ const valueEnd = (bytes: Uint8Array, p: number, end: number): number => {
     if (b === COMMA || b === CLOSE_ARRAY || b === CLOSE_OBJECT || b === COLON || isSpace(b)) break
     i++
   }
+  // An empty element would make an empty group, which parses ("[]").
+  if (i === p) throw DECLINE
   return i
 }
 

@@ -12,7 +12,7 @@ import * as WalletError from "../WalletError.js"
 import { mapStrings } from "./errors.js"
 import type { Auth } from "./auth.js"
 import { describeParseError } from "./issues.js"
-import * as JsonBytes from "./jsonBytes.js"
+import { lazyModule } from "./lazyModule.js"
 import { retryAfterMillis } from "./retryAfter.js"
 import { SpanAttributes } from "./spans.js"
 import { within } from "./timeout.js"
@@ -202,10 +202,17 @@ const platformError = (
 
 const utf8 = new TextDecoder()
 
+/** Bodies at most this long are read as text and parsed whole: their string is a regular object. */
+const WHOLE_BYTES = 64 * 1024
+
+// Loaded on the first body over WHOLE_BYTES: an application that reads none never downloads it.
+// Where it cannot be loaded, the body is parsed whole.
+const jsonBytes = Effect.orElseSucceed(lazyModule(() => import("./jsonBytes.js")), () => undefined)
+
 /**
  * The body, never more than `limit` bytes (after decompression, which fetch applies before the
- * bytes reach us): as text when it is at most `JsonBytes.WholeBytes`, as bytes when larger, for
- * `JsonBytes.parse` (a string that large is costly to make and to collect). A declared length
+ * bytes reach us): as text when it is at most `WHOLE_BYTES`, as bytes when larger, for
+ * `jsonBytes` (a string that large is costly to make and to collect). A declared length
  * over the limit fails before reading; a body without one, or a compressed one, is counted as it
  * streams and abandoned at the limit.
  */
@@ -229,7 +236,7 @@ const readBody = (
     }
     // The transport reads exactly the declared bytes: the common case needs no counting.
     if (encoding === undefined || encoding === "identity") {
-      return Number(declared) <= JsonBytes.WholeBytes ? response.text : Effect.map(response.arrayBuffer, (buffer) => new Uint8Array(buffer))
+      return Number(declared) <= WHOLE_BYTES ? response.text : Effect.map(response.arrayBuffer, (buffer) => new Uint8Array(buffer))
     }
   }
   return Effect.suspend(() => {
@@ -255,11 +262,28 @@ const readBody = (
             at += bytes.length
           }
         }
-        return total <= JsonBytes.WholeBytes ? utf8.decode(all) : all
+        return total <= WHOLE_BYTES ? utf8.decode(all) : all
       })
     )
   })
 }
+
+/**
+ * The body as `classify` takes it: the text, or a large 2xx body's value parsed in pieces
+ * (`jsonBytes`), `false` when one of them held the credentials. What the pieces do not take is
+ * read whole, as a smaller body is: the same checks, the same errors.
+ */
+const textOrValue = (
+  pipeline: Pipeline,
+  response: HttpClientResponse.HttpClientResponse,
+  body: string | Uint8Array
+): Effect.Effect<string | { readonly value: unknown } | false> =>
+  typeof body === "string"
+    ? Effect.succeed(body)
+    : Effect.map(response.status >= 200 && response.status < 300 ? jsonBytes : Effect.succeed(undefined), (module) => {
+      const parsed = module?.parse(body, pipeline.auth.leaks)
+      return parsed === undefined ? utf8.decode(body) : parsed !== "refused" && parsed
+    })
 
 /** Classifies a received response: an error, or the decoded value. */
 const classify = <A>(
@@ -267,13 +291,10 @@ const classify = <A>(
   call: Call<A>,
   where: Where,
   response: HttpClientResponse.HttpClientResponse,
-  body: string | Uint8Array
+  body: string | { readonly value: unknown } | false
 ): Effect.Effect<A, WalletError.WalletError> => {
-  const ok = response.status >= 200 && response.status < 300
-  const parsed = ok && typeof body !== "string" ? JsonBytes.parse(body, pipeline.auth.leaks) : undefined
-  // What the pieces could not take is read whole, as a smaller body is: the same checks, the same errors.
-  const text = typeof body === "string" ? body : parsed === undefined ? utf8.decode(body) : ""
-  if (!ok) {
+  const text = typeof body === "string" ? body : ""
+  if (response.status < 200 || response.status >= 300) {
     return Effect.flatMap(
       Clock.currentTimeMillis,
       (now) => Effect.fail(statusError(response, pipeline.auth.scrub(text), where, now, pipeline.retry))
@@ -289,10 +310,8 @@ const classify = <A>(
     })
   }
   // A body echoing our credentials is a hostile or broken server: nothing of it is returned.
-  if (parsed === "refused" || (parsed === undefined && pipeline.auth.leaks(text))) {
-    return Effect.fail(decodeFailure("the body contains the client's credentials; refused"))
-  }
-  const json = parsed !== undefined ? Either.right(parsed.value) : parseJson(text)
+  if (body === false || pipeline.auth.leaks(text)) return Effect.fail(decodeFailure("the body contains the client's credentials; refused"))
+  const json = typeof body === "string" ? parseJson(text) : Either.right(body.value)
   if (Either.isLeft(json)) return Effect.fail(decodeFailure(`body is not JSON (${json.left}): ${excerpt(text)}`))
   const decoded = call.decode(json.right)
   return Either.isRight(decoded) ? Effect.succeed(decoded.right) : Effect.fail(decodeFailure(describeParseError(decoded.left).text))
@@ -321,7 +340,7 @@ const attempt = <A>(pipeline: Pipeline, call: Call<A>, where: Where): Effect.Eff
     ({ body, response }) =>
       Effect.zipRight(
         Effect.annotateCurrentSpan("http.response.status_code", response.status),
-        classify(pipeline, call, where, response, body)
+        Effect.flatMap(textOrValue(pipeline, response, body), (b) => classify(pipeline, call, where, response, b))
       )
   )
 

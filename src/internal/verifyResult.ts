@@ -17,6 +17,7 @@ import type * as Klaytn from "../Klaytn.js"
 import * as Transaction from "../Transaction.js"
 import * as Wire from "../Wire.js"
 import { bytesOfHex, hexOfBytes } from "./hex.js"
+import { lazyModule } from "./lazyModule.js"
 
 /**
  * What disagrees: a field, what the request (or the RLP) says, what the result says.
@@ -234,25 +235,14 @@ export const checkSigned = (
     }))
   })
 
-let codec: Promise<typeof Klaytn> | undefined
-let loaded: typeof Klaytn | undefined
-
 /**
- * The Klaytn codec, imported once, on first use; after that, at hand without waiting on a promise
- * (an asynchronous step per result measurably adds to a transfer's cost).
+ * The Klaytn codec, imported once, on first use (`lazyModule`).
  *
  * @internal
  */
-export const loadCodec: Effect.Effect<typeof Klaytn, Mismatch> = Effect.suspend(() =>
-  loaded !== undefined
-    ? Effect.succeed(loaded)
-    : Effect.tryPromise({
-      try: () => (codec ??= import("../Klaytn.js")).then((module) => (loaded = module)),
-      catch: (error) => {
-        codec = undefined
-        return { field: "rlp", expected: "the Klaytn codec to check it with", actual: `it could not be loaded: ${String(error)}` }
-      }
-    })
+export const loadCodec: Effect.Effect<typeof Klaytn, Mismatch> = Effect.mapError(
+  lazyModule(() => import("../Klaytn.js")),
+  (error) => ({ field: "rlp", expected: "the Klaytn codec to check it with", actual: `it could not be loaded: ${String(error)}` })
 )
 
 /**
