@@ -19,8 +19,8 @@
  * @internal
  */
 
-/** Pieces at most this long: their strings stay regular objects, two-byte ones included. */
-export const PieceBytes = 32 * 1024
+// Pieces at most this long: their strings stay regular objects, two-byte ones included.
+const PIECE_BYTES = 32 * 1024
 
 const QUOTE = 0x22
 const BACKSLASH = 0x5c
@@ -174,7 +174,7 @@ const object = (scan: Scan, start: number, close: number): Record<string, unknow
 export const parse = (
   bytes: Uint8Array,
   refuse: (text: string) => boolean,
-  limit: number = PieceBytes
+  limit: number = PIECE_BYTES
 ): { readonly value: unknown } | "refused" | undefined => {
   try {
     // The whole text's decoding drops a leading byte-order mark.
