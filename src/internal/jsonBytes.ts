@@ -6,7 +6,7 @@
  * streaming a million accounts saw its heap (and resident memory) grow to 1.1 GB before a
  * collection, against 0.44 GB streaming a hundred thousand (docs/benchmarks.md, "Memory"). Each
  * such string also costs fresh pages (~2.4 ms for a 498 KB page on the benchmark machine, against
- * ~0.1 ms at 120 KB). Here the body's structure is scanned on the bytes, and the pieces, each at
+ * ~0.02 ms for 120 KB). Here the body's structure is scanned on the bytes, and the pieces, each at
  * most `limit` bytes, are decoded and given to `JSON.parse`: an array's elements in groups, an
  * object's keys and values one by one, as deep as a value is larger than `limit`.
  *
