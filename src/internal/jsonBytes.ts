@@ -96,12 +96,13 @@ const text = (scan: Scan, start: number, end: number): string => {
 }
 
 const value = (scan: Scan, start: number, end: number): unknown => {
-  if (end - start <= scan.limit) return JSON.parse(text(scan, start, end))
-  const first = scan.bytes[start]
-  const last = scan.bytes[end - 1]
-  if (first === OPEN_ARRAY && last === CLOSE_ARRAY) return array(scan, start, end - 1)
-  if (first === OPEN_OBJECT && last === CLOSE_OBJECT) return object(scan, start, end - 1)
-  // A string or number over `limit`: only whole.
+  if (end - start > scan.limit) {
+    const first = scan.bytes[start]
+    const last = scan.bytes[end - 1]
+    if (first === OPEN_ARRAY && last === CLOSE_ARRAY) return array(scan, start, end - 1)
+    if (first === OPEN_OBJECT && last === CLOSE_OBJECT) return object(scan, start, end - 1)
+  }
+  // Small, or a string or number over `limit` (only whole).
   return JSON.parse(text(scan, start, end))
 }
 

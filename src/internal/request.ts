@@ -254,8 +254,9 @@ const readBody = (
       // A response without a body (fetch's `null` body) is an empty text, as `text` reads it.
       Effect.catchIf((e) => e._tag === "ResponseError" && e.reason === "EmptyBody", () => Effect.void),
       Effect.map(() => {
-        const all = chunks.length === 1 ? chunks[0]! : new Uint8Array(total)
+        let all = chunks[0] ?? new Uint8Array(0)
         if (chunks.length > 1) {
+          all = new Uint8Array(total)
           let at = 0
           for (const bytes of chunks) {
             all.set(bytes, at)
