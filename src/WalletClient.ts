@@ -1200,7 +1200,7 @@ export const make = (
     ): Effect.Effect<A, WalletError.WalletError> => {
       const path = Request.pathOf(call.request)
       const krn = call.request.headers["x-krn"]
-      const traced = Effect.withSpan(Request.run(through, call, path), `WalletClient.${name}`, {
+      const traced = Spans.withSpan(Request.run(through, call, path), `WalletClient.${name}`, {
         attributes: {
           [Spans.SpanAttributes.chainId]: t.chainId,
           [Spans.SpanAttributes.pool]: krn ?? "default",
@@ -1694,7 +1694,7 @@ export const make = (
               createKeys: (size) => createKeys(size, call),
               register: (items) => registerAccounts(items, call)
             }, accounts)).pipe(
-              Effect.withSpan("WalletClient.migrateAccounts", {
+              Spans.withSpan("WalletClient.migrateAccounts", {
                 attributes: {
                   [Spans.SpanAttributes.chainId]: t.chainId,
                   [Spans.SpanAttributes.pool]: t.pool?.toString() ?? "default",
@@ -1800,7 +1800,7 @@ export const make = (
             }),
             Effect.catchIf((e): e is typeof NotYet => e === NotYet, () =>
               Effect.fail(new WalletError.ReceiptTimeout({ hash: checked, waitedMillis: Duration.toMillis(timeout), lastStatus }))),
-            Effect.withSpan("WalletClient.awaitReceipt", { attributes: { [Spans.SpanAttributes.txHash]: checked }, captureStackTrace: false })
+            Spans.withSpan("WalletClient.awaitReceipt", { attributes: { [Spans.SpanAttributes.txHash]: checked }, captureStackTrace: false })
           )
         })
     })

@@ -73,7 +73,7 @@ describe("the root entry point runs outside Node", () => {
 
 
 describe("the browser bundle of an application using the client", () => {
-  it.effect("adds at most 128.5 KB to the effect modules its API needs (the Klaytn codec and the large-body parser apart, loaded on first use), and no fast-check of its own", () =>
+  it.effect("adds at most 129 KB to the effect modules its API needs (the Klaytn codec and the large-body parser apart, loaded on first use), and no fast-check of its own", () =>
     Effect.gen(function*() {
       const { sizes } = yield* Effect.promise(bundles)
       // The client's own code, @noble/hashes and the effect modules only it uses (docs/benchmarks.md):
@@ -98,8 +98,10 @@ describe("the browser bundle of an application using the client", () => {
       // the consumer's pulls, the item streams' halved pages) 0.6 KB more: 127.9 KB measured. Its
       // large bodies read as bytes and parsed in pieces (the memory of a long stream: 1.1 GB at
       // its peak for a million accounts, 0.37 GB after) 0.5 KB more, the parser (2.1 KB) loading
-      // on the first body over 64 KB, apart: 128.4 KB measured.
-      expect(sizes.client.raw - sizes.streams.raw).toBeLessThanOrEqual(128.5 * 1024)
+      // on the first body over 64 KB, apart: 128.4 KB measured. Spans and page fibers that end
+      // on no page (a page they held was promoted with them, ~0.5 ms of collection a page) 0.25 KB
+      // more: 128.7 KB measured.
+      expect(sizes.client.raw - sizes.streams.raw).toBeLessThanOrEqual(129 * 1024)
       // The only fast-check is what effect's Schema module imports: the same in the baseline.
       expect(sizes.client.fastCheck).toBeLessThanOrEqual(sizes.baseline.fastCheck + 512)
     }), 60_000)

@@ -32,6 +32,19 @@ interface Pager<P> {
 }
 
 /**
+ * One page allowed: the fiber fetching it, and the page once fetched, until the consumer takes it.
+ * The fiber's own result is the page's cursor, not the page: a fiber outlives the request's wait,
+ * which moves it to V8's old generation, and a value an old object holds survives every
+ * young-generation collection until a full one finds the holder dead. Fibers holding their pages
+ * promoted every page of a stream (docs/benchmarks.md); the slot lets go of its page as it is
+ * taken.
+ */
+interface Slot<P> {
+  readonly fiber: Fiber.Fiber<string, WalletError.WalletError>
+  page: P | undefined
+}
+
+/**
  * The pages of a listing, in order, until the empty cursor: one request a page, none after the last,
  * none before the consumer's pull or its `ahead` allows it.
  * - Each page allowed is fetched by a fiber of its own in the stream's scope, after the fiber of
@@ -47,7 +60,7 @@ const pager = <P extends { readonly cursor: string }>(paging: Paging<P>): Effect
   Effect.map(Effect.scope, (scope) => {
     const seen = new Set<string>(paging.start === "" ? [] : [paging.start])
     // The pages allowed and not yet pulled, in order.
-    const allowed: Array<Fiber.Fiber<P, WalletError.WalletError>> = []
+    const allowed: Array<Slot<P>> = []
     // The cursor of the page after the last one allowed (`undefined`: there is none).
     let after: Effect.Effect<string | undefined, WalletError.WalletError> = Effect.succeed(paging.start)
     let granted = 0
@@ -56,24 +69,39 @@ const pager = <P extends { readonly cursor: string }>(paging: Paging<P>): Effect
     // cursor, never waits for it: the fiber waits for the end of the stream.
     const fetchAt = (cursor: string | undefined): Effect.Effect<P, WalletError.WalletError> =>
       cursor === undefined ? Effect.never : Effect.mapError(paging.fetch(cursor), (error) => withCursor(error, cursor))
-    const cursorOf = (page: P): Effect.Effect<string | undefined, WalletError.WalletError> => {
-      if (page.cursor === "") return Effect.succeed(undefined)
-      if (seen.has(page.cursor)) return Effect.fail(new WalletError.RepeatedCursor({ method: "GET", path: paging.path, cursor: page.cursor }))
-      seen.add(page.cursor)
-      return Effect.succeed(page.cursor)
+    const cursorAfter = (cursor: string): Effect.Effect<string | undefined, WalletError.WalletError> => {
+      if (cursor === "") return Effect.succeed(undefined)
+      if (seen.has(cursor)) return Effect.fail(new WalletError.RepeatedCursor({ method: "GET", path: paging.path, cursor }))
+      seen.add(cursor)
+      return Effect.succeed(cursor)
     }
     const grant = (upTo: number): Effect.Effect<void> =>
-      Effect.suspend(() =>
-        granted >= upTo ? Effect.void : Effect.flatMap(Effect.forkIn(Effect.flatMap(after, fetchAt), scope), (fiber) => {
+      Effect.suspend(() => {
+        if (granted >= upTo) return Effect.void
+        const slot: { page: P | undefined; fiber?: Fiber.Fiber<string, WalletError.WalletError> } = { page: undefined }
+        // The fiber ends on the page's cursor and leaves the page in its slot (see `Slot`).
+        const fetch = Effect.flatMap(after, (cursor) =>
+          Effect.map(fetchAt(cursor), (page) => {
+            slot.page = page
+            return page.cursor
+          }))
+        return Effect.flatMap(Effect.forkIn(fetch, scope), (fiber) => {
           granted++
-          allowed.push(fiber)
-          after = Effect.flatMap(Effect.flatten(fiber.await), cursorOf)
+          slot.fiber = fiber
+          allowed.push(slot as Slot<P>)
+          after = Effect.flatMap(Effect.flatten(fiber.await), cursorAfter)
           return grant(upTo)
         })
-      )
+      })
+    const take = (slot: Slot<P>): Effect.Effect<P, WalletError.WalletError> =>
+      Effect.map(Effect.flatten(slot.fiber.await), () => {
+        const page = slot.page!
+        slot.page = undefined
+        return page
+      })
     return {
       // A defect of the fetch reaches the consumer through the fiber's exit, as its failures do.
-      next: Effect.suspend(() => Effect.flatMap(grant(++taken), () => Effect.flatten(allowed.shift()!.await))),
+      next: Effect.suspend(() => Effect.flatMap(grant(++taken), () => take(allowed.shift()!))),
       ahead: Effect.suspend(() => grant(taken + paging.readAhead))
     }
   })
@@ -99,7 +127,12 @@ const chunked = <P extends { readonly cursor: string }, A>(
     const pull: Effect.Effect<Chunk.Chunk<A>, Option.Option<WalletError.WalletError>> = Effect.suspend(() => {
       if (at < queued.length) {
         const chunk = queued[at++]!
-        return at < queued.length || last ? Effect.succeed(chunk) : Effect.as(pager.ahead, chunk)
+        if (at < queued.length) return Effect.succeed(chunk)
+        // The last chunk of the page is handed on: nothing here holds the page any longer while
+        // the next one is awaited (see `Slot`).
+        queued = []
+        at = 0
+        return last ? Effect.succeed(chunk) : Effect.as(pager.ahead, chunk)
       }
       if (last) return end
       return Effect.flatMap(Effect.mapError(pager.next, Option.some), (page) => {
