@@ -32,15 +32,14 @@ interface Pager<P> {
 }
 
 /**
- * One page allowed: the fiber fetching it, and the page once fetched, until the consumer takes it.
- * The fiber's own result is the page's cursor, not the page: a fiber outlives the request's wait,
+ * Where a page allowed waits for the consumer, once fetched, until it is taken. The fiber fetching
+ * it ends on the page's cursor, not the page: a fiber outlives the request's wait,
  * which moves it to V8's old generation, and a value an old object holds survives every
  * young-generation collection until a full one finds the holder dead. Fibers holding their pages
  * promoted every page of a stream (docs/benchmarks.md); the slot lets go of its page as it is
  * taken.
  */
 interface Slot<P> {
-  readonly fiber: Fiber.Fiber<string, WalletError.WalletError>
   page: P | undefined
 }
 
@@ -60,7 +59,7 @@ const pager = <P extends { readonly cursor: string }>(paging: Paging<P>): Effect
   Effect.map(Effect.scope, (scope) => {
     const seen = new Set<string>(paging.start === "" ? [] : [paging.start])
     // The pages allowed and not yet pulled, in order.
-    const allowed: Array<Slot<P>> = []
+    const allowed: Array<{ readonly fiber: Fiber.Fiber<string, WalletError.WalletError>; readonly slot: Slot<P> }> = []
     // The cursor of the page after the last one allowed (`undefined`: there is none).
     let after: Effect.Effect<string | undefined, WalletError.WalletError> = Effect.succeed(paging.start)
     let granted = 0
@@ -78,7 +77,7 @@ const pager = <P extends { readonly cursor: string }>(paging: Paging<P>): Effect
     const grant = (upTo: number): Effect.Effect<void> =>
       Effect.suspend(() => {
         if (granted >= upTo) return Effect.void
-        const slot: { page: P | undefined; fiber?: Fiber.Fiber<string, WalletError.WalletError> } = { page: undefined }
+        const slot: Slot<P> = { page: undefined }
         // The fiber ends on the page's cursor and leaves the page in its slot (see `Slot`).
         const fetch = Effect.flatMap(after, (cursor) =>
           Effect.map(fetchAt(cursor), (page) => {
@@ -87,14 +86,13 @@ const pager = <P extends { readonly cursor: string }>(paging: Paging<P>): Effect
           }))
         return Effect.flatMap(Effect.forkIn(fetch, scope), (fiber) => {
           granted++
-          slot.fiber = fiber
-          allowed.push(slot as Slot<P>)
+          allowed.push({ fiber, slot })
           after = Effect.flatMap(Effect.flatten(fiber.await), cursorAfter)
           return grant(upTo)
         })
       })
-    const take = (slot: Slot<P>): Effect.Effect<P, WalletError.WalletError> =>
-      Effect.map(Effect.flatten(slot.fiber.await), () => {
+    const take = ({ fiber, slot }: (typeof allowed)[number]): Effect.Effect<P, WalletError.WalletError> =>
+      Effect.map(Effect.flatten(fiber.await), () => {
         const page = slot.page!
         slot.page = undefined
         return page
