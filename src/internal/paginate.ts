@@ -33,11 +33,10 @@ interface Pager<P> {
 
 /**
  * Where a page allowed waits for the consumer, once fetched, until it is taken. The fiber fetching
- * it ends on the page's cursor, not the page: a fiber outlives the request's wait,
- * which moves it to V8's old generation, and a value an old object holds survives every
- * young-generation collection until a full one finds the holder dead. Fibers holding their pages
- * promoted every page of a stream (docs/benchmarks.md); the slot lets go of its page as it is
- * taken.
+ * it ends on the page's cursor, not the page: a fiber outlives the request's wait, which moves it
+ * to V8's old generation, and a value an old object holds survives every young-generation
+ * collection until a full one finds the holder dead. Fibers holding their pages promoted every
+ * page of a stream (docs/benchmarks.md); the slot lets go of its page as it is taken.
  */
 interface Slot<P> {
   page: P | undefined
