@@ -332,3 +332,21 @@ export const PoolAccountCount = Schema.Struct({
  * @category models
  */
 export interface PoolAccountCount extends Schema.Schema.Type<typeof PoolAccountCount> {}
+
+/**
+ * The body of `POST /v2/feepayer`: `{ withoutAccountUpdate }`, whether to create the account
+ * without the on-chain account update that registers its key (absent or `null`: `false`). Other
+ * fields are ignored; the body may be left out.
+ *
+ * @since 0.10.0
+ * @category schemas
+ */
+export const FeePayerCreateRequest = Schema.Struct({
+  withoutAccountUpdate: Schema.optionalWith(Schema.NullOr(Schema.Boolean), { exact: true })
+}).annotations({ identifier: "FeePayerCreateRequest" })
+
+/**
+ * @since 0.10.0
+ * @category models
+ */
+export interface FeePayerCreateRequest extends Schema.Schema.Type<typeof FeePayerCreateRequest> {}

@@ -6,6 +6,7 @@
  * @since 0.6.0
  */
 import { Schema } from "effect"
+import * as Refusal from "./api/Refusal.js"
 import { HexBytes } from "./internal/hexBytes.js"
 import { show } from "./internal/show.js"
 import * as KeyId from "./KeyId.js"
@@ -188,3 +189,54 @@ export const signatureParts = (signedData: SignedData): { readonly r: string; re
   s: `0x${signedData.slice(66, 130)}`,
   v: parseInt(signedData.slice(130, 132), 16)
 })
+
+const Digits = Schema.String.pipe(Schema.pattern(/^[0-9]+$/))
+
+/**
+ * The number of keys to create: an integer from 1 to `MaxCreateSize`, given as a number or as
+ * decimal text (the service takes both); 0 counts as missing (1061608).
+ *
+ * @since 0.10.0
+ * @category schemas
+ */
+export const CreateSize = Schema.Union(
+  Schema.Number,
+  Schema.transform(Digits, Schema.Number, { strict: true, decode: Number, encode: String })
+).pipe(
+  Schema.compose(Schema.Int),
+  Schema.between(1, MaxCreateSize, { message: (issue) => `must be an integer from 1 to ${MaxCreateSize}, got ${show(issue.actual)}` }),
+  Refusal.annotate({ empty: (raw) => raw === 0 || (typeof raw === "string" && /^0+$/.test(raw)) })
+).annotations({ identifier: "KeyCreateSize" })
+
+/**
+ * The body of `POST /v2/key`: `{ size }`; absent or `null`, one key. Other fields are ignored.
+ *
+ * @since 0.10.0
+ * @category schemas
+ */
+export const CreateRequest = Schema.Struct({
+  size: Schema.optionalWith(Schema.NullOr(CreateSize), { exact: true })
+}).annotations({ identifier: "KeyCreateRequest" })
+
+/**
+ * @since 0.10.0
+ * @category models
+ */
+export interface CreateRequest extends Schema.Schema.Type<typeof CreateRequest> {}
+
+/**
+ * The body of `POST /v2/key/{key-id}/sign`: `{ data }`, the hash to sign. Not `0x` hex is 1061607,
+ * hex of another length 1061615.
+ *
+ * @since 0.10.0
+ * @category schemas
+ */
+export const SignRequest = Schema.Struct({
+  data: SignableHash.pipe(Refusal.annotate(Refusal.hex()))
+}).annotations({ identifier: "KeySignRequest" })
+
+/**
+ * @since 0.10.0
+ * @category models
+ */
+export interface SignRequest extends Schema.Schema.Type<typeof SignRequest> {}

@@ -73,7 +73,7 @@ describe("the root entry point runs outside Node", () => {
 
 
 describe("the browser bundle of an application using the client", () => {
-  it.effect("adds at most 129 KB to the effect modules its API needs (the Klaytn codec and the large-body parser apart, loaded on first use), and no fast-check of its own", () =>
+  it.effect("adds at most 137 KB to the effect modules its API needs (the Klaytn codec and the large-body parser apart, loaded on first use), and no fast-check of its own", () =>
     Effect.gen(function*() {
       const { sizes } = yield* Effect.promise(bundles)
       // The client's own code, @noble/hashes and the effect modules only it uses (docs/benchmarks.md):
@@ -100,8 +100,12 @@ describe("the browser bundle of an application using the client", () => {
       // its peak for a million accounts, 0.37 GB after) 0.5 KB more, the parser (2.1 KB) loading
       // on the first body over 64 KB, apart: 128.4 KB measured. Spans and page fibers that end
       // on no page (a page they held was promoted with them, ~0.5 ms of collection a page) 0.25 KB
-      // more: 128.7 KB measured.
-      expect(sizes.client.raw - sizes.streams.raw).toBeLessThanOrEqual(129 * 1024)
+      // more: 128.7 KB measured. Issue 32's operation table, the one description of the wire the
+      // client's requests are built from (each operation's name, method and path, the service's
+      // operation id and documented codes, the schemas of the query and path values and of the
+      // bodies the service reads) 9.5 KB, the client's own request code 1.7 KB less than when it
+      // spelt each request out: 136.0 KB measured (an HttpApi of the same operations: docs/design.md).
+      expect(sizes.client.raw - sizes.streams.raw).toBeLessThanOrEqual(137 * 1024)
       // The only fast-check is what effect's Schema module imports: the same in the baseline.
       expect(sizes.client.fastCheck).toBeLessThanOrEqual(sizes.baseline.fastCheck + 512)
     }), 60_000)
