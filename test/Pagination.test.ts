@@ -52,8 +52,7 @@ describe("PageSize", () => {
 })
 
 describe("Cursor", () => {
-  it("is an opaque string; the end cursor is empty", () => {
-    expect(Pagination.EndCursor).toBe("")
+  it("is an opaque string", () => {
     expect(Schema.decodeUnknownSync(Pagination.Cursor)("eyJ4IjoxfQ==")).toBe("eyJ4IjoxfQ==")
     expect(Either.isLeft(Schema.decodeUnknownEither(Pagination.Cursor)(null))).toBe(true)
   })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Fiber, Random, TestClock } from "effect"
+import { Deferred, Effect, Fiber, Random, TestClock } from "effect"
 import { WalletClient, type WalletConfig, type WalletError } from "../src/index.js"
 import { testClient, withClient } from "./support/client.js"
 import { accountJson } from "./support/fakeWallet.js"
@@ -165,25 +165,84 @@ describe("WalletClient retries and timeouts", () => {
 })
 
 describe("the timeout on the live clock (a plain timer, one forked fiber)", () => {
+  // An attempt's timeout, long and unusual: its timer is the only one of this length.
+  const timeout = 12_345
+
+  /** A timer held by `withHeldTimers`: it runs only when the test fires it. */
+  interface Held {
+    readonly callback: () => void
+    cleared: boolean
+  }
+
+  /**
+   * Runs `f` with the runtime's timers of `millis` held rather than started: the test fires each
+   * when it chooses and sees whether it was cleared, so no real time decides the outcome. Other
+   * timers run as usual.
+   */
+  const withHeldTimers = <A, E, R>(millis: number, f: (held: ReadonlyArray<Held>) => Effect.Effect<A, E, R>) =>
+    Effect.acquireUseRelease(
+      Effect.sync(() => {
+        const real = { setTimeout: globalThis.setTimeout, clearTimeout: globalThis.clearTimeout }
+        const held: Array<Held> = []
+        const handles = new Map<object, Held>()
+        globalThis.setTimeout = ((callback: () => void, ms?: number, ...args: Array<unknown>) => {
+          if (ms !== millis) return real.setTimeout(callback, ms, ...args)
+          const timer: Held = { callback, cleared: false }
+          const handle = {}
+          held.push(timer)
+          handles.set(handle, timer)
+          return handle
+        }) as typeof setTimeout
+        globalThis.clearTimeout = ((handle: unknown) => {
+          const timer = typeof handle === "object" && handle !== null ? handles.get(handle) : undefined
+          if (timer !== undefined) timer.cleared = true
+          else real.clearTimeout(handle as Parameters<typeof clearTimeout>[0])
+        }) as typeof clearTimeout
+        return { real, held }
+      }),
+      ({ held }) => f(held),
+      ({ real }) =>
+        Effect.sync(() => {
+          globalThis.setTimeout = real.setTimeout
+          globalThis.clearTimeout = real.clearTimeout
+        })
+    )
+
+  /** A request that never gets an answer: it signals its arrival and counts its interruption. */
+  const hanging = (arrived: Deferred.Deferred<void>, interrupted: { count: number }) => () =>
+    Effect.onInterrupt(Effect.zipRight(Deferred.succeed(arrived, undefined), Effect.never), () => Effect.sync(() => interrupted.count++))
+
   it.live("an attempt without an answer fails with TransportError Timeout, its request interrupted first", () =>
-    Effect.gen(function*() {
-      let interrupted = 0
-      const test = testClient(() => Effect.onInterrupt(Effect.never, () => Effect.sync(() => interrupted++)), { timeout: "30 millis", retry: false })
-      const error = yield* Effect.flip(withClient(test, WalletClient.getAccount(address)))
-      expect(error._tag).toBe("TransportError")
-      expect((error as WalletError.TransportError).reason).toBe("Timeout")
-      expect(interrupted).toBe(1)
-    }))
+    withHeldTimers(timeout, (held) =>
+      Effect.gen(function*() {
+        const arrived = yield* Deferred.make<void>()
+        const interrupted = { count: 0 }
+        const test = testClient(hanging(arrived, interrupted), { timeout: `${timeout} millis`, retry: false })
+        const fiber = yield* Effect.fork(Effect.flip(withClient(test, WalletClient.getAccount(address))))
+        yield* Deferred.await(arrived)
+        // The attempt's deadline is one plain timer, set when the attempt began, still pending.
+        expect(held.map((timer) => timer.cleared)).toEqual([false])
+        held[0]!.callback()
+        const error = yield* Fiber.join(fiber)
+        expect(error._tag).toBe("TransportError")
+        expect((error as WalletError.TransportError).reason).toBe("Timeout")
+        expect(interrupted.count).toBe(1)
+      })))
 
   it.live("an answer within the timeout is the result; interrupting the caller interrupts the request", () =>
-    Effect.gen(function*() {
-      const fast = testClient(ok, { timeout: "5 seconds" })
-      expect((yield* withClient(fast, WalletClient.getAccount(address))).address).toBe(address)
-      let interrupted = 0
-      const hanging = testClient(() => Effect.onInterrupt(Effect.never, () => Effect.sync(() => interrupted++)), { timeout: "5 seconds" })
-      const fiber = yield* Effect.fork(withClient(hanging, WalletClient.getAccount(address)))
-      while (hanging.requests.length === 0) yield* Effect.yieldNow()
-      yield* Fiber.interrupt(fiber)
-      expect(interrupted).toBe(1)
-    }))
+    withHeldTimers(timeout, (held) =>
+      Effect.gen(function*() {
+        const fast = testClient(ok, { timeout: `${timeout} millis` })
+        expect((yield* withClient(fast, WalletClient.getAccount(address))).address).toBe(address)
+        // The answer came first: its deadline was cleared, never to fire.
+        expect(held.map((timer) => timer.cleared)).toEqual([true])
+        const arrived = yield* Deferred.make<void>()
+        const interrupted = { count: 0 }
+        const test = testClient(hanging(arrived, interrupted), { timeout: `${timeout} millis` })
+        const fiber = yield* Effect.fork(withClient(test, WalletClient.getAccount(address)))
+        yield* Deferred.await(arrived)
+        yield* Fiber.interrupt(fiber)
+        expect(interrupted.count).toBe(1)
+        expect(held.map((timer) => timer.cleared)).toEqual([true, true])
+      })))
 })

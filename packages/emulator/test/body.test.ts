@@ -10,7 +10,6 @@ import { Effect, Layer } from "effect"
 import * as http from "node:http"
 import * as net from "node:net"
 import * as Emulator from "../src/Emulator.js"
-import * as RequestBody from "../src/http/RequestBody.js"
 import { memberTx } from "./_ledger.js"
 import { clientLayer, expectError, type Reply } from "./_support.js"
 
@@ -164,11 +163,6 @@ const expectTooLarge = (reply: Reply) => {
 }
 
 layer(Layer.merge(Emulator.layer(), clientLayer))("request bodies: the 64 KiB limit", (it) => {
-  it.effect("the limit is 65536 bytes", () =>
-    Effect.sync(() => {
-      expect(RequestBody.MaxBytes).toBe(65536)
-    }))
-
   it.effect("exactly 64 KiB with a declared Content-Length is read", () =>
     Effect.gen(function*() {
       const { feePayer, sender, transfer } = yield* bothRoutes(65536, "declared")

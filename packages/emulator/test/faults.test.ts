@@ -29,10 +29,20 @@ const withEmulator = (options: EmulatorConfig.Options) =>
   Effect.provide(effect, Layer.merge(Emulator.layer(options), clientLayer))
 
 describe("Faults.decide", () => {
-  it.prop("is a pure function of the options and the request number", [fc.integer(), fc.nat(), fc.double({ min: 0, max: 1, noNaN: true })], ([seed, n, rate]) => {
-    const options = resolved({ seed, rate })
-    expect(Faults.decide(options, n)).toEqual(Faults.decide(options, n))
-  })
+  // The fault of request n must not depend on the requests decided before it (concurrent requests
+  // take their numbers in any order) nor on the options object: a stateful generator, advanced by
+  // each call, would give other faults when asked in another order.
+  it.prop(
+    "is a pure function of the options and the request number: the same faults asked in any order",
+    // Rates strictly between 0 and 1, where a decision depends on the draw (0 and 1 are exact, below).
+    [fc.integer(), fc.integer({ min: 1, max: 99 }).map((p) => p / 100), fc.array(fc.nat(), { minLength: 2, maxLength: 40 })],
+    ([seed, rate, numbers]) => {
+      const options = { seed, rate, kinds: ["latency", "429", "500", "503", "drop"] as const }
+      const inOrder = new Map([...numbers].sort((a, b) => a - b).map((n) => [n, Faults.decide(resolved(options), n)]))
+      const again = resolved(options)
+      for (const n of [...numbers].reverse()) expect(Faults.decide(again, n), `request ${n}`).toEqual(inOrder.get(n))
+    }
+  )
 
   it("faults about the chosen fraction of requests, spread over the chosen kinds", () => {
     for (const [rate, seed] of [[0.1, 1], [0.5, 2], [0.9, 3]] as const) {

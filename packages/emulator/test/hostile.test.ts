@@ -10,7 +10,7 @@ import { SqlClient } from "@effect/sql"
 import { Cause, Clock, Context, Effect, Exit, FastCheck as fc, Fiber, Layer, Logger, Option, Redacted, Scope } from "effect"
 import * as fs from "node:fs"
 import * as http from "node:http"
-import type { Socket } from "node:net"
+import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
 import * as Database from "../src/store/Database.js"
@@ -272,11 +272,40 @@ describe("emulator shutdown with requests in flight", () => {
       })
     )
 
-  type Outcome = "answered" | "closed" | string
+  /**
+   * The emulator's clock in these tests: its sleeps (an injected latency, the one sleep of a
+   * request) are `sleep`, which holds them as the test chooses; its time stands at a fixed instant,
+   * so that nothing here reads the wall clock.
+   */
+  const clockWith = (sleep: Effect.Effect<void>): Clock.Clock => {
+    const millis = Date.UTC(2026, 0, 1)
+    return {
+      [Clock.ClockTypeId]: Clock.ClockTypeId,
+      unsafeCurrentTimeMillis: () => millis,
+      currentTimeMillis: Effect.succeed(millis),
+      unsafeCurrentTimeNanos: () => BigInt(millis) * 1_000_000n,
+      currentTimeNanos: Effect.succeed(BigInt(millis) * 1_000_000n),
+      sleep: () => sleep
+    }
+  }
+
+  /** Whether a new connection to `port` is refused: the emulator's shutdown has begun. */
+  const refused = (port: number) =>
+    Effect.async<boolean>((resume) => {
+      const socket = net.connect(port, "127.0.0.1")
+      socket.once("connect", () => {
+        socket.destroy()
+        resume(Effect.succeed(false))
+      })
+      socket.once("error", () => resume(Effect.succeed(true)))
+    })
+
+  type Outcome = "answered" | "answered closing" | "closed" | string
 
   // One request outside Effect (it must outlive the emulator's scope): "answered" when a 200 came
-  // whole, "closed" when the connection was refused or closed before an answer began; anything
-  // else (another status, a truncated body) is described.
+  // whole ("answered closing" when it also closed its connection, as the answers given during the
+  // shutdown do), "closed" when the connection was refused or closed before an answer began;
+  // anything else (another status, a truncated body) is described.
   const request = (agent: http.Agent, url: string, method: string, headers: Record<string, string>, abort: boolean) =>
     new Promise<Outcome>((resolve) => {
       const req = http.request(url, { method, headers, agent }, (res) => {
@@ -286,7 +315,11 @@ describe("emulator shutdown with requests in flight", () => {
         res.on("end", () => {
           const body = Buffer.concat(chunks)
           const whole = res.complete && body.length === Number(res.headers["content-length"])
-          resolve(res.statusCode === 200 && whole ? "answered" : `${res.statusCode} ${whole ? "" : "truncated "}${body.toString("utf8").slice(0, 200)}`)
+          resolve(
+            res.statusCode === 200 && whole
+              ? res.headers.connection === "close" ? "answered closing" : "answered"
+              : `${res.statusCode} ${whole ? "" : "truncated "}${body.toString("utf8").slice(0, 200)}`
+          )
         })
       })
       req.on("error", (e: NodeJS.ErrnoException) =>
@@ -300,31 +333,69 @@ describe("emulator shutdown with requests in flight", () => {
     Effect.gen(function*() {
       const logged: Array<string> = []
       const scope = yield* Scope.make()
-      // Every request sleeps a little first: requests are surely in flight when the scope closes,
-      // also those whose clients gave up.
-      const emulator = yield* Emulator.make({ port: 0, faults: { rate: 1, kinds: ["latency"], latency: "40 millis" } }).pipe(
+      // Every request sleeps first (an injected latency) on the test's clock: at once until 16
+      // answers came, then held at a gate, so that requests are surely in flight when the scope
+      // closes, also those whose clients gave up.
+      const gate = yield* Effect.makeLatch(false)
+      let holding = false
+      let held = 0
+      let onHeld = () => {}
+      const clock = clockWith(Effect.suspend(() =>
+        holding
+          ? Effect.zipRight(
+            Effect.sync(() => {
+              held++
+              onHeld()
+            }),
+            gate.await
+          )
+          : Effect.void
+      ))
+      const emulator = yield* Emulator.make({ port: 0, faults: { rate: 1, kinds: ["latency"] } }).pipe(
         Scope.extend(scope),
+        Effect.withClock(clock),
         Effect.provide(errorLogger(logged))
       )
       const headers = { authorization: Redacted.value(emulator.member.authorization), "x-chain-id": "1001" }
       const agent = new http.Agent({ keepAlive: true, maxSockets: 16 })
       let answered = 0
+      let underWay = () => {}
+      const sixteen = new Promise<void>((resolve) => (underWay = resolve))
       const outcomes = Array.from({ length: 240 }, (_, i) =>
         request(agent, `${emulator.url}/v2/account${i % 3 === 0 ? "?size=50" : ""}`, i % 3 === 0 ? "GET" : "POST", headers, i % 4 === 1)
-          .then((outcome) => (outcome === "answered" && answered++, outcome)))
-      // Close once the traffic is under way: some answers came, most requests are still to come.
-      yield* Effect.promise(() => new Promise<void>((resolve) => {
-        const poll = setInterval(() => answered >= 16 && (clearInterval(poll), resolve()), 1)
-      }))
+          .then((outcome) => {
+            if (outcome === "answered" && ++answered === 16) {
+              holding = true
+              underWay()
+            }
+            return outcome
+          }))
+      // Close once the traffic is under way: some answers came, 16 requests are held in flight, most
+      // requests are still to come.
+      yield* Effect.promise(() => sixteen)
+      yield* Effect.async<void>((resume) => {
+        onHeld = () => {
+          if (held < 16) return
+          onHeld = () => {}
+          resume(Effect.void)
+        }
+        onHeld()
+      })
+      const closing = yield* Effect.fork(Scope.close(scope, Exit.void))
+      // The requests held go on once the shutdown has begun (new connections are refused).
+      yield* Effect.repeat(refused(emulator.port), { until: (refusing) => refusing })
+      yield* gate.open
       // Bounded, so that a shutdown that never ends fails here rather than at the test's timeout.
-      const closing = yield* Scope.close(scope, Exit.void).pipe(Effect.disconnect, Effect.timeoutOption("15 seconds"))
-      expect(closing._tag, "the shutdown ends").toBe("Some")
+      const closed = yield* Fiber.join(closing).pipe(Effect.disconnect, Effect.timeoutOption("15 seconds"))
+      expect(closed._tag, "the shutdown ends").toBe("Some")
       const results = yield* Effect.promise(() => Promise.all(outcomes)).pipe(Effect.timeout("15 seconds"))
       agent.destroy()
       const counts: Record<string, number> = {}
       for (const outcome of results) counts[outcome] = (counts[outcome] ?? 0) + 1
-      expect(Object.keys(counts).filter((k) => k !== "answered" && k !== "closed"), JSON.stringify(counts)).toEqual([])
-      expect(counts.answered ?? 0).toBeGreaterThanOrEqual(16)
+      expect(Object.keys(counts).filter((k) => k !== "answered" && k !== "answered closing" && k !== "closed"), JSON.stringify(counts))
+        .toEqual([])
+      expect((counts.answered ?? 0) + (counts["answered closing"] ?? 0)).toBeGreaterThanOrEqual(16)
+      expect(counts["answered closing"] ?? 0, "requests in flight answered during the shutdown, their answers closing the connection").toBeGreaterThan(0)
       expect(logged).toEqual([])
     }))
 
@@ -337,24 +408,18 @@ describe("emulator shutdown with requests in flight", () => {
       // until the gate opens: the test knows when the requests are in flight, and keeps them there.
       // It also keeps each sleeping request's server-side connection, to wait for its close.
       const gate = yield* Effect.makeLatch(false)
-      const connections: Array<Socket> = []
+      const connections: Array<net.Socket> = []
       let onSleep = () => {}
-      const gated: Clock.Clock = {
-        [Clock.ClockTypeId]: Clock.ClockTypeId,
-        unsafeCurrentTimeMillis: () => Date.now(),
-        currentTimeMillis: Effect.sync(() => Date.now()),
-        unsafeCurrentTimeNanos: () => BigInt(Date.now()) * 1_000_000n,
-        currentTimeNanos: Effect.sync(() => BigInt(Date.now()) * 1_000_000n),
-        sleep: () =>
-          Effect.zipRight(
-            Effect.flatMap(Effect.serviceOption(HttpServerRequest.HttpServerRequest), (request) =>
-              Effect.sync(() => {
-                if (Option.isSome(request)) connections.push(NodeHttpServerRequest.toIncomingMessage(request.value).socket)
-                onSleep()
-              })),
-            gate.await
-          )
-      }
+      const gated = clockWith(
+        Effect.zipRight(
+          Effect.flatMap(Effect.serviceOption(HttpServerRequest.HttpServerRequest), (request) =>
+            Effect.sync(() => {
+              if (Option.isSome(request)) connections.push(NodeHttpServerRequest.toIncomingMessage(request.value).socket)
+              onSleep()
+            })),
+          gate.await
+        )
+      )
       const scope = yield* Scope.make()
       const emulator = yield* Emulator.make({ port: 0, database, faults: { rate: 1, kinds: ["latency"] } }).pipe(
         Scope.extend(scope),
