@@ -23,8 +23,7 @@ import { ParseResult, Schema } from "effect"
 import * as Address from "./Address.js"
 import * as Amount from "./Amount.js"
 import * as ChainId from "./ChainId.js"
-import * as Arb from "./internal/arbitrary.js"
-import { HEX_QUANTITY } from "./internal/hex.js"
+import { arbitraryHexQuantity, HEX_QUANTITY } from "./internal/hex.js"
 import { show } from "./internal/show.js"
 import * as Pagination from "./Pagination.js"
 import * as Timestamp from "./Timestamp.js"
@@ -132,7 +131,7 @@ const Rate = Schema.Number.pipe(
 export const HexStatus = Schema.String.pipe(
   Schema.filter((s) => HEX_QUANTITY.test(s), {
     message: (issue) => `expected a hex status (0x1, 0x0), got ${show(issue.actual)}`,
-    arbitrary: () => (fc) => fc.oneof(fc.constantFrom("0x1", "0x0"), Arb.hexInteger(fc, 2))
+    arbitrary: () => (fc) => fc.oneof(fc.constantFrom("0x1", "0x0"), arbitraryHexQuantity(fc, 2))
   })
 ).annotations({ identifier: "HexStatus" })
 

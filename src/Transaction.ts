@@ -19,15 +19,14 @@
  *
  * @since 0.1.0
  */
-import { ParseResult, Schema } from "effect"
+import { type FastCheck, ParseResult, Schema } from "effect"
 import * as Address from "./Address.js"
 import * as Amount from "./Amount.js"
 import * as FeeDelegation from "./FeeDelegation.js"
-import * as Arb from "./internal/arbitrary.js"
 import * as Wire from "./Wire.js"
 import * as Hex from "./internal/hexBytes.js"
 import { has0x, isHexRange } from "./internal/hexEngine.js"
-import { HEX_QUANTITY, NonNegativeInt } from "./internal/hex.js"
+import { arbitraryHexQuantity, HEX_QUANTITY, NonNegativeInt } from "./internal/hex.js"
 import { show } from "./internal/show.js"
 
 // ---------------------------------------------------------------------------------------------
@@ -46,7 +45,7 @@ const ANY_CASE_HASH = /^0x[0-9a-fA-F]{64}$/
 export const TxHashFromSelf = Schema.String.pipe(
   Schema.filter((s) => TX_HASH.test(s), {
     message: (issue) => `expected a lower-case transaction hash (0x + 64 hex digits), got ${show(issue.actual)}`,
-    arbitrary: () => (fc) => Arb.hexBytes(fc, 32, 32)
+    arbitrary: () => (fc) => Hex.arbitraryHexBytes(fc, 32, 32)
   }),
   Schema.brand("TxHash")
 ).annotations({ identifier: "TxHash" })
@@ -104,10 +103,14 @@ const hexInteger = (name: string, maxDigits: number) => {
   return Schema.String.pipe(
     Schema.filter((s) => pattern.test(s), {
       message: (issue) => `${name} must be 0x followed by 1 to ${maxDigits} hex digits, got ${show(issue.actual)}`,
-      arbitrary: () => (fc) => Arb.hexInteger(fc, maxDigits)
+      arbitrary: () => (fc) => arbitraryHexQuantity(fc, maxDigits)
     })
   )
 }
+
+// A signature as the service writes it, for the results' generators.
+const arbitrarySignature = (fc: typeof FastCheck) =>
+  fc.record({ V: arbitraryHexQuantity(fc, 16), R: arbitraryHexQuantity(fc, 64), S: arbitraryHexQuantity(fc, 64) })
 
 /**
  * One ECDSA signature as the service writes it: `V` (`2·chainId + 35` or `+ 36`), `R` and `S`
@@ -308,25 +311,25 @@ export const FeeDelegatedTransactionResult = FeeDelegatedFields.pipe(
     const ratio = ratioMatchesType(r)
     return ratio === true ? fieldsMatchType(true)(r) : ratio
   }, {
-    // Built from the vocabulary's generators (no Arbitrary.make at run time: see internal/arbitrary).
+    // Built from the vocabulary's generators (no Arbitrary.make at run time: see internal/hexBytes).
     arbitrary: () => (fc) =>
       fc.record({
         typeInt: fc.constantFrom(...FEE_DELEGATED_TYPES),
-        from: Arb.address(fc),
-        to: Arb.address(fc),
-        value: Arb.peb(fc),
+        from: Address.arbitraryAddress(fc),
+        to: Address.arbitraryAddress(fc),
+        value: Amount.arbitraryPeb(fc),
         gas: fc.nat(),
-        gasPrice: Arb.peb(fc),
+        gasPrice: Amount.arbitraryPeb(fc),
         nonce: fc.nat(),
-        input: fc.option(Arb.hexBytes(fc, 0, 40), { nil: undefined }),
-        rlp: Arb.hexBytes(fc, 0, 40),
-        signatures: fc.array(Arb.signature(fc), { maxLength: 2 }),
-        transactionHash: Arb.hexBytes(fc, 32, 32),
+        input: fc.option(Hex.arbitraryHexBytes(fc, 0, 40), { nil: undefined }),
+        rlp: Hex.arbitraryHexBytes(fc, 0, 40),
+        signatures: fc.array(arbitrarySignature(fc), { maxLength: 2 }),
+        transactionHash: Hex.arbitraryHexBytes(fc, 32, 32),
         status: fc.constantFrom("Submitted" as const, "Pending" as const),
-        feePayer: Arb.address(fc),
+        feePayer: Address.arbitraryAddress(fc),
         ratio: fc.integer({ min: FeeDelegation.MinFeeRatio, max: FeeDelegation.MaxFeeRatio }),
         zero: fc.boolean(),
-        accountKey: Arb.hexBytes(fc, 2, 40)
+        accountKey: Hex.arbitraryHexBytes(fc, 2, 40)
       }).map(({ accountKey, input, ratio, to, value, zero, ...r }) => {
         // Only the fields of the type (`shapeOf`).
         const shape = shapeOf(r.typeInt)
@@ -361,7 +364,7 @@ const TRANSACTION_ID = /^0x[0-9a-f]{64}$/
 export const TransactionIdFromSelf = Schema.String.pipe(
   Schema.filter((s) => TRANSACTION_ID.test(s), {
     message: (issue) => `expected a lower-case transaction id (0x + 64 hex digits), got ${show(issue.actual)}`,
-    arbitrary: () => (fc) => Arb.hexBytes(fc, 32, 32)
+    arbitrary: () => (fc) => Hex.arbitraryHexBytes(fc, 32, 32)
   }),
   Schema.brand("TransactionId")
 ).annotations({ identifier: "TransactionId" })
@@ -560,7 +563,7 @@ const LOGS_BLOOM = /^0x[0-9a-fA-F]{512}$/
 export const LogsBloom = Schema.String.pipe(
   Schema.filter((s) => LOGS_BLOOM.test(s), {
     message: (issue) => `expected a logs bloom (0x + 512 hex digits), got ${show(issue.actual)}`,
-    arbitrary: () => (fc) => Arb.hexBytes(fc, 256, 256)
+    arbitrary: () => (fc) => Hex.arbitraryHexBytes(fc, 256, 256)
   })
 ).annotations({ identifier: "LogsBloom" })
 
