@@ -23,7 +23,7 @@ import { type FastCheck, ParseResult, Schema } from "effect"
 import * as Address from "./Address.js"
 import * as Amount from "./Amount.js"
 import * as FeeDelegation from "./FeeDelegation.js"
-import * as Wire from "./Wire.js"
+import { TxType, baseType, hasFeeRatio, isFeeDelegatedType } from "./TxType.js"
 import * as Hex from "./internal/hexBytes.js"
 import { has0x, isHexRange } from "./internal/hexEngine.js"
 import { arbitraryHexQuantity, HEX_QUANTITY, NonNegativeInt } from "./internal/hex.js"
@@ -200,14 +200,14 @@ export interface ResultShape {
 }
 
 const SHAPES: ReadonlyMap<number, ResultShape> = new Map<number, ResultShape>([
-  [Wire.TxType.LegacyTransaction, { to: "optional", value: "required", input: "optional", accountKey: "absent" }],
-  [Wire.TxType.ValueTransfer, { to: "required", value: "required", input: "optional", accountKey: "absent" }],
-  [Wire.TxType.ValueTransferMemo, { to: "required", value: "required", input: "optional", accountKey: "absent" }],
-  [Wire.TxType.AccountUpdate, { to: "absent", value: "absent", input: "absent", accountKey: "required" }],
-  [Wire.TxType.SmartContractDeploy, { to: "absent", value: "required", input: "optional", accountKey: "absent" }],
-  [Wire.TxType.SmartContractExecution, { to: "required", value: "required", input: "optional", accountKey: "absent" }],
-  [Wire.TxType.Cancel, { to: "absent", value: "absent", input: "absent", accountKey: "absent" }],
-  [Wire.TxType.ChainDataAnchoring, { to: "absent", value: "absent", input: "required", accountKey: "absent" }]
+  [TxType.LegacyTransaction, { to: "optional", value: "required", input: "optional", accountKey: "absent" }],
+  [TxType.ValueTransfer, { to: "required", value: "required", input: "optional", accountKey: "absent" }],
+  [TxType.ValueTransferMemo, { to: "required", value: "required", input: "optional", accountKey: "absent" }],
+  [TxType.AccountUpdate, { to: "absent", value: "absent", input: "absent", accountKey: "required" }],
+  [TxType.SmartContractDeploy, { to: "absent", value: "required", input: "optional", accountKey: "absent" }],
+  [TxType.SmartContractExecution, { to: "required", value: "required", input: "optional", accountKey: "absent" }],
+  [TxType.Cancel, { to: "absent", value: "absent", input: "absent", accountKey: "absent" }],
+  [TxType.ChainDataAnchoring, { to: "absent", value: "absent", input: "required", accountKey: "absent" }]
 ])
 
 /**
@@ -216,13 +216,13 @@ const SHAPES: ReadonlyMap<number, ResultShape> = new Map<number, ResultShape>([
  * @since 0.5.0
  * @category models
  */
-export const shapeOf = (typeInt: Wire.TxType): ResultShape => SHAPES.get(Wire.baseType(typeInt))!
+export const shapeOf = (typeInt: TxType): ResultShape => SHAPES.get(baseType(typeInt))!
 
 // A result whose fields are not its type's is not what was sent. `strictValue`: a signed result's
 // value is required where the type has one (a multisig pending result may leave it out).
 const fieldsMatchType = (strictValue: boolean) =>
 (r: {
-  readonly typeInt: Wire.TxType
+  readonly typeInt: TxType
   readonly to?: unknown
   readonly value?: unknown
   readonly input?: unknown
@@ -237,8 +237,8 @@ const fieldsMatchType = (strictValue: boolean) =>
   return true
 }
 
-const BASIC_TYPES = Object.values(Wire.TxType).filter((t) => !Wire.isFeeDelegatedType(t)) as [Wire.TxType, ...Array<Wire.TxType>]
-const FEE_DELEGATED_TYPES = Object.values(Wire.TxType).filter(Wire.isFeeDelegatedType) as [Wire.TxType, ...Array<Wire.TxType>]
+const BASIC_TYPES = Object.values(TxType).filter((t) => !isFeeDelegatedType(t)) as [TxType, ...Array<TxType>]
+const FEE_DELEGATED_TYPES = Object.values(TxType).filter(isFeeDelegatedType) as [TxType, ...Array<TxType>]
 
 const ResultFields = {
   from: LowerCaseAddress,
@@ -294,7 +294,7 @@ type FeeDelegatedFields = typeof FeeDelegatedFields.Type
 
 // With-ratio types carry a ratio 1..99 on the chain; the others delegate the whole fee.
 const ratioMatchesType = (r: FeeDelegatedFields) =>
-  Wire.hasFeeRatio(r.typeInt)
+  hasFeeRatio(r.typeInt)
     ? r.feeRatio !== undefined && r.feeRatio >= 1 ? true : { path: ["feeRatio"], message: `type ${r.typeInt} needs a fee ratio from 1 to 99` }
     : r.feeRatio === undefined || r.feeRatio === 0 ? true : { path: ["feeRatio"], message: `type ${r.typeInt} delegates the whole fee: fee ratio must be absent or 0` }
 
@@ -339,7 +339,7 @@ export const FeeDelegatedTransactionResult = FeeDelegatedFields.pipe(
           ...(shape.value !== "absent" ? { value } : {}),
           ...(shape.input === "required" ? { input: input ?? "0x" } : shape.input === "optional" && input !== undefined ? { input } : {}),
           ...(shape.accountKey === "required" ? { accountKey } : {}),
-          ...(Wire.hasFeeRatio(r.typeInt) ? { feeRatio: ratio } : zero ? { feeRatio: 0 } : {})
+          ...(hasFeeRatio(r.typeInt) ? { feeRatio: ratio } : zero ? { feeRatio: 0 } : {})
         } as any
       })
   })
