@@ -34,14 +34,6 @@
  *   recovery id.
  * - transactionHash = keccak256(raw); senderTxHash = keccak256(`type ‖ rlp([…, signatures])`),
  *   the raw transaction without the fee payer's part (equal to transactionHash otherwise).
- * - Intrinsic gas (Klaytn's `params`): 21000 per value transfer or contract execution
- *   (TxGasValueTransfer, TxGasContractExecution), 53000 per deployment (TxGasContractCreation), plus
- *   10000 when fee-delegated or 15000 when fee-delegated with a ratio, plus 100 per byte of input
- *   (21000 for an account update, a cancel, an anchoring and a legacy transaction, 53000 for a legacy
- *   deployment; an account update adds 20000 per public key it registers, TxAccountCreationGasPerKey)
- *   (TxDataGas: Klaytn's flat rate before its Istanbul fork; Istanbul moved to 4 per zero byte and
- *   16 per other, and Shanghai added 2 per 32-byte word of deployment code: neither is modelled).
- * - A deployment creates its contract at keccak256(rlp([sender, nonce]))[12:] (`contractAddress`).
  *
  * Nothing here throws: failures are `KlaytnError` values. Private keys are taken as arguments
  * only; they never appear in an error or a result.
@@ -406,104 +398,6 @@ export const makeTransaction = (params: TxParams): Either.Either<Tx, KlaytnError
     }
   })
 
-/**
- * Gas of every value transfer.
- *
- * @since 0.1.0
- * @category gas
- */
-export const TxGasValueTransfer = 21000
-/**
- * Gas of every contract execution.
- *
- * @since 0.4.0
- * @category gas
- */
-export const TxGasContractExecution = 21000
-/**
- * Gas of every contract deployment.
- *
- * @since 0.4.0
- * @category gas
- */
-export const TxGasContractCreation = 53000
-/**
- * Extra gas of a fee-delegated transaction.
- *
- * @since 0.1.0
- * @category gas
- */
-export const TxGasFeeDelegated = 10000
-/**
- * Extra gas of a fee-delegated transaction with a fee ratio (instead of `TxGasFeeDelegated`).
- *
- * @since 0.1.0
- * @category gas
- */
-export const TxGasFeeDelegatedWithRatio = 15000
-/**
- * Gas per byte of input.
- *
- * @since 0.1.0
- * @category gas
- */
-export const TxDataGas = 100
-
-/**
- * Gas of every account update, cancel and chain-data anchoring (TxGasAccountUpdate, TxGasCancel,
- * TxGasChainDataAnchoring) and of a legacy transaction that creates no contract (TxGas).
- *
- * @since 0.5.0
- * @category gas
- */
-export const TxGas = 21000
-/**
- * Gas per public key an account update registers (TxAccountCreationGasPerKey).
- *
- * @since 0.5.0
- * @category gas
- */
-export const TxAccountCreationGasPerKey = 20000
-
-const KIND_GAS: { readonly [L in Layout]: number } = {
-  value: TxGasValueTransfer,
-  "contract/deploy": TxGasContractCreation,
-  "contract/execute": TxGasContractExecution,
-  account: TxGas,
-  cancel: TxGas,
-  anchor: TxGas,
-  legacy: TxGas
-}
-
-/**
- * Klaytn's intrinsic gas of a transaction of this type with `inputBytes` bytes of input (memo,
- * creation code or calldata): what it costs before any contract code runs.
- *
- * @since 0.1.0
- * @category gas
- */
-export const intrinsicGas = (type: Wire.TxType, inputBytes: number, extra?: { readonly key?: AccountKey | undefined; readonly creates?: boolean | undefined }): number =>
-  (extra?.creates === true ? TxGasContractCreation : KIND_GAS[kindOf(type)]) +
-  (Wire.hasFeeRatio(type) ? TxGasFeeDelegatedWithRatio : Wire.isFeeDelegatedType(type) ? TxGasFeeDelegated : 0) +
-  TxDataGas * inputBytes +
-  (extra?.key !== undefined ? TxAccountCreationGasPerKey * publicKeyCount(extra.key) : 0)
-
-/**
- * Klaytn's intrinsic gas of a transaction: `intrinsicGas` with its own input, key and creation. A
- * key that does not decode (a transaction not built by `makeTransaction` or `decodeRaw`) is a
- * `KlaytnError`.
- *
- * @since 0.5.0
- * @category gas
- */
-export const intrinsicGasOf = (t: Tx): Either.Either<number, KlaytnError> =>
-  guard(() =>
-    intrinsicGas(t.type, t.input?.length ?? 0, {
-      key: t.key !== undefined ? decodeAccountKeyUnsafe(t.key) : undefined,
-      creates: kindOf(t.type) === "legacy" && t.to === undefined
-    })
-  )
-
 // The RLP of one signed field. A deployment's recipient is the empty string; humanReadable false
 // and codeFormat 0 (EVM) are the only values Klaytn accepts today.
 const encodeField = (t: Tx, field: Field): Uint8Array => {
@@ -559,16 +453,6 @@ export const senderSigningHash = (t: Tx, chainId: number): Uint8Array =>
  */
 export const feePayerSigningHash = (t: Tx, feePayer: Address.Address, chainId: number): Uint8Array =>
   keccak256(encodeRlp([signingPayload(t), addressBytes(feePayer), uint(chainId), uint(0), uint(0)]))
-
-/**
- * The address of the contract a deployment from `sender` with `nonce` creates:
- * keccak256(`rlp([sender, nonce])`)[12:], as in Klaytn (and Ethereum).
- *
- * @since 0.4.0
- * @category encoding
- */
-export const contractAddress = (sender: Address.Address, nonce: number): Address.Address =>
-  addressOfBytes(keccak256(encodeRlp([addressBytes(sender), uint(nonce)])).subarray(12))
 
 // ---------------------------------------------------------------------------------------------
 // Signatures
@@ -890,10 +774,6 @@ const decodeAccountKeyUnsafe = (bytes: Uint8Array): AccountKey => decodeKeyAt(by
  * @category account keys
  */
 export const decodeAccountKey = (bytes: Uint8Array): Either.Either<AccountKey, KlaytnError> => guard(() => decodeAccountKeyUnsafe(bytes))
-
-// The public keys an account update registers: what TxAccountCreationGasPerKey is paid for.
-const publicKeyCount = (key: AccountKey): number =>
-  key._tag === "Public" ? 1 : key._tag === "WeightedMultiSig" ? key.keys.length : key._tag === "RoleBased" ? key.roles.reduce((n, r) => n + publicKeyCount(r), 0) : 0
 
 // The key of a role: a missing role is the transaction role's, as Klaytn's.
 const roleKey = (key: AccountKey, role: number): AccountKey =>
@@ -1275,34 +1155,6 @@ export const signTransaction = (
   })
 
 /**
- * Completes a transaction its sender signed elsewhere: the sender's signatures as they came, and
- * for a fee-delegated type the fee payer's signature made here (its address is its key's). The
- * sender's signatures are not checked here: `validateSignatures` checks them against the sender's
- * account key.
- *
- * @since 0.5.0
- * @category signing
- */
-export const signAsFeePayer = (
-  tx: Tx,
-  signatures: ReadonlyArray<SignatureValues>,
-  keys: { readonly chainId: number; readonly feePayer?: Uint8Array | undefined }
-): Either.Either<SignedTx, KlaytnError> =>
-  guard(() => {
-    const delegated = Wire.isFeeDelegatedType(tx.type)
-    if (delegated !== (keys.feePayer !== undefined)) {
-      invalid(delegated ? "a fee-delegated transaction needs the fee payer's key" : "a transaction the sender pays takes no fee payer")
-    }
-    if (signatures.length === 0) invalid("no sender signature")
-    let parts: SignedParts = { tx, signatures }
-    if (keys.feePayer !== undefined) {
-      const address = addressOfKeyUnsafe(keys.feePayer)
-      parts = { tx, signatures, feePayer: { address, signatures: [signUnsafe(feePayerSigningHash(tx, address, keys.chainId), keys.feePayer, keys.chainId)] } }
-    }
-    return sealed(parts, keys.chainId, encodeRaw(parts))
-  })
-
-/**
  * Signs a transaction as its sender only, for a fee payer to sign later (`POST /v2/tx/fd/rlp`,
  * `/v2/tx/fd-user/rlp`): a fee-delegated type gets an empty `feePayer` and the placeholder fee-payer
  * signature `[1, 0, 0]`, as Klaytn wallets hand it over; another type is signed whole. Returns the
@@ -1368,167 +1220,3 @@ export const encodeSigRlp = (tx: Tx, chainId: number): Either.Either<Uint8Array,
  */
 export const fromRaw = (raw: Uint8Array, chainId: number): Either.Either<SignedTx, KlaytnError> =>
   Either.map(decodeRaw(raw), (parts) => sealed(parts, chainId, raw))
-
-// ---------------------------------------------------------------------------------------------
-// Wire forms
-// ---------------------------------------------------------------------------------------------
-
-// The fields of the transaction itself, which a result and a receipt both carry.
-const txFields = (t: Tx) => ({
-  from: t.from,
-  ...(t.to !== undefined ? { to: t.to } : {}),
-  ...(hasField(t.type, "value") ? { value: t.value as Amount.Peb } : {}),
-  gas: t.gas,
-  gasPrice: t.gasPrice as Amount.Peb,
-  nonce: t.nonce,
-  ...(t.input !== undefined ? { input: hexOfBytes(t.input) } : {})
-})
-
-/**
- * The service's result for a signed transaction (`status` `"Submitted"` when sent to the chain,
- * `"Pending"` otherwise); encode it with `Transaction.TransactionResult`. A deployment's has no
- * `to`.
- *
- * @since 0.1.0
- * @category formatting
- */
-export const toResult = (signed: SignedTx, status: "Submitted" | "Pending"): Transaction.SignedResult => {
-  const t = signed.tx
-  const common = {
-    ...txFields(signed.tx),
-    // An account update's result shows its new key, RLP-encoded, as the service's does.
-    ...(t.key !== undefined ? { accountKey: hexOfBytes(t.key) } : {}),
-    rlp: hexOfBytes(signed.raw),
-    signatures: signed.signatures.map(toWireSignature),
-    transactionHash: signed.transactionHash,
-    status
-  }
-  if (signed.feePayer === undefined) return { ...common, typeInt: t.type } as Transaction.SignedResult
-  return {
-    ...common,
-    typeInt: t.type,
-    feePayer: signed.feePayer.address,
-    ...(t.feeRatio !== undefined ? { feeRatio: t.feeRatio } : {})
-  } as Transaction.SignedResult
-}
-
-/**
- * What a multisig sender's transaction shows while it waits for its signers
- * (`Transaction.PendingTxData`: its fields, no signature): the fee payer named when it is
- * fee-delegated (the fee payer signs once the sender's signers have).
- *
- * @since 0.8.0
- * @category formatting
- */
-export const toPendingTxData = (t: Tx, feePayer?: Address.Address | undefined): Transaction.PendingTxData =>
-  ({
-    typeInt: t.type,
-    ...txFields(t),
-    ...(t.key !== undefined ? { accountKey: hexOfBytes(t.key) } : {}),
-    ...(feePayer !== undefined ? { feePayer } : {}),
-    ...(t.feeRatio !== undefined ? { feeRatio: t.feeRatio } : {})
-  }) as Transaction.PendingTxData
-
-/**
- * A log of a contract, as the ledger keeps it (lower-case hex).
- *
- * @since 0.4.0
- * @category models
- */
-export interface Log {
-  readonly address: string
-  readonly topics: ReadonlyArray<string>
-  readonly data: string
-}
-
-/**
- * Where and how a transaction was committed: its block, the gas it used, and what it did
- * (`CommitError` with Klaytn's `txError` code when its contract failed; its logs, the first at
- * block-wide index `logIndex`, and their bloom).
- *
- * @since 0.1.0
- * @category models
- */
-export interface BlockPlacement {
-  readonly blockHash: string
-  readonly blockNumber: number
-  readonly transactionIndex: number
-  readonly gasUsed: number
-  readonly status: "Committed" | "CommitError"
-  readonly txError?: number | undefined
-  readonly logs?: ReadonlyArray<Log> | undefined
-  readonly logIndex?: number | undefined
-  /** `0x` + 512 hex digits; absent: no logs (all zeros). */
-  readonly logsBloom?: string | undefined
-}
-
-const EMPTY_BLOOM = `0x${"00".repeat(256)}`
-
-// What each kind's receipt says of a contract: the service shows `""` for a value transfer and
-// Klaytn's `null` for an execution; a deployment names the contract (even when its code failed, as
-// Klaytn does) and has no recipient.
-const contractFields = (t: Tx) => {
-  switch (kindOf(t.type)) {
-    case "value":
-      return { contractAddress: "" as const }
-    case "contract/execute":
-      return { contractAddress: null }
-    case "contract/deploy":
-      return {
-        contractAddress: contractAddress(t.from, t.nonce),
-        to: null,
-        humanReadable: false,
-        codeFormat: "0x0"
-      }
-    case "legacy":
-      return t.to === undefined ? { contractAddress: contractAddress(t.from, t.nonce), to: null } : { contractAddress: null }
-    case "account":
-    case "cancel":
-    case "anchor":
-      return { contractAddress: null }
-  }
-}
-
-/**
- * The receipt of a committed transaction, shaped like the service's; encode it with
- * `Transaction.TransactionReceipt`.
- *
- * @since 0.1.0
- * @category formatting
- */
-export const toReceipt = (signed: SignedTx, placement: BlockPlacement): Transaction.CommittedReceipt => {
-  const t = signed.tx
-  const firstLog = placement.logIndex ?? 0
-  return {
-    status: placement.status,
-    blockHash: placement.blockHash,
-    blockNumber: placement.blockNumber,
-    transactionIndex: placement.transactionIndex,
-    gasUsed: placement.gasUsed,
-    ...txFields(signed.tx),
-    ...contractFields(t),
-    logs: (placement.logs ?? []).map((log, i) => ({
-      address: addressOfBytes(bytesOfHex(log.address)),
-      topics: log.topics,
-      data: log.data,
-      blockHash: placement.blockHash,
-      blockNumber: placement.blockNumber,
-      logIndex: firstLog + i,
-      removed: false,
-      transactionHash: signed.transactionHash,
-      transactionIndex: placement.transactionIndex
-    })),
-    logsBloom: placement.logsBloom ?? EMPTY_BLOOM,
-    ...(placement.txError !== undefined ? { txError: placement.txError } : {}),
-    typeInt: t.type,
-    type: Wire.typeName(t.type),
-    signatures: signed.signatures.map(toWireSignature),
-    ...(signed.feePayer !== undefined
-      ? { feePayer: signed.feePayer.address, feePayerSignatures: signed.feePayer.signatures.map(toWireSignature) }
-      : {}),
-    ...(t.feeRatio !== undefined ? { feeRatio: t.feeRatio } : {}),
-    hash: signed.transactionHash,
-    transactionHash: signed.transactionHash,
-    senderTxHash: signed.senderTxHash
-  }
-}
