@@ -3,9 +3,8 @@
  *
  * @since 0.1.0
  */
-import { Schema } from "effect"
+import { type FastCheck, Schema } from "effect"
 import * as Address from "./Address.js"
-import * as Arb from "./internal/arbitrary.js"
 import * as ChainId from "./ChainId.js"
 import * as KeyId from "./KeyId.js"
 import * as Krn from "./Krn.js"
@@ -68,15 +67,15 @@ const consistency = (a: HeldAccount) => {
   return issues
 }
 
-const arbitraryIn = (resourceType: string) => (fc: Arb.Fc) =>
+const arbitraryIn = (resourceType: string) => (fc: typeof FastCheck) =>
   fc.record({
-    keyId: Arb.keyId(fc, [resourceType]),
-    address: Arb.address(fc),
-    publicKey: Arb.publicKey(fc),
-    createdAt: Arb.timestamp(fc),
+    keyId: KeyId.arbitraryKeyId(fc, [resourceType]),
+    address: Address.arbitraryAddress(fc),
+    publicKey: PublicKey.arbitraryPublicKey(fc),
+    createdAt: Timestamp.arbitraryTimestamp(fc),
     age: fc.nat({ max: 10_000_000 }),
     multiSigKeys: fc.option(
-      fc.option(fc.array(fc.record({ publicKey: Arb.publicKey(fc), weight: fc.integer({ min: 1, max: 10 }) }), { maxLength: 3 }), { nil: null }),
+      fc.option(fc.array(fc.record({ publicKey: PublicKey.arbitraryPublicKey(fc), weight: fc.integer({ min: 1, max: 10 }) }), { maxLength: 3 }), { nil: null }),
       { nil: undefined }
     ),
     threshold: fc.option(fc.option(fc.nat({ max: 10 }), { nil: null }), { nil: undefined })

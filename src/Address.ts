@@ -7,15 +7,25 @@
  *
  * @since 0.1.0
  */
-import { Option, ParseResult, Schema } from "effect"
+import { type FastCheck, Option, ParseResult, Schema } from "effect"
 import { BadShape, normalizeAddress as normalize } from "./internal/hexEngine.js"
-import * as Arb from "./internal/arbitrary.js"
+import { arbitraryHexBytes } from "./internal/hexBytes.js"
 import { show } from "./internal/show.js"
 
 const SHAPE = /^0x[0-9a-fA-F]{40}$/
 
 // Any-case 0x + 40 hex digits to its checksummed form (the shape must already be known good).
 const checksummed = (s: string): string => normalize(s.toLowerCase()) as string
+
+/**
+ * A checksummed address of 20 random bytes, for the `arbitrary` annotations of the schemas
+ * holding addresses (fast-check as annotations receive it).
+ *
+ * @since 0.9.0
+ * @internal
+ */
+export const arbitraryAddress = (fc: typeof FastCheck): FastCheck.Arbitrary<string> =>
+  arbitraryHexBytes(fc, 20, 20).map((hex) => normalize(hex) as string)
 
 /**
  * A checksummed address, as a branded string.
@@ -26,7 +36,7 @@ const checksummed = (s: string): string => normalize(s.toLowerCase()) as string
 export const AddressFromSelf = Schema.String.pipe(
   Schema.filter((s) => normalize(s) === s, {
     message: (issue) => `expected an EIP-55 checksummed address, got ${show(issue.actual)}`,
-    arbitrary: () => Arb.address
+    arbitrary: () => arbitraryAddress
   }),
   Schema.brand("Address")
 ).annotations({ identifier: "Address" })

@@ -7,8 +7,7 @@
  *
  * @since 0.2.0
  */
-import { Data, Either, ParseResult, Schema } from "effect"
-import * as Arb from "./internal/arbitrary.js"
+import { Data, Either, type FastCheck, ParseResult, Schema } from "effect"
 import { HEX_QUANTITY } from "./internal/hex.js"
 import { show } from "./internal/show.js"
 
@@ -39,6 +38,20 @@ export const MaxPeb = (1n << 256n) - 1n
 const isPebValue = (n: bigint): boolean => n >= 0n && n <= MaxPeb
 
 /**
+ * An amount of peb: small ones, any up to `MaxPeb`, and the edges; for the `arbitrary`
+ * annotations of the schemas holding amounts (fast-check as annotations receive it).
+ *
+ * @since 0.9.0
+ * @internal
+ */
+export const arbitraryPeb = (fc: typeof FastCheck): FastCheck.Arbitrary<bigint> =>
+  fc.oneof(
+    fc.bigInt({ min: 0n, max: 10n ** 24n }),
+    fc.bigInt({ min: 0n, max: MaxPeb }),
+    fc.constantFrom(0n, 1n, 10n ** 18n, MaxPeb)
+  )
+
+/**
  * An amount in peb: a `bigint` from 0 to `MaxPeb`, branded.
  *
  * @since 0.1.0
@@ -47,7 +60,7 @@ const isPebValue = (n: bigint): boolean => n >= 0n && n <= MaxPeb
 export const PebFromSelf = Schema.BigIntFromSelf.pipe(
   Schema.filter(isPebValue, {
     message: (issue) => `amount must be a whole number of peb from 0 to 2^256 - 1, got ${show(issue.actual)}`,
-    arbitrary: () => Arb.peb
+    arbitrary: () => arbitraryPeb
   }),
   Schema.brand("Peb")
 ).annotations({ identifier: "Peb" })

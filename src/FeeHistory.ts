@@ -23,13 +23,12 @@ import { ParseResult, Schema } from "effect"
 import * as Address from "./Address.js"
 import * as Amount from "./Amount.js"
 import * as ChainId from "./ChainId.js"
-import * as Arb from "./internal/arbitrary.js"
-import { HEX_QUANTITY } from "./internal/hex.js"
+import { arbitraryHexQuantity, HEX_QUANTITY } from "./internal/hex.js"
 import { show } from "./internal/show.js"
 import * as Pagination from "./Pagination.js"
 import * as Timestamp from "./Timestamp.js"
 import * as Transaction from "./Transaction.js"
-import * as Wire from "./Wire.js"
+import { TxType, isFeeDelegatedType, isTxType } from "./TxType.js"
 
 const DECIMAL_INTEGER = /^[0-9]+$/
 const DECIMAL = /^[0-9]+(\.[0-9]+)?$/
@@ -78,8 +77,8 @@ export const isFeeRatioText = (s: string): boolean => FEE_RATIO.test(s)
  * @since 0.8.0
  * @internal
  */
-export const isFeeDelegatedTypeInt = (n: number): n is Wire.TxType =>
-  Number.isInteger(n) && Wire.isTxType(n) && Wire.isFeeDelegatedType(n as Wire.TxType)
+export const isFeeDelegatedTypeInt = (n: number): n is TxType =>
+  Number.isInteger(n) && isTxType(n) && isFeeDelegatedType(n as TxType)
 
 /**
  * Decodes a decimal string of peb (`"3877775000000000"`) to `Peb`; encodes to the decimal form.
@@ -132,7 +131,7 @@ const Rate = Schema.Number.pipe(
 export const HexStatus = Schema.String.pipe(
   Schema.filter((s) => HEX_QUANTITY.test(s), {
     message: (issue) => `expected a hex status (0x1, 0x0), got ${show(issue.actual)}`,
-    arbitrary: () => (fc) => fc.oneof(fc.constantFrom("0x1", "0x0"), Arb.hexInteger(fc, 2))
+    arbitrary: () => (fc) => fc.oneof(fc.constantFrom("0x1", "0x0"), arbitraryHexQuantity(fc, 2))
   })
 ).annotations({ identifier: "HexStatus" })
 
@@ -146,7 +145,7 @@ export const HexStatus = Schema.String.pipe(
 export const FeeDelegatedType = Schema.Number.pipe(
   Schema.filter(isFeeDelegatedTypeInt, {
     message: (issue) => `expected the type of a fee-delegated transaction, got ${show(issue.actual)}`,
-    arbitrary: () => (fc) => fc.constantFrom(...Object.values(Wire.TxType).filter(isFeeDelegatedTypeInt))
+    arbitrary: () => (fc) => fc.constantFrom(...Object.values(TxType).filter(isFeeDelegatedTypeInt))
   })
 ).annotations({ identifier: "FeeDelegatedType" })
 

@@ -3,13 +3,16 @@
  *
  * @since 0.1.0
  */
-import { Either, Equal, type Inspectable, ParseResult, Schema } from "effect"
-import * as Arb from "./internal/arbitrary.js"
+import { Either, Equal, type FastCheck, type Inspectable, ParseResult, Schema } from "effect"
 import { has0x, isHexRange } from "./internal/hexEngine.js"
+import { arbitraryHexBytes } from "./internal/hexBytes.js"
 import * as Internal from "./internal/keyId.js"
 import * as Krn from "./Krn.js"
 
 const KEY_HEX = /^0x[0-9a-fA-F]+$/
+
+// A key identifier as the service makes them: `0x` and 64 hex digits.
+const arbitraryKeyHex = (fc: typeof FastCheck): FastCheck.Arbitrary<string> => arbitraryHexBytes(fc, 32, 32)
 
 /**
  * Whether a string is a key identifier: `0x` followed by hex digits.
@@ -30,7 +33,7 @@ export const KeyHex = Schema.String.pipe(
   Schema.pattern(KEY_HEX, { message: () => "key identifier must be 0x followed by hex digits" })
 ).annotations({
   identifier: "KeyHex",
-  arbitrary: () => Arb.keyHex
+  arbitrary: () => arbitraryKeyHex
 })
 
 /**
@@ -59,6 +62,16 @@ export interface KeyId extends Equal.Equal, Inspectable.Inspectable {
 export const isKeyId: (u: unknown) => u is KeyId = Internal.isKeyId
 
 /**
+ * A key id in a pool of one of `resourceTypes`, for the `arbitrary` annotations of the schemas
+ * holding one (fast-check as annotations receive it).
+ *
+ * @since 0.9.0
+ * @internal
+ */
+export const arbitraryKeyId = (fc: typeof FastCheck, resourceTypes: ReadonlyArray<string>): FastCheck.Arbitrary<KeyId> =>
+  fc.tuple(Krn.arbitraryPoolKrn<Krn.PoolKrn>(fc, resourceTypes), arbitraryKeyHex(fc)).map(([pool, hex]) => Internal.make(pool, hex))
+
+/**
  * Schema of `KeyId` values themselves.
  *
  * @since 0.1.0
@@ -69,7 +82,7 @@ export const KeyIdFromSelf: Schema.Schema<KeyId> = Schema.declare(isKeyId, {
   description: "a KeyId value",
   pretty: () => (keyId) => `KeyId(${keyId.toString()})`,
   equivalence: () => Equal.equals,
-  arbitrary: () => (fc) => Arb.keyId(fc, [Krn.AccountPoolType, Krn.FeePayerPoolType, Krn.KeyPoolType])
+  arbitrary: () => (fc) => arbitraryKeyId(fc, [Krn.AccountPoolType, Krn.FeePayerPoolType, Krn.KeyPoolType])
 })
 
 const decodePoolKrn = ParseResult.decodeUnknownEither(Krn.PoolKrn)

@@ -7,8 +7,7 @@
  *
  * @since 0.1.0
  */
-import { type Either, Inspectable, ParseResult, Schema } from "effect"
-import * as Arb from "./internal/arbitrary.js"
+import { type Either, type FastCheck, Inspectable, ParseResult, Schema } from "effect"
 import { SEGMENT } from "./internal/segment.js"
 import { show } from "./internal/show.js"
 import * as ChainId from "./ChainId.js"
@@ -207,7 +206,22 @@ export const isPool = (krn: Krn): boolean =>
   krn.service === "wallet" &&
   (krn.resourceType === AccountPoolType || krn.resourceType === FeePayerPoolType || krn.resourceType === KeyPoolType)
 
-const arbitraryPool = <A>(resourceTypes: ReadonlyArray<string>) => () => (fc: Arb.Fc) => Arb.poolKrn<A>(fc, resourceTypes)
+/**
+ * A pool KRN of the wallet service with one of `resourceTypes`, on either chain, for the
+ * `arbitrary` annotations of the schemas holding one (fast-check as annotations receive it).
+ *
+ * @since 0.9.0
+ * @internal
+ */
+export const arbitraryPoolKrn = <A>(fc: typeof FastCheck, resourceTypes: ReadonlyArray<string>): FastCheck.Arbitrary<A> =>
+  fc.record({
+    chainId: fc.constantFrom(ChainId.Mainnet, ChainId.Testnet),
+    accountId: fc.oneof(fc.uuid(), fc.stringMatching(SEGMENT)),
+    resourceType: fc.constantFrom(...resourceTypes),
+    resourceId: fc.oneof(fc.constant(DefaultPoolName), fc.stringMatching(SEGMENT))
+  }).map((fields) => new KrnFromSelf({ ...fields, service: "wallet" }, true) as unknown as A)
+
+const arbitraryPool = <A>(resourceTypes: ReadonlyArray<string>) => () => (fc: typeof FastCheck) => arbitraryPoolKrn<A>(fc, resourceTypes)
 
 /**
  * A KRN of a wallet pool: an account pool, a fee-payer pool or a key pool. Key ids name one.

@@ -10,9 +10,9 @@
  *
  * @since 0.1.0
  */
-import { Schema } from "effect"
+import { type FastCheck, Schema } from "effect"
 import { has0x, isHexRange } from "./internal/hexEngine.js"
-import * as Arb from "./internal/arbitrary.js"
+import { arbitraryHexBytes } from "./internal/hexBytes.js"
 import { show } from "./internal/show.js"
 
 const isUncompressed = (s: string) => s.length === 132 && has0x(s) && s.charCodeAt(2) === 0x30 && s.charCodeAt(3) === 0x34 && isHexRange(s, 4, 132)
@@ -29,6 +29,21 @@ const isRaw = (s: string) => s.length === 130 && has0x(s) && isHexRange(s, 2, 13
 export const isPublicKey = (s: string): boolean => isUncompressed(s) || isCompressed(s) || isRaw(s)
 
 /**
+ * A public key: mostly uncompressed (as the service returns them), sometimes compressed or raw;
+ * for the `arbitrary` annotations of the schemas holding one (fast-check as annotations receive
+ * it).
+ *
+ * @since 0.9.0
+ * @internal
+ */
+export const arbitraryPublicKey = (fc: typeof FastCheck): FastCheck.Arbitrary<string> =>
+  fc.oneof(
+    { weight: 4, arbitrary: arbitraryHexBytes(fc, 64, 64).map((h) => `0x04${h.slice(2)}`) },
+    { weight: 1, arbitrary: fc.tuple(fc.constantFrom("02", "03"), arbitraryHexBytes(fc, 32, 32)).map(([p, h]) => `0x${p}${h.slice(2)}`) },
+    { weight: 1, arbitrary: arbitraryHexBytes(fc, 64, 64) }
+  )
+
+/**
  * A public key in one of the accepted forms, branded.
  *
  * @since 0.1.0
@@ -38,7 +53,7 @@ export const PublicKey = Schema.String.pipe(
   Schema.filter(isPublicKey, {
     message: (issue) =>
       `public key must be 0x04 + 128 hex digits (uncompressed), 0x02/0x03 + 64 (compressed) or 0x + 128 (raw), got ${show(issue.actual)}`,
-    arbitrary: () => Arb.publicKey
+    arbitrary: () => arbitraryPublicKey
   }),
   Schema.brand("PublicKey")
 ).annotations({ identifier: "PublicKey" })

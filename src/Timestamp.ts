@@ -4,8 +4,7 @@
  *
  * @since 0.1.0
  */
-import { ParseResult, Schema } from "effect"
-import * as Arb from "./internal/arbitrary.js"
+import { type FastCheck, ParseResult, Schema } from "effect"
 import { show } from "./internal/show.js"
 
 /**
@@ -26,6 +25,15 @@ export const Max = 253402300799
 export const isTimestamp = (n: number): boolean => Number.isInteger(n) && n >= 0 && n <= Max
 
 /**
+ * Unix seconds up to 2100, for the `arbitrary` annotations of the schemas holding timestamps
+ * (fast-check as annotations receive it).
+ *
+ * @since 0.9.0
+ * @internal
+ */
+export const arbitraryTimestamp = (fc: typeof FastCheck): FastCheck.Arbitrary<number> => fc.integer({ min: 0, max: 4102444800 })
+
+/**
  * Unix seconds: an integer from 0 to `Max`, branded.
  *
  * @since 0.1.0
@@ -37,7 +45,7 @@ export const Timestamp = Schema.Number.pipe(
       typeof issue.actual === "number" && Number.isInteger(issue.actual) && issue.actual > Max
         ? `timestamp must be Unix seconds, got ${issue.actual} (milliseconds?)`
         : `timestamp must be a whole number of Unix seconds from 0 to ${Max}, got ${show(issue.actual)}`,
-    arbitrary: () => Arb.timestamp
+    arbitrary: () => arbitraryTimestamp
   }),
   Schema.brand("Timestamp")
 ).annotations({ identifier: "Timestamp" })

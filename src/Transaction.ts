@@ -19,15 +19,14 @@
  *
  * @since 0.1.0
  */
-import { ParseResult, Schema } from "effect"
+import { type FastCheck, ParseResult, Schema } from "effect"
 import * as Address from "./Address.js"
 import * as Amount from "./Amount.js"
 import * as FeeDelegation from "./FeeDelegation.js"
-import * as Arb from "./internal/arbitrary.js"
-import * as Wire from "./Wire.js"
+import { TxType, baseType, hasFeeRatio, isFeeDelegatedType } from "./TxType.js"
 import * as Hex from "./internal/hexBytes.js"
 import { has0x, isHexRange } from "./internal/hexEngine.js"
-import { HEX_QUANTITY, NonNegativeInt } from "./internal/hex.js"
+import { arbitraryHexQuantity, HEX_QUANTITY, NonNegativeInt } from "./internal/hex.js"
 import { show } from "./internal/show.js"
 
 // ---------------------------------------------------------------------------------------------
@@ -46,7 +45,7 @@ const ANY_CASE_HASH = /^0x[0-9a-fA-F]{64}$/
 export const TxHashFromSelf = Schema.String.pipe(
   Schema.filter((s) => TX_HASH.test(s), {
     message: (issue) => `expected a lower-case transaction hash (0x + 64 hex digits), got ${show(issue.actual)}`,
-    arbitrary: () => (fc) => Arb.hexBytes(fc, 32, 32)
+    arbitrary: () => (fc) => Hex.arbitraryHexBytes(fc, 32, 32)
   }),
   Schema.brand("TxHash")
 ).annotations({ identifier: "TxHash" })
@@ -104,10 +103,14 @@ const hexInteger = (name: string, maxDigits: number) => {
   return Schema.String.pipe(
     Schema.filter((s) => pattern.test(s), {
       message: (issue) => `${name} must be 0x followed by 1 to ${maxDigits} hex digits, got ${show(issue.actual)}`,
-      arbitrary: () => (fc) => Arb.hexInteger(fc, maxDigits)
+      arbitrary: () => (fc) => arbitraryHexQuantity(fc, maxDigits)
     })
   )
 }
+
+// A signature as the service writes it, for the results' generators.
+const arbitrarySignature = (fc: typeof FastCheck) =>
+  fc.record({ V: arbitraryHexQuantity(fc, 16), R: arbitraryHexQuantity(fc, 64), S: arbitraryHexQuantity(fc, 64) })
 
 /**
  * One ECDSA signature as the service writes it: `V` (`2·chainId + 35` or `+ 36`), `R` and `S`
@@ -197,14 +200,14 @@ export interface ResultShape {
 }
 
 const SHAPES: ReadonlyMap<number, ResultShape> = new Map<number, ResultShape>([
-  [Wire.TxType.LegacyTransaction, { to: "optional", value: "required", input: "optional", accountKey: "absent" }],
-  [Wire.TxType.ValueTransfer, { to: "required", value: "required", input: "optional", accountKey: "absent" }],
-  [Wire.TxType.ValueTransferMemo, { to: "required", value: "required", input: "optional", accountKey: "absent" }],
-  [Wire.TxType.AccountUpdate, { to: "absent", value: "absent", input: "absent", accountKey: "required" }],
-  [Wire.TxType.SmartContractDeploy, { to: "absent", value: "required", input: "optional", accountKey: "absent" }],
-  [Wire.TxType.SmartContractExecution, { to: "required", value: "required", input: "optional", accountKey: "absent" }],
-  [Wire.TxType.Cancel, { to: "absent", value: "absent", input: "absent", accountKey: "absent" }],
-  [Wire.TxType.ChainDataAnchoring, { to: "absent", value: "absent", input: "required", accountKey: "absent" }]
+  [TxType.LegacyTransaction, { to: "optional", value: "required", input: "optional", accountKey: "absent" }],
+  [TxType.ValueTransfer, { to: "required", value: "required", input: "optional", accountKey: "absent" }],
+  [TxType.ValueTransferMemo, { to: "required", value: "required", input: "optional", accountKey: "absent" }],
+  [TxType.AccountUpdate, { to: "absent", value: "absent", input: "absent", accountKey: "required" }],
+  [TxType.SmartContractDeploy, { to: "absent", value: "required", input: "optional", accountKey: "absent" }],
+  [TxType.SmartContractExecution, { to: "required", value: "required", input: "optional", accountKey: "absent" }],
+  [TxType.Cancel, { to: "absent", value: "absent", input: "absent", accountKey: "absent" }],
+  [TxType.ChainDataAnchoring, { to: "absent", value: "absent", input: "required", accountKey: "absent" }]
 ])
 
 /**
@@ -213,13 +216,13 @@ const SHAPES: ReadonlyMap<number, ResultShape> = new Map<number, ResultShape>([
  * @since 0.5.0
  * @category models
  */
-export const shapeOf = (typeInt: Wire.TxType): ResultShape => SHAPES.get(Wire.baseType(typeInt))!
+export const shapeOf = (typeInt: TxType): ResultShape => SHAPES.get(baseType(typeInt))!
 
 // A result whose fields are not its type's is not what was sent. `strictValue`: a signed result's
 // value is required where the type has one (a multisig pending result may leave it out).
 const fieldsMatchType = (strictValue: boolean) =>
 (r: {
-  readonly typeInt: Wire.TxType
+  readonly typeInt: TxType
   readonly to?: unknown
   readonly value?: unknown
   readonly input?: unknown
@@ -234,8 +237,8 @@ const fieldsMatchType = (strictValue: boolean) =>
   return true
 }
 
-const BASIC_TYPES = Object.values(Wire.TxType).filter((t) => !Wire.isFeeDelegatedType(t)) as [Wire.TxType, ...Array<Wire.TxType>]
-const FEE_DELEGATED_TYPES = Object.values(Wire.TxType).filter(Wire.isFeeDelegatedType) as [Wire.TxType, ...Array<Wire.TxType>]
+const BASIC_TYPES = Object.values(TxType).filter((t) => !isFeeDelegatedType(t)) as [TxType, ...Array<TxType>]
+const FEE_DELEGATED_TYPES = Object.values(TxType).filter(isFeeDelegatedType) as [TxType, ...Array<TxType>]
 
 const ResultFields = {
   from: LowerCaseAddress,
@@ -291,7 +294,7 @@ type FeeDelegatedFields = typeof FeeDelegatedFields.Type
 
 // With-ratio types carry a ratio 1..99 on the chain; the others delegate the whole fee.
 const ratioMatchesType = (r: FeeDelegatedFields) =>
-  Wire.hasFeeRatio(r.typeInt)
+  hasFeeRatio(r.typeInt)
     ? r.feeRatio !== undefined && r.feeRatio >= 1 ? true : { path: ["feeRatio"], message: `type ${r.typeInt} needs a fee ratio from 1 to 99` }
     : r.feeRatio === undefined || r.feeRatio === 0 ? true : { path: ["feeRatio"], message: `type ${r.typeInt} delegates the whole fee: fee ratio must be absent or 0` }
 
@@ -308,25 +311,25 @@ export const FeeDelegatedTransactionResult = FeeDelegatedFields.pipe(
     const ratio = ratioMatchesType(r)
     return ratio === true ? fieldsMatchType(true)(r) : ratio
   }, {
-    // Built from the vocabulary's generators (no Arbitrary.make at run time: see internal/arbitrary).
+    // Built from the vocabulary's generators (no Arbitrary.make at run time: see internal/hexBytes).
     arbitrary: () => (fc) =>
       fc.record({
         typeInt: fc.constantFrom(...FEE_DELEGATED_TYPES),
-        from: Arb.address(fc),
-        to: Arb.address(fc),
-        value: Arb.peb(fc),
+        from: Address.arbitraryAddress(fc),
+        to: Address.arbitraryAddress(fc),
+        value: Amount.arbitraryPeb(fc),
         gas: fc.nat(),
-        gasPrice: Arb.peb(fc),
+        gasPrice: Amount.arbitraryPeb(fc),
         nonce: fc.nat(),
-        input: fc.option(Arb.hexBytes(fc, 0, 40), { nil: undefined }),
-        rlp: Arb.hexBytes(fc, 0, 40),
-        signatures: fc.array(Arb.signature(fc), { maxLength: 2 }),
-        transactionHash: Arb.hexBytes(fc, 32, 32),
+        input: fc.option(Hex.arbitraryHexBytes(fc, 0, 40), { nil: undefined }),
+        rlp: Hex.arbitraryHexBytes(fc, 0, 40),
+        signatures: fc.array(arbitrarySignature(fc), { maxLength: 2 }),
+        transactionHash: Hex.arbitraryHexBytes(fc, 32, 32),
         status: fc.constantFrom("Submitted" as const, "Pending" as const),
-        feePayer: Arb.address(fc),
+        feePayer: Address.arbitraryAddress(fc),
         ratio: fc.integer({ min: FeeDelegation.MinFeeRatio, max: FeeDelegation.MaxFeeRatio }),
         zero: fc.boolean(),
-        accountKey: Arb.hexBytes(fc, 2, 40)
+        accountKey: Hex.arbitraryHexBytes(fc, 2, 40)
       }).map(({ accountKey, input, ratio, to, value, zero, ...r }) => {
         // Only the fields of the type (`shapeOf`).
         const shape = shapeOf(r.typeInt)
@@ -336,7 +339,7 @@ export const FeeDelegatedTransactionResult = FeeDelegatedFields.pipe(
           ...(shape.value !== "absent" ? { value } : {}),
           ...(shape.input === "required" ? { input: input ?? "0x" } : shape.input === "optional" && input !== undefined ? { input } : {}),
           ...(shape.accountKey === "required" ? { accountKey } : {}),
-          ...(Wire.hasFeeRatio(r.typeInt) ? { feeRatio: ratio } : zero ? { feeRatio: 0 } : {})
+          ...(hasFeeRatio(r.typeInt) ? { feeRatio: ratio } : zero ? { feeRatio: 0 } : {})
         } as any
       })
   })
@@ -361,7 +364,7 @@ const TRANSACTION_ID = /^0x[0-9a-f]{64}$/
 export const TransactionIdFromSelf = Schema.String.pipe(
   Schema.filter((s) => TRANSACTION_ID.test(s), {
     message: (issue) => `expected a lower-case transaction id (0x + 64 hex digits), got ${show(issue.actual)}`,
-    arbitrary: () => (fc) => Arb.hexBytes(fc, 32, 32)
+    arbitrary: () => (fc) => Hex.arbitraryHexBytes(fc, 32, 32)
   }),
   Schema.brand("TransactionId")
 ).annotations({ identifier: "TransactionId" })
@@ -560,7 +563,7 @@ const LOGS_BLOOM = /^0x[0-9a-fA-F]{512}$/
 export const LogsBloom = Schema.String.pipe(
   Schema.filter((s) => LOGS_BLOOM.test(s), {
     message: (issue) => `expected a logs bloom (0x + 512 hex digits), got ${show(issue.actual)}`,
-    arbitrary: () => (fc) => Arb.hexBytes(fc, 256, 256)
+    arbitrary: () => (fc) => Hex.arbitraryHexBytes(fc, 256, 256)
   })
 ).annotations({ identifier: "LogsBloom" })
 

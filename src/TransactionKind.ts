@@ -23,7 +23,7 @@ import { Data } from "effect"
 import type * as AccountKey from "./AccountKey.js"
 import type * as Address from "./Address.js"
 import type * as Amount from "./Amount.js"
-import type * as Wire from "./Wire.js"
+import type { Kind } from "./TxType.js"
 
 /**
  * The kinds of transaction, by tag:
@@ -117,7 +117,7 @@ export const Cancel = (target: CancelTarget): Extract<TransactionKind, { readonl
  * @since 0.4.0
  * @category routes
  */
-export const wireKind: (kind: TransactionKind) => Wire.Kind = $match({
+export const wireKind: (kind: TransactionKind) => Kind = $match({
   ValueTransfer: () => "value" as const,
   ContractDeploy: () => "contract/deploy" as const,
   ContractExecution: () => "contract/execute" as const,

@@ -6,6 +6,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Option, Schedule, Schema } from "effect"
 import { readFileSync } from "node:fs"
+import * as Receipts from "../packages/emulator/src/chain/Receipts.js"
 import * as Klaytn from "../src/Klaytn.js"
 import { Address, FeeDelegation, Transaction, TransactionKind, WalletClient } from "../src/index.js"
 import { testClient, withClient } from "./support/client.js"
@@ -21,7 +22,7 @@ const signedTx = (feePayer: boolean) =>
     Either.getOrThrow(Klaytn.makeTransaction({ kind: "value", from, to, value: 5n, nonce: 7, gas: 50_000, gasPrice: 25_000_000_000n, feeDelegated: feePayer })),
     { chainId: 1001, sender: key(1), feePayer: feePayer ? key(2) : undefined }
   ))
-const resultOf = (tx: Klaytn.SignedTx, status: "Pending" | "Submitted") => Schema.encodeSync(Transaction.TransactionResult)(Klaytn.toResult(tx, status))
+const resultOf = (tx: Klaytn.SignedTx, status: "Pending" | "Submitted") => Schema.encodeSync(Transaction.TransactionResult)(Receipts.toResult(tx, status))
 
 const { blockHash: _h, blockNumber: _n, contractAddress: _c, gasUsed: _g, logs: _l, logsBloom: _b, transactionIndex: _i, ...receiptFields } = JSON.parse(
   readFileSync(new URL("./fixtures/tx/tx-receipt-200-success.json", import.meta.url), "utf8")

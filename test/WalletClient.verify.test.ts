@@ -8,6 +8,8 @@ import { secp256k1 } from "@noble/curves/secp256k1.js"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Option, Schema } from "effect"
 import { readFileSync } from "node:fs"
+import { signAsFeePayer } from "../packages/emulator/src/chain/FeePayerSigning.js"
+import * as Receipts from "../packages/emulator/src/chain/Receipts.js"
 import * as Klaytn from "../src/Klaytn.js"
 import { AccountKey, Address, FeeDelegation, Transaction, TransactionKind, WalletClient, type WalletConfig, type WalletError } from "../src/index.js"
 import { secret, testClient, withClient } from "./support/client.js"
@@ -36,7 +38,7 @@ const signed = (options: { feePayer?: boolean; feeRatio?: number; chainId?: numb
     feeRatio: options.feeRatio
   }))
   const s = Either.getOrThrow(Klaytn.signTransaction(tx, { chainId: options.chainId ?? 1001, sender: key(1), feePayer: options.feePayer ? key(2) : undefined }))
-  return { tx: s, body: Schema.encodeSync(Transaction.TransactionResult)(Klaytn.toResult(s, "Submitted")) as Record<string, any> }
+  return { tx: s, body: Schema.encodeSync(Transaction.TransactionResult)(Receipts.toResult(s, "Submitted")) as Record<string, any> }
 }
 
 const answering = (body: unknown, extra: Partial<WalletConfig.Options> = {}) => {
@@ -103,8 +105,8 @@ describe("verified results", () => {
   it.effect("a sender whose key is not its address's (an account registered under a key of the key service): its signature is checked against its account's key, read once", () =>
     Effect.gen(function*() {
       const tx = Either.getOrThrow(Klaytn.makeTransaction({ kind: "value", from: sender as any, to, value: 5n, nonce: 7, gas: 50_000, gasPrice: 25_000_000_000n }))
-      const byOther = Either.getOrThrow(Klaytn.signAsFeePayer(tx, [Either.getOrThrow(Klaytn.sign(Klaytn.senderSigningHash(tx, 1001), key(3), 1001))], { chainId: 1001 }))
-      const body = Schema.encodeSync(Transaction.TransactionResult)(Klaytn.toResult(byOther, "Submitted"))
+      const byOther = Either.getOrThrow(signAsFeePayer(tx, [Either.getOrThrow(Klaytn.sign(Klaytn.senderSigningHash(tx, 1001), key(3), 1001))], { chainId: 1001 }))
+      const body = Schema.encodeSync(Transaction.TransactionResult)(Receipts.toResult(byOther, "Submitted"))
       const account = (publicKeyOf: Uint8Array) => ({
         address: sender,
         chainId: 1001,

@@ -5,7 +5,6 @@
  * @internal
  */
 import { Either, type Exit, Option, Redacted, Tracer } from "effect"
-import type { Credentials } from "../Credentials.js"
 import * as WalletError from "../WalletError.js"
 
 /**
@@ -149,9 +148,8 @@ export const scrubberOf = (secrets: ReadonlyArray<string>): Pick<Auth, "scrub" |
  *
  * @internal
  */
-export const make = (credentials: Credentials): Either.Either<Auth, WalletError.InvalidArgument> => {
-  // Checked as `unknown`: a JavaScript caller, or `process.env.X!`, can hand over anything.
-  const given: unknown = credentials
+export const make = (given: unknown): Either.Either<Auth, WalletError.InvalidArgument> => {
+  // `unknown`, not `Credentials`: a JavaScript caller, or `process.env.X!`, can hand over anything.
   if (typeof given !== "object" || given === null) return Either.left(invalid("", `missing: ${FORMS}`))
   if ("authorization" in given) {
     const text = redactedText(given.authorization)

@@ -16,7 +16,7 @@ import * as ChainId from "../ChainId.js"
 import * as Multisig from "../Multisig.js"
 import * as Timestamp from "../Timestamp.js"
 import * as Transaction from "../Transaction.js"
-import * as Wire from "../Wire.js"
+import { isTxType } from "../TxType.js"
 import { type AddressMemo, addressMemo, checksummed, has, isInt, pageDecoder } from "./fastPage.js"
 import { isHexBytes } from "./hexBytes.js"
 
@@ -36,7 +36,7 @@ const fastTxData = (u: unknown, memo: AddressMemo): Transaction.PendingTxData | 
   if (!isObject(u)) return undefined
   const { gas, nonce, typeInt } = u
   // `Schema.Literal` of every type.
-  if (typeof typeInt !== "number" || !Wire.isTxType(typeInt)) return undefined
+  if (typeof typeInt !== "number" || !isTxType(typeInt)) return undefined
   const from = checksummed(u.from, memo)
   if (from === undefined) return undefined
   // `Schema.NonNegativeInt`.

@@ -3,7 +3,7 @@
  *
  * @internal
  */
-import { Schema } from "effect"
+import { type FastCheck, Schema } from "effect"
 import { show } from "./show.js"
 
 /**
@@ -12,6 +12,15 @@ import { show } from "./show.js"
  * @internal
  */
 export const HEX_QUANTITY = /^0x[0-9a-fA-F]+$/
+
+/**
+ * A quantity of 1 to `maxDigits` hex digits without leading zeros, for the schemas'
+ * `arbitrary` annotations (fast-check as they receive it: nothing here imports it).
+ *
+ * @internal
+ */
+export const arbitraryHexQuantity = (fc: typeof FastCheck, maxDigits: number): FastCheck.Arbitrary<string> =>
+  fc.bigInt({ min: 1n, max: (1n << BigInt(4 * maxDigits)) - 1n }).map((n) => `0x${n.toString(16)}`)
 
 /**
  * `0x` and the bytes in lower-case hex.

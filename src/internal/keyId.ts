@@ -5,12 +5,18 @@
  * @internal
  */
 import { Equal, Hash, Inspectable } from "effect"
-import type { KeyId } from "../KeyId.js"
 import * as Krn from "../Krn.js"
 
-// A plain class rather than Schema.Class: a page decode builds one per account, and Schema.Class
-// construction cost 10x more (docs/benchmarks.md). Equality and hashing are still structural.
-class KeyIdImpl implements KeyId {
+/**
+ * A key id's value, which `KeyId.KeyId` describes (this module does not import KeyId, which
+ * imports it: the class is checked against the interface where KeyId hands it out).
+ *
+ * A plain class rather than Schema.Class: a page decode builds one per account, and Schema.Class
+ * construction cost 10x more (docs/benchmarks.md). Equality and hashing are still structural.
+ *
+ * @internal
+ */
+export class KeyIdImpl implements Equal.Equal, Inspectable.Inspectable {
   constructor(readonly poolKrn: Krn.PoolKrn, readonly keyHex: string) {}
   [Equal.symbol](that: Equal.Equal): boolean {
     return that instanceof KeyIdImpl && this.keyHex === that.keyHex && Krn.equals(this.poolKrn, that.poolKrn)
@@ -34,11 +40,11 @@ class KeyIdImpl implements KeyId {
  *
  * @internal
  */
-export const make = (poolKrn: Krn.PoolKrn, keyHex: string): KeyId => new KeyIdImpl(poolKrn, keyHex)
+export const make = (poolKrn: Krn.PoolKrn, keyHex: string): KeyIdImpl => new KeyIdImpl(poolKrn, keyHex)
 
 /**
  * Whether a value is a key id.
  *
  * @internal
  */
-export const isKeyId = (u: unknown): u is KeyId => u instanceof KeyIdImpl
+export const isKeyId = (u: unknown): u is KeyIdImpl => u instanceof KeyIdImpl

@@ -5,6 +5,7 @@
 import { Either, Option, Schema } from "effect"
 import { randomBytes } from "node:crypto"
 import * as Address from "../../src/Address.js"
+import * as Receipts from "../../packages/emulator/src/chain/Receipts.js"
 import * as Klaytn from "../../src/Klaytn.js"
 import * as Transaction from "../../src/Transaction.js"
 
@@ -117,5 +118,5 @@ export const transferResult = (() => {
   const to = Option.getOrThrow(Address.checksum("0x5053e2f0dde795c423a2b7f551c873f6ef6f4daa"))
   const tx = Either.getOrThrow(Klaytn.makeTransaction({ kind: "value", from, to, value: 1000n, nonce: 3, gas: 100_000, gasPrice: 25_000_000_000n, feeDelegated: true }))
   const signed = Either.getOrThrow(Klaytn.signTransaction(tx, { chainId: 1001, sender, feePayer }))
-  return { from, to, value: 1000n, json: Schema.encodeSync(Transaction.TransactionResult)(Klaytn.toResult(signed, "Submitted")) }
+  return { from, to, value: 1000n, json: Schema.encodeSync(Transaction.TransactionResult)(Receipts.toResult(signed, "Submitted")) }
 })()

@@ -7,7 +7,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { Either, FastCheck as fc } from "effect"
 import * as AbiParameters from "ox/AbiParameters"
 import * as AbiValue from "../../src/internal/abiValue.js"
-import * as Arb from "../../src/internal/arbitrary.js"
+import { arbitraryAddress } from "../../src/Address.js"
+import { arbitraryHexBytes } from "../../src/internal/hexBytes.js"
 
 const bits = fc.integer({ min: 1, max: 32 }).map((n) => n * 8)
 
@@ -40,15 +41,15 @@ const valueFor = (type: string): fc.Arbitrary<unknown> => {
         )
       }
       case "address":
-        return fc.oneof(Arb.address(fc), Arb.address(fc).map((a) => a.toLowerCase()), Arb.hexBytes(fc, 19, 21), fc.constant(42))
+        return fc.oneof(arbitraryAddress(fc), arbitraryAddress(fc).map((a) => a.toLowerCase()), arbitraryHexBytes(fc, 19, 21), fc.constant(42))
       case "bool":
         return fc.oneof(fc.boolean(), fc.constantFrom("true", 1))
       case "string":
         return fc.oneof(fc.string(), fc.integer())
       case "bytes":
-        return fc.oneof(Arb.hexBytes(fc, 0, 40), fc.constantFrom("0x1", "zz", 7))
+        return fc.oneof(arbitraryHexBytes(fc, 0, 40), fc.constantFrom("0x1", "zz", 7))
       case "fixedBytes":
-        return fc.oneof(Arb.hexBytes(fc, p.size, p.size), Arb.hexBytes(fc, 0, 33), fc.constant("0x1"))
+        return fc.oneof(arbitraryHexBytes(fc, p.size, p.size), arbitraryHexBytes(fc, 0, 33), fc.constant("0x1"))
       case "array": {
         const n = p.size
         return fc.oneof(
@@ -74,15 +75,15 @@ const fittingFor = (p: AbiValue.Parsed): fc.Arbitrary<unknown> => {
       )
     }
     case "address":
-      return fc.oneof(Arb.address(fc), Arb.address(fc).map((a) => a.toLowerCase()))
+      return fc.oneof(arbitraryAddress(fc), arbitraryAddress(fc).map((a) => a.toLowerCase()))
     case "bool":
       return fc.boolean()
     case "string":
       return fc.string()
     case "bytes":
-      return Arb.hexBytes(fc, 0, 40)
+      return arbitraryHexBytes(fc, 0, 40)
     case "fixedBytes":
-      return Arb.hexBytes(fc, p.size, p.size)
+      return arbitraryHexBytes(fc, p.size, p.size)
     case "array":
       return fc.array(fittingFor(p.element), p.size === undefined ? { maxLength: 3 } : { minLength: p.size, maxLength: p.size })
   }

@@ -24,7 +24,7 @@
 import type { SqlError } from "@effect/sql"
 import { Clock, Context, Effect, Either, Layer, Option, Schema } from "effect"
 import { AccountKey, Address, type ChainId, Krn, Multisig, Transaction } from "effect-kas-wallet"
-import * as Klaytn from "effect-kas-wallet/Klaytn"
+import * as Klaytn from "./chain/Klaytn.js"
 import * as Ledger from "./chain/Ledger.js"
 import * as ApiError from "./http/ApiError.js"
 import type * as Cursor from "./http/Cursor.js"

@@ -12,7 +12,10 @@ import { readFileSync } from "node:fs"
 import { Address, Amount, Transaction } from "effect-kas-wallet"
 import * as Wire from "effect-kas-wallet/Wire"
 import * as Klaytn from "effect-kas-wallet/Klaytn"
+import { contractAddress } from "../src/chain/ContractAddress.js"
+import { intrinsicGas, intrinsicGasOf } from "../src/chain/IntrinsicGas.js"
 import * as Ledger from "../src/chain/Ledger.js"
+import * as Receipts from "../src/chain/Receipts.js"
 import {
   addressOfKey,
   bytesOf,
@@ -173,7 +176,7 @@ describe("the service's example transactions", () => {
     for (const json of [basic, withRatio]) {
       const raw = unhex(json.rlp as string)
       const signed = right(Klaytn.fromRaw(raw, TESTNET))
-      const encoded = Schema.encodeSync(Transaction.TransactionResult)(Klaytn.toResult(signed, "Submitted"))
+      const encoded = Schema.encodeSync(Transaction.TransactionResult)(Receipts.toResult(signed, "Submitted"))
       expect(encoded).toStrictEqual({ ...json, gasPrice: "0x5d21dba00" })
     }
   })
@@ -209,7 +212,7 @@ describe("the service's example transactions", () => {
       expect(signers.sender.toLowerCase()).toBe(deploy.from)
       expect(signers.feePayer?.toLowerCase()).toBe(deploy.feePayer)
       expect(hex(Klaytn.encodeRaw(parts))).toBe(deploy.rlp)
-      expect(Schema.encodeSync(Transaction.TransactionResult)(Klaytn.toResult(right(Klaytn.fromRaw(raw, TESTNET)), "Submitted"))).toStrictEqual({
+      expect(Schema.encodeSync(Transaction.TransactionResult)(Receipts.toResult(right(Klaytn.fromRaw(raw, TESTNET)), "Submitted"))).toStrictEqual({
         ...deploy,
         gasPrice: "0x5d21dba00"
       })
@@ -232,7 +235,7 @@ describe("the service's example transactions", () => {
       expect(signers.sender.toLowerCase()).toBe(execute.from)
       expect(signers.feePayer?.toLowerCase()).toBe(execute.feePayer)
       expect(hex(Klaytn.encodeRaw(parts))).toBe(execute.rlp)
-      expect(Schema.encodeSync(Transaction.TransactionResult)(Klaytn.toResult(right(Klaytn.fromRaw(raw, TESTNET)), "Submitted"))).toStrictEqual({
+      expect(Schema.encodeSync(Transaction.TransactionResult)(Receipts.toResult(right(Klaytn.fromRaw(raw, TESTNET)), "Submitted"))).toStrictEqual({
         ...execute,
         gasPrice: "0x5d21dba00"
       })
@@ -244,10 +247,10 @@ describe("the service's example transactions", () => {
       const receipt = fixture("tx-receipt-200-deploy-contract-receipt.json")
       const from = Option.getOrThrow(Address.checksum(receipt.from as string))
       const nonce = Number(receipt.nonce)
-      expect(Klaytn.contractAddress(from, nonce).toLowerCase()).toBe(receipt.contractAddress)
+      expect(contractAddress(from, nonce).toLowerCase()).toBe(receipt.contractAddress)
       expect(createdAddress(receipt.from as string, nonce)).toBe(receipt.contractAddress)
       // gasUsed covers the intrinsic gas of its type (41) and 314 bytes of creation code, plus the EVM's
-      const intrinsic = Klaytn.intrinsicGas(receipt.typeInt as Wire.TxType, unhex(receipt.input as string).length)
+      const intrinsic = intrinsicGas(receipt.typeInt as Wire.TxType, unhex(receipt.input as string).length)
       expect(intrinsic).toBe(53_000 + 10_000 + 314 * 100)
       expect(Number(receipt.gasUsed)).toBeGreaterThan(intrinsic)
     })
@@ -255,7 +258,7 @@ describe("the service's example transactions", () => {
 
   it("tx-receipt-200-success.json: gasUsed is the intrinsic gas of a 4-byte memo transfer", () => {
     const receipt = fixture("tx-receipt-200-success.json")
-    expect(Klaytn.intrinsicGas(receipt.typeInt as Wire.TxType, unhex(receipt.input as string).length)).toBe(
+    expect(intrinsicGas(receipt.typeInt as Wire.TxType, unhex(receipt.input as string).length)).toBe(
       Number(receipt.gasUsed)
     )
   })
@@ -391,17 +394,17 @@ describe("every transaction type, signed with random keys", () => {
       expect(right(Klaytn.verifySigners(parts, c.chainId)).sender).toBe(from)
 
       // results and receipts are valid wire bodies
-      const result = Klaytn.toResult(signed, "Submitted")
+      const result = Receipts.toResult(signed, "Submitted")
       expect(Schema.decodeUnknownSync(Transaction.TransactionResult)(Schema.encodeSync(Transaction.TransactionResult)(result))).toStrictEqual(result)
       expect(result.rlp).toBe(hex(raw))
       expect("to" in result).toBe(params.to !== undefined)
       expect("value" in result).toBe(params.kind === "value" || params.kind === "contract/deploy" || params.kind === "contract/execute")
       expect((result as Record<string, unknown>).accountKey).toBe(params.key !== undefined ? hex(params.key) : undefined)
-      const receipt = Klaytn.toReceipt(signed, {
+      const receipt = Receipts.toReceipt(signed, {
         blockHash: hex(keccak_256(Uint8Array.of(1))),
         blockNumber: 7,
         transactionIndex: 0,
-        gasUsed: right(Klaytn.intrinsicGasOf(tx)),
+        gasUsed: right(intrinsicGasOf(tx)),
         status: "Committed"
       })
       const receiptJson = Schema.encodeSync(Transaction.TransactionReceipt)(receipt)
@@ -531,18 +534,18 @@ describe("refusals", () => {
 
   it("intrinsic gas: 21000 (transfer, execution) or 53000 (deployment), +10000 fee-delegated, +15000 with a ratio, +100 per input byte", () => {
     const T = Wire.TxType
-    expect(Klaytn.intrinsicGas(T.ValueTransfer, 0)).toBe(21000)
-    expect(Klaytn.intrinsicGas(T.FeeDelegatedValueTransfer, 0)).toBe(31000)
-    expect(Klaytn.intrinsicGas(T.FeeDelegatedValueTransferWithRatio, 0)).toBe(36000)
-    expect(Klaytn.intrinsicGas(T.ValueTransferMemo, 5)).toBe(21500)
-    expect(Klaytn.intrinsicGas(T.FeeDelegatedValueTransferMemo, 5)).toBe(31500)
-    expect(Klaytn.intrinsicGas(T.FeeDelegatedValueTransferMemoWithRatio, 5)).toBe(36500)
-    expect(Klaytn.intrinsicGas(T.SmartContractDeploy, 10)).toBe(54000)
-    expect(Klaytn.intrinsicGas(T.FeeDelegatedSmartContractDeploy, 10)).toBe(64000)
-    expect(Klaytn.intrinsicGas(T.FeeDelegatedSmartContractDeployWithRatio, 10)).toBe(69000)
-    expect(Klaytn.intrinsicGas(T.SmartContractExecution, 68)).toBe(27800)
-    expect(Klaytn.intrinsicGas(T.FeeDelegatedSmartContractExecution, 0)).toBe(31000)
-    expect(Klaytn.intrinsicGas(T.FeeDelegatedSmartContractExecutionWithRatio, 4)).toBe(36400)
+    expect(intrinsicGas(T.ValueTransfer, 0)).toBe(21000)
+    expect(intrinsicGas(T.FeeDelegatedValueTransfer, 0)).toBe(31000)
+    expect(intrinsicGas(T.FeeDelegatedValueTransferWithRatio, 0)).toBe(36000)
+    expect(intrinsicGas(T.ValueTransferMemo, 5)).toBe(21500)
+    expect(intrinsicGas(T.FeeDelegatedValueTransferMemo, 5)).toBe(31500)
+    expect(intrinsicGas(T.FeeDelegatedValueTransferMemoWithRatio, 5)).toBe(36500)
+    expect(intrinsicGas(T.SmartContractDeploy, 10)).toBe(54000)
+    expect(intrinsicGas(T.FeeDelegatedSmartContractDeploy, 10)).toBe(64000)
+    expect(intrinsicGas(T.FeeDelegatedSmartContractDeployWithRatio, 10)).toBe(69000)
+    expect(intrinsicGas(T.SmartContractExecution, 68)).toBe(27800)
+    expect(intrinsicGas(T.FeeDelegatedSmartContractExecution, 0)).toBe(31000)
+    expect(intrinsicGas(T.FeeDelegatedSmartContractExecutionWithRatio, 4)).toBe(36400)
   })
 })
 

@@ -17,7 +17,7 @@
  */
 import type { SqlError } from "@effect/sql"
 import { Effect, Either, Option } from "effect"
-import * as Klaytn from "effect-kas-wallet/Klaytn"
+import * as Klaytn from "../../chain/Klaytn.js"
 import * as Wire from "effect-kas-wallet/Wire"
 import type * as Evm from "../../chain/Evm.js"
 import * as Ledger from "../../chain/Ledger.js"

@@ -1,0 +1,218 @@
+/**
+ * secp256k1 signatures as Klaytn makes them: keys and their addresses, signing with `V` bound to
+ * the chain (2·chainId + 35 + recovery id) and low `S`, recovery, and the service's `{ V, R, S }`
+ * form. A signer recovered once is remembered (internal/signers) so that its next signatures are
+ * checked, not recovered.
+ *
+ * Part of `effect-kas-wallet/Klaytn` (src/Klaytn.ts), which re-exports its public names.
+ *
+ * @since 0.9.0
+ */
+import { secp256k1 } from "@noble/curves/secp256k1.js"
+import { keccak_256 as keccak256 } from "@noble/hashes/sha3.js"
+import type { Either } from "effect"
+import type * as Address from "../Address.js"
+import * as Signers from "../internal/signers.js"
+import type * as Transaction from "../Transaction.js"
+import { addressOfBytes } from "./AddressBytes.js"
+import { guard, invalid, type KlaytnError } from "./KlaytnError.js"
+
+/**
+ * One signature: `v` = 2·chainId + 35 + recovery id, `r` and `s` as integers.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface SignatureValues {
+  readonly v: number
+  readonly r: bigint
+  readonly s: bigint
+}
+
+const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n
+
+const checkHash = (hash: Uint8Array) => {
+  if (hash.length !== 32) invalid(`a signing hash has 32 bytes, got ${hash.length}`)
+}
+
+const checkKey = (privateKey: Uint8Array) => {
+  // The message never shows the key.
+  if (privateKey.length !== 32 || !secp256k1.utils.isValidSecretKey(privateKey)) invalid("invalid secp256k1 private key")
+}
+
+/**
+ * The address of a private key, checked (`invalid` when it is not one; the refusal never shows it).
+ *
+ * @internal
+ */
+export const addressOfKeyUnsafe = (privateKey: Uint8Array): Address.Address => {
+  checkKey(privateKey)
+  return addressOfUncompressed(secp256k1.getPublicKey(privateKey, false))
+}
+
+const addressOfUncompressed = (uncompressed: Uint8Array): Address.Address =>
+  addressOfBytes(keccak256(uncompressed.subarray(1)).subarray(12))
+
+/**
+ * A fresh random secp256k1 private key (32 bytes, from the platform's secure random source): a
+ * wallet's own key, for tools and tests that sign outside KAS. Keep it secret: nothing here prints
+ * it.
+ *
+ * @since 0.5.0
+ * @category signing
+ */
+export const randomPrivateKey = (): Uint8Array => secp256k1.utils.randomSecretKey()
+
+/**
+ * The address of a secp256k1 public key (33 bytes compressed or 65 uncompressed): the last 20
+ * bytes of keccak256 of its coordinates.
+ *
+ * @since 0.5.0
+ * @category signing
+ */
+export const addressOfPublicKey = (publicKey: Uint8Array): Either.Either<Address.Address, KlaytnError> =>
+  guard(() => {
+    try {
+      return addressOfUncompressed(secp256k1.Point.fromBytes(publicKey).toBytes(false))
+    } catch {
+      return invalid("not a public key of secp256k1")
+    }
+  })
+
+/**
+ * The address of a 32-byte secp256k1 private key.
+ *
+ * @since 0.1.0
+ * @category signing
+ */
+export const addressOfKey = (privateKey: Uint8Array): Either.Either<Address.Address, KlaytnError> =>
+  guard(() => addressOfKeyUnsafe(privateKey))
+
+/**
+ * Signs a 32-byte hash with a private key for a chain (`sign`), refused with `invalid`.
+ *
+ * @internal
+ */
+export const signUnsafe = (hash: Uint8Array, privateKey: Uint8Array, chainId: number): SignatureValues => {
+  checkHash(hash)
+  checkKey(privateKey)
+  // RFC 6979 deterministic nonces; low-S, as Klaytn requires.
+  const sig = secp256k1.Signature.fromBytes(secp256k1.sign(hash, privateKey, { prehash: false, format: "recovered" }), "recovered")
+  return { v: 2 * chainId + 35 + sig.recovery!, r: sig.r, s: sig.s }
+}
+
+/**
+ * Signs a 32-byte hash with a 32-byte private key for a chain: `v` = 2·chainId + 35 + recovery
+ * id, low `s`.
+ *
+ * @since 0.1.0
+ * @category signing
+ */
+export const sign = (hash: Uint8Array, privateKey: Uint8Array, chainId: number): Either.Either<SignatureValues, KlaytnError> =>
+  guard(() => signUnsafe(hash, privateKey, chainId))
+
+// The recovery id of a signature, checking V against the chain, R and S in range and S low.
+const recoveryIdUnsafe = (hash: Uint8Array, signature: SignatureValues, chainId: number): number => {
+  checkHash(hash)
+  const recovery = signature.v - (2 * chainId + 35)
+  if (recovery !== 0 && recovery !== 1) {
+    invalid(`V must be ${2 * chainId + 35} or ${2 * chainId + 36} on chain ${chainId}, got ${signature.v}`)
+  }
+  const { r, s } = signature
+  if (r < 1n || r >= N || s < 1n || s >= N) invalid("R and S must be from 1 to the curve order - 1")
+  if (s > N >> 1n) invalid("S must be in the lower half of the curve order")
+  return recovery
+}
+
+// The public key that signed `hash`, its signature already checked (`recoveryIdUnsafe`).
+const recoverCheckedUnsafe = (hash: Uint8Array, signature: SignatureValues, recovery: number) => {
+  try {
+    return new secp256k1.Signature(signature.r, signature.s, recovery).recoverPublicKey(hash)
+  } catch {
+    return invalid("the signature does not recover a public key")
+  }
+}
+
+// The public key that signed `hash` (the checks of `recoveryIdUnsafe` first).
+const recoverPointUnsafe = (hash: Uint8Array, signature: SignatureValues, chainId: number) =>
+  recoverCheckedUnsafe(hash, signature, recoveryIdUnsafe(hash, signature, chainId))
+
+/**
+ * That `address` signed `hash`: checked against its point when a signature of it was recovered
+ * before (internal/signers), else recovered; `mismatch` words the error with who did sign.
+ *
+ * @internal
+ */
+export const checkSignerUnsafe = (
+  hash: Uint8Array,
+  signature: SignatureValues,
+  chainId: number,
+  address: Address.Address,
+  mismatch: (signer: Address.Address) => string
+): void => {
+  const recovery = recoveryIdUnsafe(hash, signature, chainId)
+  if (Signers.signedBy(address, hash, signature.r, signature.s, recovery) === true) return
+  const point = recoverCheckedUnsafe(hash, signature, recovery)
+  const signer = addressOfUncompressed(point.toBytes(false))
+  if (signer !== address) invalid(mismatch(signer))
+  Signers.remember(address, point)
+}
+
+/**
+ * The compressed public key (33 bytes) that signed `hash`: what account keys hold.
+ *
+ * @internal
+ */
+export const recoverKeyUnsafe = (hash: Uint8Array, signature: SignatureValues, chainId: number): Uint8Array =>
+  recoverPointUnsafe(hash, signature, chainId).toBytes(true)
+
+/**
+ * The address that signed `hash` (`recover`), refused with `invalid`.
+ *
+ * @internal
+ */
+export const recoverUnsafe = (hash: Uint8Array, signature: SignatureValues, chainId: number): Address.Address =>
+  addressOfUncompressed(recoverPointUnsafe(hash, signature, chainId).toBytes(false))
+
+/**
+ * The address that signed `hash`, checking `v` against the chain and `s` for low-S.
+ *
+ * @since 0.1.0
+ * @category signing
+ */
+export const recover = (hash: Uint8Array, signature: SignatureValues, chainId: number): Either.Either<Address.Address, KlaytnError> =>
+  guard(() => recoverUnsafe(hash, signature, chainId))
+
+/**
+ * The public key (compressed, 33 bytes: what account keys hold) that signed `hash`, checking `v`
+ * against the chain and `s` for low-S.
+ *
+ * @since 0.8.0
+ * @category signing
+ */
+export const recoverPublicKey = (hash: Uint8Array, signature: SignatureValues, chainId: number): Either.Either<Uint8Array, KlaytnError> =>
+  guard(() => recoverKeyUnsafe(hash, signature, chainId))
+
+/**
+ * A signature of the service's `{ V, R, S }` form as values (the inverse of `toWireSignature`).
+ *
+ * @since 0.8.0
+ * @category formatting
+ */
+export const fromWireSignature = (sig: Transaction.Signature): SignatureValues => ({
+  v: Number(BigInt(sig.V)),
+  r: BigInt(sig.R),
+  s: BigInt(sig.S)
+})
+
+/**
+ * A signature as the service writes it: `{ V, R, S }`, minimal lower-case hex.
+ *
+ * @since 0.1.0
+ * @category formatting
+ */
+export const toWireSignature = (sig: SignatureValues): Transaction.Signature => ({
+  V: `0x${sig.v.toString(16)}`,
+  R: `0x${sig.r.toString(16)}`,
+  S: `0x${sig.s.toString(16)}`
+})
