@@ -22,7 +22,11 @@ import assert from "node:assert/strict"
 import { setTimeout as sleep } from "node:timers/promises"
 import { inspect } from "node:util"
 import { Emulator } from "../../src/index.js"
-import { loadCaver } from "../support/caver.js"
+import { cacheDir, loadCaver } from "../support/caver.js"
+import { operationsOf, official } from "../../../../test/support/officialSpec.js"
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
+import YAML from "yaml"
 import artifacts from "../fixtures/contracts/artifacts.json" with { type: "json" }
 import { kasWalletChecks, kindChecks } from "./kinds.js"
 import { nodeChecks } from "./node.js"
@@ -698,6 +702,14 @@ const main = Effect.scoped(Effect.gen(function*() {
     process.exitCode = 2
     return
   }
+  // The document the operation table is checked against in `npm test`, through its fixture: the
+  // fixture must be what the installed package's document says.
+  const document = YAML.parse(
+    readFileSync(join(cacheDir(), "node_modules", "caver-js-ext-kas", "yamls", "wallet", "2021-09-29-openapi-versioned.yaml"), "utf8")
+  )
+  const fixtureHolds = JSON.stringify(operationsOf(document)) === JSON.stringify(official())
+  process.stdout.write(`the service's OpenAPI document: ${fixtureHolds ? "the same 50 operations as test/fixtures/spec/official-wallet-operations.json" : "FAILED: it differs from test/fixtures/spec/official-wallet-operations.json"}\n\n`)
+  if (!fixtureHolds) process.exitCode = 1
   // A short block interval: receipts commit within 50 ms.
   const emulator = yield* Emulator.make({ port: 0, blockInterval: "50 millis" })
   const caver = new loaded.CaverExtKAS()
