@@ -1,7 +1,7 @@
 /**
- * `kas-wallet history list | get`: the member's fee-delegation history (`/v2/history/fd/tx`) from
- * the command line, over the WalletClient: what the service's global fee payer was charged for
- * each transaction whose fee it paid. Member-wide: no pool is read.
+ * `kas-wallet history list | get`: the member's fee-delegation history (`listFeeDelegationHistory`,
+ * `getFeeDelegationRecord`) from the command line, over the WalletClient: what the service's global
+ * fee payer was charged for each transaction whose fee it paid. Member-wide: no pool is read.
  *
  * @since 0.8.0
  */

@@ -1,8 +1,8 @@
 /**
  * `kas-wallet keys create | list | get | delete | sign`: the key service of the wallet API
- * (`/v2/key`) from the command line, over the WalletClient. The key pool is `--key-pool` or
- * `KAS_KEY_POOL` (the `x-krn` of a creation, the pool a listing lists), else the member's default
- * key pool; a key id names its own pool.
+ * (`createKeys`, `listKeys`, `getKey`, `deleteKey`, `signWithKey`) from the command line, over the
+ * WalletClient. The key pool is `--key-pool` or `KAS_KEY_POOL` (the `x-krn` of a creation, the pool
+ * a listing lists), else the member's default key pool; a key id names its own pool.
  *
  * Every argument is checked before anything is sent: a key id by the client's `KeyId`, a hash by
  * `Key.SignableHash`, a pool by `Krn.PoolKrn`, a size by `Key.MaxCreateSize`.

@@ -16,6 +16,7 @@ import * as Klaytn from "effect-kas-wallet/Klaytn"
 import * as Wire from "effect-kas-wallet/Wire"
 import { Emulator } from "effect-kas-wallet-emulator"
 import type * as Argv from "../input/Argv.js"
+import * as Route from "../input/Route.js"
 import * as ExitCode from "../output/ExitCode.js"
 import * as Output from "../output/Output.js"
 import * as KasToken from "../tour/KasToken.js"
@@ -52,21 +53,21 @@ export const program = Effect.gen(function*() {
     "the client below is the real WalletClient, over loopback HTTP, with HTTP Basic auth"
   ].join("\n"))
 
-  yield* step(2, "Create three accounts in the default pool", "POST /v2/account, no x-krn")
+  yield* step(2, "Create three accounts in the default pool", `${Route.route("createAccount")}, no x-krn`)
   const created = yield* Effect.forEach([1, 2, 3], () => WalletClient.createAccount())
   yield* rows(created)
 
-  yield* step(3, "Create a named pool in the console, and two accounts in it", "POST /v2/account, x-krn: <pool KRN>")
+  yield* step(3, "Create a named pool in the console, and two accounts in it", `${Route.route("createAccount")}, x-krn: <pool KRN>`)
   const payroll = yield* emulator.createPool({ accountId: emulator.member.accountId, chainId: ChainId.Testnet, name: "payroll" })
   yield* say(`pool ${payroll.krn.toString()}`)
   const inPool = yield* Effect.forEach([1, 2], () => WalletClient.createAccount()).pipe(WalletConfig.withPool(payroll.krn))
   yield* rows(inPool)
 
-  yield* step(4, "Get one account back by address (any case; decoded to its EIP-55 form)", "GET /v2/account/<address>")
+  yield* step(4, "Get one account back by address (any case; decoded to its EIP-55 form)", Route.route("getAccount"))
   const one = yield* WalletClient.getAccount(created[0]!.address.toLowerCase())
   yield* say(Output.accountDetails(one))
 
-  yield* step(5, "Page through the default pool by hand: size 2, then follow the cursor", "GET /v2/account?size=2&cursor=…")
+  yield* step(5, "Page through the default pool by hand: size 2, then follow the cursor", `${Route.route("listAccounts")}?size=2&cursor=…`)
   let cursor = ""
   let page = 0
   do {
@@ -93,7 +94,7 @@ export const program = Effect.gen(function*() {
   )
   yield* say(caught)
 
-  yield* step(8, "Move value: fund an account, send 1.5 KLAY with global fee delegation, await the receipt", "POST /v2/tx/fd/value")
+  yield* step(8, "Move value: fund an account, send 1.5 KLAY with global fee delegation, await the receipt", Route.route("feeDelegatedValueTransfer"))
   const sender = created[0]!
   const receiver = created[1]!
   const funded = yield* emulator.fund(ChainId.Testnet, sender.address, 10n * Amount.PebPerKlay)
@@ -124,7 +125,7 @@ export const program = Effect.gen(function*() {
   yield* step(
     9,
     "Deploy a token, transfer some, read balances; the global fee payer pays",
-    "POST /v2/tx/fd/contract/deploy, /v2/tx/fd/contract/execute, /v2/tx/contract/call"
+    `${Route.route("feeDelegatedContractDeploy")}, ${Route.path("feeDelegatedContractExecution")}, ${Route.path("callContract")}`
   )
   const supply = 1_000_000n * 10n ** 18n
   const input = yield* Abi.deployInput(KasToken.bytecode, "constructor(uint256 initialSupply)", [supply])
@@ -177,7 +178,7 @@ export const program = Effect.gen(function*() {
   yield* step(
     10,
     "Relay a transaction a user signed in their own wallet; the global fee payer pays; sent reliably",
-    "POST /v2/tx/fd/rlp"
+    Route.route("feeDelegatedProcessRlp")
   )
   // The user's wallet: a key that never reaches the service, and an address outside every pool.
   const userKey = Klaytn.randomPrivateKey()
@@ -207,7 +208,7 @@ export const program = Effect.gen(function*() {
   yield* step(
     11,
     "A multisig treasury: two of three signers send from it",
-    "PUT /v2/account/<address>/multisig, POST /v2/multisig/account/<signer>/tx/<id>/sign"
+    `${Route.route("updateToMultisig")}, ${Route.route("signMultisigTransaction", { address: "signer", "transaction-id": "id" })}`
   )
   const treasury = created[2]!
   const signers = [receiver, ...(yield* Effect.forEach([1, 2], () => WalletClient.createAccount()))]

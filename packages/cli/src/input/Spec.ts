@@ -9,6 +9,7 @@
  * @since 0.1.0
  */
 import type { EmulatorConfig } from "effect-kas-wallet-emulator"
+import * as Route from "./Route.js"
 
 /**
  * A flag: `--name VALUE`, or `--name` alone when it has no `value`.
@@ -292,7 +293,7 @@ const addressArgument: Positional = { name: "address", description: "0x followed
 const accountsCreate: Command = {
   path: ["accounts", "create"],
   summary: "create an account in a pool",
-  description: ["Create an account in the selected pool (POST /v2/account) and print it."],
+  description: [`Create an account in the selected pool (${Route.route("createAccount")}) and print it.`],
   positionals: [],
   groups: [output, connection],
   subcommands: [],
@@ -307,7 +308,7 @@ const accountsGet: Command = {
   path: ["accounts", "get"],
   summary: "show one account by address",
   description: [
-    "Show one account (GET /v2/account/<address>). Any case is accepted; a mixed-case address must",
+    `Show one account (${Route.route("getAccount")}). Any case is accepted; a mixed-case address must`,
     "carry a valid EIP-55 checksum."
   ],
   positionals: [addressArgument],
@@ -324,7 +325,7 @@ const accountsList: Command = {
   path: ["accounts", "list"],
   summary: "list accounts, newest first: one page, or all with --all",
   description: [
-    "List the accounts of a pool, newest first (GET /v2/account): one page and the cursor of the",
+    `List the accounts of a pool, newest first (${Route.route("listAccounts")}): one page and the cursor of the`,
     "next, or every page with --all. A failed --all prints the --cursor that resumes it."
   ],
   positionals: [],
@@ -354,17 +355,17 @@ const onAddress = (verb: string, wire: string, lines: ReadonlyArray<string>, exa
   examples: [example, `${example} --json`]
 })
 
-const accountsDelete = onAddress("delete", "DELETE /v2/account/<address>", [
+const accountsDelete = onAddress("delete", Route.route("deleteAccount"), [
   "delete an account of a pool",
   "It is gone from get, list, counts and by-public-key; its key is destroyed. Enabled or disabled."
 ], "kas-wallet accounts delete 0xa809284C83b901eD106Aba4Ccda14628Af128e14")
 
-const accountsDisable = onAddress("disable", "PUT /v2/account/<address>/disable", [
+const accountsDisable = onAddress("disable", Route.route("disableAccount"), [
   "disable an enabled account",
   "It still answers get, is listed only with --status disabled or all, and cannot send."
 ], "kas-wallet accounts disable 0xa809284C83b901eD106Aba4Ccda14628Af128e14")
 
-const accountsEnable = onAddress("enable", "PUT /v2/account/<address>/enable", [
+const accountsEnable = onAddress("enable", Route.route("enableAccount"), [
   "enable a disabled account"
 ], "kas-wallet accounts enable 0xa809284C83b901eD106Aba4Ccda14628Af128e14")
 
@@ -372,8 +373,8 @@ const accountsCount: Command = {
   path: ["accounts", "count"],
   summary: "count the member's accounts, or one pool's",
   description: [
-    "Count the accounts of the member on the chain, in every pool (GET /v2/stat/count); with --pool",
-    "(or KAS_ACCOUNT_POOL), of that pool (GET /v2/stat/count/krn). Disabled ones count, deleted ones not."
+    `Count the accounts of the member on the chain, in every pool (${Route.route("accountCount")}); with --pool`,
+    `(or KAS_ACCOUNT_POOL), of that pool (${Route.route("accountCountByPool")}). Disabled ones count, deleted ones not.`
   ],
   positionals: [],
   groups: [{ title: "Counting", flags: [accounts.allPools] }, output, connection],
@@ -389,8 +390,8 @@ const accountsByPublicKey: Command = {
   path: ["accounts", "by-public-key"],
   summary: "find the member's accounts of a public key",
   description: [
-    "List the member's accounts of a public key on the chain, in every pool (GET",
-    "/v2/pubkey/<public-key>/account): address and chain of each; deleted ones never."
+    `List the member's accounts of a public key on the chain, in every pool (${Route.route("accountsByPublicKey")}):`,
+    "address and chain of each; deleted ones never."
   ],
   positionals: [{ name: "public-key", description: "0x04 + 128 hex digits, 0x02/0x03 + 64, or 0x + 128" }],
   groups: [output, connection],
@@ -445,7 +446,7 @@ const accountsMultisig: Command = {
   groups: [],
   subcommands: [
     multisigCommand("update", "make an account multisig: its signers and threshold", [
-      "Update an account of the pool to a weighted multisig key (PUT /v2/account/<address>/multisig):",
+      `Update an account of the pool to a weighted multisig key (${Route.route("updateToMultisig")}):`,
       "an account update it signs and pays for. Each signer is a public key of one of the member's",
       "accounts, or the address of an account of the pool. Never retried once sent."
     ], [addressArgument], [{ title: "Multisig", flags: [multisig.keys, multisig.threshold] }], [
@@ -454,14 +455,14 @@ const accountsMultisig: Command = {
     ]),
     multisigCommand("pending", "list the transactions waiting for signers, of an account or a signer", [
       "List the member's transactions waiting for signers whose sender, or one of whose signers, is",
-      "<address>, newest first (GET /v2/multisig/account/<address>/tx): one page, or all with --all."
+      `<address>, newest first (${Route.route("listMultisigTransactions")}): one page, or all with --all.`
     ], [addressArgument], [{ title: "Listing", flags: [accounts.pageSize, accounts.cursor, accounts.from, accounts.to, accounts.all] }], [
       'kas-wallet accounts multisig pending "$SAFE"',
       'kas-wallet accounts multisig pending "$A" --all --json | jq -r .transactionId'
     ]),
     multisigCommand("sign", "a signer of the pool signs a pending transaction", [
-      "Sign a pending transaction as <signer>, an account of the pool holding one of its keys (POST",
-      "/v2/multisig/account/<signer>/tx/<transaction-id>/sign). Signed until the weights reach the",
+      "Sign a pending transaction as <signer>, an account of the pool holding one of its keys",
+      `(${Route.route("signMultisigTransaction", { address: "signer" })}). Signed until the weights reach the`,
       "threshold, then Submitted with its hash. Never retried once sent."
     ], [{ name: "signer", description: "the signer's address, 0x followed by 40 hex digits" }, transactionIdArgument], [{
       title: "Output",
@@ -471,7 +472,7 @@ const accountsMultisig: Command = {
       'kas-wallet accounts multisig sign "$B" "$TX_ID" --wait'
     ]),
     multisigCommand("append", "add signatures made elsewhere to a pending transaction", [
-      "Add signatures to a pending transaction (POST /v2/multisig/tx/<transaction-id>/sign): JSON",
+      `Add signatures to a pending transaction (${Route.route("appendSignatures")}): JSON`,
       "{\"V\",\"R\",\"S\"} or an array of them, as tx sign --json prints it, or a file of it; - reads stdin."
     ], [transactionIdArgument, { name: "json", description: "the signatures: JSON {V, R, S} or [{V, R, S}, …], a file of it, or - for stdin" }], [{
       title: "Output",
@@ -523,8 +524,8 @@ const accountsRegister: Command = {
   path: ["accounts", "register"],
   summary: "register existing accounts under keys of the key service",
   description: [
-    "Register existing Klaytn accounts in the pool under keys of the key service (POST",
-    "/v2/registration/account), from a JSON file or stdin: [{keyId, address, rlp?}], rlp a signed",
+    "Register existing Klaytn accounts in the pool under keys of the key service",
+    `(${Route.route("registerAccounts")}), from a JSON file or stdin: [{keyId, address, rlp?}], rlp a signed`,
     "fee-delegated account update to the key. Prints each account's outcome. `migrate` builds it all."
   ],
   positionals: [{ name: "file", description: "JSON file of [{keyId, address, rlp?}], or - for stdin" }],
@@ -582,26 +583,26 @@ const feePayersGroup: Command = {
   groups: [],
   subcommands: [
     feePayerCommand("create", "create a fee-payer account in a fee-payer pool", [
-      "Create a fee-payer account in the selected fee-payer pool (POST /v2/feepayer) and print it."
+      `Create a fee-payer account in the selected fee-payer pool (${Route.route("createFeePayer")}) and print it.`
     ], [], [{ title: "Account", flags: [accounts.withoutAccountUpdate] }], [
       "kas-wallet fee-payers create",
       "kas-wallet fee-payers create --without-account-update --json"
     ]),
     feePayerCommand("get", "show one fee-payer account by address", [
-      "Show one fee-payer account (GET /v2/feepayer/<address>). Any case is accepted; a mixed-case",
+      `Show one fee-payer account (${Route.route("getFeePayer")}). Any case is accepted; a mixed-case`,
       "address must carry a valid EIP-55 checksum."
     ], [addressArgument], [], [
       "kas-wallet fee-payers get 0xDd3B08d269c5BA292E31050BA8608798D46FC712"
     ]),
     feePayerCommand("list", "list fee-payer accounts, newest first: one page, or all with --all", [
-      "List the fee-payer accounts of a fee-payer pool, newest first (GET /v2/feepayer): one page and",
+      `List the fee-payer accounts of a fee-payer pool, newest first (${Route.route("listFeePayers")}): one page and`,
       "the cursor of the next, or every page with --all. A failed --all prints the --cursor to resume."
     ], [], [{ title: "Listing", flags: [accounts.pageSize, accounts.cursor, accounts.from, accounts.to, accounts.all] }], [
       "kas-wallet fee-payers list",
       "kas-wallet fee-payers list --all --json > fee-payers.ndjson"
     ]),
     feePayerCommand("delete", "delete a fee-payer account", [
-      "Delete a fee-payer account of the selected fee-payer pool (DELETE /v2/feepayer/<address>)."
+      `Delete a fee-payer account of the selected fee-payer pool (${Route.route("deleteFeePayer")}).`
     ], [addressArgument], [], [
       "kas-wallet fee-payers delete 0xDd3B08d269c5BA292E31050BA8608798D46FC712"
     ])
@@ -618,7 +619,7 @@ const feePayersGroup: Command = {
 // ---------------------------------------------------------------------------------------------
 
 /**
- * The flags of the `keys` commands (the key service, `/v2/key`), by key, with the connection
+ * The flags of the `keys` commands (the key service), by key, with the connection
  * flags of `accounts`.
  *
  * @since 0.8.0
@@ -678,41 +679,41 @@ const keysGroup: Command = {
   path: ["keys"],
   summary: "create, list, get, delete keys of the key service and sign with them",
   description: [
-    "Keys held by the key service (/v2/key) in key pools: created in batches, listed by pool, and",
+    `Keys held by the key service (${Route.path("createKeys")}) in key pools: created in batches, listed by pool, and`,
     "signing 32-byte hashes. The pool: --key-pool or KAS_KEY_POOL, else the member's default one."
   ],
   positionals: [],
   groups: [],
   subcommands: [
     keyCommand("create", "create keys in a key pool", [
-      "Create --size keys in the selected key pool (POST /v2/key; x-krn: --key-pool) and print their",
+      `Create --size keys in the selected key pool (${Route.route("createKeys")}; x-krn: --key-pool) and print their`,
       "key ids and public keys. Never retried once sent: creating is not idempotent."
     ], [], [{ title: "Keys", flags: [keys.size] }], [
       "kas-wallet keys create",
       "kas-wallet keys create --size 10 --json | jq -r '.items[].keyId'"
     ]),
     keyCommand("list", "list a key pool's keys, newest first: one page, or all with --all", [
-      "List the keys of a pool, newest first (GET /v2/key?krn=): --krn, else --key-pool, else the",
+      `List the keys of a pool, newest first (${Route.route("listKeys")}?krn=): --krn, else --key-pool, else the`,
       "member's default key pool. One page and the cursor of the next, or every page with --all."
     ], [], [{ title: "Listing", flags: [keys.krn, keys.pageSize, accounts.cursor, accounts.all] }], [
       "kas-wallet keys list",
       "kas-wallet keys list --all --json > keys.ndjson"
     ]),
     keyCommand("get", "show one key by key id", [
-      "Show one key (GET /v2/key/<key-id>): its id, pool and public key, and the blob the service",
+      `Show one key (${Route.route("getKey")}): its id, pool and public key, and the blob the service`,
       "keeps of it (encrypted; never the private key). The key id must be on the chain (--chain)."
     ], [keyIdArgument], [], [
       "kas-wallet keys get \"$KEY_ID\"",
       "kas-wallet keys get \"$KEY_ID\" --json | jq -r .publicKey"
     ]),
     keyCommand("delete", "delete a key", [
-      "Delete a key (DELETE /v2/key/<key-id>): it is gone from every read and cannot sign. Never",
+      `Delete a key (${Route.route("deleteKey")}): it is gone from every read and cannot sign. Never`,
       "retried once sent."
     ], [keyIdArgument], [], [
       "kas-wallet keys delete \"$KEY_ID\""
     ]),
     keyCommand("sign", "sign a 32-byte hash with a key", [
-      "Sign a 32-byte hash with a key (POST /v2/key/<key-id>/sign, no prefix added): prints the",
+      `Sign a 32-byte hash with a key (${Route.route("signWithKey")}, no prefix added): prints the`,
       "65-byte signature (r, s, v). Hash the message yourself first (keccak-256, sha-256)."
     ], [keyIdArgument, { name: "hash", description: "0x followed by 64 hex digits (32 bytes)" }], [], [
       "kas-wallet keys sign \"$KEY_ID\" \"$HASH\"",
@@ -731,7 +732,7 @@ const keysGroup: Command = {
 // ---------------------------------------------------------------------------------------------
 
 /**
- * The flags of the `history` commands (the fee-delegation history, `/v2/history/fd/tx`), by key,
+ * The flags of the `history` commands (the fee-delegation history), by key,
  * with the connection flags of `accounts` but the pools (the history spans the member's pools).
  *
  * @since 0.8.0
@@ -770,7 +771,7 @@ const historyGroup: Command = {
   path: ["history"],
   summary: "the fee-delegation history: what the global fee payer paid",
   description: [
-    "The member's fee-delegation history (/v2/history/fd/tx): each transaction whose fee the",
+    `The member's fee-delegation history (${Route.path("listFeeDelegationHistory")}): each transaction whose fee the`,
     "service's global fee payer paid (--fee-payer global), with what it was charged."
   ],
   positionals: [],
@@ -780,7 +781,7 @@ const historyGroup: Command = {
       path: ["history", "list"],
       summary: "list the history, newest first: one page, or all with --all",
       description: [
-        "List the fee-delegation history, newest first (GET /v2/history/fd/tx), every sender's or",
+        `List the fee-delegation history, newest first (${Route.route("listFeeDelegationHistory")}), every sender's or`,
         "--from's: one page and the cursor of the next, or every page with --all."
       ],
       positionals: [],
@@ -800,8 +801,8 @@ const historyGroup: Command = {
       path: ["history", "get"],
       summary: "show the fee-delegation record of one transaction",
       description: [
-        "Show what the global fee payer was charged for one transaction (GET",
-        "/v2/history/fd/tx/<hash>): not found (exit 4) when it did not pay for it."
+        "Show what the global fee payer was charged for one transaction",
+        `(${Route.route("getFeeDelegationRecord", { "transaction-hash": "hash" })}): not found (exit 4) when it did not pay for it.`
       ],
       positionals: [{ name: "hash", description: "the transaction's hash: 0x followed by 64 hex digits" }],
       groups: [historyOutput, historyConnection],
@@ -1046,8 +1047,8 @@ const txSend: Command = {
   path: ["tx", "send"],
   summary: "transfer KLAY from an account of a pool",
   description: [
-    "Send value from an account of the pool (POST /v2/tx/value, /v2/tx/fd/value or",
-    "/v2/tx/fd-user/value); never retried once sent."
+    `Send value from an account of the pool (${Route.route("valueTransfer")}, ${Route.path("feeDelegatedValueTransfer")} or`,
+    `${Route.path("userFeeDelegatedValueTransfer")}); never retried once sent.`
   ],
   positionals: [],
   groups: [
@@ -1068,8 +1069,8 @@ const txDeploy: Command = {
   path: ["tx", "deploy"],
   summary: "deploy a contract from an account of a pool",
   description: [
-    "Deploy a contract from an account of the pool; --wait shows its address: POST",
-    "/v2/tx/contract/deploy (fd/, fd-user/: fee payers). Never retried."
+    "Deploy a contract from an account of the pool; --wait shows its address:",
+    `${Route.route("contractDeploy")} (fd/, fd-user/: fee payers). Never retried.`
   ],
   positionals: [],
   groups: [
@@ -1094,7 +1095,7 @@ const txExecute: Command = {
   summary: "execute a contract's function from an account of a pool",
   description: [
     "Run a contract's function from a pool's account, by --method and --args or by",
-    "--input: POST /v2/tx/contract/execute (fd/, fd-user/: fee payer). Never retried."
+    `--input: ${Route.route("contractExecution")} (fd/, fd-user/: fee payer). Never retried.`
   ],
   positionals: [],
   groups: [
@@ -1124,7 +1125,7 @@ const txRelay: Command = {
   description: [
     "Send an RLP-encoded transaction (0x hex, at most 64 KiB) from <file> or stdin: a pool",
     "account's, which the service signs, or a signed one (the rlp of a failed --reliable):",
-    "POST /v2/tx/rlp (fd/, fd-user/: fee payers)."
+    `${Route.route("processRlp")} (fd/, fd-user/: fee payers).`
   ],
   positionals: [{ name: "file", description: "file of the RLP; - or none: stdin", optional: true }],
   groups: [
@@ -1146,7 +1147,8 @@ const txCancel: Command = {
   summary: "cancel a pending transaction of an account of a pool",
   description: [
     "Replace the sender's pending transaction, given by --nonce or by --hash (exactly one),",
-    "with a cancel transaction: DELETE /v2/tx (/v2/tx/fd, /v2/tx/fd-user: fee payers)."
+    `with a cancel transaction: ${Route.route("cancelTransaction")} (${Route.path("feeDelegatedCancelTransaction")},`,
+    `${Route.path("userFeeDelegatedCancelTransaction")}: fee payers).`
   ],
   positionals: [],
   groups: [
@@ -1168,7 +1170,7 @@ const txAnchor: Command = {
   summary: "record data on the chain (chain data anchoring)",
   description: [
     "Record data (a document's hash, say) on the chain from an account of the pool:",
-    "POST /v2/tx/anchor (fd/, fd-user/: fee payers)."
+    `${Route.route("anchorTransaction")} (fd/, fd-user/: fee payers).`
   ],
   positionals: [],
   groups: [
@@ -1189,7 +1191,7 @@ const txUpdateKey: Command = {
   path: ["tx", "update-key"],
   summary: "set the account key of an account of a pool",
   description: [
-    "Set the key of a pool's account (one of --key, --legacy, --fail): PUT /v2/tx/account",
+    `Set the key of a pool's account (one of --key, --legacy, --fail): ${Route.route("accountUpdate")}`,
     "(fd/, fd-user/: fee payers). WARNING: a key KAS does not hold makes the account",
     "unusable through KAS; --fail disables it for good."
   ],
@@ -1212,7 +1214,7 @@ const txCall: Command = {
   path: ["tx", "call"],
   summary: "call a contract's function, read only",
   description: [
-    "Call a function of a contract against the latest state (POST /v2/tx/contract/call): nothing is",
+    `Call a function of a contract against the latest state (${Route.route("callContract")}): nothing is`,
     "signed or sent. Prints the calldata, the raw result and, with returns (...), the decoded outputs."
   ],
   positionals: [],
@@ -1235,7 +1237,7 @@ const txReceipt: Command = {
   path: ["tx", "receipt"],
   summary: "show the receipt of a transaction",
   description: [
-    "Show the receipt of a transaction (GET /v2/tx/<hash>): Pending until its block, then Committed",
+    `Show the receipt of a transaction (${Route.route("getTransactionReceipt", { "transaction-hash": "hash" })}): Pending until its block, then Committed`,
     "(or CommitError) with the block, the gas, the fee, a contract's address and the logs. With",
     "--wait, poll until it is in a block."
   ],
@@ -1255,8 +1257,8 @@ const txSign: Command = {
   path: ["tx", "sign"],
   summary: "an account's signature of a pending multisig transaction (not kept)",
   description: [
-    "Sign a pending multisig transaction with an account of the pool (POST",
-    "/v2/account/<address>/tx/<transaction-id>/sign): prints the signature {V, R, S}, which the",
+    `Sign a pending multisig transaction with an account of the pool (${Route.route("signTransactionById")}):`,
+    "prints the signature {V, R, S}, which the",
     "service does not keep; kas-wallet accounts multisig append adds it."
   ],
   positionals: [addressArgument, transactionIdArgument],
@@ -1596,7 +1598,7 @@ const emulatorSubcommands: ReadonlyArray<Command> = [
     summary: "show what the global fee payer paid for each member",
     description: [
       "Show the global fee payer's bills: the fees it paid for each member's fee-delegated transfers",
-      "(POST /v2/tx/fd/value) on each chain, from a running emulator (--url) or a database."
+      `(${Route.route("feeDelegatedValueTransfer")}) on each chain, from a running emulator (--url) or a database.`
     ],
     positionals: [],
     groups: [{ title: "Options", flags: [ledger.billChain, ledger.accountId, ledger.json, ledger.url, emulator.dataDir, emulator.consoleDb] }],
