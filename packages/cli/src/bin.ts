@@ -12,7 +12,7 @@
 import { version } from "./version.js"
 import * as Argv from "./input/Argv.js"
 import * as Help from "./output/Help.js"
-import * as Spec from "./input/Spec.js"
+import * as Tree from "./commands/Spec.js"
 
 // A reader that stops early (`kas-wallet accounts list --all | head`) closes the pipe: stop
 // quietly, as a command killed by SIGPIPE does, rather than crash on the next write.
@@ -25,8 +25,8 @@ for (const stream of [process.stdout, process.stderr]) {
 
 const args = process.argv.slice(2)
 // The emulator's options (a part of effect) are needed only for its own help and the completions.
-const fields = Spec.needsEmulatorFields(args) ? (await import("effect-kas-wallet-emulator/EmulatorConfig")).fields : undefined
-const root = Spec.tree(fields)
+const fields = Tree.needsEmulatorFields(args) ? (await import("effect-kas-wallet-emulator/EmulatorConfig")).fields : undefined
+const root = Tree.tree(fields)
 const request = Argv.read(root, args)
 if (request._tag !== "Run") {
   const answered = Help.answer(root, request, version, Help.styleFor(process.stdout, process.env))!

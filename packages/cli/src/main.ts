@@ -1,9 +1,9 @@
 /**
  * Running a `kas-wallet` command line.
  *
- * The command line is read once, by `Argv.read` against the command table (`Spec`): help, the
- * version, completions and usage errors are answered from it; a command to run gets its flags'
- * values and its arguments from the same reading. Its module is loaded only then, so that a
+ * The command line is read once, by `Argv.read` against the command table (`commands/Spec`):
+ * help, the version, completions and usage errors are answered from it; a command to run gets its
+ * flags' values and its arguments from the same reading. Its module is loaded only then, so that a
  * client command loads neither the emulator nor its database, and the emulator does not load the
  * client's commands. Every failure ends as one line on stderr, `kas-wallet: <what went wrong>`, and
  * an exit code of `ExitCode`.
@@ -11,36 +11,31 @@
  * @since 0.1.0
  */
 import { Cause, Console, Effect, Exit } from "effect"
-import { version } from "./version.js"
+import type * as Handler from "./commands/Handler.js"
+import * as Tree from "./commands/Spec.js"
 import * as Argv from "./input/Argv.js"
+import type * as Spec from "./input/Spec.js"
 import * as ExitCode from "./output/ExitCode.js"
 import * as Help from "./output/Help.js"
-import * as Spec from "./input/Spec.js"
+import { version } from "./version.js"
 
 /**
- * A command of a module: what it does with its reading of the command line.
- *
- * @since 0.2.0
- * @category models
- */
-export type Handler = (run: Argv.Run) => Effect.Effect<void, ExitCode.Failure>
-
-/**
- * The commands of each top-level command, loaded when one runs, by the words after it (`""` for
- * the top-level command itself).
+ * The handlers of each top-level command, loaded when one of its commands runs, by the words after
+ * it (`""` for the top-level command itself). Typed by the table: a top-level command without its
+ * module, or a command of a group without its handler, is a type error.
  *
  * @since 0.1.0
  * @category commands
  */
-export const modules: Readonly<Record<string, () => Promise<{ readonly commands: Readonly<Record<string, Handler>> }>>> = {
-  accounts: () => import("./commands/AccountsCommand.js"),
-  "fee-payers": () => import("./commands/FeePayersCommand.js"),
-  tx: () => import("./commands/TxCommand.js"),
-  keys: () => import("./commands/KeysCommand.js"),
-  history: () => import("./commands/HistoryCommand.js"),
-  migrate: () => import("./commands/MigrateCommand.js"),
-  emulator: () => import("./commands/EmulatorCommand.js"),
-  tour: () => import("./commands/Tour.js")
+export const modules: Handler.Modules<Tree.TopLevel> = {
+  accounts: () => import("./commands/accounts/Handlers.js"),
+  "fee-payers": () => import("./commands/fee-payers/Handlers.js"),
+  tx: () => import("./commands/tx/Handlers.js"),
+  keys: () => import("./commands/keys/Handlers.js"),
+  history: () => import("./commands/history/Handlers.js"),
+  migrate: () => import("./commands/migrate/Handlers.js"),
+  emulator: () => import("./commands/emulator/Handlers.js"),
+  tour: () => import("./commands/tour/Handlers.js")
 }
 
 /**
@@ -50,9 +45,9 @@ export const modules: Readonly<Record<string, () => Promise<{ readonly commands:
  * @category commands
  */
 export const tableFor = (args: ReadonlyArray<string>): Effect.Effect<Spec.Command> =>
-  Spec.needsEmulatorFields(args)
-    ? Effect.map(Effect.promise(() => import("effect-kas-wallet-emulator/EmulatorConfig")), (m) => Spec.tree(m.fields))
-    : Effect.succeed(Spec.tree())
+  Tree.needsEmulatorFields(args)
+    ? Effect.map(Effect.promise(() => import("effect-kas-wallet-emulator/EmulatorConfig")), (m) => Tree.tree(m.fields))
+    : Effect.succeed(Tree.tree())
 
 const report = (failure: ExitCode.Failure) => Effect.as(Console.error(`kas-wallet: ${failure.message}`), failure.code)
 
@@ -80,12 +75,11 @@ export const runRequest = (table: Spec.Command, request: Argv.Request): Effect.E
       if (answered.stderr) yield* Console.error(answered.stderr.replace(/\n$/, ""))
       return answered.code as ExitCode.ExitCode
     }
-    const [top = "", ...rest] = request.command.path
-    const { commands } = yield* Effect.promise(() => modules[top]!())
-    const handler = commands[rest.join(" ")]
-    // The table names a command no module runs: a bug of the table.
-    if (handler === undefined) return yield* Effect.dieMessage(`no handler for ${request.command.path.join(" ")}`)
-    yield* handler(request)
+    const [top, ...rest] = request.command.path
+    // `Argv.read` runs only a command of the table that runs, and `modules` holds a handler for
+    // each (by type): the words index them.
+    const { handlers } = yield* Effect.promise(() => modules[top as keyof typeof modules]())
+    yield* (handlers as Readonly<Record<string, Handler.Handler>>)[rest.join(" ")]!(request)
     return ExitCode.ExitCode.Ok
   }).pipe(
     Effect.catchAll(report),

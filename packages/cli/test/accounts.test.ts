@@ -9,7 +9,7 @@ import * as fs from "node:fs/promises"
 import * as http from "node:http"
 import * as os from "node:os"
 import * as path from "node:path"
-import { parseTime } from "../src/commands/AccountsCommand.js"
+import { parseTime } from "../src/commands/shared/Client.js"
 import { withClockMoving } from "../../../test/support/clock.js"
 import { cli, cliEmulator } from "./_run.js"
 

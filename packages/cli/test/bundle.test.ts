@@ -1,7 +1,8 @@
 /**
- * What each command loads, from the bundle's metafile: a client command (accounts, fee-payers, tx,
- * keys, history) loads neither the emulator nor SQL nor libSQL, the ABI coder only where a contract
- * is coded, and nothing of @effect/cli is anywhere. The metafile is the one of the bundle the global
+ * What each command loads, from the bundle's metafile: `--help` the command table alone (the specs,
+ * no handler, nothing of effect), a client command (accounts, fee-payers, tx, keys, history)
+ * neither the emulator nor SQL nor libSQL, the ABI coder only where a contract is coded, and
+ * nothing of @effect/cli is anywhere. The metafile is the one of the bundle the global
  * setup builds (test/setup/dist.ts, by packages/cli/build.ts), the bundle the process tests run.
  */
 import { beforeAll, describe, expect, it } from "@effect/vitest"
@@ -14,7 +15,7 @@ import { awaitDist, cliMetafile } from "../../../test/setup/dist.js"
 beforeAll(() => awaitDist(), 180_000)
 
 describe("the bundle", () => {
-  it("the chunks a client command loads hold no emulator, @effect/sql or libSQL code", () => {
+  it("help loads the table alone; the chunks a client command loads hold no emulator, @effect/sql or libSQL code", () => {
     const metafile = JSON.parse(fs.readFileSync(cliMetafile, "utf8")) as Metafile
     const outputs = metafile.outputs
     const key = (file: string) => Object.keys(outputs).find((k) => path.resolve(k) === path.resolve(file))!
@@ -34,8 +35,13 @@ describe("the bundle", () => {
     }
     const main = byEntry("src/main.ts")
     const bin = byEntry("src/bin.ts")
-    for (const command of ["AccountsCommand.ts", "FeePayersCommand.ts", "TxCommand.ts", "KeysCommand.ts", "HistoryCommand.ts"]) {
-      const files = loaded([bin, main, byEntry(`src/commands/${command}`)])
+    // --help, --version, completions and usage errors: the reading of the command line, the help,
+    // and the table's specs (commands/**/Spec.ts), plain data.
+    const help = [...loaded([bin])].flatMap((f) => Object.keys(outputs[f]!.inputs))
+    expect(help.filter((i) => !/packages\/cli\/src\/(bin|version|input\/\w+|output\/Help|commands\/([\w-]+\/)*Spec)\.ts$/.test(i))).toEqual([])
+    expect(help.filter((i) => /commands\/([\w-]+\/)*Spec\.ts$/.test(i)).length).toBeGreaterThan(10)
+    for (const command of ["accounts", "fee-payers", "tx", "keys", "history"]) {
+      const files = loaded([bin, main, byEntry(`src/commands/${command}/Handlers.ts`)])
       const inputs = [...files].flatMap((f) => Object.keys(outputs[f]!.inputs))
       expect(inputs.length, command).toBeGreaterThan(10)
       expect(inputs.filter((i) => /@effect\/sql|libsql|packages\/emulator|emulator\/src|\/@effect\/cli\//.test(i)), command).toEqual([])
@@ -43,11 +49,11 @@ describe("the bundle", () => {
     // The ABI coder (ox) loads with the commands that use it (Contract: tx deploy, execute, call,
     // receipt --event), not with every tx command.
     const inputsOf = (files: Set<string>) => [...files].flatMap((f) => Object.keys(outputs[f]!.inputs))
-    const tx = inputsOf(loaded([bin, main, byEntry("src/commands/TxCommand.ts")]))
+    const tx = inputsOf(loaded([bin, main, byEntry("src/commands/tx/Handlers.ts")]))
     expect(tx.filter((i) => /node_modules\/ox\//.test(i))).toEqual([])
-    expect(inputsOf(loaded([byEntry("src/commands/Contract.ts")])).some((i) => /node_modules\/ox\//.test(i))).toBe(true)
+    expect(inputsOf(loaded([byEntry("src/commands/tx/Contract.ts")])).some((i) => /node_modules\/ox\//.test(i))).toBe(true)
     // The emulator's command does load them: the check above can see them.
-    const emulator = [...loaded([main, byEntry("src/commands/EmulatorCommand.ts")])].flatMap((f) => Object.keys(outputs[f]!.inputs))
+    const emulator = [...loaded([main, byEntry("src/commands/emulator/Handlers.ts")])].flatMap((f) => Object.keys(outputs[f]!.inputs))
     expect(emulator.some((i) => /emulator\/src/.test(i))).toBe(true)
     expect(Object.keys(metafile.inputs).filter((i) => i.includes("@effect/cli"))).toEqual([])
   })

@@ -9,8 +9,8 @@ import { Transaction } from "effect-kas-wallet"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import * as Contract from "../src/commands/Contract.js"
-import * as TxCommand from "../src/commands/TxCommand.js"
+import * as Contract from "../src/commands/tx/Contract.js"
+import * as TxCommand from "../src/commands/tx/Handlers.js"
 import * as Token from "../src/tour/KasToken.js"
 
 const fixture = (name: string) =>

@@ -4,7 +4,7 @@
  * every command.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { onTestFinished } from "vitest"
+import { expectTypeOf, onTestFinished } from "vitest"
 import { Effect } from "effect"
 import { spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
@@ -15,12 +15,16 @@ import { ExitCode } from "../src/output/ExitCode.js"
 import * as Help from "../src/output/Help.js"
 import * as Value from "../src/input/Value.js"
 import { WalletConfig } from "effect-kas-wallet"
+import type * as AccountsSpec from "../src/commands/accounts/Spec.js"
+import type * as EmulatorSpec from "../src/commands/emulator/Spec.js"
+import * as Shared from "../src/commands/shared/Spec.js"
+import * as Tree from "../src/commands/Spec.js"
 import { modules } from "../src/main.js"
 import * as Spec from "../src/input/Spec.js"
 import { EmulatorConfig, Faults } from "effect-kas-wallet-emulator"
 import { version } from "../src/version.js"
 
-const root = Spec.tree(EmulatorConfig.fields)
+const root = Tree.tree(EmulatorConfig.fields)
 const commands = Spec.all(root)
 
 /**
@@ -251,8 +255,8 @@ describe("the table and the commands", () => {
   })
 
   it("the connection flags read the client's variables, WalletConfig.EnvironmentVariables", () => {
-    const S = Spec.accounts
-    const connection = [S.url, S.chain, S.pool, S.feePayerPool, Spec.keys.keyPool, S.accessKeyId, S.secretAccessKey, Spec.migration.nodeUrl]
+    const S = Shared.flags
+    const connection = [S.url, S.chain, S.pool, S.feePayerPool, S.keyPool, S.accessKeyId, S.secretAccessKey, S.nodeUrl]
     expect(connection.map((f) => f.env).sort()).toEqual(Object.values(WalletConfig.EnvironmentVariables).sort())
     // Every flag of the table that reads one of them is one of these.
     const names = new Set<string>(Object.values(WalletConfig.EnvironmentVariables))
@@ -268,11 +272,28 @@ describe("the table and the commands", () => {
       const runs = commands.filter((c) => c.runs && c.path.length > 0).map((c) => c.path.join(" ")).sort()
       const handled: Array<string> = []
       for (const [top, load] of Object.entries(modules)) {
-        const { commands: handlers } = yield* Effect.promise(load)
+        const { handlers } = yield* Effect.promise(load)
         for (const name of Object.keys(handlers)) handled.push(name === "" ? top : `${top} ${name}`)
       }
       expect(handled.sort()).toEqual(runs)
     }))
+
+  it("the handler maps are typed by the table: each group's commands by their words, never any string", () => {
+    // Checked by the type checker (npm run typecheck): a spec whose words lost their literal types
+    // would let a handler map miss a command, or hold one the table does not have.
+    expectTypeOf<keyof typeof modules>().toEqualTypeOf<Tree.TopLevel["path"][0]>()
+    expectTypeOf<Tree.TopLevel["path"][0]>().toEqualTypeOf<"accounts" | "fee-payers" | "tx" | "keys" | "history" | "migrate" | "emulator" | "tour">()
+    type Widened = { readonly [C in Tree.TopLevel as C["path"][0]]: string extends Spec.Verb<C> ? C["path"][0] : never }
+    expectTypeOf<Widened[keyof Widened]>().toEqualTypeOf<never>()
+    expectTypeOf<Spec.Verb<typeof AccountsSpec.spec>>().toEqualTypeOf<
+      | "create" | "get" | "list" | "count" | "by-public-key" | "disable" | "enable" | "delete" | "register"
+      | "multisig update" | "multisig pending" | "multisig sign" | "multisig append"
+    >()
+    expectTypeOf<Spec.Verb<ReturnType<typeof EmulatorSpec.spec>>>().toEqualTypeOf<
+      | "" | "env" | "member create" | "member list" | "key create" | "key list" | "key delete" | "pool create" | "pool list"
+      | "fund" | "balance" | "bill" | "mine"
+    >()
+  })
 
   it("a command to run gets its flags' values and its arguments from the one reading", () => {
     const read = Argv.read(root, ["accounts", "list", "--page-size=5", "--cursor", "c", "--all", "--", "--json"])

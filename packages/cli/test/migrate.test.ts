@@ -14,7 +14,7 @@ import * as fs from "node:fs"
 import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
-import * as Spec from "../src/input/Spec.js"
+import * as Shared from "../src/commands/shared/Spec.js"
 import { bin, childEnv } from "./_process.js"
 import { cli, cliEmulator } from "./_run.js"
 
@@ -143,7 +143,7 @@ describe("kas-wallet migrate", () => {
       expect(flag.code).toBe(2)
       clean(flag.out + flag.err, [w])
       // The help's default is the client's.
-      expect(Spec.migration.nodeUrl.default).toBe(WalletConfig.DefaultNodeUrl)
+      expect(Shared.flags.nodeUrl.default).toBe(WalletConfig.DefaultNodeUrl)
       const missing = yield* cli(["migrate", path.join(dir, "none.json")], env)
       expect([missing.code, missing.err]).toEqual([2, `kas-wallet: <file> ${path.join(dir, "none.json")} cannot be read: ENOENT`])
     }))

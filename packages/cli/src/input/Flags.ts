@@ -57,6 +57,19 @@ export const positional = (run: Argv.Run, name: string): string =>
   run.positionals[run.command.positionals.findIndex((p) => p.name === name)] ?? ""
 
 /**
+ * A positional argument checked by `parse`; a bad one fails with exit code 2, the argument named
+ * (`<address> must be ...`), before anything is sent.
+ *
+ * @since 0.9.0
+ * @category reading
+ */
+export const argument = <A>(run: Argv.Run, name: string, parse: Parser<A>): Effect.Effect<A, ExitCode.Failure> =>
+  Either.match(parse(positional(run, name)), {
+    onLeft: (problem) => Effect.fail(ExitCode.invalid(`<${name}> ${problem}`)),
+    onRight: Effect.succeed
+  })
+
+/**
  * Checks a value: the value, or what is wrong with it, as the end of a sentence whose subject is
  * the flag (`must be ... (got ...)`).
  *
@@ -126,6 +139,18 @@ export const read = <A>(
 export const show = (raw: string): string => {
   const cut = raw.length > 80 ? `${raw.slice(0, 77)}...` : raw
   return /^[\x21-\x7e]+$/.test(cut) && !cut.includes("\"") ? cut : JSON.stringify(cut)
+}
+
+/**
+ * A value a schema of the client decodes (`Transaction.TxHash`, `KeyId.KeyId`), refused with
+ * `must` (the end of a sentence whose subject is the flag or argument) and the value.
+ *
+ * @since 0.9.0
+ * @category parsers
+ */
+export const decoded = <A, I>(schema: Schema.Schema<A, I>, must: string): Parser<A> => {
+  const decode = Schema.decodeUnknownEither(schema)
+  return (raw) => Either.mapLeft(decode(raw), () => `${must} (got ${show(raw)})`)
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * `kas-wallet emulator`: serves the emulator (the default action); its other commands are
- * `ConsoleCommand`'s (`env`, `member`, `key`, `pool`) and `LedgerCommand`'s (`fund`, `balance`,
- * `bill`).
+ * `console/Handlers`' (`env`, `member`, `key`, `pool`) and `ledger/Handlers`' (`fund`, `balance`,
+ * `bill`, `mine`). Their table is `Spec`.
  *
  * The emulator's own options come from `EmulatorConfig.fields`: each flag is read, with the
  * environment, by `EmulatorConfig.values` itself. Unlike the library's layer (in memory, any free
@@ -17,15 +17,16 @@ import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import { Config, ConfigError, ConfigProvider, Console, Effect, Either, Option, Redacted } from "effect"
 import type * as Emulator from "effect-kas-wallet-emulator/Emulator"
 import * as EmulatorConfig from "effect-kas-wallet-emulator/EmulatorConfig"
-import type * as Argv from "../input/Argv.js"
-import * as ConsoleCommand from "./ConsoleCommand.js"
-import * as DataDir from "../input/DataDir.js"
-import * as ExitCode from "../output/ExitCode.js"
-import * as Flags from "../input/Flags.js"
-import * as LedgerCommand from "./LedgerCommand.js"
-import * as Spec from "../input/Spec.js"
+import type * as Argv from "../../input/Argv.js"
+import * as DataDir from "../../input/DataDir.js"
+import * as Flags from "../../input/Flags.js"
+import * as ExitCode from "../../output/ExitCode.js"
+import type { Handler, Handlers } from "../Handler.js"
+import * as ConsoleCommand from "./console/Handlers.js"
+import * as LedgerCommand from "./ledger/Handlers.js"
+import * as EmulatorSpec from "./Spec.js"
 
-const E = Spec.emulator
+const E = EmulatorSpec.flags
 const fields = EmulatorConfig.fields
 const names = Object.keys(fields) as ReadonlyArray<EmulatorConfig.Name>
 
@@ -64,7 +65,7 @@ export type ServeFlags =
  * @category options
  */
 export const serveFlags = (run: Argv.Run): ServeFlags => ({
-  ...Object.fromEntries(names.map((name) => [name, Flags.given(run, Spec.emulatorFlag(fields[name]))])) as {
+  ...Object.fromEntries(names.map((name) => [name, Flags.given(run, EmulatorSpec.emulatorFlag(fields[name]))])) as {
     readonly [K in EmulatorConfig.Name]: Option.Option<string>
   },
   dataDir: Flags.given(run, E.dataDir),
@@ -143,7 +144,7 @@ export const plan = (o: ServeFlags): Effect.Effect<Plan, ExitCode.Failure, FileS
     } else if (flagged.has(secretEnv)) {
       given = { _tag: "Given", how: `the secret given with --${fields.secretAccessKey.flag}` }
     } else {
-      const fromEnv = yield* Flags.raw(Spec.emulatorFlag(fields.secretAccessKey), Option.none())
+      const fromEnv = yield* Flags.raw(EmulatorSpec.emulatorFlag(fields.secretAccessKey), Option.none())
       const file = yield* Flags.raw(E.secretAccessKeyFile, Option.none())
       if (Option.isSome(fromEnv)) given = { _tag: "Given", how: `as set in ${secretEnv}` }
       else if (Option.isSome(file)) {
@@ -182,7 +183,7 @@ export const plan = (o: ServeFlags): Effect.Effect<Plan, ExitCode.Failure, FileS
       return {
         options: {
           ...options,
-          port: options.port ?? Spec.DefaultEmulatorPort,
+          port: options.port ?? EmulatorSpec.DefaultEmulatorPort,
           database: EmulatorConfig.DefaultDatabase,
           masterKeyFile: undefined
         },
@@ -208,7 +209,7 @@ export const plan = (o: ServeFlags): Effect.Effect<Plan, ExitCode.Failure, FileS
     return {
       options: {
         ...options,
-        port: options.port ?? Spec.DefaultEmulatorPort,
+        port: options.port ?? EmulatorSpec.DefaultEmulatorPort,
         database,
         // The library's default for a server database is a file in the working directory.
         masterKeyFile: options.masterKeyFile ??
@@ -279,17 +280,23 @@ export const serve = (plan: Plan): Effect.Effect<never, ExitCode.Failure, FileSy
     return yield* Effect.never
   }))
 
+/** The handlers, each given the platform's FileSystem. */
+const provided = <K extends string>(handlers: { readonly [V in K]: Handler<FileSystem.FileSystem> }) =>
+  Object.fromEntries(
+    Object.entries<Handler<FileSystem.FileSystem>>(handlers).map((
+      [verb, handler]
+    ) => [verb, (run: Argv.Run) => Effect.provide(handler(run), NodeFileSystem.layer)])
+  ) as { readonly [V in K]: Handler }
+
 /**
  * `kas-wallet emulator` and its commands, by the words after `emulator` (`""` serves). The
  * emulator's files are read and written through the platform's FileSystem, provided here.
  *
- * @since 0.2.0
+ * @since 0.9.0
  * @category commands
  */
-export const commands: Readonly<Record<string, (run: Argv.Run) => Effect.Effect<void, ExitCode.Failure>>> = Object.fromEntries(
-  Object.entries({
-    "": (run: Argv.Run) => Effect.flatMap(plan(serveFlags(run)), serve),
-    ...ConsoleCommand.commands,
-    ...LedgerCommand.commands
-  }).map(([name, handler]) => [name, (run: Argv.Run) => Effect.provide(handler(run), NodeFileSystem.layer)])
-)
+export const handlers = provided({
+  "": (run: Argv.Run) => Effect.flatMap(plan(serveFlags(run)), serve),
+  ...ConsoleCommand.handlers,
+  ...LedgerCommand.handlers
+} satisfies Handlers<ReturnType<typeof EmulatorSpec.spec>, FileSystem.FileSystem>)

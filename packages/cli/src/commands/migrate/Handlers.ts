@@ -1,7 +1,7 @@
 /**
  * `kas-wallet migrate <file|->` and `kas-wallet accounts register <file|->`: existing Klaytn
  * accounts brought under keys of the key service, over the WalletClient (`migrateAccounts`,
- * `registerAccounts`).
+ * `registerAccounts`). Their table is `Spec` (and `accounts/Spec` for `register`).
  *
  * The private keys of a migration are read from a file or stdin only — never a flag, which the
  * process list and the shell's history show — and made `Redacted` as they are read. Nothing read
@@ -13,18 +13,17 @@
  */
 import { Effect, Either, Option, Redacted } from "effect"
 import { type Amount, type Migration, type Registration, WalletClient, WalletConfig, type WalletError } from "effect-kas-wallet"
-import type * as Argv from "../input/Argv.js"
-import * as Client from "./ClientCommand.js"
-import * as ExitCode from "../output/ExitCode.js"
-import * as Flags from "../input/Flags.js"
-import * as Output from "../output/Output.js"
-import * as Payload from "../input/Payload.js"
-import * as Spec from "../input/Spec.js"
-import * as Value from "../input/Value.js"
+import * as Flags from "../../input/Flags.js"
+import * as Payload from "../../input/Payload.js"
+import * as Value from "../../input/Value.js"
+import * as ExitCode from "../../output/ExitCode.js"
+import * as Output from "../../output/Output.js"
+import type { Handler, Handlers } from "../Handler.js"
+import * as Client from "../shared/Client.js"
+import * as Shared from "../shared/Spec.js"
+import * as MigrateSpec from "./Spec.js"
 
-const M = Spec.migration
-
-type Handler = (run: Argv.Run) => Effect.Effect<void, ExitCode.Failure>
+const M = { ...MigrateSpec.flags, nodeUrl: Shared.flags.nodeUrl }
 
 /**
  * The text of a document as JSON, or what is wrong with it — its position at most, never a piece
@@ -260,7 +259,7 @@ export const register: Handler = (run) =>
 /**
  * The `migrate` command (the top-level command itself).
  *
- * @since 0.8.0
+ * @since 0.9.0
  * @category commands
  */
-export const commands: Readonly<Record<string, Handler>> = { "": migrate }
+export const handlers = { "": migrate } satisfies Handlers<typeof MigrateSpec.spec>

@@ -12,12 +12,13 @@ import type { HttpClient } from "@effect/platform"
 import { Config, ConfigProvider, Effect, Either, Option } from "effect"
 import { Credentials, WalletClient, WalletConfig, type WalletError } from "effect-kas-wallet"
 import { readFile } from "node:fs/promises"
-import * as ExitCode from "../output/ExitCode.js"
-import type * as Argv from "../input/Argv.js"
-import * as Flags from "../input/Flags.js"
-import * as Spec from "../input/Spec.js"
+import * as ExitCode from "../../output/ExitCode.js"
+import type * as Argv from "../../input/Argv.js"
+import * as Flags from "../../input/Flags.js"
+import type * as Spec from "../../input/Spec.js"
+import * as Shared from "./Spec.js"
 
-const S = Spec.accounts
+const S = Shared.flags
 const V = WalletConfig.EnvironmentVariables
 
 /**
@@ -62,11 +63,11 @@ export interface Configured {
 /** The connection flags, by the variable each one sets. */
 const byVariable: ReadonlyArray<readonly [string, Spec.Flag]> = [
   [V.baseUrl, S.url],
-  [V.nodeUrl, Spec.migration.nodeUrl],
+  [V.nodeUrl, S.nodeUrl],
   [V.chainId, S.chain],
   [V.pool, S.pool],
   [V.feePayerPool, S.feePayerPool],
-  [V.keyPool, Spec.keys.keyPool],
+  [V.keyPool, S.keyPool],
   [V.accessKeyId, S.accessKeyId],
   [V.secretAccessKey, S.secretAccessKey]
 ]

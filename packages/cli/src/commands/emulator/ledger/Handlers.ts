@@ -3,7 +3,7 @@
  * emulator (`--url`, else `KAS_WALLET_URL` when set: its console routes under `/_emulator/`, with
  * the member's key of the KAS_* settings) or directly in a database (`--db` or `--data-dir`, else
  * the default data directory). `mine` works only through a running emulator: whether and how it
- * makes blocks is that process's mining mode.
+ * makes blocks is that process's mining mode. Their table is `Spec`.
  *
  * They never write elsewhere and claim success: against a database, the database must exist, and
  * `fund` credits only an account or a fee-payer account of it. An address it does not know means
@@ -12,20 +12,23 @@
  * @since 0.2.0
  */
 import { FetchHttpClient, HttpClient, HttpClientRequest } from "@effect/platform"
-import { Console, Effect, Either, Option, Redacted } from "effect"
+import { Console, Effect, Option, Redacted } from "effect"
 import { Amount, type ChainId, Credentials } from "effect-kas-wallet"
 import { existsSync } from "node:fs"
-import type * as Argv from "../input/Argv.js"
-import * as Client from "./ClientCommand.js"
-import * as ClientConfig from "./ClientConfig.js"
-import * as ConsoleCommand from "./ConsoleCommand.js"
-import * as ExitCode from "../output/ExitCode.js"
-import * as Flags from "../input/Flags.js"
-import * as Spec from "../input/Spec.js"
-import * as Value from "../input/Value.js"
+import type * as Argv from "../../../input/Argv.js"
+import * as Flags from "../../../input/Flags.js"
+import * as Value from "../../../input/Value.js"
+import * as ExitCode from "../../../output/ExitCode.js"
+import type { Handlers } from "../../Handler.js"
+import * as Client from "../../shared/Client.js"
+import * as ClientConfig from "../../shared/ClientConfig.js"
+import * as Shared from "../../shared/Spec.js"
+import * as ConsoleCommand from "../console/Handlers.js"
+import * as ConsoleSpec from "../console/Spec.js"
+import * as LedgerSpec from "./Spec.js"
 
-const E = Spec.emulator
-const L = Spec.ledger
+const E = ConsoleSpec.flags
+const L = LedgerSpec.flags
 
 /** A balance as both ways answer it, and as `--json` prints it. */
 interface Balance {
@@ -210,19 +213,12 @@ const klay = (peb: bigint) => `${Amount.formatKlay(peb as Amount.Peb)} KLAY (${p
 
 const balanceJson = (b: Balance) => JSON.stringify({ chainId: b.chainId, address: b.address, balance: b.balance.toString(), nonce: b.nonce })
 
-/** `<address>`: 0x and 40 hex digits, in one case or with its EIP-55 checksum. */
-const addressArgument = (run: Argv.Run) =>
-  Either.match(Client.parseAddress(Flags.positional(run, "address")), {
-    onLeft: (problem) => Effect.fail(ExitCode.invalid(`<address> ${problem}`)),
-    onRight: Effect.succeed
-  })
-
 /** The chain of `fund` and `balance`: --chain, else KAS_CHAIN_ID, else 1001 (as the client commands). */
 const ledgerChain = (run: Argv.Run) =>
   Effect.gen(function*() {
     const chain = yield* Flags.read(
-      Spec.accounts.chain,
-      Flags.given(run, Spec.accounts.chain),
+      Shared.flags.chain,
+      Flags.given(run, Shared.flags.chain),
       Flags.choice(["8217", "1001"], "8217 (mainnet) or 1001 (testnet)")
     )
     return Number(Option.getOrElse(chain, () => ClientConfig.DefaultChain)) as ChainId.ChainId
@@ -231,18 +227,14 @@ const ledgerChain = (run: Argv.Run) =>
 /**
  * The ledger commands, by the word after `emulator`.
  *
- * @since 0.2.0
+ * @since 0.9.0
  * @category commands
  */
-export const commands: Readonly<Record<string, (run: Argv.Run) => Effect.Effect<void, ExitCode.Failure>>> = {
+export const handlers = {
   fund: (run) =>
     Effect.gen(function*() {
-      const address = yield* addressArgument(run)
-      const raw = Flags.positional(run, "amount")
-      const amount = yield* Either.match(Value.parseAmount(raw), {
-        onLeft: (problem) => Effect.fail(ExitCode.invalid(`<amount> ${problem}`)),
-        onRight: Effect.succeed
-      })
+      const address = yield* Flags.argument(run, "address", Client.parseAddress)
+      const amount = yield* Flags.argument(run, "amount", Value.parseAmount)
       const chainId = yield* ledgerChain(run)
       const b = yield* Effect.flatMap(ledgerOf(run), (ledger) => ledger.fund(chainId, address, amount))
       yield* Console.log(
@@ -251,7 +243,7 @@ export const commands: Readonly<Record<string, (run: Argv.Run) => Effect.Effect<
     }),
   balance: (run) =>
     Effect.gen(function*() {
-      const address = yield* addressArgument(run)
+      const address = yield* Flags.argument(run, "address", Client.parseAddress)
       const chainId = yield* ledgerChain(run)
       const b = yield* Effect.flatMap(ledgerOf(run), (ledger) => ledger.balance(chainId, address))
       yield* Console.log(Flags.isSet(run, L.json) ? balanceJson(b) : `${b.address} on chain ${b.chainId}: ${klay(b.balance)}, next nonce ${b.nonce}`)
@@ -286,4 +278,4 @@ export const commands: Readonly<Record<string, (run: Argv.Run) => Effect.Effect<
           ).join("\n")
       )
     })
-}
+} satisfies Handlers<(typeof LedgerSpec.commands)[number]>

@@ -1,60 +1,35 @@
 /**
- * `kas-wallet accounts create | get | list | count | by-public-key | disable | enable | delete`:
- * the wallet API's account operations from the command line, over the WalletClient.
+ * `kas-wallet accounts create | get | list | count | by-public-key | disable | enable | delete |
+ * register` and the `multisig` commands (`multisig/Handlers`): the wallet API's account operations
+ * from the command line, over the WalletClient. Their table is `Spec`.
  *
  * @since 0.1.0
  */
 import { Effect, Either, Option, Schema } from "effect"
 import { Account, PublicKey, WalletClient } from "effect-kas-wallet"
-import type * as Argv from "../input/Argv.js"
-import * as Client from "./ClientCommand.js"
-import * as Multisig from "./MultisigCommand.js"
-import * as ExitCode from "../output/ExitCode.js"
-import * as Flags from "../input/Flags.js"
-import * as Output from "../output/Output.js"
-import * as Spec from "../input/Spec.js"
+import * as Flags from "../../input/Flags.js"
+import * as ExitCode from "../../output/ExitCode.js"
+import * as Output from "../../output/Output.js"
+import type { Handler, Handlers } from "../Handler.js"
+import * as Client from "../shared/Client.js"
+import * as Shared from "../shared/Spec.js"
+import * as Multisig from "./multisig/Handlers.js"
+import * as AccountsSpec from "./Spec.js"
 
-const S = Spec.accounts
+const S = { ...Shared.flags, ...AccountsSpec.flags }
 const uses = { pool: true, feePayerPool: false }
 
-/**
- * The settings of an `accounts` command, as it prints them.
- *
- * @since 0.1.0
- * @category models
- */
-export type Settings = Client.Settings
-
-/**
- * Reads a time bound: Unix seconds, or an ISO-8601 date or date and time (see
- * `ClientCommand.parseTime`).
- *
- * @since 0.1.0
- * @category parsing
- */
-export const parseTime = Client.parseTime
-
-const encodeAccount = Schema.encodeSync(Account.Account)
-const encodePage = Schema.encodeSync(Account.AccountPage)
-const encodeStatus = Schema.encodeSync(Account.AccountStatus)
-const encodeSummary = Schema.encodeSync(Account.AccountSummary)
+const printAccount = Client.printer(Account.Account, Output.accountDetails)
 const encodeCount = Schema.encodeSync(Account.AccountCount)
 const encodePoolCount = Schema.encodeSync(Account.PoolAccountCount)
 const encodePublicKeyAccounts = Schema.encodeSync(Account.PublicKeyAccounts)
 
-const printAccount = (print: Client.Print, s: Client.Settings, account: Account.Account) =>
-  print(s.json ? JSON.stringify(encodeAccount(account)) : Output.accountDetails(account))
-
-type Handler = (run: Argv.Run) => Effect.Effect<void, ExitCode.Failure>
-
-const onAddress = (run: Argv.Run, f: (address: string) => Effect.Effect<void, ExitCode.Failure>) =>
-  Client.withAddress(Flags.positional(run, "address"), f)
-
 const toggle = (verb: "disable" | "enable"): Handler => (run) =>
-  onAddress(run, (address) =>
-    Client.withClient(run, uses, { operation: verb, address }, (print, s) =>
-      Effect.flatMap(verb === "disable" ? WalletClient.disableAccount(address) : WalletClient.enableAccount(address), (summary) =>
-        print(s.json ? JSON.stringify(encodeSummary(summary)) : Output.summaryDetails(summary, verb === "disable" ? "disabled" : "enabled")))))
+  Client.onAddress(run, uses, { operation: verb }, (address, print, s) =>
+    Effect.flatMap(
+      verb === "disable" ? WalletClient.disableAccount(address) : WalletClient.enableAccount(address),
+      Client.printer(Account.AccountSummary, (summary) => Output.summaryDetails(summary, verb === "disable" ? "disabled" : "enabled"))(print, s)
+    ))
 
 const decodePublicKey = Schema.decodeUnknownEither(PublicKey.PublicKey)
 
@@ -80,19 +55,16 @@ const count: Handler = (run) =>
   })
 
 /**
- * The `accounts` commands, by name.
+ * The `accounts` commands, by their words after `accounts`.
  *
- * @since 0.2.0
+ * @since 0.9.0
  * @category commands
  */
-export const commands: Readonly<Record<string, Handler>> = {
+export const handlers = {
   create: (run) =>
-    Client.withClient(run, uses, { operation: "create" }, (print, s) =>
-      Effect.flatMap(WalletClient.createAccount(), (a) => printAccount(print, s, a))),
+    Client.withClient(run, uses, { operation: "create" }, (print, s) => Effect.flatMap(WalletClient.createAccount(), printAccount(print, s))),
   get: (run) =>
-    onAddress(run, (address) =>
-      Client.withClient(run, uses, { operation: "get", address }, (print, s) =>
-        Effect.flatMap(WalletClient.getAccount(address), (a) => printAccount(print, s, a)))),
+    Client.onAddress(run, uses, { operation: "get" }, (address, print, s) => Effect.flatMap(WalletClient.getAccount(address), printAccount(print, s))),
   list: (run) =>
     Effect.gen(function*() {
       const paging = yield* Client.paging(run)
@@ -100,12 +72,12 @@ export const commands: Readonly<Record<string, Handler>> = {
         yield* Flags.read(S.status, Flags.given(run, S.status), Flags.choice(["enabled", "disabled", "corrupted", "all"], "enabled, disabled, corrupted or all"))
       )
       const params: WalletClient.ListParams = { ...paging, status }
-      yield* Client.list<Account.Account, Account.AccountPage>(run, uses, {
+      yield* Client.list(run, uses, {
         kind: "account",
         one: () => WalletClient.listAccounts(params),
         pages: () => WalletClient.accountPages(params),
-        itemJson: (a) => JSON.stringify(encodeAccount(a)),
-        pageJson: (page) => JSON.stringify(encodePage(page)),
+        item: Account.Account,
+        page: Account.AccountPage,
         header: Output.accountHeader,
         row: (a) => Output.accountRow(a),
         empty: "(no accounts)",
@@ -127,13 +99,11 @@ export const commands: Readonly<Record<string, Handler>> = {
               : Output.table(["ADDRESS", "CHAIN"], items.map((a) => [a.address, String(a.chainId)]))
           )))
   },
-  register: (run) => Effect.flatMap(Effect.promise(() => import("./MigrateCommand.js")), (m) => m.register(run)),
   disable: toggle("disable"),
   enable: toggle("enable"),
   delete: (run) =>
-    onAddress(run, (address) =>
-      Client.withClient(run, uses, { operation: "delete", address }, (print, s) =>
-        Effect.flatMap(WalletClient.deleteAccount(address), (status) =>
-          print(s.json ? JSON.stringify(encodeStatus(status)) : `deleted ${address}`)))),
-  ...Multisig.commands
-}
+    Client.onAddress(run, uses, { operation: "delete" }, (address, print, s) =>
+      Effect.flatMap(WalletClient.deleteAccount(address), Client.printer(Account.AccountStatus, () => `deleted ${address}`)(print, s))),
+  register: (run) => Effect.flatMap(Effect.promise(() => import("../migrate/Handlers.js")), (m) => m.register(run)),
+  ...Multisig.handlers
+} satisfies Handlers<typeof AccountsSpec.spec>

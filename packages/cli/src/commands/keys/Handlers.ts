@@ -1,7 +1,7 @@
 /**
  * `kas-wallet keys create | list | get | delete | sign`: the key service of the wallet API
  * (`createKeys`, `listKeys`, `getKey`, `deleteKey`, `signWithKey`) from the command line, over the
- * WalletClient. The key pool is `--key-pool` or `KAS_KEY_POOL` (the `x-krn` of a creation, the pool
+ * WalletClient; their table is `Spec`. The key pool is `--key-pool` or `KAS_KEY_POOL` (the `x-krn` of a creation, the pool
  * a listing lists), else the member's default key pool; a key id names its own pool.
  *
  * Every argument is checked before anything is sent: a key id by the client's `KeyId`, a hash by
@@ -9,30 +9,22 @@
  *
  * @since 0.8.0
  */
-import { Effect, Either, Option, Schema, Stream } from "effect"
+import { Effect, Option, Schema, Stream } from "effect"
 import { Key, KeyId, Krn, WalletClient } from "effect-kas-wallet"
-import type * as Argv from "../input/Argv.js"
-import * as Client from "./ClientCommand.js"
-import * as ExitCode from "../output/ExitCode.js"
-import * as Flags from "../input/Flags.js"
-import * as Output from "../output/Output.js"
-import * as Spec from "../input/Spec.js"
+import type * as Argv from "../../input/Argv.js"
+import * as Flags from "../../input/Flags.js"
+import type * as ExitCode from "../../output/ExitCode.js"
+import * as Output from "../../output/Output.js"
+import type { Handler, Handlers } from "../Handler.js"
+import * as Client from "../shared/Client.js"
+import * as Shared from "../shared/Spec.js"
+import * as KeysSpec from "./Spec.js"
 
-const K = Spec.keys
+const K = { ...KeysSpec.flags, keyPool: Shared.flags.keyPool }
 const uses = { pool: false, feePayerPool: false, keyPool: true }
 
-const encodeKey = Schema.encodeSync(Key.Key)
-const encodeCreated = Schema.encodeSync(Key.CreatedKeys)
-const encodeSummary = Schema.encodeSync(Key.KeySummary)
-const encodePage = Schema.encodeSync(Key.KeyPage)
-const encodeStatus = Schema.encodeSync(Key.KeyStatus)
 const encodeSignature = Schema.encodeSync(Key.KeySignature)
 
-type Handler = (run: Argv.Run) => Effect.Effect<void, ExitCode.Failure>
-
-const decodeKeyId = Schema.decodeUnknownEither(KeyId.KeyId)
-const decodeHash = Schema.decodeUnknownEither(Key.SignableHash)
-const decodePoolKrn = Schema.decodeUnknownEither(Krn.PoolKrn)
 
 /**
  * Checks a key id argument with the client's `KeyId`: `<pool-krn>:0x<hex>`.
@@ -40,11 +32,10 @@ const decodePoolKrn = Schema.decodeUnknownEither(Krn.PoolKrn)
  * @since 0.8.0
  * @category parsing
  */
-export const parseKeyId: Flags.Parser<KeyId.KeyId> = (raw) =>
-  Either.mapLeft(
-    decodeKeyId(raw),
-    () => `must be a key id, krn:<chain-id>:wallet:<account-id>:key-pool:<pool-name>:0x and 64 hex digits (got ${Flags.show(raw)})`
-  )
+export const parseKeyId: Flags.Parser<KeyId.KeyId> = Flags.decoded(
+  KeyId.KeyId,
+  "must be a key id, krn:<chain-id>:wallet:<account-id>:key-pool:<pool-name>:0x and 64 hex digits"
+)
 
 /**
  * Checks the hash a key signs: 32 bytes, `0x` and 64 hex digits (`Key.SignableHash`).
@@ -52,11 +43,12 @@ export const parseKeyId: Flags.Parser<KeyId.KeyId> = (raw) =>
  * @since 0.8.0
  * @category parsing
  */
-export const parseHash: Flags.Parser<Key.SignableHash> = (raw) =>
-  Either.mapLeft(decodeHash(raw), () => `must be 32 bytes, 0x followed by 64 hex digits: a hash of what to sign (got ${Flags.show(raw)})`)
+export const parseHash: Flags.Parser<Key.SignableHash> = Flags.decoded(
+  Key.SignableHash,
+  "must be 32 bytes, 0x followed by 64 hex digits: a hash of what to sign"
+)
 
-const parsePool: Flags.Parser<Krn.PoolKrn> = (raw) =>
-  Either.mapLeft(decodePoolKrn(raw), () => `must be a key pool KRN, krn:<chain-id>:wallet:<account-id>:key-pool:<pool-name> (got ${Flags.show(raw)})`)
+const parsePool = Flags.decoded(Krn.PoolKrn, "must be a key pool KRN, krn:<chain-id>:wallet:<account-id>:key-pool:<pool-name>")
 
 const parseSize = Flags.integer(1, Key.MaxCreateSize)
 
@@ -87,10 +79,7 @@ const keyDetails = (key: Key.Key): string =>
 
 /** The key id argument, checked before anything is sent; a bad one is exit code 2. */
 const withKeyId = (run: Argv.Run, f: (keyId: KeyId.KeyId) => Effect.Effect<void, ExitCode.Failure>) =>
-  Either.match(parseKeyId(Flags.positional(run, "key-id")), {
-    onLeft: (problem) => Effect.fail(ExitCode.invalid(`<key-id> ${problem}`)),
-    onRight: f
-  })
+  Effect.flatMap(Flags.argument(run, "key-id", parseKeyId), f)
 
 const list: Handler = (run) =>
   Effect.gen(function*() {
@@ -106,13 +95,13 @@ const list: Handler = (run) =>
           ...paging,
           krn: `krn:${s.chainId}:wallet:${c.accountId}:${Krn.KeyPoolType}:${Krn.DefaultPoolName}`
         }))
-    yield* Client.list<Key.KeySummary, Key.KeyPage>(run, uses, {
+    yield* Client.list(run, uses, {
       kind: "key",
       pool: Option.getOrUndefined(Option.map(krn, (k) => k.toString())),
       one: (s) => Effect.flatMap(params(s), WalletClient.listKeys),
       pages: (s) => Stream.unwrap(Effect.map(params(s), WalletClient.keyPages)),
-      itemJson: (k) => JSON.stringify(encodeSummary(k)),
-      pageJson: (page) => JSON.stringify(encodePage(page)),
+      item: Key.KeySummary,
+      page: Key.KeyPage,
       header: keyHeader,
       row: keyRow,
       empty: "(no keys)",
@@ -121,47 +110,45 @@ const list: Handler = (run) =>
   })
 
 /**
- * The `keys` commands, by name.
+ * The `keys` commands, by their words after `keys`.
  *
- * @since 0.8.0
+ * @since 0.9.0
  * @category commands
  */
-export const commands: Readonly<Record<string, Handler>> = {
+export const handlers = {
   create: (run) =>
     Effect.flatMap(Flags.read(K.size, Flags.given(run, K.size), parseSize), (size) =>
       Client.withClient(run, uses, { operation: "create", kind: "key" }, (print, s) =>
-        Effect.flatMap(WalletClient.createKeys(Option.getOrElse(size, () => 1)), (created) =>
-          print(s.json ? JSON.stringify(encodeCreated(created)) : Output.table(keyHeader, created.items.map(keyRow)))))),
+        Effect.flatMap(
+          WalletClient.createKeys(Option.getOrElse(size, () => 1)),
+          Client.printer(Key.CreatedKeys, (created) => Output.table(keyHeader, created.items.map(keyRow)))(print, s)
+        ))),
   list,
   get: (run) =>
     withKeyId(run, (keyId) =>
       Client.withClient(run, uses, { operation: "get", kind: "key", keyId: keyId.toString() }, (print, s) =>
-        Effect.flatMap(WalletClient.getKey(keyId), (key) => print(s.json ? JSON.stringify(encodeKey(key)) : keyDetails(key))))),
+        Effect.flatMap(WalletClient.getKey(keyId), Client.printer(Key.Key, keyDetails)(print, s)))),
   delete: (run) =>
     withKeyId(run, (keyId) =>
       Client.withClient(run, uses, { operation: "delete", kind: "key", keyId: keyId.toString() }, (print, s) =>
-        Effect.flatMap(WalletClient.deleteKey(keyId), (status) =>
-          print(s.json ? JSON.stringify(encodeStatus(status)) : `deleted ${keyId.toString()}`)))),
+        Effect.flatMap(WalletClient.deleteKey(keyId), Client.printer(Key.KeyStatus, () => `deleted ${keyId.toString()}`)(print, s)))),
   sign: (run) =>
     withKeyId(run, (keyId) =>
-      Either.match(parseHash(Flags.positional(run, "hash")), {
-        onLeft: (problem) => Effect.fail(ExitCode.invalid(`<hash> ${problem}`)),
-        onRight: (hash) =>
-          Client.withClient(run, uses, { operation: "sign", kind: "key", keyId: keyId.toString() }, (print, s) =>
-            Effect.flatMap(WalletClient.signWithKey(keyId, hash), (signature) => {
-              const { r, s: sPart, v } = Key.signatureParts(signature.signedData)
-              return print(
-                s.json
-                  ? JSON.stringify(encodeSignature(signature))
-                  : Output.table(["FIELD", "VALUE"], [
-                    ["keyId", keyId.toString()],
-                    ["hash", hash],
-                    ["signedData", signature.signedData],
-                    ["r", r],
-                    ["s", sPart],
-                    ["v", String(v)]
-                  ])
-              )
-            }))
-      }))
-}
+      Effect.flatMap(Flags.argument(run, "hash", parseHash), (hash) =>
+        Client.withClient(run, uses, { operation: "sign", kind: "key", keyId: keyId.toString() }, (print, s) =>
+          Effect.flatMap(WalletClient.signWithKey(keyId, hash), (signature) => {
+            const { r, s: sPart, v } = Key.signatureParts(signature.signedData)
+            return print(
+              s.json
+                ? JSON.stringify(encodeSignature(signature))
+                : Output.table(["FIELD", "VALUE"], [
+                  ["keyId", keyId.toString()],
+                  ["hash", hash],
+                  ["signedData", signature.signedData],
+                  ["r", r],
+                  ["s", sPart],
+                  ["v", String(v)]
+                ])
+            )
+          }))))
+} satisfies Handlers<typeof KeysSpec.spec>

@@ -15,8 +15,8 @@ import { Address, type Transaction } from "effect-kas-wallet"
 import * as Abi from "effect-kas-wallet/Abi"
 import * as AbiConstructor from "ox/AbiConstructor"
 import * as fs from "node:fs"
-import * as Flags from "../input/Flags.js"
-import * as Output from "../output/Output.js"
+import * as Flags from "../../input/Flags.js"
+import * as Output from "../../output/Output.js"
 
 /**
  * An ABI parameter, as ox parses it from a signature.

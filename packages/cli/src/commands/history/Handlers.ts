@@ -1,30 +1,23 @@
 /**
  * `kas-wallet history list | get`: the member's fee-delegation history (`listFeeDelegationHistory`,
  * `getFeeDelegationRecord`) from the command line, over the WalletClient: what the service's global
- * fee payer was charged for each transaction whose fee it paid. Member-wide: no pool is read.
+ * fee payer was charged for each transaction whose fee it paid; their table is `Spec`. Member-wide:
+ * no pool is read.
  *
  * @since 0.8.0
  */
-import { Effect, Either, Option, Schema } from "effect"
-import { Amount, FeeHistory, Transaction, WalletClient } from "effect-kas-wallet"
+import { Effect, Option } from "effect"
+import { Amount, FeeHistory, WalletClient } from "effect-kas-wallet"
 import * as Wire from "effect-kas-wallet/Wire"
-import type * as Argv from "../input/Argv.js"
-import * as Client from "./ClientCommand.js"
-import * as ExitCode from "../output/ExitCode.js"
-import * as Flags from "../input/Flags.js"
-import * as Output from "../output/Output.js"
-import * as Spec from "../input/Spec.js"
+import * as Flags from "../../input/Flags.js"
+import * as Output from "../../output/Output.js"
+import type { Handlers } from "../Handler.js"
+import * as Client from "../shared/Client.js"
+import * as HistorySpec from "./Spec.js"
 
-const H = Spec.history
+const H = HistorySpec.flags
 const uses = { pool: false, feePayerPool: false }
 
-const encodeRecord = Schema.encodeSync(FeeHistory.FeeDelegationRecord)
-const encodePage = Schema.encodeSync(FeeHistory.FeeDelegationHistoryPage)
-
-type Handler = (run: Argv.Run) => Effect.Effect<void, ExitCode.Failure>
-
-const parseHash: Flags.Parser<Transaction.TxHash> = (raw) =>
-  Either.mapLeft(Schema.decodeUnknownEither(Transaction.TxHash)(raw), () => `must be 0x followed by 64 hex digits (got ${Flags.show(raw)})`)
 
 const klay = (peb: bigint) => `${Amount.formatKlay(peb as Amount.Peb)} KLAY`
 
@@ -73,23 +66,23 @@ const recordDetails = (r: FeeHistory.FeeDelegationRecord): string =>
   ])
 
 /**
- * The `history` commands, by name.
+ * The `history` commands, by their words after `history`.
  *
- * @since 0.8.0
+ * @since 0.9.0
  * @category commands
  */
-export const commands: Readonly<Record<string, Handler>> = {
+export const handlers = {
   list: (run) =>
     Effect.gen(function*() {
       const paging = yield* Client.pageAndCursor(run)
       const from = Option.getOrUndefined(yield* Flags.read(H.from, Flags.given(run, H.from), Client.parseAddress))
       const params: WalletClient.HistoryListParams = { ...paging, from }
-      yield* Client.list<FeeHistory.FeeDelegationRecord, FeeHistory.FeeDelegationHistoryPage>(run, uses, {
+      yield* Client.list(run, uses, {
         kind: "history",
         one: () => WalletClient.listFeeDelegationHistory(params),
         pages: () => WalletClient.feeDelegationHistoryPages(params),
-        itemJson: (r) => JSON.stringify(encodeRecord(r)),
-        pageJson: (page) => JSON.stringify(encodePage(page)),
+        item: FeeHistory.FeeDelegationRecord,
+        page: FeeHistory.FeeDelegationHistoryPage,
         header: recordHeader,
         row: recordRow,
         empty: from !== undefined ? `(no fee-delegated transactions of ${from})` : "(no fee-delegated transactions)",
@@ -97,11 +90,7 @@ export const commands: Readonly<Record<string, Handler>> = {
       })
     }),
   get: (run) =>
-    Either.match(parseHash(Flags.positional(run, "hash")), {
-      onLeft: (problem) => Effect.fail(ExitCode.invalid(`<hash> ${problem}`)),
-      onRight: (hash) =>
-        Client.withClient(run, uses, { operation: "get", kind: "history", hash }, (print, s) =>
-          Effect.flatMap(WalletClient.getFeeDelegationRecord(hash), (record) =>
-            print(s.json ? JSON.stringify(encodeRecord(record)) : recordDetails(record))))
-    })
-}
+    Effect.flatMap(Flags.argument(run, "hash", Client.parseTxHash), (hash) =>
+      Client.withClient(run, uses, { operation: "get", kind: "history", hash }, (print, s) =>
+        Effect.flatMap(WalletClient.getFeeDelegationRecord(hash), Client.printer(FeeHistory.FeeDelegationRecord, recordDetails)(print, s))))
+} satisfies Handlers<typeof HistorySpec.spec>

@@ -3,7 +3,8 @@
  * transactions from the accounts of a pool (value transfers, contract deployments and
  * executions, raw RLP transactions, cancellations, anchorings, account-key updates, each with any
  * fee payer, and legacy ones with `--legacy`), read-only contract calls and receipts, over the
- * WalletClient (`send`, `sendReliably`, `callContract`, `getTransactionReceipt`, `awaitReceipt`).
+ * WalletClient (`send`, `sendReliably`, `callContract`, `getTransactionReceipt`, `awaitReceipt`);
+ * their table is `Spec`.
  *
  * The commands that send differ only in the transaction's kind (`TransactionKind`): one path
  * (`transact`) reads the sender, the fee payer, nonce, gas and submission into the options of
@@ -12,7 +13,7 @@
  * `Contract`, loaded only by the commands that use it; documents read from files or stdin (an
  * RLP, an account key) are in `Payload`.
  *
- * The connection flags and their environment variables are those of `kas-wallet accounts`.
+ * The connection flags and their environment variables are `Shared`'s, as for `kas-wallet accounts`.
  *
  * @since 0.2.0
  */
@@ -20,18 +21,20 @@ import { Effect, Either, Option, Schema } from "effect"
 import { AccountKey, Address, Amount, FeeDelegation, Transaction, TransactionKind, WalletClient, type WalletError } from "effect-kas-wallet"
 import type * as Abi from "effect-kas-wallet/Abi"
 import * as Wire from "effect-kas-wallet/Wire"
-import type * as Argv from "../input/Argv.js"
-import * as Client from "./ClientCommand.js"
-import * as Multisig from "./MultisigCommand.js"
+import type * as Argv from "../../input/Argv.js"
+import * as Flags from "../../input/Flags.js"
+import * as Payload from "../../input/Payload.js"
+import type * as Spec from "../../input/Spec.js"
+import * as Value from "../../input/Value.js"
+import * as ExitCode from "../../output/ExitCode.js"
+import * as Output from "../../output/Output.js"
+import * as Multisig from "../accounts/multisig/Handlers.js"
+import type { Handler, Handlers } from "../Handler.js"
+import * as Client from "../shared/Client.js"
 import type * as Contract from "./Contract.js"
-import * as ExitCode from "../output/ExitCode.js"
-import * as Flags from "../input/Flags.js"
-import * as Output from "../output/Output.js"
-import * as Payload from "../input/Payload.js"
-import * as Spec from "../input/Spec.js"
-import * as Value from "../input/Value.js"
+import * as TxSpec from "./Spec.js"
 
-const T = Spec.tx
+const T = TxSpec.flags
 
 const encodeResult = Schema.encodeSync(Transaction.TransactionResult)
 const encodeReceipt = Schema.encodeSync(Transaction.TransactionReceipt)
@@ -53,9 +56,6 @@ const parseFeePayer: Flags.Parser<FeeDelegation.FeePayer> = (raw) =>
       onRight: FeeDelegation.user
     })
 
-const parseHash: Flags.Parser<Transaction.TxHash> = (raw) =>
-  Either.mapLeft(Schema.decodeUnknownEither(Transaction.TxHash)(raw), () => `must be 0x followed by 64 hex digits (got ${Flags.show(raw)})`)
-
 const parseGas = Flags.integer(0, Number.MAX_SAFE_INTEGER)
 
 const required = <A>(flag: Spec.Flag, value: Option.Option<A>) =>
@@ -68,7 +68,10 @@ const required = <A>(flag: Spec.Flag, value: Option.Option<A>) =>
 const refused = <A>(checked: Either.Either<A, string>): Effect.Effect<A, ExitCode.Failure> =>
   Either.match(checked, { onLeft: (line) => Effect.fail(ExitCode.invalid(line)), onRight: Effect.succeed })
 
-const reader = (run: Argv.Run) => <A>(flag: Spec.Flag, parse: Flags.Parser<A>) => Flags.read(flag, Flags.given(run, flag), parse)
+/** Reads a flag of the command line, else its variable, checked by `parse`. */
+type Reader = <A>(flag: Spec.Flag, parse: Flags.Parser<A>) => Effect.Effect<Option.Option<A>, ExitCode.Failure>
+
+const reader = (run: Argv.Run): Reader => (flag, parse) => Flags.read(flag, Flags.given(run, flag), parse)
 
 // How often --wait asks: about twice per block of the emulator's default clock.
 
@@ -281,15 +284,14 @@ const printUnsubmitted = (print: Client.Print, json: boolean, e: WalletError.Sub
  * the kind), and a legacy transaction's sender always pays (no fee-payer flag).
  */
 const transact = (
-  run: Argv.Run,
   operation: Operation,
-  kindOf: Effect.Effect<TransactionKind.TransactionKind, ExitCode.Failure>
-): Effect.Effect<void, ExitCode.Failure> =>
+  kindOf: (run: Argv.Run, read: Reader) => Effect.Effect<TransactionKind.TransactionKind, ExitCode.Failure>
+): Handler => (run) =>
   Effect.gen(function*() {
     const read = reader(run)
     const givenFrom = yield* read(T.from, parseAddress)
     const from = operation === "relay" ? Option.getOrUndefined(givenFrom) : yield* required(T.from, givenFrom)
-    const kind = yield* kindOf
+    const kind = yield* kindOf(run, read)
     const feePayer = Option.getOrUndefined(yield* read(T.feePayer, parseFeePayer))
     const feeRatio = Option.getOrUndefined(yield* read(T.feeRatio, parseFeeRatio))
     // A cancellation's --nonce is its target's (read into the kind); a raw transaction has the RLP's.
@@ -362,123 +364,97 @@ const legacy = (run: Argv.Run) => Flags.isSet(run, T.legacy)
 /** The optional `--value` of a contract: KLAY for a payable constructor or function. */
 const payable = (run: Argv.Run) => Effect.map(reader(run)(T.payable, Value.parseAmount), Option.getOrUndefined)
 
-const send = (run: Argv.Run) =>
-  transact(
-    run,
-    "send",
-    Effect.gen(function*() {
-      const read = reader(run)
-      const to = yield* required(T.to, yield* read(T.to, parseAddress))
-      const value = yield* required(T.value, yield* read(T.value, Value.parseAmount))
-      const memo = Option.getOrUndefined(yield* read(T.memo, Flags.nonEmpty))
-      if (!legacy(run)) return TransactionKind.ValueTransfer({ to, value, memo })
-      if (memo !== undefined) return yield* ExitCode.invalid(`--${T.memo.name}: a legacy transfer has no memo; leave out --${T.memo.name} or --${T.legacy.name}`)
-      return TransactionKind.Legacy({ to, value })
-    })
-  )
+const send = transact("send", (run, read) =>
+  Effect.gen(function*() {
+    const to = yield* required(T.to, yield* read(T.to, parseAddress))
+    const value = yield* required(T.value, yield* read(T.value, Value.parseAmount))
+    const memo = Option.getOrUndefined(yield* read(T.memo, Flags.nonEmpty))
+    if (!legacy(run)) return TransactionKind.ValueTransfer({ to, value, memo })
+    if (memo !== undefined) return yield* ExitCode.invalid(`--${T.memo.name}: a legacy transfer has no memo; leave out --${T.memo.name} or --${T.legacy.name}`)
+    return TransactionKind.Legacy({ to, value })
+  }))
 
-const deploy = (run: Argv.Run) =>
-  transact(
-    run,
-    "deploy",
-    Effect.gen(function*() {
-      const file = Flags.given(run, T.bytecodeFile)
-      const hex = Flags.given(run, T.bytecode)
-      if (Option.isSome(file) && Option.isSome(hex)) {
-        return yield* ExitCode.invalid(`give the bytecode once: --${T.bytecodeFile.name} FILE or --${T.bytecode.name} HEX`)
-      }
-      if (Option.isNone(file) && Option.isNone(hex)) {
-        return yield* ExitCode.invalid(`--${T.bytecodeFile.name} FILE or --${T.bytecode.name} HEX is required: the contract's creation bytecode`)
-      }
-      const contract = yield* loadContract
-      const bytecode = Option.isSome(file)
-        ? yield* refused(contract.readBytecodeFile(`--${T.bytecodeFile.name}`, file.value))
-        : Option.getOrThrow(yield* reader(run)(T.bytecode, contract.parseHex(false)))
-      const constructor = yield* Option.match(Flags.given(run, T.constructor), {
-        onNone: () => Effect.succeed(undefined),
-        onSome: (raw) => refused(contract.parseConstructor(`--${T.constructor.name}`, raw))
+const deploy = transact("deploy", (run, read) =>
+  Effect.gen(function*() {
+    const file = Flags.given(run, T.bytecodeFile)
+    const hex = Flags.given(run, T.bytecode)
+    if (Option.isSome(file) && Option.isSome(hex)) {
+      return yield* ExitCode.invalid(`give the bytecode once: --${T.bytecodeFile.name} FILE or --${T.bytecode.name} HEX`)
+    }
+    if (Option.isNone(file) && Option.isNone(hex)) {
+      return yield* ExitCode.invalid(`--${T.bytecodeFile.name} FILE or --${T.bytecode.name} HEX is required: the contract's creation bytecode`)
+    }
+    const contract = yield* loadContract
+    const bytecode = Option.isSome(file)
+      ? yield* refused(contract.readBytecodeFile(`--${T.bytecodeFile.name}`, file.value))
+      : Option.getOrThrow(yield* read(T.bytecode, contract.parseHex(false)))
+    const constructor = yield* Option.match(Flags.given(run, T.constructor), {
+      onNone: () => Effect.succeed(undefined),
+      onSome: (raw) => refused(contract.parseConstructor(`--${T.constructor.name}`, raw))
+    })
+    const words = Flags.givenList(run, T.args)
+    if (Option.isSome(words) && constructor === undefined) {
+      return yield* ExitCode.invalid(`--${T.args.name} needs --${T.constructor.name} "constructor(type,...)" to encode them`)
+    }
+    const args = constructor === undefined
+      ? []
+      : yield* refused(contract.values(`--${T.args.name}`, contract.signatureOf("constructor", constructor.inputs), constructor.inputs, Option.getOrElse(words, () => [])))
+    const input = yield* refused(contract.deployInput(bytecode, constructor, args))
+    const value = yield* payable(run)
+    // A legacy transaction without a recipient deploys its input.
+    return legacy(run) ? TransactionKind.Legacy({ input, value }) : TransactionKind.ContractDeploy({ input, value })
+  }))
+
+const execute = transact("execute", (run, read) =>
+  Effect.gen(function*() {
+    const to = yield* required(T.contract, yield* read(T.contract, parseAddress))
+    const method = Flags.given(run, T.method)
+    const input = Flags.given(run, T.input)
+    const words = Flags.givenList(run, T.args)
+    if (Option.isSome(method) && Option.isSome(input)) {
+      return yield* ExitCode.invalid(`give the calldata once: --${T.method.name} (with --${T.args.name}) or --${T.input.name} HEX`)
+    }
+    if (Option.isNone(method) && Option.isNone(input)) {
+      return yield* ExitCode.invalid(`--${T.method.name} SIGNATURE (with --${T.args.name}) or --${T.input.name} HEX is required: what to run, e.g. ${T.method.example}`)
+    }
+    if (Option.isSome(input) && Option.isSome(words)) {
+      return yield* ExitCode.invalid(`--${T.args.name} go with --${T.method.name}: --${T.input.name} is the whole calldata already`)
+    }
+    const contract = yield* loadContract
+    const calldata = Option.isSome(method)
+      ? yield* Effect.gen(function*() {
+        const f = yield* refused(contract.parseFunction(`--${T.method.name}`, method.value))
+        const inputs = f.item.inputs as ReadonlyArray<Contract.Parameter>
+        const args = yield* refused(contract.values(`--${T.args.name}`, f.signature, inputs, Option.getOrElse(words, () => [])))
+        return yield* refused(contract.calldata(f, args))
       })
-      const words = Flags.givenList(run, T.args)
-      if (Option.isSome(words) && constructor === undefined) {
-        return yield* ExitCode.invalid(`--${T.args.name} needs --${T.constructor.name} "constructor(type,...)" to encode them`)
-      }
-      const args = constructor === undefined
-        ? []
-        : yield* refused(contract.values(`--${T.args.name}`, contract.signatureOf("constructor", constructor.inputs), constructor.inputs, Option.getOrElse(words, () => [])))
-      const input = yield* refused(contract.deployInput(bytecode, constructor, args))
-      const value = yield* payable(run)
-      // A legacy transaction without a recipient deploys its input.
-      return legacy(run) ? TransactionKind.Legacy({ input, value }) : TransactionKind.ContractDeploy({ input, value })
-    })
-  )
+      : Option.getOrThrow(yield* read(T.input, contract.parseHex(true)))
+    const value = yield* payable(run)
+    return legacy(run) ? TransactionKind.Legacy({ to, input: calldata, value }) : TransactionKind.ContractExecution({ to, input: calldata, value })
+  }))
 
-const execute = (run: Argv.Run) =>
-  transact(
-    run,
-    "execute",
-    Effect.gen(function*() {
-      const to = yield* required(T.contract, yield* reader(run)(T.contract, parseAddress))
-      const method = Flags.given(run, T.method)
-      const input = Flags.given(run, T.input)
-      const words = Flags.givenList(run, T.args)
-      if (Option.isSome(method) && Option.isSome(input)) {
-        return yield* ExitCode.invalid(`give the calldata once: --${T.method.name} (with --${T.args.name}) or --${T.input.name} HEX`)
-      }
-      if (Option.isNone(method) && Option.isNone(input)) {
-        return yield* ExitCode.invalid(`--${T.method.name} SIGNATURE (with --${T.args.name}) or --${T.input.name} HEX is required: what to run, e.g. ${T.method.example}`)
-      }
-      if (Option.isSome(input) && Option.isSome(words)) {
-        return yield* ExitCode.invalid(`--${T.args.name} go with --${T.method.name}: --${T.input.name} is the whole calldata already`)
-      }
-      const contract = yield* loadContract
-      const calldata = Option.isSome(method)
-        ? yield* Effect.gen(function*() {
-          const f = yield* refused(contract.parseFunction(`--${T.method.name}`, method.value))
-          const inputs = f.item.inputs as ReadonlyArray<Contract.Parameter>
-          const args = yield* refused(contract.values(`--${T.args.name}`, f.signature, inputs, Option.getOrElse(words, () => [])))
-          return yield* refused(contract.calldata(f, args))
-        })
-        : Option.getOrThrow(yield* reader(run)(T.input, contract.parseHex(true)))
-      const value = yield* payable(run)
-      return legacy(run) ? TransactionKind.Legacy({ to, input: calldata, value }) : TransactionKind.ContractExecution({ to, input: calldata, value })
-    })
-  )
+const relay = transact("relay", (run) =>
+  Effect.gen(function*() {
+    const document = yield* Payload.readDocument(Flags.positional(run, "file"), { file: "<file>", what: "the RLP" })
+    return TransactionKind.RawTransaction({ rlp: yield* refused(Payload.parseRlp(document)) })
+  }))
 
-const relay = (run: Argv.Run) =>
-  transact(
-    run,
-    "relay",
-    Effect.gen(function*() {
-      const document = yield* Payload.readDocument(Flags.positional(run, "file"), { file: "<file>", what: "the RLP" })
-      return TransactionKind.RawTransaction({ rlp: yield* refused(Payload.parseRlp(document)) })
-    })
-  )
+const cancel = transact("cancel", (_, read) =>
+  Effect.gen(function*() {
+    const nonce = yield* read(T.cancelNonce, Flags.integer(0, Number.MAX_SAFE_INTEGER))
+    const hash = yield* read(T.cancelHash, Client.parseTxHash)
+    const which = `--${T.cancelNonce.name} N or --${T.cancelHash.name} HASH`
+    if (Option.isSome(nonce) && Option.isSome(hash)) return yield* ExitCode.invalid(`give the pending transaction once: ${which}, not both`)
+    if (Option.isSome(nonce)) return TransactionKind.Cancel({ nonce: nonce.value })
+    if (Option.isSome(hash)) return TransactionKind.Cancel({ transactionHash: hash.value })
+    return yield* ExitCode.invalid(`${which} is required: the pending transaction to cancel`)
+  }))
 
-const cancel = (run: Argv.Run) =>
-  transact(
-    run,
-    "cancel",
-    Effect.gen(function*() {
-      const read = reader(run)
-      const nonce = yield* read(T.cancelNonce, Flags.integer(0, Number.MAX_SAFE_INTEGER))
-      const hash = yield* read(T.cancelHash, parseHash)
-      const which = `--${T.cancelNonce.name} N or --${T.cancelHash.name} HASH`
-      if (Option.isSome(nonce) && Option.isSome(hash)) return yield* ExitCode.invalid(`give the pending transaction once: ${which}, not both`)
-      if (Option.isSome(nonce)) return TransactionKind.Cancel({ nonce: nonce.value })
-      if (Option.isSome(hash)) return TransactionKind.Cancel({ transactionHash: hash.value })
-      return yield* ExitCode.invalid(`${which} is required: the pending transaction to cancel`)
-    })
-  )
-
-const anchor = (run: Argv.Run) =>
-  transact(
-    run,
-    "anchor",
-    Effect.map(
-      Effect.flatMap(reader(run)(T.data, Payload.parseHexData), (data) => required(T.data, data)),
-      (input) => TransactionKind.Anchor({ input })
-    )
-  )
+const anchor = transact("anchor", (_, read) =>
+  Effect.map(
+    Effect.flatMap(read(T.data, Payload.parseHexData), (data) => required(T.data, data)),
+    (input) => TransactionKind.Anchor({ input })
+  ))
 
 /** The new key of `update-key`: `--key` (JSON, or a file of it), `--legacy` or `--fail`, exactly one. */
 const accountKey = (run: Argv.Run): Effect.Effect<AccountKey.AccountKey, ExitCode.Failure> =>
@@ -499,8 +475,7 @@ const accountKey = (run: Argv.Run): Effect.Effect<AccountKey.AccountKey, ExitCod
     return yield* refused(Payload.parseAccountKey(document.text, document.source))
   })
 
-const updateKey = (run: Argv.Run) =>
-  transact(run, "update-key", Effect.map(accountKey(run), (accountKey) => TransactionKind.AccountUpdate({ accountKey })))
+const updateKey = transact("update-key", (run) => Effect.map(accountKey(run), (accountKey) => TransactionKind.AccountUpdate({ accountKey })))
 
 const call = (run: Argv.Run): Effect.Effect<void, ExitCode.Failure> =>
   Effect.gen(function*() {
@@ -537,24 +512,21 @@ const call = (run: Argv.Run): Effect.Effect<void, ExitCode.Failure> =>
   })
 
 const receipt = (run: Argv.Run): Effect.Effect<void, ExitCode.Failure> =>
-  Either.match(parseHash(Flags.positional(run, "hash")), {
-    onLeft: (problem) => Effect.fail(ExitCode.invalid(`<hash> ${problem}`)),
-    onRight: (hash) =>
-      Effect.flatMap(readEvents(run), (events) =>
-        Client.withClient(run, { pool: true, feePayerPool: false }, { operation: "receipt", hash }, (print, s) =>
-          Effect.flatMap(
-            Flags.isSet(run, T.wait) ? WalletClient.awaitReceipt(hash, { schedule: Client.receiptPolling }) : WalletClient.getTransactionReceipt(hash),
-            (r) => printReceipt(print, s.json, r, events, false)
-          )).pipe(Effect.flatMap(failWith)))
-  })
+  Effect.flatMap(Flags.argument(run, "hash", Client.parseTxHash), (hash) =>
+    Effect.flatMap(readEvents(run), (events) =>
+      Client.withClient(run, { pool: true, feePayerPool: false }, { operation: "receipt", hash }, (print, s) =>
+        Effect.flatMap(
+          Flags.isSet(run, T.wait) ? WalletClient.awaitReceipt(hash, { schedule: Client.receiptPolling }) : WalletClient.getTransactionReceipt(hash),
+          (r) => printReceipt(print, s.json, r, events, false)
+        )).pipe(Effect.flatMap(failWith))))
 
 /**
- * The `tx` commands, by name.
+ * The `tx` commands, by their words after `tx`.
  *
- * @since 0.2.0
+ * @since 0.9.0
  * @category commands
  */
-export const commands: Readonly<Record<string, (run: Argv.Run) => Effect.Effect<void, ExitCode.Failure>>> = {
+export const handlers = {
   send,
   deploy,
   execute,
@@ -565,4 +537,4 @@ export const commands: Readonly<Record<string, (run: Argv.Run) => Effect.Effect<
   call,
   receipt,
   sign: Multisig.signById
-}
+} satisfies Handlers<typeof TxSpec.spec>

@@ -1,6 +1,6 @@
 /**
  * `kas-wallet accounts multisig update | pending | sign | append` and `kas-wallet tx sign`: multisig
- * accounts from the command line, over the WalletClient. Every argument is checked before anything
+ * accounts from the command line, over the WalletClient (their table is `Spec`). Every argument is checked before anything
  * is sent: addresses, transaction ids (`Transaction.TransactionId`), signers and their weights, the
  * threshold, signatures (`Transaction.Signature`); the client checks the key's rules again.
  *
@@ -8,26 +8,20 @@
  */
 import { Effect, Either, Option, Schema } from "effect"
 import { Multisig, PublicKey, Transaction, WalletClient } from "effect-kas-wallet"
-import type * as Argv from "../input/Argv.js"
-import * as Client from "./ClientCommand.js"
-import * as ExitCode from "../output/ExitCode.js"
-import * as Flags from "../input/Flags.js"
-import * as Output from "../output/Output.js"
-import * as Payload from "../input/Payload.js"
-import * as Spec from "../input/Spec.js"
+import type * as Argv from "../../../input/Argv.js"
+import * as Flags from "../../../input/Flags.js"
+import * as Payload from "../../../input/Payload.js"
+import * as ExitCode from "../../../output/ExitCode.js"
+import * as Output from "../../../output/Output.js"
+import type { Handler, Handlers } from "../../Handler.js"
+import * as Client from "../../shared/Client.js"
+import * as MultisigSpec from "./Spec.js"
 
-const M = Spec.multisig
+const M = MultisigSpec.flags
 const uses = { pool: true, feePayerPool: false }
 
-type Handler = (run: Argv.Run) => Effect.Effect<void, ExitCode.Failure>
-
-const encodeMultisigAccount = Schema.encodeSync(Multisig.MultisigAccount)
-const encodePending = Schema.encodeSync(Multisig.PendingTransaction)
-const encodePage = Schema.encodeSync(Multisig.PendingTransactionPage)
 const encodeStatus = Schema.encodeSync(Multisig.SignatureStatus)
-const encodeSignature = Schema.encodeSync(Transaction.Signature)
 const encodeReceipt = Schema.encodeSync(Transaction.TransactionReceipt)
-const decodeTransactionId = Schema.decodeUnknownEither(Transaction.TransactionId)
 const decodePublicKey = Schema.decodeUnknownEither(PublicKey.PublicKey)
 const decodeSignatures = Schema.decodeUnknownEither(Schema.Union(Transaction.Signature, Schema.Array(Transaction.Signature)))
 
@@ -37,8 +31,10 @@ const decodeSignatures = Schema.decodeUnknownEither(Schema.Union(Transaction.Sig
  * @since 0.8.0
  * @category parsing
  */
-export const parseTransactionId: Flags.Parser<Transaction.TransactionId> = (raw) =>
-  Either.mapLeft(decodeTransactionId(raw), () => `must be a pending transaction's id, 0x followed by 64 hex digits (got ${Flags.show(raw)})`)
+export const parseTransactionId: Flags.Parser<Transaction.TransactionId> = Flags.decoded(
+  Transaction.TransactionId,
+  "must be a pending transaction's id, 0x followed by 64 hex digits"
+)
 
 /**
  * A signer of `--keys`: a public key, or the address of an account of the pool whose public key
@@ -73,12 +69,6 @@ export const parseSigner: Flags.Parser<SignerSpec> = (raw) => {
     })
   })
 }
-
-const positional = <A>(run: Argv.Run, name: string, parse: Flags.Parser<A>) =>
-  Either.match(parse(Flags.positional(run, name)), {
-    onLeft: (problem) => Effect.fail(ExitCode.invalid(`<${name}> ${problem}`)),
-    onRight: Effect.succeed
-  })
 
 const statusText = (status: Multisig.SignatureStatus) =>
   [
@@ -126,9 +116,20 @@ export const pendingRow = (p: Multisig.PendingTransaction): ReadonlyArray<string
   Output.time(p.createdAt)
 ]
 
+const printMultisig = Client.printer(Multisig.MultisigAccount, (result) =>
+  [
+    `${result.address} is multisig: weight ${result.threshold} of its keys signs (account update ${result.transactionHash})`,
+    Output.table(["PUBLIC KEY", "WEIGHT"], result.multiSigKeys.map((k) => [Output.short(k.publicKey, 12, 6), String(k.weight)]))
+  ].join("\n"))
+
+const printSignature = Client.printer(
+  Transaction.Signature,
+  (signature) => Output.table(["FIELD", "VALUE"], [["V", signature.V], ["R", signature.R], ["S", signature.S]])
+)
+
 const update: Handler = (run) =>
   Effect.gen(function*() {
-    const address = yield* positional(run, "address", Client.parseAddress)
+    const address = yield* Flags.argument(run, "address", Client.parseAddress)
     const threshold = yield* Flags.read(M.threshold, Flags.given(run, M.threshold), Flags.integer(1, Number.MAX_SAFE_INTEGER))
     if (Option.isNone(threshold)) return yield* ExitCode.invalid(`--${M.threshold.name} N is required: the weight the signatures must reach`)
     const raws = Option.getOrElse(Flags.givenList(run, M.keys), () => [])
@@ -143,27 +144,20 @@ const update: Handler = (run) =>
             ? Effect.succeed({ publicKey: signer.publicKey as string, weight: signer.weight })
             : Effect.map(WalletClient.getAccount(signer.address), (a) => ({ publicKey: a.publicKey as string, weight: signer.weight })))
         const result = yield* WalletClient.updateToMultisig(address, { threshold: threshold.value, weightedKeys })
-        yield* print(
-          s.json
-            ? JSON.stringify(encodeMultisigAccount(result))
-            : [
-              `${result.address} is multisig: weight ${result.threshold} of its keys signs (account update ${result.transactionHash})`,
-              Output.table(["PUBLIC KEY", "WEIGHT"], result.multiSigKeys.map((k) => [Output.short(k.publicKey, 12, 6), String(k.weight)]))
-            ].join("\n")
-        )
+        yield* printMultisig(print, s)(result)
       }))
   })
 
 const pending: Handler = (run) =>
   Effect.gen(function*() {
-    const address = yield* positional(run, "address", Client.parseAddress)
+    const address = yield* Flags.argument(run, "address", Client.parseAddress)
     const paging = yield* Client.paging(run)
-    yield* Client.list<Multisig.PendingTransaction, Multisig.PendingTransactionPage>(run, uses, {
+    yield* Client.list(run, uses, {
       kind: "account",
       one: () => WalletClient.listMultisigTransactions(address, paging),
       pages: () => WalletClient.multisigTransactionPages(address, paging),
-      itemJson: (p) => JSON.stringify(encodePending(p)),
-      pageJson: (page) => JSON.stringify(encodePage(page)),
+      item: Multisig.PendingTransaction,
+      page: Multisig.PendingTransactionPage,
       header: pendingHeader,
       row: pendingRow,
       empty: "(nothing waits for signers)",
@@ -173,15 +167,15 @@ const pending: Handler = (run) =>
 
 const sign: Handler = (run) =>
   Effect.gen(function*() {
-    const signer = yield* positional(run, "signer", Client.parseAddress)
-    const id = yield* positional(run, "transaction-id", parseTransactionId)
+    const signer = yield* Flags.argument(run, "signer", Client.parseAddress)
+    const id = yield* Flags.argument(run, "transaction-id", parseTransactionId)
     yield* Client.withClient(run, uses, { operation: "sign", address: signer }, (print, s) =>
       Effect.flatMap(WalletClient.signMultisigTransaction(signer, id), (status) => printStatus(run, print, s, status)))
   })
 
 const append: Handler = (run) =>
   Effect.gen(function*() {
-    const id = yield* positional(run, "transaction-id", parseTransactionId)
+    const id = yield* Flags.argument(run, "transaction-id", parseTransactionId)
     const raw = Flags.positional(run, "json")
     // Not a JSON document: a file or stdin holding one.
     const text = raw === "-" || !/^\s*[[{]/.test(raw)
@@ -204,26 +198,21 @@ const append: Handler = (run) =>
  */
 export const signById: Handler = (run) =>
   Effect.gen(function*() {
-    const address = yield* positional(run, "address", Client.parseAddress)
-    const id = yield* positional(run, "transaction-id", parseTransactionId)
+    const address = yield* Flags.argument(run, "address", Client.parseAddress)
+    const id = yield* Flags.argument(run, "transaction-id", parseTransactionId)
     yield* Client.withClient(run, uses, { operation: "sign", address }, (print, s) =>
-      Effect.flatMap(WalletClient.signTransactionById(address, id), (signature) =>
-        print(
-          s.json
-            ? JSON.stringify(encodeSignature(signature))
-            : Output.table(["FIELD", "VALUE"], [["V", signature.V], ["R", signature.R], ["S", signature.S]])
-        )))
+      Effect.flatMap(WalletClient.signTransactionById(address, id), printSignature(print, s)))
   })
 
 /**
- * The `accounts multisig` commands, by name (after `accounts`).
+ * The `accounts multisig` commands, by their words after `accounts`.
  *
- * @since 0.8.0
+ * @since 0.9.0
  * @category commands
  */
-export const commands: Readonly<Record<string, Handler>> = {
+export const handlers = {
   "multisig update": update,
   "multisig pending": pending,
   "multisig sign": sign,
   "multisig append": append
-}
+} satisfies Handlers<typeof MultisigSpec.spec>

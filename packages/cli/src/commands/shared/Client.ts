@@ -8,17 +8,17 @@
  */
 import { FetchHttpClient } from "@effect/platform"
 import { Console, Effect, Either, Option, Schedule, Schema, Stream } from "effect"
-import { Address, Pagination, Timestamp, WalletClient, WalletConfig, WalletError } from "effect-kas-wallet"
-import * as ExitCode from "../output/ExitCode.js"
-import type * as Argv from "../input/Argv.js"
+import { Address, Pagination, Timestamp, Transaction, WalletClient, WalletConfig, WalletError } from "effect-kas-wallet"
+import * as ExitCode from "../../output/ExitCode.js"
+import type * as Argv from "../../input/Argv.js"
 import * as ClientConfig from "./ClientConfig.js"
-import * as Flags from "../input/Flags.js"
-import * as Messages from "../output/Messages.js"
-import * as Output from "../output/Output.js"
-import * as Spec from "../input/Spec.js"
-import * as Verbose from "../output/Verbose.js"
+import * as Flags from "../../input/Flags.js"
+import * as Messages from "../../output/Messages.js"
+import * as Output from "../../output/Output.js"
+import * as Verbose from "../../output/Verbose.js"
+import * as Shared from "./Spec.js"
 
-const S = Spec.accounts
+const S = Shared.flags
 
 /**
  * What a running command knows of its settings, for what it prints.
@@ -53,6 +53,17 @@ const encodeError = Schema.encodeSync(WalletError.WalletError)
  * @category models
  */
 export type Print = (line: string) => Effect.Effect<void>
+
+/**
+ * How a command prints a result: with `--json` its JSON (the schema's encoding), else `text`.
+ *
+ * @since 0.9.0
+ * @category printing
+ */
+export const printer = <A, I>(schema: Schema.Schema<A, I>, text: (a: A) => string) => {
+  const encode = Schema.encodeSync(schema)
+  return (print: Print, s: Settings) => (a: A): Effect.Effect<void> => print(s.json ? JSON.stringify(encode(a)) : text(a))
+}
 
 /**
  * What a command tells `withClient` of what it does, for its messages: the pool is the selected
@@ -116,6 +127,22 @@ export const withClient = <A>(
   })
 
 /**
+ * Runs `program` with the client (as `withClient`) on the `<address>` argument, checked first: a bad
+ * one is exit code 2 before any request.
+ *
+ * @since 0.9.0
+ * @category running
+ */
+export const onAddress = (
+  run: Argv.Run,
+  uses: ClientConfig.Uses,
+  context: Doing,
+  program: (address: string, print: Print, s: Settings) => Effect.Effect<void, WalletError.WalletError, WalletClient.WalletClient>
+): Effect.Effect<void, ExitCode.Failure> =>
+  Effect.flatMap(Flags.argument(run, "address", parseAddress), (address) =>
+    withClient(run, uses, { ...context, address }, (print, s) => program(address, print, s)))
+
+/**
  * How `--wait` polls a receipt: soon at first (50 ms, doubling), then every 500 ms. A block of the
  * service comes every second; the emulator's can come much sooner, and the first answers of a
  * wait should not lag behind them.
@@ -141,20 +168,12 @@ export const parseAddress: Flags.Parser<string> = (raw) =>
     : Either.left(`${raw} has a wrong EIP-55 checksum: give it all in lower case, or with its checksum`)
 
 /**
- * Runs `withAddress` with a checked `<address>` argument; a bad one is exit code 2 before any
- * request.
+ * Checks a transaction hash argument: 0x and 64 hex digits (`Transaction.TxHash`).
  *
- * @since 0.2.0
- * @category running
+ * @since 0.9.0
+ * @category parsing
  */
-export const withAddress = (
-  raw: string,
-  withAddress: (address: string) => Effect.Effect<void, ExitCode.Failure>
-): Effect.Effect<void, ExitCode.Failure> =>
-  Either.match(parseAddress(raw), {
-    onLeft: (problem) => Effect.fail(ExitCode.invalid(`<address> ${problem}`)),
-    onRight: withAddress
-  })
+export const parseTxHash: Flags.Parser<Transaction.TxHash> = Flags.decoded(Transaction.TxHash, "must be 0x followed by 64 hex digits")
 
 const parsePageSize = Flags.integerOf(Pagination.PageSize, Pagination.MinPageSize, Pagination.MaxPageSize)
 
@@ -258,21 +277,22 @@ export const paging = (run: Argv.Run): Effect.Effect<Paging, ExitCode.Failure> =
   })
 
 /**
- * What a listing prints: the JSON of an item and of a page, the table (its header and the row of
- * an item), what an empty page says, and the noun of its progress line. `one` and `pages` are
- * given the settings, for a listing whose request depends on them (the chain of a key pool).
+ * What a listing prints: the JSON of an item and of a page (their schemas' encodings), the table
+ * (its header and the row of an item), what an empty page says, and the noun of its progress
+ * line. `one` and `pages` are given the settings, for a listing whose request depends on them (the
+ * chain of a key pool).
  *
  * @since 0.2.0
  * @category models
  */
-export interface Listed<A, P extends { readonly items: ReadonlyArray<A>; readonly cursor: string }> {
+export interface Listed<A, IA, P extends { readonly items: ReadonlyArray<A>; readonly cursor: string }, IP> {
   readonly kind: Messages.Context["kind"]
   /** The pool the listing lists, for its messages, when not the selected one of its kind. */
   readonly pool?: string | undefined
   readonly one: (s: Settings) => Effect.Effect<P, WalletError.WalletError, WalletClient.WalletClient>
   readonly pages: (s: Settings) => Stream.Stream<P, WalletError.WalletError, WalletClient.WalletClient>
-  readonly itemJson: (item: A) => string
-  readonly pageJson: (page: P) => string
+  readonly item: Schema.Schema<A, IA>
+  readonly page: Schema.Schema<P, IP>
   readonly header: ReadonlyArray<string>
   readonly row: (item: A) => ReadonlyArray<string>
   readonly empty: string
@@ -287,19 +307,20 @@ export interface Listed<A, P extends { readonly items: ReadonlyArray<A>; readonl
  * @since 0.2.0
  * @category running
  */
-export const list = <A, P extends { readonly items: ReadonlyArray<A>; readonly cursor: string }>(
+export const list = <A, IA, P extends { readonly items: ReadonlyArray<A>; readonly cursor: string }, IP>(
   run: Argv.Run,
   uses: ClientConfig.Uses,
-  listed: Listed<A, P>
+  listed: Listed<A, IA, P, IP>
 ): Effect.Effect<void, ExitCode.Failure> =>
   Effect.gen(function*() {
+    const itemJson = (item: A) => JSON.stringify(Schema.encodeSync(listed.item)(item))
     const context = { operation: "list", kind: listed.kind, pool: listed.pool } as const
     if (!Flags.isSet(run, S.all)) {
       return yield* withClient(run, uses, context, (print, s) =>
         Effect.flatMap(listed.one(s), (page) =>
           print(
             s.json
-              ? listed.pageJson(page)
+              ? JSON.stringify(Schema.encodeSync(listed.page)(page))
               : [
                 page.items.length === 0 ? listed.empty : Output.table(listed.header, page.items.map(listed.row)),
                 page.cursor === "" ? "(last page)" : `next page: --cursor ${page.cursor}`
@@ -316,7 +337,7 @@ export const list = <A, P extends { readonly items: ReadonlyArray<A>; readonly c
           Effect.gen(function*() {
             if (page.items.length > 0) {
               if (s.json) {
-                yield* print(page.items.map(listed.itemJson).join("\n"))
+                yield* print(page.items.map(itemJson).join("\n"))
               } else {
                 const text = Output.table(listed.header, page.items.map(listed.row))
                 yield* print(items === 0 ? text : text.slice(text.indexOf("\n") + 1))

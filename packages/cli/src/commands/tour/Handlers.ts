@@ -15,11 +15,12 @@ import * as Abi from "effect-kas-wallet/Abi"
 import * as Klaytn from "effect-kas-wallet/Klaytn"
 import * as Wire from "effect-kas-wallet/Wire"
 import { Emulator } from "effect-kas-wallet-emulator"
-import type * as Argv from "../input/Argv.js"
-import * as Route from "../input/Route.js"
-import * as ExitCode from "../output/ExitCode.js"
-import * as Output from "../output/Output.js"
-import * as KasToken from "../tour/KasToken.js"
+import * as Route from "../../input/Route.js"
+import * as ExitCode from "../../output/ExitCode.js"
+import * as Output from "../../output/Output.js"
+import * as KasToken from "../../tour/KasToken.js"
+import type { Handlers } from "../Handler.js"
+import type * as TourSpec from "./Spec.js"
 
 const step = (n: number, title: string, wire?: string) =>
   Console.log(`\n${n}. ${title}${wire !== undefined ? `  (${wire})` : ""}`)
@@ -272,12 +273,12 @@ export const run = Effect.gen(function*() {
 /**
  * `kas-wallet tour`, as a command: a failure of the tour is unexpected (exit code 1).
  *
- * @since 0.2.0
+ * @since 0.9.0
  * @category commands
  */
-export const commands: Readonly<Record<string, (run: Argv.Run) => Effect.Effect<void, ExitCode.Failure>>> = {
+export const handlers = {
   "": () =>
     run.pipe(
       Effect.mapError((e) => new ExitCode.Failure({ message: `the tour failed: ${e.message}`, code: ExitCode.ExitCode.Unexpected }))
     )
-}
+} satisfies Handlers<typeof TourSpec.spec>

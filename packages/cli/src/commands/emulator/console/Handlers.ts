@@ -2,7 +2,7 @@
  * `kas-wallet emulator env | member | key | pool`: the emulator's shell settings, and its members,
  * keys and pools managed directly in its database (running or not); with the database's location
  * (`--db`, else `--data-dir`, else the default data directory) and the emulator's failures as one
- * line each, which `LedgerCommand` shares.
+ * line each, which `ledger/Handlers` shares. Their table is `Spec`.
  *
  * @since 0.2.0
  */
@@ -12,13 +12,15 @@ import { Config, Console, Effect, Option, Redacted } from "effect"
 import type { ChainId } from "effect-kas-wallet"
 import type * as EmulatorConsole from "effect-kas-wallet-emulator/EmulatorConsole"
 import type { EmulatorError } from "effect-kas-wallet-emulator/EmulatorError"
-import type * as Argv from "../input/Argv.js"
-import * as DataDir from "../input/DataDir.js"
-import * as ExitCode from "../output/ExitCode.js"
-import * as Flags from "../input/Flags.js"
-import * as Spec from "../input/Spec.js"
+import type * as Argv from "../../../input/Argv.js"
+import * as DataDir from "../../../input/DataDir.js"
+import * as Flags from "../../../input/Flags.js"
+import type * as Spec from "../../../input/Spec.js"
+import * as ExitCode from "../../../output/ExitCode.js"
+import type { Handlers } from "../../Handler.js"
+import * as ConsoleSpec from "./Spec.js"
 
-const E = Spec.emulator
+const E = ConsoleSpec.flags
 
 const loadConsole = Effect.promise(() => import("effect-kas-wallet-emulator/EmulatorConsole"))
 
@@ -131,15 +133,13 @@ const poolChain = (run: Argv.Run, chainFlag: Spec.Flag, chainIdFlag: Spec.Flag) 
 const onDatabase = <A>(run: Argv.Run, f: (console: EmulatorConsole.Service) => Effect.Effect<A, EmulatorConsole.ConsoleError | SqlError.SqlError>) =>
   Effect.flatMap(database(run), (db) => withConsole(db, f))
 
-type Handler = (run: Argv.Run) => Effect.Effect<void, ExitCode.Failure, FileSystem.FileSystem>
-
 /**
- * The console commands, by the words after `emulator`.
+ * The console commands, by their words after `emulator`.
  *
- * @since 0.2.0
+ * @since 0.9.0
  * @category commands
  */
-export const commands: Readonly<Record<string, Handler>> = {
+export const handlers = {
   env: (run) =>
     Effect.gen(function*() {
       const directory = yield* dataDirectory(Flags.given(run, E.dataDir))
@@ -196,4 +196,4 @@ export const commands: Readonly<Record<string, Handler>> = {
           (pools) => Effect.forEach(pools, (p) => Console.log(`${p.krn}${p.isDefault ? "  (default)" : ""}`), { discard: true })
         ))
     })
-}
+} satisfies Handlers<(typeof ConsoleSpec.commands)[number], FileSystem.FileSystem>
