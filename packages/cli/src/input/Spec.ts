@@ -1,8 +1,8 @@
 /**
  * What a command table is made of: flags, positional arguments, flag groups and commands, with
  * the makers the commands' specs are written with and the lookups `Argv` and `Help` use. The table
- * itself is assembled in `commands/Spec.ts` from each command group's spec (`commands/<group>/Spec.ts`),
- * beside the group's handlers.
+ * itself is assembled in `commands/Spec.ts` from each command group's spec
+ * (`commands/<group>/Spec.ts`), beside the group's handlers.
  *
  * Plain data with no runtime import, so that `--help` and `--version` answer without loading
  * effect, the client or the emulator.

@@ -22,8 +22,8 @@ import * as DataDir from "../../input/DataDir.js"
 import * as Flags from "../../input/Flags.js"
 import * as ExitCode from "../../output/ExitCode.js"
 import type { Handler, Handlers } from "../Handler.js"
-import * as ConsoleCommand from "./console/Handlers.js"
-import * as LedgerCommand from "./ledger/Handlers.js"
+import * as ConsoleHandlers from "./console/Handlers.js"
+import * as LedgerHandlers from "./ledger/Handlers.js"
 import * as EmulatorSpec from "./Spec.js"
 
 const E = EmulatorSpec.flags
@@ -38,7 +38,7 @@ const loadEmulator = Effect.promise(() => import("effect-kas-wallet-emulator/Emu
  * @since 0.1.0
  * @category errors
  */
-export const failureOf = ConsoleCommand.failureOf
+export const failureOf = ConsoleHandlers.failureOf
 
 // ---------------------------------------------------------------------------------------------
 // serve
@@ -193,7 +193,7 @@ export const plan = (o: ServeFlags): Effect.Effect<Plan, ExitCode.Failure, FileS
       }
     }
 
-    const directory = yield* ConsoleCommand.dataDirectory(o.dataDir)
+    const directory = yield* ConsoleHandlers.dataDirectory(o.dataDir)
     yield* DataDir.ensure(directory)
     const database = options.database ?? DataDir.files(directory).database
     const remote = /^(libsql|https?|wss?):\/\//i.test(database.trim())
@@ -297,6 +297,6 @@ const provided = <K extends string>(handlers: { readonly [V in K]: Handler<FileS
  */
 export const handlers = provided({
   "": (run: Argv.Run) => Effect.flatMap(plan(serveFlags(run)), serve),
-  ...ConsoleCommand.handlers,
-  ...LedgerCommand.handlers
+  ...ConsoleHandlers.handlers,
+  ...LedgerHandlers.handlers
 } satisfies Handlers<ReturnType<typeof EmulatorSpec.spec>, FileSystem.FileSystem>)

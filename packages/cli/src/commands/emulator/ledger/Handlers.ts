@@ -23,7 +23,7 @@ import type { Handlers } from "../../Handler.js"
 import * as Client from "../../shared/Client.js"
 import * as ClientConfig from "../../shared/ClientConfig.js"
 import * as Shared from "../../shared/Spec.js"
-import * as ConsoleCommand from "../console/Handlers.js"
+import * as ConsoleHandlers from "../console/Handlers.js"
 import * as ConsoleSpec from "../console/Spec.js"
 import * as LedgerSpec from "./Spec.js"
 
@@ -78,7 +78,7 @@ const databaseLedger = (database: string): Effect.Effect<Ledger, ExitCode.Failur
     )
     : Effect.succeed({
       fund: (chainId, address, amount) =>
-        ConsoleCommand.withConsole(database, (c) =>
+        ConsoleHandlers.withConsole(database, (c) =>
           Effect.flatMap(c.isWalletAddress(address), (known) =>
             known ? Effect.map(c.fund(chainId, address, amount), Option.some) : Effect.succeed(Option.none()))).pipe(
             Effect.flatMap(Option.match({
@@ -91,8 +91,8 @@ const databaseLedger = (database: string): Effect.Effect<Ledger, ExitCode.Failur
               onSome: Effect.succeed
             }))
           ),
-      balance: (chainId, address) => ConsoleCommand.withConsole(database, (c) => c.balance(chainId, address)),
-      bills: (filter) => ConsoleCommand.withConsole(database, (c) => c.feeBills(filter))
+      balance: (chainId, address) => ConsoleHandlers.withConsole(database, (c) => c.balance(chainId, address)),
+      bills: (filter) => ConsoleHandlers.withConsole(database, (c) => c.feeBills(filter))
     })
 
 interface Answer {
@@ -192,7 +192,7 @@ const ledgerOf = (run: Argv.Run): Effect.Effect<Ledger, ExitCode.Failure> =>
     if (local === undefined && (Option.isSome(url) || Option.isSome(yield* Flags.raw(L.url, Option.none())))) {
       return yield* emulatorLedger(run)
     }
-    return yield* Effect.flatMap(ConsoleCommand.database(run), databaseLedger)
+    return yield* Effect.flatMap(ConsoleHandlers.database(run), databaseLedger)
   })
 
 /**
@@ -250,8 +250,8 @@ export const handlers = {
     }),
   bill: (run) =>
     Effect.gen(function*() {
-      const chainId = Option.getOrUndefined(yield* ConsoleCommand.chainOf(run, L.billChain))
-      const accountId = Option.getOrUndefined(yield* ConsoleCommand.text(run, L.accountId))
+      const chainId = Option.getOrUndefined(yield* ConsoleHandlers.chainOf(run, L.billChain))
+      const accountId = Option.getOrUndefined(yield* ConsoleHandlers.text(run, L.accountId))
       const bills = yield* Effect.flatMap(ledgerOf(run), (ledger) => ledger.bills({ accountId, chainId }))
       yield* Console.log(
         Flags.isSet(run, L.json)
@@ -265,7 +265,7 @@ export const handlers = {
     }),
   mine: (run) =>
     Effect.gen(function*() {
-      const chainId = Option.getOrUndefined(yield* ConsoleCommand.chainOf(run, L.mineChain))
+      const chainId = Option.getOrUndefined(yield* ConsoleHandlers.chainOf(run, L.mineChain))
       const blocks = Option.getOrElse(yield* Flags.read(L.blocks, Flags.given(run, L.blocks), Flags.integer(1, 1000)), () => 1)
       const made = yield* Effect.flatMap(runningOf(run), (ledger) => ledger.mine(chainId, blocks))
       yield* Console.log(
