@@ -231,205 +231,135 @@ export const flags = {
 } as const satisfies Record<string, Spec.Flag>
 
 const output = Shared.outputOf(flags.json)
+const verb = Spec.verbsUnder(["tx"], [Shared.connection])
+const rarely = (...more: ReadonlyArray<Spec.Flag>): Spec.Group => ({ title: "Rarely", flags: more, more: true })
 // The flags every new kind shares after its own: who pays, waiting, and how it is sent.
-const rarely: Spec.Group = { title: "Rarely", flags: [flags.feePayerPool, flags.nonce, flags.contractGas, flags.noSubmit], more: true }
+const kindRarely = rarely(flags.feePayerPool, flags.nonce, flags.contractGas, flags.noSubmit)
 
-const send = Spec.command({
-  path: ["tx", "send"],
-  summary: "transfer KLAY from an account of a pool",
-  description: [
-    `Send value from an account of the pool (${Route.route("valueTransfer")}, ${Route.path("feeDelegatedValueTransfer")} or`,
-    `${Route.path("userFeeDelegatedValueTransfer")}); never retried once sent.`
-  ],
-  groups: [
-    { title: "Transfer", flags: [flags.from, flags.to, flags.value, flags.memo, flags.feePayer, flags.feeRatio, flags.wait] },
-    { title: "Rarely", flags: [flags.feePayerPool, flags.nonce, flags.gas, flags.noSubmit, flags.legacy, flags.reliable], more: true },
-    output,
-    Shared.connection
-  ],
-  examples: [
-    "kas-wallet tx send --from \"$FROM\" --to \"$TO\" --value 1.5KLAY --wait",
-    "kas-wallet tx send --from \"$FROM\" --to \"$TO\" --value 1KLAY --fee-payer global"
-  ]
-})
+/** A command that sends a transaction: its own flags, the rarely given ones, then the output's. */
+const sending = <const V extends string>(
+  name: V,
+  summary: string,
+  description: ReadonlyArray<string>,
+  own: Spec.Group,
+  rare: Spec.Group,
+  examples: ReadonlyArray<string>,
+  positionals: ReadonlyArray<Spec.Positional> = []
+) => verb(name, summary, description, positionals, [own, rare, output], examples)
 
-const deploy = Spec.command({
-  path: ["tx", "deploy"],
-  summary: "deploy a contract from an account of a pool",
-  description: [
-    "Deploy a contract from an account of the pool; --wait shows its address:",
-    `${Route.route("contractDeploy")} (fd/, fd-user/: fee payers). Never retried.`
-  ],
-  groups: [
-    {
-      title: "Deployment",
-      flags: [flags.from, flags.bytecodeFile, flags.bytecode, flags.constructor, flags.args, flags.feePayer, flags.feeRatio, flags.contractGas, flags.wait]
-    },
-    { title: "Rarely", flags: [flags.payable, flags.event, flags.feePayerPool, flags.nonce, flags.noSubmit, flags.legacy, flags.reliable], more: true },
-    output,
-    Shared.connection
-  ],
-  examples: [
-    "kas-wallet tx deploy --from \"$FROM\" --bytecode-file Token.bin --wait \\",
-    "  --constructor \"constructor(uint256 supply)\" --args 1000 --fee-payer global"
-  ]
-})
+const send = sending("send", "transfer KLAY from an account of a pool", [
+  `Send value from an account of the pool (${Route.route("valueTransfer")}, ${Route.path("feeDelegatedValueTransfer")} or`,
+  `${Route.path("userFeeDelegatedValueTransfer")}); never retried once sent.`
+], { title: "Transfer", flags: [flags.from, flags.to, flags.value, flags.memo, flags.feePayer, flags.feeRatio, flags.wait] }, rarely(
+  flags.feePayerPool,
+  flags.nonce,
+  flags.gas,
+  flags.noSubmit,
+  flags.legacy,
+  flags.reliable
+), [
+  "kas-wallet tx send --from \"$FROM\" --to \"$TO\" --value 1.5KLAY --wait",
+  "kas-wallet tx send --from \"$FROM\" --to \"$TO\" --value 1KLAY --fee-payer global"
+])
 
-const execute = Spec.command({
-  path: ["tx", "execute"],
-  summary: "execute a contract's function from an account of a pool",
-  description: [
-    "Run a contract's function from a pool's account, by --method and --args or by",
-    `--input: ${Route.route("contractExecution")} (fd/, fd-user/: fee payer). Never retried.`
-  ],
-  groups: [
-    {
-      title: "Execution",
-      flags: [flags.from, flags.contract, flags.method, flags.args, flags.input, flags.feePayer, flags.feeRatio, flags.wait, flags.event]
-    },
-    { title: "Rarely", flags: [flags.payable, flags.feePayerPool, flags.nonce, flags.contractGas, flags.noSubmit, flags.legacy, flags.reliable], more: true },
-    output,
-    Shared.connection
-  ],
-  examples: [
-    "kas-wallet tx execute --from \"$FROM\" --to \"$TOKEN\" --fee-payer global \\",
-    "  --method \"transfer(address,uint256)\" --args \"$TO\" 1000 --wait"
-  ]
-})
+const deploy = sending("deploy", "deploy a contract from an account of a pool", [
+  "Deploy a contract from an account of the pool; --wait shows its address:",
+  `${Route.route("contractDeploy")} (fd/, fd-user/: fee payers). Never retried.`
+], {
+  title: "Deployment",
+  flags: [flags.from, flags.bytecodeFile, flags.bytecode, flags.constructor, flags.args, flags.feePayer, flags.feeRatio, flags.contractGas, flags.wait]
+}, rarely(flags.payable, flags.event, flags.feePayerPool, flags.nonce, flags.noSubmit, flags.legacy, flags.reliable), [
+  "kas-wallet tx deploy --from \"$FROM\" --bytecode-file Token.bin --wait \\",
+  "  --constructor \"constructor(uint256 supply)\" --args 1000 --fee-payer global"
+])
 
-const relay = Spec.command({
-  path: ["tx", "relay"],
-  summary: "send a transaction given as RLP (a pool account's, or signed)",
-  description: [
-    "Send an RLP-encoded transaction (0x hex, at most 64 KiB) from <file> or stdin: a pool",
-    "account's, which the service signs, or a signed one (the rlp of a failed --reliable):",
-    `${Route.route("processRlp")} (fd/, fd-user/: fee payers).`
-  ],
-  positionals: [{ name: "file", description: "file of the RLP; - or none: stdin", optional: true }],
-  groups: [
-    { title: "Transaction", flags: [flags.relayFrom, flags.feePayer, flags.feeRatio, flags.wait, flags.reliable] },
-    { title: "Rarely", flags: [flags.feePayerPool, flags.noSubmit], more: true },
-    output,
-    Shared.connection
-  ],
-  examples: [
-    "kas-wallet tx relay signed.rlp --wait",
-    "jq -r .rlp failed.json | kas-wallet tx relay - --fee-payer global"
-  ]
-})
+const execute = sending("execute", "execute a contract's function from an account of a pool", [
+  "Run a contract's function from a pool's account, by --method and --args or by",
+  `--input: ${Route.route("contractExecution")} (fd/, fd-user/: fee payer). Never retried.`
+], {
+  title: "Execution",
+  flags: [flags.from, flags.contract, flags.method, flags.args, flags.input, flags.feePayer, flags.feeRatio, flags.wait, flags.event]
+}, rarely(flags.payable, flags.feePayerPool, flags.nonce, flags.contractGas, flags.noSubmit, flags.legacy, flags.reliable), [
+  "kas-wallet tx execute --from \"$FROM\" --to \"$TOKEN\" --fee-payer global \\",
+  "  --method \"transfer(address,uint256)\" --args \"$TO\" 1000 --wait"
+])
 
-const cancel = Spec.command({
-  path: ["tx", "cancel"],
-  summary: "cancel a pending transaction of an account of a pool",
-  description: [
-    "Replace the sender's pending transaction, given by --nonce or by --hash (exactly one),",
-    `with a cancel transaction: ${Route.route("cancelTransaction")} (${Route.path("feeDelegatedCancelTransaction")},`,
-    `${Route.path("userFeeDelegatedCancelTransaction")}: fee payers).`
-  ],
-  groups: [
-    { title: "Cancellation", flags: [flags.from, flags.cancelNonce, flags.cancelHash, flags.feePayer, flags.feeRatio, flags.wait, flags.reliable] },
-    { title: "Rarely", flags: [flags.feePayerPool, flags.contractGas, flags.noSubmit], more: true },
-    output,
-    Shared.connection
-  ],
-  examples: [
-    "kas-wallet tx cancel --from \"$FROM\" --nonce 7 --wait",
-    "kas-wallet tx cancel --from \"$FROM\" --hash \"$HASH\" --fee-payer global"
-  ]
-})
+const relay = sending("relay", "send a transaction given as RLP (a pool account's, or signed)", [
+  "Send an RLP-encoded transaction (0x hex, at most 64 KiB) from <file> or stdin: a pool",
+  "account's, which the service signs, or a signed one (the rlp of a failed --reliable):",
+  `${Route.route("processRlp")} (fd/, fd-user/: fee payers).`
+], { title: "Transaction", flags: [flags.relayFrom, flags.feePayer, flags.feeRatio, flags.wait, flags.reliable] }, rarely(
+  flags.feePayerPool,
+  flags.noSubmit
+), [
+  "kas-wallet tx relay signed.rlp --wait",
+  "jq -r .rlp failed.json | kas-wallet tx relay - --fee-payer global"
+], [{ name: "file", description: "file of the RLP; - or none: stdin", optional: true }])
 
-const anchor = Spec.command({
-  path: ["tx", "anchor"],
-  summary: "record data on the chain (chain data anchoring)",
-  description: [
-    "Record data (a document's hash, say) on the chain from an account of the pool:",
-    `${Route.route("anchorTransaction")} (fd/, fd-user/: fee payers).`
-  ],
-  groups: [
-    { title: "Anchoring", flags: [flags.from, flags.data, flags.feePayer, flags.feeRatio, flags.wait, flags.reliable] },
-    rarely,
-    output,
-    Shared.connection
-  ],
-  examples: [
-    "kas-wallet tx anchor --from \"$FROM\" --wait \\",
-    "  --data \"0x$(sha256sum < doc.pdf | cut -c1-64)\""
-  ]
-})
+const cancel = sending("cancel", "cancel a pending transaction of an account of a pool", [
+  "Replace the sender's pending transaction, given by --nonce or by --hash (exactly one),",
+  `with a cancel transaction: ${Route.route("cancelTransaction")} (${Route.path("feeDelegatedCancelTransaction")},`,
+  `${Route.path("userFeeDelegatedCancelTransaction")}: fee payers).`
+], {
+  title: "Cancellation",
+  flags: [flags.from, flags.cancelNonce, flags.cancelHash, flags.feePayer, flags.feeRatio, flags.wait, flags.reliable]
+}, rarely(flags.feePayerPool, flags.contractGas, flags.noSubmit), [
+  "kas-wallet tx cancel --from \"$FROM\" --nonce 7 --wait",
+  "kas-wallet tx cancel --from \"$FROM\" --hash \"$HASH\" --fee-payer global"
+])
 
-const updateKey = Spec.command({
-  path: ["tx", "update-key"],
-  summary: "set the account key of an account of a pool",
-  description: [
-    `Set the key of a pool's account (one of --key, --legacy, --fail): ${Route.route("accountUpdate")}`,
-    "(fd/, fd-user/: fee payers). WARNING: a key KAS does not hold makes the account",
-    "unusable through KAS; --fail disables it for good."
-  ],
-  groups: [
-    { title: "Account update", flags: [flags.from, flags.key, flags.legacyKey, flags.failKey, flags.feePayer, flags.feeRatio, flags.wait, flags.reliable] },
-    rarely,
-    output,
-    Shared.connection
-  ],
-  examples: [
-    "kas-wallet tx update-key --from \"$FROM\" --key multisig.json --wait",
-    "kas-wallet tx update-key --from \"$FROM\" --legacy --fee-payer global"
-  ]
-})
+const anchor = sending("anchor", "record data on the chain (chain data anchoring)", [
+  "Record data (a document's hash, say) on the chain from an account of the pool:",
+  `${Route.route("anchorTransaction")} (fd/, fd-user/: fee payers).`
+], { title: "Anchoring", flags: [flags.from, flags.data, flags.feePayer, flags.feeRatio, flags.wait, flags.reliable] }, kindRarely, [
+  "kas-wallet tx anchor --from \"$FROM\" --wait \\",
+  "  --data \"0x$(sha256sum < doc.pdf | cut -c1-64)\""
+])
 
-const call = Spec.command({
-  path: ["tx", "call"],
-  summary: "call a contract's function, read only",
-  description: [
-    `Call a function of a contract against the latest state (${Route.route("callContract")}): nothing is`,
-    "signed or sent. Prints the calldata, the raw result and, with returns (...), the decoded outputs."
-  ],
-  groups: [
-    { title: "Call", flags: [flags.contract, flags.callMethod, flags.args, flags.caller] },
-    { title: "Rarely", flags: [flags.payable, flags.contractGas], more: true },
-    Shared.outputOf(flags.callJson),
-    Shared.connection
-  ],
-  examples: [
-    "kas-wallet tx call --to \"$TOKEN\" --method \"symbol() returns (string)\" --json",
-    "kas-wallet tx call --to \"$TOKEN\" --args \"$FROM\" \\",
-    "  --method \"balanceOf(address owner) view returns (uint256 balance)\""
-  ]
-})
+const updateKey = sending("update-key", "set the account key of an account of a pool", [
+  `Set the key of a pool's account (one of --key, --legacy, --fail): ${Route.route("accountUpdate")}`,
+  "(fd/, fd-user/: fee payers). WARNING: a key KAS does not hold makes the account",
+  "unusable through KAS; --fail disables it for good."
+], {
+  title: "Account update",
+  flags: [flags.from, flags.key, flags.legacyKey, flags.failKey, flags.feePayer, flags.feeRatio, flags.wait, flags.reliable]
+}, kindRarely, [
+  "kas-wallet tx update-key --from \"$FROM\" --key multisig.json --wait",
+  "kas-wallet tx update-key --from \"$FROM\" --legacy --fee-payer global"
+])
 
-const receipt = Spec.command({
-  path: ["tx", "receipt"],
-  summary: "show the receipt of a transaction",
-  description: [
-    `Show the receipt of a transaction (${Route.route("getTransactionReceipt", { "transaction-hash": "hash" })}):`,
-    "Pending until its block, then Committed (or CommitError) with the block, the gas, the fee, a contract's address and the logs. With",
-    "--wait, poll until it is in a block."
-  ],
-  positionals: [{ name: "hash", description: "0x followed by 64 hex digits" }],
-  groups: [Shared.outputOf(flags.wait, flags.event, flags.json), Shared.connection],
-  examples: [
-    "kas-wallet tx receipt \"$HASH\"",
-    "kas-wallet tx receipt \"$HASH\" --wait --json | jq -r .status",
-    "kas-wallet tx receipt \"$HASH\" \\",
-    "  --event \"Transfer(address indexed from,address indexed to,uint256 value)\""
-  ]
-})
+const call = verb("call", "call a contract's function, read only", [
+  `Call a function of a contract against the latest state (${Route.route("callContract")}): nothing is`,
+  "signed or sent. Prints the calldata, the raw result and, with returns (...), the decoded outputs."
+], [], [
+  { title: "Call", flags: [flags.contract, flags.callMethod, flags.args, flags.caller] },
+  rarely(flags.payable, flags.contractGas),
+  Shared.outputOf(flags.callJson)
+], [
+  "kas-wallet tx call --to \"$TOKEN\" --method \"symbol() returns (string)\" --json",
+  "kas-wallet tx call --to \"$TOKEN\" --args \"$FROM\" \\",
+  "  --method \"balanceOf(address owner) view returns (uint256 balance)\""
+])
 
-const sign = Spec.command({
-  path: ["tx", "sign"],
-  summary: "an account's signature of a pending multisig transaction (not kept)",
-  description: [
-    `Sign a pending multisig transaction with an account of the pool (${Route.route("signTransactionById")}):`,
-    "prints the signature {V, R, S}, which the service does not keep; kas-wallet accounts multisig",
-    "append adds it."
-  ],
-  positionals: [Shared.address, Multisig.transactionId],
-  groups: [output, Shared.connection],
-  examples: [
-    'kas-wallet tx sign "$C" "$TX_ID"',
-    'kas-wallet tx sign "$C" "$TX_ID" --json > signature.json'
-  ]
-})
+const receipt = verb("receipt", "show the receipt of a transaction", [
+  `Show the receipt of a transaction (${Route.route("getTransactionReceipt", { "transaction-hash": "hash" })}):`,
+  "Pending until its block, then Committed (or CommitError) with the block, the gas, the fee, a",
+  "contract's address and the logs. With --wait, poll until it is in a block."
+], [{ name: "hash", description: "0x followed by 64 hex digits" }], [Shared.outputOf(flags.wait, flags.event, flags.json)], [
+  "kas-wallet tx receipt \"$HASH\"",
+  "kas-wallet tx receipt \"$HASH\" --wait --json | jq -r .status",
+  "kas-wallet tx receipt \"$HASH\" \\",
+  "  --event \"Transfer(address indexed from,address indexed to,uint256 value)\""
+])
+
+const sign = verb("sign", "an account's signature of a pending multisig transaction (not kept)", [
+  `Sign a pending multisig transaction with an account of the pool (${Route.route("signTransactionById")}):`,
+  "prints the signature {V, R, S}, which the service does not keep; kas-wallet accounts multisig",
+  "append adds it."
+], [Shared.address, Multisig.transactionId], [output], [
+  'kas-wallet tx sign "$C" "$TX_ID"',
+  'kas-wallet tx sign "$C" "$TX_ID" --json > signature.json'
+])
 
 /**
  * `kas-wallet tx` and its commands.
