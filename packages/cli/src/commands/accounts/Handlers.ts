@@ -12,11 +12,10 @@ import * as ExitCode from "../../output/ExitCode.js"
 import * as Output from "../../output/Output.js"
 import type { Handler, Handlers } from "../Handler.js"
 import * as Client from "../shared/Client.js"
-import * as Shared from "../shared/Spec.js"
+import * as Table from "../Spec.js"
 import * as Multisig from "./multisig/Handlers.js"
-import * as AccountsSpec from "./Spec.js"
 
-const S = { ...Shared.flags, ...AccountsSpec.flags }
+const S = { ...Table.Shared.flags, ...Table.Accounts.flags }
 const uses = { pool: true, feePayerPool: false }
 
 const printAccount = Client.printer(Account.Account, Output.accountDetails)
@@ -106,4 +105,4 @@ export const handlers = {
       Effect.flatMap(WalletClient.deleteAccount(address), Client.printer(Account.AccountStatus, () => `deleted ${address}`)(print, s))),
   register: (run) => Effect.flatMap(Effect.promise(() => import("../migrate/Handlers.js")), (m) => m.register(run)),
   ...Multisig.handlers
-} satisfies Handlers<typeof AccountsSpec.spec>
+} satisfies Handlers<typeof Table.Accounts.spec>

@@ -22,11 +22,11 @@ import * as DataDir from "../../input/DataDir.js"
 import * as Flags from "../../input/Flags.js"
 import * as ExitCode from "../../output/ExitCode.js"
 import type { Handler, Handlers } from "../Handler.js"
+import * as Table from "../Spec.js"
 import * as ConsoleHandlers from "./console/Handlers.js"
 import * as LedgerHandlers from "./ledger/Handlers.js"
-import * as EmulatorSpec from "./Spec.js"
 
-const E = EmulatorSpec.flags
+const E = Table.Emulator.flags
 const fields = EmulatorConfig.fields
 const names = Object.keys(fields) as ReadonlyArray<EmulatorConfig.Name>
 
@@ -65,7 +65,7 @@ export type ServeFlags =
  * @category options
  */
 export const serveFlags = (run: Argv.Run): ServeFlags => ({
-  ...Object.fromEntries(names.map((name) => [name, Flags.given(run, EmulatorSpec.emulatorFlag(fields[name]))])) as {
+  ...Object.fromEntries(names.map((name) => [name, Flags.given(run, Table.Emulator.emulatorFlag(fields[name]))])) as {
     readonly [K in EmulatorConfig.Name]: Option.Option<string>
   },
   dataDir: Flags.given(run, E.dataDir),
@@ -144,7 +144,7 @@ export const plan = (o: ServeFlags): Effect.Effect<Plan, ExitCode.Failure, FileS
     } else if (flagged.has(secretEnv)) {
       given = { _tag: "Given", how: `the secret given with --${fields.secretAccessKey.flag}` }
     } else {
-      const fromEnv = yield* Flags.raw(EmulatorSpec.emulatorFlag(fields.secretAccessKey), Option.none())
+      const fromEnv = yield* Flags.raw(Table.Emulator.emulatorFlag(fields.secretAccessKey), Option.none())
       const file = yield* Flags.raw(E.secretAccessKeyFile, Option.none())
       if (Option.isSome(fromEnv)) given = { _tag: "Given", how: `as set in ${secretEnv}` }
       else if (Option.isSome(file)) {
@@ -183,7 +183,7 @@ export const plan = (o: ServeFlags): Effect.Effect<Plan, ExitCode.Failure, FileS
       return {
         options: {
           ...options,
-          port: options.port ?? EmulatorSpec.DefaultEmulatorPort,
+          port: options.port ?? Table.Emulator.DefaultEmulatorPort,
           database: EmulatorConfig.DefaultDatabase,
           masterKeyFile: undefined
         },
@@ -209,7 +209,7 @@ export const plan = (o: ServeFlags): Effect.Effect<Plan, ExitCode.Failure, FileS
     return {
       options: {
         ...options,
-        port: options.port ?? EmulatorSpec.DefaultEmulatorPort,
+        port: options.port ?? Table.Emulator.DefaultEmulatorPort,
         database,
         // The library's default for a server database is a file in the working directory.
         masterKeyFile: options.masterKeyFile ??
@@ -299,4 +299,4 @@ export const handlers = provided({
   "": (run: Argv.Run) => Effect.flatMap(plan(serveFlags(run)), serve),
   ...ConsoleHandlers.handlers,
   ...LedgerHandlers.handlers
-} satisfies Handlers<ReturnType<typeof EmulatorSpec.spec>, FileSystem.FileSystem>)
+} satisfies Handlers<ReturnType<typeof Table.Emulator.spec>, FileSystem.FileSystem>)

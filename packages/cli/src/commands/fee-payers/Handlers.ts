@@ -12,7 +12,7 @@ import * as Flags from "../../input/Flags.js"
 import * as Output from "../../output/Output.js"
 import type { Handlers } from "../Handler.js"
 import * as Client from "../shared/Client.js"
-import * as FeePayersSpec from "./Spec.js"
+import * as Table from "../Spec.js"
 
 const uses = { pool: false, feePayerPool: true }
 
@@ -28,7 +28,7 @@ export const handlers = {
   create: (run) =>
     Client.withClient(run, uses, { operation: "create", kind: "fee-payer" }, (print, s) =>
       Effect.flatMap(
-        WalletClient.createFeePayer({ withoutAccountUpdate: Flags.isSet(run, FeePayersSpec.flags.withoutAccountUpdate) }),
+        WalletClient.createFeePayer({ withoutAccountUpdate: Flags.isSet(run, Table.FeePayers.flags.withoutAccountUpdate) }),
         printFeePayer(print, s)
       )),
   get: (run) =>
@@ -50,4 +50,4 @@ export const handlers = {
   delete: (run) =>
     Client.onAddress(run, uses, { operation: "delete", kind: "fee-payer" }, (address, print, s) =>
       Effect.flatMap(WalletClient.deleteFeePayer(address), Client.printer(Account.AccountStatus, () => `deleted ${address}`)(print, s)))
-} satisfies Handlers<typeof FeePayersSpec.spec>
+} satisfies Handlers<typeof Table.FeePayers.spec>

@@ -13,9 +13,9 @@ import * as Flags from "../../input/Flags.js"
 import * as Output from "../../output/Output.js"
 import type { Handlers } from "../Handler.js"
 import * as Client from "../shared/Client.js"
-import * as HistorySpec from "./Spec.js"
+import * as Table from "../Spec.js"
 
-const H = HistorySpec.flags
+const H = Table.History.flags
 const uses = { pool: false, feePayerPool: false }
 
 
@@ -93,4 +93,4 @@ export const handlers = {
     Effect.flatMap(Flags.argument(run, "hash", Client.parseTxHash), (hash) =>
       Client.withClient(run, uses, { operation: "get", kind: "history", hash }, (print, s) =>
         Effect.flatMap(WalletClient.getFeeDelegationRecord(hash), Client.printer(FeeHistory.FeeDelegationRecord, recordDetails)(print, s))))
-} satisfies Handlers<typeof HistorySpec.spec>
+} satisfies Handlers<typeof Table.History.spec>

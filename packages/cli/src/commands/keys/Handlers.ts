@@ -17,10 +17,9 @@ import type * as ExitCode from "../../output/ExitCode.js"
 import * as Output from "../../output/Output.js"
 import type { Handler, Handlers } from "../Handler.js"
 import * as Client from "../shared/Client.js"
-import * as Shared from "../shared/Spec.js"
-import * as KeysSpec from "./Spec.js"
+import * as Table from "../Spec.js"
 
-const K = { ...KeysSpec.flags, keyPool: Shared.flags.keyPool }
+const K = { ...Table.Keys.flags, keyPool: Table.Shared.flags.keyPool }
 const uses = { pool: false, feePayerPool: false, keyPool: true }
 
 const encodeSignature = Schema.encodeSync(Key.KeySignature)
@@ -151,4 +150,4 @@ export const handlers = {
                 ])
             )
           }))))
-} satisfies Handlers<typeof KeysSpec.spec>
+} satisfies Handlers<typeof Table.Keys.spec>

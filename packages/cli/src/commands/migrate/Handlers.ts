@@ -20,10 +20,9 @@ import * as ExitCode from "../../output/ExitCode.js"
 import * as Output from "../../output/Output.js"
 import type { Handler, Handlers } from "../Handler.js"
 import * as Client from "../shared/Client.js"
-import * as Shared from "../shared/Spec.js"
-import * as MigrateSpec from "./Spec.js"
+import * as Table from "../Spec.js"
 
-const M = { ...MigrateSpec.flags, nodeUrl: Shared.flags.nodeUrl }
+const M = { ...Table.Migrate.flags, nodeUrl: Table.Shared.flags.nodeUrl }
 
 /**
  * The text of a document as JSON, or what is wrong with it — its position at most, never a piece
@@ -262,4 +261,4 @@ export const register: Handler = (run) =>
  * @since 0.9.0
  * @category commands
  */
-export const handlers = { "": migrate } satisfies Handlers<typeof MigrateSpec.spec>
+export const handlers = { "": migrate } satisfies Handlers<typeof Table.Migrate.spec>

@@ -15,12 +15,11 @@ import * as Abi from "effect-kas-wallet/Abi"
 import * as Klaytn from "effect-kas-wallet/Klaytn"
 import * as Wire from "effect-kas-wallet/Wire"
 import { Emulator } from "effect-kas-wallet-emulator"
-import * as Route from "../../input/Route.js"
 import * as ExitCode from "../../output/ExitCode.js"
 import * as Output from "../../output/Output.js"
 import * as KasToken from "../../tour/KasToken.js"
 import type { Handlers } from "../Handler.js"
-import type * as TourSpec from "./Spec.js"
+import * as Table from "../Spec.js"
 
 const step = (n: number, title: string, wire?: string) =>
   Console.log(`\n${n}. ${title}${wire !== undefined ? `  (${wire})` : ""}`)
@@ -54,21 +53,21 @@ export const program = Effect.gen(function*() {
     "the client below is the real WalletClient, over loopback HTTP, with HTTP Basic auth"
   ].join("\n"))
 
-  yield* step(2, "Create three accounts in the default pool", `${Route.route("createAccount")}, no x-krn`)
+  yield* step(2, "Create three accounts in the default pool", `${Table.Route.route("createAccount")}, no x-krn`)
   const created = yield* Effect.forEach([1, 2, 3], () => WalletClient.createAccount())
   yield* rows(created)
 
-  yield* step(3, "Create a named pool in the console, and two accounts in it", `${Route.route("createAccount")}, x-krn: <pool KRN>`)
+  yield* step(3, "Create a named pool in the console, and two accounts in it", `${Table.Route.route("createAccount")}, x-krn: <pool KRN>`)
   const payroll = yield* emulator.createPool({ accountId: emulator.member.accountId, chainId: ChainId.Testnet, name: "payroll" })
   yield* say(`pool ${payroll.krn.toString()}`)
   const inPool = yield* Effect.forEach([1, 2], () => WalletClient.createAccount()).pipe(WalletConfig.withPool(payroll.krn))
   yield* rows(inPool)
 
-  yield* step(4, "Get one account back by address (any case; decoded to its EIP-55 form)", Route.route("getAccount"))
+  yield* step(4, "Get one account back by address (any case; decoded to its EIP-55 form)", Table.Route.route("getAccount"))
   const one = yield* WalletClient.getAccount(created[0]!.address.toLowerCase())
   yield* say(Output.accountDetails(one))
 
-  yield* step(5, "Page through the default pool by hand: size 2, then follow the cursor", `${Route.route("listAccounts")}?size=2&cursor=…`)
+  yield* step(5, "Page through the default pool by hand: size 2, then follow the cursor", `${Table.Route.route("listAccounts")}?size=2&cursor=…`)
   let cursor = ""
   let page = 0
   do {
@@ -95,7 +94,7 @@ export const program = Effect.gen(function*() {
   )
   yield* say(caught)
 
-  yield* step(8, "Move value: fund an account, send 1.5 KLAY with global fee delegation, await the receipt", Route.route("feeDelegatedValueTransfer"))
+  yield* step(8, "Move value: fund an account, send 1.5 KLAY with global fee delegation, await the receipt", Table.Route.route("feeDelegatedValueTransfer"))
   const sender = created[0]!
   const receiver = created[1]!
   const funded = yield* emulator.fund(ChainId.Testnet, sender.address, 10n * Amount.PebPerKlay)
@@ -126,7 +125,7 @@ export const program = Effect.gen(function*() {
   yield* step(
     9,
     "Deploy a token, transfer some, read balances; the global fee payer pays",
-    `${Route.route("feeDelegatedContractDeploy")}, ${Route.path("feeDelegatedContractExecution")}, ${Route.path("callContract")}`
+    `${Table.Route.route("feeDelegatedContractDeploy")}, ${Table.Route.path("feeDelegatedContractExecution")}, ${Table.Route.path("callContract")}`
   )
   const supply = 1_000_000n * 10n ** 18n
   const input = yield* Abi.deployInput(KasToken.bytecode, "constructor(uint256 initialSupply)", [supply])
@@ -179,7 +178,7 @@ export const program = Effect.gen(function*() {
   yield* step(
     10,
     "Relay a transaction a user signed in their own wallet; the global fee payer pays; sent reliably",
-    Route.route("feeDelegatedProcessRlp")
+    Table.Route.route("feeDelegatedProcessRlp")
   )
   // The user's wallet: a key that never reaches the service, and an address outside every pool.
   const userKey = Klaytn.randomPrivateKey()
@@ -209,7 +208,7 @@ export const program = Effect.gen(function*() {
   yield* step(
     11,
     "A multisig treasury: two of three signers send from it",
-    `${Route.route("updateToMultisig")}, ${Route.route("signMultisigTransaction", { address: "signer", "transaction-id": "id" })}`
+    `${Table.Route.route("updateToMultisig")}, ${Table.Route.route("signMultisigTransaction", { address: "signer", "transaction-id": "id" })}`
   )
   const treasury = created[2]!
   const signers = [receiver, ...(yield* Effect.forEach([1, 2], () => WalletClient.createAccount()))]
@@ -281,4 +280,4 @@ export const handlers = {
     run.pipe(
       Effect.mapError((e) => new ExitCode.Failure({ message: `the tour failed: ${e.message}`, code: ExitCode.ExitCode.Unexpected }))
     )
-} satisfies Handlers<typeof TourSpec.spec>
+} satisfies Handlers<typeof Table.Tour.spec>

@@ -31,10 +31,10 @@ import * as Output from "../../output/Output.js"
 import * as Multisig from "../accounts/multisig/Handlers.js"
 import type { Handler, Handlers } from "../Handler.js"
 import * as Client from "../shared/Client.js"
+import * as Table from "../Spec.js"
 import type * as Contract from "./Contract.js"
-import * as TxSpec from "./Spec.js"
 
-const T = TxSpec.flags
+const T = Table.Tx.flags
 
 const encodeResult = Schema.encodeSync(Transaction.TransactionResult)
 const encodeReceipt = Schema.encodeSync(Transaction.TransactionReceipt)
@@ -537,4 +537,4 @@ export const handlers = {
   call,
   receipt,
   sign: Multisig.signById
-} satisfies Handlers<typeof TxSpec.spec>
+} satisfies Handlers<typeof Table.Tx.spec>

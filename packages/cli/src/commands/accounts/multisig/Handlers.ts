@@ -15,9 +15,9 @@ import * as ExitCode from "../../../output/ExitCode.js"
 import * as Output from "../../../output/Output.js"
 import type { Handler, Handlers } from "../../Handler.js"
 import * as Client from "../../shared/Client.js"
-import * as MultisigSpec from "./Spec.js"
+import * as Table from "../../Spec.js"
 
-const M = MultisigSpec.flags
+const M = Table.Multisig.flags
 const uses = { pool: true, feePayerPool: false }
 
 const encodeStatus = Schema.encodeSync(Multisig.SignatureStatus)
@@ -215,4 +215,4 @@ export const handlers = {
   "multisig pending": pending,
   "multisig sign": sign,
   "multisig append": append
-} satisfies Handlers<typeof MultisigSpec.spec>
+} satisfies Handlers<typeof Table.Multisig.spec>

@@ -18,9 +18,9 @@ import * as Flags from "../../../input/Flags.js"
 import type * as Spec from "../../../input/Spec.js"
 import * as ExitCode from "../../../output/ExitCode.js"
 import type { Handlers } from "../../Handler.js"
-import * as ConsoleSpec from "./Spec.js"
+import * as Table from "../../Spec.js"
 
-const E = ConsoleSpec.flags
+const E = Table.Console.flags
 
 const loadConsole = Effect.promise(() => import("effect-kas-wallet-emulator/EmulatorConsole"))
 
@@ -196,4 +196,4 @@ export const handlers = {
           (pools) => Effect.forEach(pools, (p) => Console.log(`${p.krn}${p.isDefault ? "  (default)" : ""}`), { discard: true })
         ))
     })
-} satisfies Handlers<(typeof ConsoleSpec.commands)[number], FileSystem.FileSystem>
+} satisfies Handlers<(typeof Table.Console.commands)[number], FileSystem.FileSystem>

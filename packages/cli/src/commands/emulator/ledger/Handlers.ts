@@ -22,13 +22,11 @@ import * as ExitCode from "../../../output/ExitCode.js"
 import type { Handlers } from "../../Handler.js"
 import * as Client from "../../shared/Client.js"
 import * as ClientConfig from "../../shared/ClientConfig.js"
-import * as Shared from "../../shared/Spec.js"
 import * as ConsoleHandlers from "../console/Handlers.js"
-import * as ConsoleSpec from "../console/Spec.js"
-import * as LedgerSpec from "./Spec.js"
+import * as Table from "../../Spec.js"
 
-const E = ConsoleSpec.flags
-const L = LedgerSpec.flags
+const E = Table.Console.flags
+const L = Table.Ledger.flags
 
 /** A balance as both ways answer it, and as `--json` prints it. */
 interface Balance {
@@ -217,8 +215,8 @@ const balanceJson = (b: Balance) => JSON.stringify({ chainId: b.chainId, address
 const ledgerChain = (run: Argv.Run) =>
   Effect.gen(function*() {
     const chain = yield* Flags.read(
-      Shared.flags.chain,
-      Flags.given(run, Shared.flags.chain),
+      Table.Shared.flags.chain,
+      Flags.given(run, Table.Shared.flags.chain),
       Flags.choice(["8217", "1001"], "8217 (mainnet) or 1001 (testnet)")
     )
     return Number(Option.getOrElse(chain, () => ClientConfig.DefaultChain)) as ChainId.ChainId
@@ -278,4 +276,4 @@ export const handlers = {
           ).join("\n")
       )
     })
-} satisfies Handlers<(typeof LedgerSpec.commands)[number]>
+} satisfies Handlers<(typeof Table.Ledger.commands)[number]>
