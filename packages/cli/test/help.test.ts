@@ -152,6 +152,14 @@ describe("--help", () => {
     }
   })
 
+  it("the help names the route a command calls, from the table of operations, placeholders as the command's arguments", () => {
+    const helpOfPath = (...path: Array<string>) => helpOf(Spec.find(root, path)).replace(/\n/g, " ")
+    expect(helpOfPath("accounts", "multisig", "sign")).toContain("(POST /v2/multisig/account/<signer>/tx/<transaction-id>/sign)")
+    expect(helpOfPath("tx", "receipt")).toContain("(GET /v2/tx/<hash>)")
+    expect(helpOfPath("tx", "send")).toContain("(POST /v2/tx/value, /v2/tx/fd/value or /v2/tx/fd-user/value)")
+    for (const command of commands) expect(helpOf(command), command.path.join(" ")).not.toMatch(/\{[a-z-]+\}/)
+  })
+
   it("the exit codes of the help are ExitCode's", () => {
     const listed = Object.fromEntries([...Spec.exitCodes.matchAll(/(\d) ([a-z ]+?)[,.]/g)].map((m) => [Number(m[1]), m[2]]))
     expect(Object.keys(listed).map(Number).sort()).toEqual(Object.values(ExitCode).sort())
