@@ -3,8 +3,9 @@
  * path, the path in the service's template form (`/v2/account/{address}`). The one place of the
  * command line that writes the wire's paths; `Route` renders them for help.
  *
- * Plain data with no import, so that `--help` stays free of effect, and so that it can be generated
- * from the client's table of operations, whose names these are.
+ * Plain data with no import, so that `--help` stays free of effect: the client's table of the wire
+ * (`WalletApi`) is built with effect's schemas. test/operations.test.ts holds the two equal (names,
+ * methods, paths), so that this can be generated from that table or checked against it.
  *
  * @since 0.9.0
  */
