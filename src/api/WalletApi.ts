@@ -27,7 +27,8 @@ import * as Key from "../Key.js"
 import * as Multisig from "../Multisig.js"
 import * as Registration from "../Registration.js"
 import * as Transaction from "../Transaction.js"
-import * as Wire from "../Wire.js"
+import type * as TxType from "../TxType.js"
+import * as Bodies from "./TransactionBodies.js"
 import * as Endpoint from "./Endpoint.js"
 import * as Params from "./Params.js"
 
@@ -179,14 +180,14 @@ const ROUTE_PREFIX = { tx: "", fd: "feeDelegated", "fd-user": "userFeeDelegated"
  * @category transactions
  */
 export type TransactionName = {
-  [K in Wire.Kind]: {
-    [R in Wire.PayerRoute]: R extends "tx" ? Uncapitalize<typeof KindNames[K]> : `${typeof ROUTE_PREFIX[R]}${typeof KindNames[K]}`
-  }[Wire.PayerRoute]
-}[Wire.Kind]
+  [K in TxType.Kind]: {
+    [R in Bodies.PayerRoute]: R extends "tx" ? Uncapitalize<typeof KindNames[K]> : `${typeof ROUTE_PREFIX[R]}${typeof KindNames[K]}`
+  }[Bodies.PayerRoute]
+}[TxType.Kind]
 
 // Each kind's ids in the service's document on the three payer routes, which it names irregularly,
 // and the codes it lists on each route (every route may also answer its body's codes).
-const TX: { readonly [K in Wire.Kind]: readonly [ids: string, errors: { readonly [R in Wire.PayerRoute]: ReadonlyArray<number> }] } = {
+const TX: { readonly [K in TxType.Kind]: readonly [ids: string, errors: { readonly [R in Bodies.PayerRoute]: ReadonlyArray<number> }] } = {
   value: ["ValueTransferTransaction FDValueTransferTransaction UFDValueTransferTransaction", {
     tx: [EmptyOrZero, SendFailed],
     fd: [NotKlaytnAddress, FeeRatioOutOfRange, SendFailed],
@@ -225,7 +226,7 @@ const TX: { readonly [K in Wire.Kind]: readonly [ids: string, errors: { readonly
   legacy: ["LegacyTransaction", { tx: [NotHex, SendFailed], fd: [], "fd-user": [] }]
 }
 
-const ROUTES: ReadonlyArray<Wire.PayerRoute> = ["tx", "fd", "fd-user"]
+const ROUTES: ReadonlyArray<Bodies.PayerRoute> = ["tx", "fd", "fd-user"]
 
 /**
  * The path of a kind of transaction on a payer route: `/v2/tx/fd/contract/deploy`; a cancellation's
@@ -234,7 +235,7 @@ const ROUTES: ReadonlyArray<Wire.PayerRoute> = ["tx", "fd", "fd-user"]
  * @since 0.10.0
  * @category transactions
  */
-export const txPath = (kind: Wire.Kind, route: Wire.PayerRoute): `/v2/tx${string}` => {
+export const txPath = (kind: TxType.Kind, route: Bodies.PayerRoute): `/v2/tx${string}` => {
   const base = route === "tx" ? "/v2/tx" : (`/v2/tx/${route}` as const)
   return kind === "cancel" ? base : `${base}/${kind}`
 }
@@ -254,25 +255,25 @@ export type TransactionEndpoint = Endpoint.Endpoint<
   typeof Transaction.TransactionResult
 >
 
-const transactionEndpoint = (kind: Wire.Kind, route: Wire.PayerRoute): TransactionEndpoint => {
+const transactionEndpoint = (kind: TxType.Kind, route: Bodies.PayerRoute): TransactionEndpoint => {
   const name = KindNames[kind]
   const [ids, errors] = TX[kind]
   // A transaction sent twice may be applied twice: never retried once it may have left (no
   // transaction route is a GET).
-  return Endpoint[Wire.methodOf(kind) === "PUT" ? "put" : Wire.methodOf(kind) === "DELETE" ? "del" : "post"](
+  return Endpoint[Bodies.methodOf(kind) === "PUT" ? "put" : Bodies.methodOf(kind) === "DELETE" ? "del" : "post"](
     (route === "tx" ? `${name.charAt(0).toLowerCase()}${name.slice(1)}` : `${ROUTE_PREFIX[route]}${name}`) as TransactionName,
     txPath(kind, route),
     {
       id: ids.split(" ")[ROUTES.indexOf(route)]!,
       access: route === "fd-user" ? "senderAndFeePayer" : "sender",
-      payload: Wire.Bodies[kind][route] as Schema.Schema.Any,
+      payload: Bodies.Bodies[kind][route] as Schema.Schema.Any,
       success: Transaction.TransactionResult,
       errors: errors[route]
     }
   )
 }
 
-const KINDS = Object.keys(KindNames) as ReadonlyArray<Wire.Kind>
+const KINDS = Object.keys(KindNames) as ReadonlyArray<TxType.Kind>
 
 /**
  * Every transaction operation, by kind and payer route (a legacy transaction has the sender's only).
@@ -280,8 +281,8 @@ const KINDS = Object.keys(KindNames) as ReadonlyArray<Wire.Kind>
  * @since 0.10.0
  * @category transactions
  */
-export const transactionRoutes: { readonly [K in Wire.Kind]: { readonly [R in Wire.PayerRoute]?: TransactionEndpoint } } = Object.fromEntries(
-  KINDS.map((kind) => [kind, Object.fromEntries(Wire.payerRoutes[kind].map((route) => [route, transactionEndpoint(kind, route)]))])
+export const transactionRoutes: { readonly [K in TxType.Kind]: { readonly [R in Bodies.PayerRoute]?: TransactionEndpoint } } = Object.fromEntries(
+  KINDS.map((kind) => [kind, Object.fromEntries(Bodies.payerRoutes[kind].map((route) => [route, transactionEndpoint(kind, route)]))])
 ) as never
 
 /**
@@ -290,7 +291,7 @@ export const transactionRoutes: { readonly [K in Wire.Kind]: { readonly [R in Wi
  * @since 0.10.0
  * @category transactions
  */
-export const transaction = (kind: Wire.Kind, route: Wire.PayerRoute): TransactionEndpoint | undefined => transactionRoutes[kind][route]
+export const transaction = (kind: TxType.Kind, route: Bodies.PayerRoute): TransactionEndpoint | undefined => transactionRoutes[kind][route]
 
 /**
  * The operations of transactions besides the sends: the read-only contract call and the receipt.
@@ -302,7 +303,7 @@ export const transactions = Endpoint.group([
   Endpoint.post("callContract", "/v2/tx/contract/call", {
     id: "ContractCall",
     access: "senderAndNamedFeePayer",
-    payload: Wire.ContractCallBody,
+    payload: Bodies.ContractCallBody,
     success: Transaction.ContractCallResult,
     // Read-only: nothing is signed or sent, so asking again cannot do anything twice.
     idempotent: true
@@ -482,7 +483,7 @@ export type OperationName = keyof typeof operations
 export const all: ReadonlyArray<Endpoint.Any> = [
   ...Object.values(accounts),
   ...Object.values(feePayers),
-  ...KINDS.flatMap((kind) => Wire.payerRoutes[kind].map((route) => transactionRoutes[kind][route]!)),
+  ...KINDS.flatMap((kind) => Bodies.payerRoutes[kind].map((route) => transactionRoutes[kind][route]!)),
   ...Object.values(transactions),
   ...Object.values(keys),
   ...Object.values(multisig),
