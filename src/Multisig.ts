@@ -10,6 +10,8 @@ import { Schema } from "effect"
 import * as Account from "./Account.js"
 import * as AccountKey from "./AccountKey.js"
 import * as Address from "./Address.js"
+import * as Refusal from "./api/Refusal.js"
+import * as ErrorBody from "./ErrorBody.js"
 import * as ChainId from "./ChainId.js"
 import * as Krn from "./Krn.js"
 import * as Pagination from "./Pagination.js"
@@ -27,7 +29,10 @@ const NonNegative = Schema.Int.pipe(Schema.nonNegative({ message: () => "must be
  * @since 0.8.0
  * @category schemas
  */
-export const UpdateRequest = AccountKey.MultiSigJson
+export const UpdateRequest = AccountKey.MultiSigJson.pipe(
+  // The service refuses any of its values as a key it cannot decode.
+  Refusal.annotate({ invalid: ErrorBody.Code.InvalidAccountKey })
+).annotations({ parseOptions: { onExcessProperty: "error" } })
 
 /**
  * @since 0.8.0
@@ -162,7 +167,7 @@ export const AppendRequest = Schema.Struct({
     Schema.minItems(1, { message: () => "at least one signature" }),
     Schema.maxItems(AccountKey.MaxWeightedKeys, { message: () => `at most ${AccountKey.MaxWeightedKeys} signatures (a multisig key has at most ${AccountKey.MaxWeightedKeys} keys)` })
   )
-}).annotations({ identifier: "AppendSignaturesRequest" })
+}).annotations({ identifier: "AppendSignaturesRequest", parseOptions: { onExcessProperty: "error" } })
 
 /**
  * @since 0.8.0

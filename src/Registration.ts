@@ -16,6 +16,7 @@
  */
 import { Schema } from "effect"
 import * as Address from "./Address.js"
+import * as Refusal from "./api/Refusal.js"
 import { HexBytes } from "./internal/hexBytes.js"
 import * as KeyId from "./KeyId.js"
 
@@ -46,9 +47,12 @@ export const PartialFeeDelegationRefused = "partialFeeDelegation transaction do 
  */
 export const RegistrationItem = Schema.Struct({
   keyId: KeyId.KeyId,
-  address: Address.Address,
+  address: Address.Address.pipe(Refusal.annotate(Refusal.address)),
   rlp: Schema.optionalWith(
-    HexBytes.pipe(Schema.filter((s) => s.length > 2, { message: () => "cannot be empty: omit rlp to register without a transaction" })),
+    HexBytes.pipe(
+      Schema.filter((s) => s.length > 2, { message: () => "cannot be empty: omit rlp to register without a transaction" }),
+      Refusal.annotate(Refusal.bytes)
+    ),
     { exact: true }
   )
 }).annotations({ identifier: "AccountRegistration", parseOptions: { onExcessProperty: "error" } })
@@ -82,7 +86,9 @@ const distinctAddresses = (items: ReadonlyArray<RegistrationItem>) => {
 export const RegistrationRequest = Schema.Array(RegistrationItem).pipe(
   Schema.minItems(1, { message: () => "register at least one account" }),
   Schema.maxItems(MaxItems, { message: (issue) => `at most ${MaxItems} accounts per registration, got ${(issue.actual as ReadonlyArray<unknown>).length}` }),
-  Schema.filter(distinctAddresses)
+  Schema.filter(distinctAddresses),
+  // No item at all is a missing body.
+  Refusal.annotate({ empty: (raw) => Array.isArray(raw) && raw.length === 0 })
 ).annotations({ identifier: "AccountRegistrationRequest" })
 
 /**
