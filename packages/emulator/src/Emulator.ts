@@ -34,6 +34,7 @@ import * as Ledger from "./chain/Ledger.js"
 import * as LedgerStore from "./store/LedgerStore.js"
 import * as MultisigStore from "./store/MultisigStore.js"
 import * as Multisig from "./Multisig.js"
+import * as Refusal from "./Refusal.js"
 import * as Registration from "./Registration.js"
 import * as Listener from "./http/Listener.js"
 import * as Node from "./chain/Node.js"
@@ -227,7 +228,7 @@ export const make = (options: EmulatorConfig.Options = {}): Effect.Effect<Servic
           return made.flat()
         }).pipe(
           // The ledger's refusals (interval mode, a bad count) are the caller's input.
-          Effect.catchTag("ApiError", (e) => Effect.fail(new EmulatorConsole.ConsoleError({ reason: "InvalidInput", message: e.message })))
+          Effect.catchIf(Refusal.isRefusal, (e) => Effect.fail(new EmulatorConsole.ConsoleError({ reason: "InvalidInput", message: e.message })))
         )
     }
     return service

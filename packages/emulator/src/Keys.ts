@@ -18,7 +18,7 @@ import { Clock, Effect, Either, Option, Redacted } from "effect"
 import { createHash } from "node:crypto"
 import { type ChainId, Key, Krn } from "effect-kas-wallet"
 import * as AccountKeys from "./chain/AccountKeys.js"
-import * as ApiError from "./http/ApiError.js"
+import * as Refusal from "./Refusal.js"
 import * as Cursor from "./http/Cursor.js"
 import type * as KeyVault from "./store/KeyVault.js"
 import type * as Store from "./store/Store.js"
@@ -84,17 +84,17 @@ export interface Service {
   readonly listKeys: (
     caller: KeyCaller,
     request: KeyListRequest
-  ) => Effect.Effect<{ readonly items: ReadonlyArray<Uint8Array>; readonly cursor: string }, ApiError.ApiError | SqlError.SqlError>
+  ) => Effect.Effect<{ readonly items: ReadonlyArray<Uint8Array>; readonly cursor: string }, Refusal.Refusal | SqlError.SqlError>
   /** `{blob, keyId, krn, publicKey}`. */
-  readonly getKey: (caller: KeyCaller, keyId: string) => Effect.Effect<string, ApiError.ApiError | SqlError.SqlError>
+  readonly getKey: (caller: KeyCaller, keyId: string) => Effect.Effect<string, Refusal.Refusal | SqlError.SqlError>
   /** `{"status":"deleted"}`; the key is gone from every read. */
-  readonly deleteKey: (caller: KeyCaller, keyId: string) => Effect.Effect<string, ApiError.ApiError | SqlError.SqlError>
+  readonly deleteKey: (caller: KeyCaller, keyId: string) => Effect.Effect<string, Refusal.Refusal | SqlError.SqlError>
   /** `{signedData}`: `0x` + r (32 bytes) + s (32 bytes, low) + v (1 byte, the recovery id 0 or 1). */
   readonly signWithKey: (
     caller: KeyCaller,
     keyId: string,
     hash: Uint8Array
-  ) => Effect.Effect<string, ApiError.ApiError | SqlError.SqlError>
+  ) => Effect.Effect<string, Refusal.Refusal | SqlError.SqlError>
   /**
    * A key of the caller on the request's chain, opened (for a registration); `None` when the key
    * id is not one (malformed, another member's or chain's, unknown, deleted).
@@ -105,8 +105,6 @@ export interface Service {
 }
 
 const KEY_HEX = /^0x[0-9a-fA-F]{64}$/
-const HASH = /^0x[0-9a-fA-F]*$/
-const DIGITS = /^[0-9]+$/
 
 const decodeUri = (raw: string): Option.Option<string> => {
   try {
@@ -122,12 +120,12 @@ const decodeUri = (raw: string): Option.Option<string> => {
  * @since 0.5.0
  * @category parsing
  */
-export const poolNameOf = (caller: KeyCaller, krn: string): Either.Either<string, ApiError.ApiError> =>
-  Either.flatMap(Either.mapLeft(Krn.decode(krn), () => ApiError.dataNotExist("krn")), (k) =>
+export const poolNameOf = (caller: KeyCaller, krn: string): Either.Either<string, Refusal.Refusal> =>
+  Either.flatMap(Either.mapLeft(Krn.decode(krn), () => new Refusal.NotFound({ detail: "krn" })), (k) =>
     Krn.isKeyPool(k) && k.chainId === caller.chainId &&
       k.accountId === caller.accountId
       ? Either.right(k.resourceId)
-      : Either.left(ApiError.dataNotExist("krn")))
+      : Either.left(new Refusal.NotFound({ detail: "krn" })))
 
 /**
  * A key id path value (percent-encoded as sent): the pool KRN text and the key hex (lower case).
@@ -136,60 +134,14 @@ export const poolNameOf = (caller: KeyCaller, krn: string): Either.Either<string
  * @since 0.5.0
  * @category parsing
  */
-export const parseKeyId = (raw: string): Either.Either<{ readonly krn: string; readonly keyHex: string }, ApiError.ApiError> => {
+export const parseKeyId = (raw: string): Either.Either<{ readonly krn: string; readonly keyHex: string }, Refusal.Refusal> => {
   const decoded = decodeUri(raw)
-  if (Option.isNone(decoded)) return Either.left(ApiError.outOfRange("key-id"))
+  if (Option.isNone(decoded)) return Either.left(new Refusal.OutOfRange({ field: "key-id" }))
   const at = decoded.value.lastIndexOf(":")
   const keyHex = decoded.value.slice(at + 1)
-  if (at < 0 || !KEY_HEX.test(keyHex)) return Either.left(ApiError.outOfRange("key-id"))
+  if (at < 0 || !KEY_HEX.test(keyHex)) return Either.left(new Refusal.OutOfRange({ field: "key-id" }))
   return Either.right({ krn: decoded.value.slice(0, at), keyHex: keyHex.toLowerCase() })
 }
-
-const jsonObject = (text: string): Either.Either<Readonly<Record<string, unknown>>, ApiError.ApiError> => {
-  try {
-    const value: unknown = JSON.parse(text)
-    return typeof value === "object" && value !== null && !Array.isArray(value)
-      ? Either.right(value as Record<string, unknown>)
-      : Either.left(ApiError.outOfRange("body"))
-  } catch {
-    return Either.left(ApiError.outOfRange("body"))
-  }
-}
-
-/**
- * The body of `POST /v2/key`: `{size}`, an integer from 1 to 100 (a JSON number, or a string of
- * digits); absent (or an empty body) → 1, the spec's default. 0 → 400 `1061608`; anything else
- * → 400 `1061615`.
- *
- * @since 0.5.0
- * @category parsing
- */
-export const parseCreateBody = (text: string): Either.Either<number, ApiError.ApiError> => {
-  if (text.trim() === "") return Either.right(1)
-  return Either.flatMap(jsonObject(text), (body) => {
-    const value: unknown = body.size
-    if (value === undefined || value === null) return Either.right(1)
-    const n = typeof value === "number" ? value : typeof value === "string" && DIGITS.test(value) ? Number(value) : NaN
-    if (n === 0) return Either.left(ApiError.missing("size"))
-    return Number.isInteger(n) && n >= 1 && n <= MaxCreate ? Either.right(n) : Either.left(ApiError.outOfRange("size"))
-  })
-}
-
-/**
- * The body of `POST /v2/key/{key-id}/sign`: `{data}`, `0x` and 64 hex digits (32 bytes, any
- * case). Missing or empty → 400 `1061608`; not `0x` hex → `1061607`; another length → `1061615`.
- *
- * @since 0.5.0
- * @category parsing
- */
-export const parseSignBody = (text: string): Either.Either<Uint8Array, ApiError.ApiError> =>
-  Either.flatMap(text.trim() === "" ? Either.left(ApiError.missing("data")) : jsonObject(text), (body) => {
-    const value: unknown = body.data
-    if (value === undefined || value === null || value === "") return Either.left(ApiError.missing("data"))
-    if (typeof value !== "string" || !HASH.test(value)) return Either.left(ApiError.notHex("data"))
-    if (value.length !== 66) return Either.left(ApiError.outOfRange("data"))
-    return Either.right(new Uint8Array(Buffer.from(value.slice(2), "hex")))
-  })
 
 const nowSeconds = Effect.map(Clock.currentTimeMillis, (ms) => Math.floor(ms / 1000))
 
@@ -211,7 +163,7 @@ export const make = (
     const cached = pools.get(cacheKey)
     if (cached !== undefined) return Effect.succeed(cached)
     return Effect.flatMap(store.findKeyPool(caller.memberId, caller.chainId, name), (id) => {
-      if (Option.isNone(id)) return Effect.fail(ApiError.dataNotExist("krn"))
+      if (Option.isNone(id)) return Effect.fail(new Refusal.NotFound({ detail: "krn" }))
       pools.set(cacheKey, id.value)
       return Effect.succeed(id.value)
     })
@@ -222,8 +174,8 @@ export const make = (
   const keyOf = (caller: KeyCaller, raw: string) =>
     Effect.gen(function*() {
       const { keyHex, krn } = yield* parseKeyId(raw)
-      const name = yield* Either.mapLeft(poolNameOf(caller, krn), () => ApiError.dataNotExist())
-      const poolId = yield* Effect.mapError(poolOf(caller, name), () => ApiError.dataNotExist())
+      const name = yield* Either.mapLeft(poolNameOf(caller, krn), () => new Refusal.NotFound({}))
+      const poolId = yield* Effect.mapError(poolOf(caller, name), () => new Refusal.NotFound({}))
       // The KRN as the service writes it (the key id's own text may differ only where it cannot).
       return { poolId, krn: poolKrn(caller, name), keyHex }
     })
@@ -266,7 +218,7 @@ export const make = (
           state = { before: undefined, snapshot: yield* store.lastWalletKeySeq }
         } else {
           const decoded = Cursor.decode(cursorKey, binding, cursor)
-          if (Option.isNone(decoded)) return yield* ApiError.outOfRange("cursor")
+          if (Option.isNone(decoded)) return yield* new Refusal.OutOfRange({ field: "cursor" })
           state = { before: decoded.value.after.seq, snapshot: decoded.value.snapshot }
         }
         const page = yield* store.walletKeyPage({
@@ -286,14 +238,14 @@ export const make = (
       Effect.gen(function*() {
         const { keyHex, krn, poolId } = yield* keyOf(caller, raw)
         const found = yield* store.findWalletKey(poolId, krn, keyHex)
-        if (Option.isNone(found)) return yield* ApiError.dataNotExist()
+        if (Option.isNone(found)) return yield* new Refusal.NotFound({})
         return found.value.json
       }),
 
     deleteKey: (caller, raw) =>
       Effect.gen(function*() {
         const { keyHex, poolId } = yield* keyOf(caller, raw)
-        if (!(yield* store.deleteWalletKey(poolId, keyHex))) return yield* ApiError.dataNotExist()
+        if (!(yield* store.deleteWalletKey(poolId, keyHex))) return yield* new Refusal.NotFound({})
         return "{\"status\":\"deleted\"}"
       }),
 
@@ -301,7 +253,7 @@ export const make = (
       Effect.gen(function*() {
         const { keyHex, krn, poolId } = yield* keyOf(caller, raw)
         const found = yield* store.findWalletKey(poolId, krn, keyHex)
-        if (Option.isNone(found)) return yield* ApiError.dataNotExist()
+        if (Option.isNone(found)) return yield* new Refusal.NotFound({})
         const opened = yield* openSealed(found.value.sealed, krn, keyHex)
         // RFC 6979 nonces, low s; noble's recovered form is recovery id, r, s.
         const signature = secp256k1.sign(hash, Redacted.value(opened), { prehash: false, format: "recovered" })

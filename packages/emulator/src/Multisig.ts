@@ -26,7 +26,7 @@ import { Clock, Context, Effect, Either, Layer, Option, Schema } from "effect"
 import { AccountKey, Address, type ChainId, Krn, Multisig, Transaction } from "effect-kas-wallet"
 import * as Klaytn from "./chain/Klaytn.js"
 import * as Ledger from "./chain/Ledger.js"
-import * as ApiError from "./http/ApiError.js"
+import * as Refusal from "./Refusal.js"
 import type * as Cursor from "./http/Cursor.js"
 import * as LedgerStore from "./store/LedgerStore.js"
 import * as MultisigStore from "./store/MultisigStore.js"
@@ -57,19 +57,19 @@ export interface Service {
     pool: Wallet.SelectedPool,
     address: string,
     body: { readonly request: Multisig.UpdateRequest; readonly key: Uint8Array }
-  ) => Effect.Effect<string, ApiError.ApiError | SqlError.SqlError>
+  ) => Effect.Effect<string, Refusal.Refusal | SqlError.SqlError>
   /** `GET /v2/multisig/account/{address}/tx`: the waiting transactions of a multisig account or a signer (lower case). */
-  readonly list: (caller: Wallet.KeyCaller, address: string, request: ListRequest) => Effect.Effect<string, ApiError.ApiError | SqlError.SqlError>
+  readonly list: (caller: Wallet.KeyCaller, address: string, request: ListRequest) => Effect.Effect<string, Refusal.Refusal | SqlError.SqlError>
   /** `POST /v2/multisig/account/{address}/tx/{transaction-id}/sign`: a signer of the pool signs. */
-  readonly sign: (pool: Wallet.SelectedPool, signer: string, id: string) => Effect.Effect<string, ApiError.ApiError | SqlError.SqlError>
+  readonly sign: (pool: Wallet.SelectedPool, signer: string, id: string) => Effect.Effect<string, Refusal.Refusal | SqlError.SqlError>
   /** `POST /v2/multisig/tx/{transaction-id}/sign`: signatures made elsewhere are added. */
   readonly append: (
     caller: Wallet.KeyCaller,
     id: string,
     signatures: ReadonlyArray<Transaction.Signature>
-  ) => Effect.Effect<string, ApiError.ApiError | SqlError.SqlError>
+  ) => Effect.Effect<string, Refusal.Refusal | SqlError.SqlError>
   /** `POST /v2/account/{address}/tx/{transaction-id}/sign`: an account of the pool signs, and the signature is answered, not kept. */
-  readonly signatureOf: (pool: Wallet.SelectedPool, address: string, id: string) => Effect.Effect<string, ApiError.ApiError | SqlError.SqlError>
+  readonly signatureOf: (pool: Wallet.SelectedPool, address: string, id: string) => Effect.Effect<string, Refusal.Refusal | SqlError.SqlError>
 }
 
 /**
@@ -103,8 +103,9 @@ const render = <A, I>(schema: Schema.Schema<A, I>, value: A): Effect.Effect<stri
 const decodePoolKrn = Schema.decodeEither(Krn.PoolKrn)
 const internal = (what: string) => Effect.die(new Error(`multisig: ${what}`))
 
-const alreadySubmitted = (hash: string) =>
-  ApiError.refused(ApiError.Code.AlreadySubmitted, `already submitted transaction. Confirm transaction hash; ${hash}`)
+// The node's refusal of a transaction whose nonce is not the next one (yet, or any more).
+const nonceRefused = (e: Refusal.Refusal | SqlError.SqlError, words: "nonce too high" | "nonce too low") =>
+  e._tag === "NodeRefused" && e.during === "send" && e.reason === words
 
 /**
  * Builds the multisig operations over the ledger, the wallet and their stores.
@@ -124,8 +125,8 @@ export const make: Effect.Effect<
   const lock = yield* Effect.makeSemaphore(1)
 
   // Serialized here, and tried again while another process wins the compare-and-set.
-  const changing = <A>(attempt: Effect.Effect<A, ApiError.ApiError | SqlError.SqlError | typeof Conflict>) => {
-    const loop = (n: number): Effect.Effect<A, ApiError.ApiError | SqlError.SqlError> =>
+  const changing = <A>(attempt: Effect.Effect<A, Refusal.Refusal | SqlError.SqlError | typeof Conflict>) => {
+    const loop = (n: number): Effect.Effect<A, Refusal.Refusal | SqlError.SqlError> =>
       Effect.catchIf(attempt, (e): e is typeof Conflict => e === Conflict, () =>
         n + 1 < MaxAttempts ? loop(n + 1) : internal("other writers keep changing the transaction"))
     return lock.withPermits(1)(loop(0))
@@ -140,9 +141,9 @@ export const make: Effect.Effect<
   // A transaction of the member on the chain still waiting: unknown or dropped ones are not
   // there, a sent one says so with its hash.
   const waitingTransaction = (memberId: number, chainId: number, id: string) =>
-    Effect.flatMap(store.find(memberId, chainId, id), (found) => {
-      if (Option.isNone(found) || found.value.state === "dropped") return Effect.fail(ApiError.dataNotExist())
-      if (found.value.state === "submitted") return Effect.fail(alreadySubmitted(found.value.transactionHash ?? ""))
+    Effect.flatMap(store.find(memberId, chainId, id), (found): Effect.Effect<MultisigStore.Row, Refusal.Refusal> => {
+      if (Option.isNone(found) || found.value.state === "dropped") return Effect.fail(new Refusal.NotFound({}))
+      if (found.value.state === "submitted") return Effect.fail(new Refusal.AlreadySubmitted({ transactionHash: found.value.transactionHash ?? "" }))
       return Effect.succeed(found.value)
     })
 
@@ -156,7 +157,7 @@ export const make: Effect.Effect<
   const poolOf = (memberId: number, chainId: number, krnText: string, kind: "account" | "feePayer") =>
     Effect.flatMap(
       Either.match(decodePoolKrn(krnText), { onLeft: () => internal(`stored pool ${krnText}`), onRight: Effect.succeed }),
-      (krn) => Effect.mapError(wallet.selectPool({ memberId, accountId: krn.accountId }, chainId as ChainId.ChainId, Option.some(krn), kind), () => ApiError.dataNotExist())
+      (krn) => Effect.mapError(wallet.selectPool({ memberId, accountId: krn.accountId }, chainId as ChainId.ChainId, Option.some(krn), kind), () => new Refusal.NotFound({}))
     )
 
   // Sends a transaction whose signatures reached its threshold: the ledger checks them against the
@@ -189,10 +190,7 @@ export const make: Effect.Effect<
         replace: Klaytn.kindOf(tx.type) === "cancel"
       }).pipe(
         Effect.map((json) => (JSON.parse(json) as { readonly transactionHash: string }).transactionHash as string | undefined),
-        Effect.catchIf(
-          (e) => e._tag === "ApiError" && e.code === ApiError.Code.SendFailed && e.message.endsWith("nonce too high"),
-          () => Effect.succeed(undefined)
-        )
+        Effect.catchIf((e) => nonceRefused(e, "nonce too high"), () => Effect.succeed(undefined))
       )
       return sent
     })
@@ -207,9 +205,9 @@ export const make: Effect.Effect<
     Effect.gen(function*() {
       for (const next of yield* store.waiting(chainId, sender)) {
         if (weightOf(next, next.signatures) < next.threshold) return
-        const hash = yield* Effect.catchTag(submit(next, yield* decodeTx(next), next.signatures), "ApiError", (e) =>
+        const hash = yield* Effect.catchIf(submit(next, yield* decodeTx(next), next.signatures), Refusal.isRefusal, (e) =>
           // Its nonce is gone (another transaction of that nonce was sent): it can never be sent.
-          e.code === ApiError.Code.SendFailed && e.message.endsWith("nonce too low")
+          nonceRefused(e, "nonce too low")
             ? Effect.as(write(next, { signatures: next.signatures, state: "dropped", transactionHash: undefined, updatedAt: next.updatedAt }), "dropped")
             : Effect.succeed(undefined))
         if (hash === undefined) return
@@ -225,8 +223,8 @@ export const make: Effect.Effect<
       const signedWeight = weightOf(row, signatures)
       const now = yield* seconds
       const hash = signedWeight >= row.threshold
-        ? yield* Effect.catchTag(submit(row, tx, signatures), "ApiError", (e) =>
-          e.code === ApiError.Code.SendFailed && e.message.endsWith("nonce too low")
+        ? yield* Effect.catchIf(submit(row, tx, signatures), Refusal.isRefusal, (e) =>
+          nonceRefused(e, "nonce too low")
             ? Effect.zipRight(write(row, { signatures: row.signatures, state: "dropped", transactionHash: undefined, updatedAt: now }), Effect.fail(e))
             : Effect.fail(e))
         : undefined
@@ -277,23 +275,20 @@ export const make: Effect.Effect<
       Effect.gen(function*() {
         const account = yield* ledgerStore.account(pool.id, address)
         // Not an account of the pool: the spec's answer for "not your own account".
-        if (Option.isNone(account)) return yield* ApiError.notMemberAccount(address)
-        if (account.value.status === "corrupted") return yield* ApiError.corruptedAccount(account.value.address)
-        if (account.value.status !== "enabled") return yield* ApiError.cannotSign(account.value.address)
+        if (Option.isNone(account)) return yield* new Refusal.NotMemberAccount({ address: address })
+        if (account.value.status === "corrupted") return yield* new Refusal.AccountCorrupted({ address: account.value.address, use: "sign" })
+        if (account.value.status !== "enabled") return yield* new Refusal.CannotSign({ address: account.value.address })
         // Its key must still be its own (legacy, or the public key KAS holds): not multisig already.
         const current = yield* ledger.accountKey(pool.chainId, address)
         const own = Ledger.kasSigns(address, current, Option.getOrUndefined(yield* ledgerStore.heldPublicKey(address)))
         if (!own) {
-          return yield* ApiError.refused(
-            ApiError.Code.NotLegacyAccount,
-            "the requested account must be a legacy account; if the account is multisig account, use `PUT /v2/tx/{fd|fd-user}/account` API for multisig transaction and /v2/multisig/**/** APIs"
-          )
+          return yield* new Refusal.NotLegacyAccount()
         }
         // The keys must be the member's own: the public keys of its accounts on the chain.
         const klaytnKey = AccountKey.toKlaytn(AccountKey.WeightedMultiSig({ threshold: request.threshold, keys: request.weightedKeys }))
         const keys = klaytnKey._tag === "WeightedMultiSig" ? klaytnKey.keys.map((k) => Ledger.uncompressedHex(k.publicKey)) : []
         const holders = yield* store.accountsOfKeys(pool.memberId, pool.chainId, keys)
-        if (keys.some((k) => !holders.has(k))) return yield* ApiError.dataNotExist()
+        if (keys.some((k) => !holders.has(k))) return yield* new Refusal.NotFound({})
         const sent = yield* ledger.send({
           kind: "account",
           key,
@@ -321,7 +316,7 @@ export const make: Effect.Effect<
         let before: MultisigStore.ListQuery["before"]
         if (request.cursor !== "") {
           const decoded = wallet.cursors.decode(binding, request.cursor)
-          if (Option.isNone(decoded)) return yield* ApiError.outOfRange("cursor")
+          if (Option.isNone(decoded)) return yield* new Refusal.OutOfRange({ field: "cursor" })
           before = decoded.value.after
         }
         // One row ahead: the cursor is "" exactly when this page is the last.
@@ -335,7 +330,7 @@ export const make: Effect.Effect<
           limit: request.size + 1
         })
         // Nothing waiting: the spec's "No content", as the fee-delegation history answers.
-        if (rows.length === 0 && before === undefined) return yield* ApiError.dataNotExist()
+        if (rows.length === 0 && before === undefined) return yield* new Refusal.NotFound({})
         const page = rows.slice(0, request.size)
         const items = yield* Effect.forEach(page, listed)
         const last = page[page.length - 1]
@@ -350,11 +345,11 @@ export const make: Effect.Effect<
         const row = yield* waitingTransaction(pool.memberId, pool.chainId, id)
         const tx = yield* decodeTx(row)
         const signed = yield* ledger.signAs(pool, signer, Klaytn.senderSigningHash(tx, row.chainId))
-        if (Option.isNone(signed)) return yield* ApiError.dataNotExist()
+        if (Option.isNone(signed)) return yield* new Refusal.NotFound({})
         const publicKey = hex(signed.value.publicKey)
         // A key not among the signers, or one that signed already.
         if (!row.signers.some((s) => s.publicKey === publicKey) || row.signatures.some((c) => c.publicKey === publicKey)) {
-          return yield* ApiError.cannotSign(checksummed(signer))
+          return yield* new Refusal.CannotSign({ address: checksummed(signer) })
         }
         return yield* collect(row, tx, [collected(signed.value.publicKey, signed.value.signature)])
       })),
@@ -369,14 +364,14 @@ export const make: Effect.Effect<
           const values = Klaytn.fromWireSignature(wire)
           const key = Klaytn.recoverPublicKey(hash, values, row.chainId)
           // Not a signature of this transaction on this chain (V of another chain, S high, ...).
-          if (Either.isLeft(key)) return yield* ApiError.outOfRange("signatures")
+          if (Either.isLeft(key)) return yield* new Refusal.OutOfRange({ field: "signatures" })
           const publicKey = hex(key.right)
           if (
             !row.signers.some((s) => s.publicKey === publicKey) ||
             row.signatures.some((c) => c.publicKey === publicKey) ||
             added.some((c) => c.publicKey === publicKey)
           ) {
-            return yield* ApiError.cannotSign(Either.getOrThrow(Klaytn.addressOfPublicKey(key.right)))
+            return yield* new Refusal.CannotSign({ address: Either.getOrThrow(Klaytn.addressOfPublicKey(key.right)) })
           }
           added.push(collected(key.right, values))
         }
@@ -388,7 +383,7 @@ export const make: Effect.Effect<
         const row = yield* waitingTransaction(pool.memberId, pool.chainId, id)
         const tx = yield* decodeTx(row)
         const signed = yield* ledger.signAs(pool, address, Klaytn.senderSigningHash(tx, row.chainId))
-        if (Option.isNone(signed)) return yield* ApiError.dataNotExist()
+        if (Option.isNone(signed)) return yield* new Refusal.NotFound({})
         return yield* render(Transaction.Signature, Klaytn.toWireSignature(signed.value.signature))
       })
   }

@@ -27,11 +27,11 @@
  * @internal
  */
 import type { SqlError } from "@effect/sql"
-import { Effect, Either, Option, ParseResult, Schema } from "effect"
+import { Effect, Either, Option } from "effect"
 import { Registration } from "effect-kas-wallet"
 import * as Klaytn from "effect-kas-wallet/Klaytn"
 import * as Wire from "effect-kas-wallet/Wire"
-import * as ApiError from "./http/ApiError.js"
+import * as Refusal from "./Refusal.js"
 import * as Ledger from "./chain/Ledger.js"
 import type * as Keys from "./Keys.js"
 import type * as Wallet from "./Wallet.js"
@@ -44,10 +44,13 @@ import type * as Wallet from "./Wallet.js"
  */
 export interface Service {
   /**
-   * Registers the items of a request body (its text) into the selected pool: the answer's JSON
-   * (`Registration.RegistrationResult`), or a request-level refusal.
+   * Registers the items of a request (its body, decoded) into the selected pool: the result, or a
+   * request-level refusal (a key id that is not the caller's key on the request's chain).
    */
-  readonly register: (pool: Wallet.SelectedPool, body: string) => Effect.Effect<string, ApiError.ApiError | SqlError.SqlError>
+  readonly register: (
+    pool: Wallet.SelectedPool,
+    items: ReadonlyArray<Registration.RegistrationItem>
+  ) => Effect.Effect<Registration.RegistrationResult, Refusal.Refusal | SqlError.SqlError>
 }
 
 /**
@@ -58,56 +61,6 @@ export interface Service {
  * @category constants
  */
 export const InvalidSenderSignature = "failed to send a raw transaction to klaytn node; -32000::invalid transaction v, r, s values of the sender"
-
-const decodeRequest = Schema.decodeUnknownEither(Registration.RegistrationRequest)
-const encodeResult = Schema.encodeSync(Registration.RegistrationResult)
-
-const HEX_BYTES = /^0x(?:[0-9a-fA-F]{2})*$/
-
-// The service's refusal of a body its schema refused, by the field of the first failure.
-const bodyError = (body: unknown, error: ParseResult.ParseError): ApiError.ApiError => {
-  const issue = ParseResult.ArrayFormatter.formatErrorSync(error)[0]
-  const [index, field] = issue?.path ?? []
-  if (typeof index !== "number" || typeof field !== "string") {
-    // The array itself: none, or too many; an item that is not an object.
-    return Array.isArray(body) && body.length === 0 ? ApiError.missing("body") : ApiError.outOfRange("body")
-  }
-  if (issue?._tag === "Unexpected") return ApiError.outOfRange(field)
-  const raw: unknown = (body as ReadonlyArray<Record<string, unknown>>)[index]?.[field]
-  const absent = raw === undefined || raw === null || raw === ""
-  switch (field) {
-    case "keyId":
-      return absent ? ApiError.missing(field) : ApiError.outOfRange(field)
-    case "address":
-      // A second item of one address is out of range; a malformed one is no address.
-      if (absent) return ApiError.missing(field)
-      return typeof raw === "string" && /^0x[0-9a-fA-F]{40}$/.test(raw) ? ApiError.outOfRange(field) : ApiError.notAddress(field)
-    case "rlp":
-      if (absent || raw === "0x") return ApiError.missing(field)
-      return typeof raw === "string" && HEX_BYTES.test(raw) ? ApiError.outOfRange(field) : ApiError.notHex(field)
-    default:
-      return ApiError.outOfRange(field)
-  }
-}
-
-/**
- * Reads the body: a JSON array decoded by `Registration.RegistrationRequest`. Not JSON → 400
- * `1061615` `body`; an empty array → `1061608` `body`; a field missing or empty → `1061608`
- * naming it; an address malformed → `1061609`, or given twice → `1061615`; `rlp` not `0x` hex →
- * `1061607`; a key id malformed, an unknown field, more than 100 items → `1061615`.
- *
- * @since 0.8.0
- * @category parsing
- */
-export const parseBody = (text: string): Either.Either<ReadonlyArray<Registration.RegistrationItem>, ApiError.ApiError> => {
-  let body: unknown
-  try {
-    body = JSON.parse(text)
-  } catch {
-    return Either.left(ApiError.outOfRange("body"))
-  }
-  return Either.mapLeft(decodeRequest(body), (error) => bodyError(body, error))
-}
 
 const bytesOf = (hex: string): Uint8Array => new Uint8Array(Buffer.from(hex.slice(2), "hex"))
 
@@ -166,7 +119,7 @@ export const make = (wallet: Wallet.Service, ledger: Ledger.Service): Effect.Eff
           payer: { _tag: "Global", feeRatio: 0 }
         }).pipe(
           Effect.as(Option.none<Failure>()),
-          Effect.catchTag("ApiError", (e) => Effect.succeed(Option.some<Failure>(e.message)))
+          Effect.catchIf(Refusal.isRefusal, (e) => Effect.succeed(Option.some<Failure>(e.message)))
         )
       })
 
@@ -187,15 +140,14 @@ export const make = (wallet: Wallet.Service, ledger: Ledger.Service): Effect.Eff
       })
 
     return {
-      register: (pool, text) =>
+      register: (pool, items) =>
         lock.withPermits(1)(Effect.gen(function*() {
-          const items = yield* parseBody(text)
           const caller: Keys.KeyCaller = { memberId: pool.memberId, accountId: pool.accountId, chainId: pool.chainId }
           // Every key first: an unknown one refuses the whole request, before anything changes.
           const keys: Array<Keys.OpenedKey> = []
           for (const item of items) {
             const opened = yield* wallet.openKey(caller, item.keyId.toString())
-            if (Option.isNone(opened)) return yield* ApiError.dataNotExist(item.keyId.toString())
+            if (Option.isNone(opened)) return yield* new Refusal.NotFound({ detail: item.keyId.toString() })
             keys.push(opened.value)
           }
           const failures: Record<string, string> = {}
@@ -205,7 +157,7 @@ export const make = (wallet: Wallet.Service, ledger: Ledger.Service): Effect.Eff
           }
           const failed = Object.keys(failures).length
           const status = Registration.statusOf(items.length, failed)
-          return JSON.stringify(encodeResult(failed === 0 ? { status } : { status, failures: failures as Registration.Failures }))
+          return failed === 0 ? { status } : { status, failures: failures as Registration.Failures }
         }))
     }
   })

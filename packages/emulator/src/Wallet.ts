@@ -1,7 +1,7 @@
 /**
  * The wallet interface behind the HTTP routes: authenticating a key, selecting a pool, and the
  * operations on accounts and fee-payer accounts, with the rules of the real service. Inputs arrive parsed (the routes read
- * the wire); failures are `ApiError`s carrying the service's status and code.
+ * the wire); failures are the domain's refusals (`Refusal`).
  *
  * Internal to the emulator: not exported from `effect-kas-wallet-emulator`.
  *
@@ -13,7 +13,7 @@ import { Clock, Context, Effect, Either, Layer, Option, Redacted, Schema } from 
 import { randomBytes } from "node:crypto"
 import { Account, type Address, type ChainId, Krn } from "effect-kas-wallet"
 import * as AccountKeys from "./chain/AccountKeys.js"
-import * as ApiError from "./http/ApiError.js"
+import * as Refusal from "./Refusal.js"
 import * as ApiKeys from "./console/ApiKeys.js"
 import * as Cursor from "./http/Cursor.js"
 import { EmulatorError } from "./EmulatorError.js"
@@ -92,8 +92,14 @@ export interface Service extends Keys.Service {
     readonly encode: (binding: Cursor.Binding, state: Cursor.State) => string
     readonly decode: (binding: Cursor.Binding, cursor: string) => Option.Option<Cursor.State>
   }
-  /** The member owning a key, or 401 `1010009` when the key is unknown or the secret wrong. */
-  readonly authenticate: (credentials: ApiKeys.BasicCredentials) => Effect.Effect<Caller, ApiError.ApiError | SqlError.SqlError>
+  /**
+   * The member owning a key; `None` when the key is unknown or the secret wrong (the two take the
+   * same time).
+   */
+  readonly authenticate: (
+    accessKeyId: string,
+    secretAccessKey: Redacted.Redacted<string>
+  ) => Effect.Effect<Option.Option<Caller>, SqlError.SqlError>
   /**
    * The pool of an `x-krn` value (the member's default pool of that kind when absent). A KRN that
    * is not one of the caller's pools of that kind on this chain is 400 `1061010`: no other
@@ -104,7 +110,7 @@ export interface Service extends Keys.Service {
     chainId: ChainId.ChainId,
     krn: Option.Option<Krn.PoolKrn>,
     kind: Store.Kind
-  ) => Effect.Effect<SelectedPool, ApiError.ApiError | SqlError.SqlError>
+  ) => Effect.Effect<SelectedPool, Refusal.Refusal | SqlError.SqlError>
   /**
    * A new account in the pool, as its JSON: the encoded form of `Account.Account` (or
    * `Account.FeePayerAccount`), written from the stored row (`Store.Service.insertAccount`).
@@ -134,11 +140,11 @@ export interface Service extends Keys.Service {
    */
   readonly addressTaken: (address: string) => Effect.Effect<boolean, SqlError.SqlError>
   /** The JSON of the account of an address in the pool (any case), or 400 `1061010` (also when deleted). */
-  readonly getAccount: (pool: SelectedPool, address: string) => Effect.Effect<string, ApiError.ApiError | SqlError.SqlError>
+  readonly getAccount: (pool: SelectedPool, address: string) => Effect.Effect<string, Refusal.Refusal | SqlError.SqlError>
   /** One page, newest first; a cursor that does not verify for this pool is 400 `1061615`. */
-  readonly listAccounts: (pool: SelectedPool, request: ListRequest) => Effect.Effect<Page, ApiError.ApiError | SqlError.SqlError>
+  readonly listAccounts: (pool: SelectedPool, request: ListRequest) => Effect.Effect<Page, Refusal.Refusal | SqlError.SqlError>
   /** Deletes an account of the pool: `{"status":"deleted"}`, or 400 `1061010` when unknown or deleted. */
-  readonly deleteAccount: (pool: SelectedPool, address: string) => Effect.Effect<string, ApiError.ApiError | SqlError.SqlError>
+  readonly deleteAccount: (pool: SelectedPool, address: string) => Effect.Effect<string, Refusal.Refusal | SqlError.SqlError>
   /**
    * Disables (`enabled: false`) or enables an account of the pool: `{address, krn, updatedAt}`.
    * 400 `1061510` when disabling anything but an enabled account of the pool (a disabled,
@@ -148,7 +154,7 @@ export interface Service extends Keys.Service {
     pool: SelectedPool,
     address: string,
     enabled: boolean
-  ) => Effect.Effect<string, ApiError.ApiError | SqlError.SqlError>
+  ) => Effect.Effect<string, Refusal.Refusal | SqlError.SqlError>
   /** `{accountId, count}`: the member's accounts on the chain, in every account pool, deleted ones aside. */
   readonly accountCount: (caller: Caller, chainId: ChainId.ChainId) => Effect.Effect<string, SqlError.SqlError>
   /** `{accountId, count, krn}`: the accounts of the pool, deleted ones aside. */
@@ -227,11 +233,11 @@ export const make: Effect.Effect<Service, EmulatorError, Store.Store | KeyVault.
   const changed = (outcome: Store.ChangeOutcome) => {
     switch (outcome._tag) {
       case "NotFound":
-        return Effect.fail(ApiError.dataNotExist())
+        return Effect.fail(new Refusal.NotFound({}))
       case "AlreadyDisabled":
-        return Effect.fail(ApiError.alreadyDisabled())
+        return Effect.fail(new Refusal.AlreadyDisabled())
       case "AlreadyEnabled":
-        return Effect.fail(ApiError.alreadyEnabled())
+        return Effect.fail(new Refusal.AlreadyEnabled())
       case "Changed":
         return Effect.succeed(outcome)
     }
@@ -243,14 +249,14 @@ export const make: Effect.Effect<Service, EmulatorError, Store.Store | KeyVault.
       encode: (binding, state) => Cursor.encode(cursorKey, binding, state),
       decode: (binding, cursor) => Cursor.decode(cursorKey, binding, cursor)
     },
-    authenticate: ({ accessKeyId, secretAccessKey }) =>
-      Effect.flatMap(store.findKey(accessKeyId), (found) => {
+    authenticate: (accessKeyId, secretAccessKey) =>
+      Effect.map(store.findKey(accessKeyId), (found) => {
         const ok = Option.isSome(found)
           ? ApiKeys.verifySecret(secretAccessKey, found.value.salt, found.value.secretHash)
           : ApiKeys.verifyAgainstNothing(secretAccessKey)
         return ok && Option.isSome(found)
-          ? Effect.succeed({ memberId: found.value.memberId, accountId: found.value.accountId })
-          : Effect.fail(ApiError.credentialMismatch())
+          ? Option.some({ memberId: found.value.memberId, accountId: found.value.accountId })
+          : Option.none()
       }),
 
     selectPool: (caller, chainId, krn, kind) => {
@@ -259,14 +265,14 @@ export const make: Effect.Effect<Service, EmulatorError, Store.Store | KeyVault.
         Option.isSome(krn) &&
         (krn.value.chainId !== chainId || krn.value.accountId !== caller.accountId || krn.value.resourceType !== type)
       ) {
-        return Effect.fail(ApiError.dataNotExist("x-krn"))
+        return Effect.fail(new Refusal.NotFound({ detail: "x-krn" }))
       }
       const name = Option.match(krn, { onNone: () => Krn.DefaultPoolName, onSome: (k) => k.resourceId })
       const cacheKey = `${kind}:${caller.memberId}:${chainId}:${name}`
       const cached = pools.get(cacheKey)
       if (cached !== undefined) return Effect.succeed(cached)
       return Effect.flatMap(store.findPool(kind, caller.memberId, chainId, name), (row) => {
-        if (Option.isNone(row)) return Effect.fail(ApiError.dataNotExist("x-krn"))
+        if (Option.isNone(row)) return Effect.fail(new Refusal.NotFound({ detail: "x-krn" }))
         const pool: SelectedPool = {
           id: row.value.id,
           memberId: caller.memberId,
@@ -311,12 +317,12 @@ export const make: Effect.Effect<Service, EmulatorError, Store.Store | KeyVault.
     addressTaken: (address) => store.addressTaken(address.toLowerCase()),
 
     getAccount: (pool, address) =>
-      Effect.flatMap(store.findAccount(pool.id, address.toLowerCase(), viewOf(pool)), (found) =>
+      Effect.flatMap(store.findAccount(pool.id, address.toLowerCase(), viewOf(pool)), (found): Effect.Effect<string, Refusal.Refusal> =>
         Option.isNone(found)
-          ? Effect.fail(ApiError.dataNotExist())
+          ? Effect.fail(new Refusal.NotFound({}))
           // KAS can no longer sign for a corrupted account: the service answers 1065102.
           : found.value.status === "corrupted"
-          ? Effect.fail(ApiError.corruptedAccountGet(address))
+          ? Effect.fail(new Refusal.AccountCorrupted({ address: address, use: "read" }))
           : Effect.succeed(found.value.json)),
 
     listAccounts: (pool, { cursor, from, size, status, to }) =>
@@ -327,7 +333,7 @@ export const make: Effect.Effect<Service, EmulatorError, Store.Store | KeyVault.
           state = { after: undefined, snapshot: yield* store.lastSeq(pool.kind) }
         } else {
           const decoded = Cursor.decode(cursorKey, binding, cursor)
-          if (Option.isNone(decoded)) return yield* ApiError.outOfRange("cursor")
+          if (Option.isNone(decoded)) return yield* new Refusal.OutOfRange({ field: "cursor" })
           state = decoded.value
         }
         // The cursor is "" exactly when this page is the last (the store looks one account

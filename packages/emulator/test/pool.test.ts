@@ -43,7 +43,7 @@ const setUp = Effect.gen(function*() {
   const w = yield* Wallet.Wallet
   const member = yield* console.createMember()
   const key = yield* console.createKey(member.accountId)
-  const caller = yield* w.authenticate({ accessKeyId: key.accessKeyId, secretAccessKey: key.secretAccessKey })
+  const caller = Option.getOrThrow(yield* w.authenticate(key.accessKeyId, key.secretAccessKey))
   const pool = yield* w.selectPool(caller, 1001 as ChainId.ChainId, Option.none(), "account")
   const feePayers = yield* w.selectPool(caller, 1001 as ChainId.ChainId, Option.none(), "feePayer")
   const account = (p: Wallet.SelectedPool, funds: bigint) =>

@@ -12,6 +12,7 @@ import { pathToFileURL } from "node:url"
 import * as Libsql from "@libsql/client"
 import * as AccountKeys from "../src/chain/AccountKeys.js"
 import * as ApiKeys from "../src/console/ApiKeys.js"
+import * as Caller from "../src/http/Caller.js"
 import * as Cursor from "../src/http/Cursor.js"
 import * as Database from "../src/store/Database.js"
 import * as Embedded from "../src/store/Embedded.js"
@@ -23,12 +24,12 @@ const b64 = (s: string) => Buffer.from(s, "utf8").toString("base64")
 
 describe("Credentials", () => {
   it("parseBasic splits on the first colon (RFC 7617), scheme case-insensitive", () => {
-    const parsed = ApiKeys.parseBasic(`Basic ${b64("id:se:cr:et")}`)
+    const parsed = Caller.parseBasic(`Basic ${b64("id:se:cr:et")}`)
     expect(Option.map(parsed, (c) => [c.accessKeyId, Redacted.value(c.secretAccessKey)])).toEqual(Option.some(["id", "se:cr:et"]))
-    expect(Option.isSome(ApiKeys.parseBasic(`bAsIc ${b64("id:x")}`))).toBe(true)
-    expect(Option.map(ApiKeys.parseBasic(`Basic ${b64("id:")}`), (c) => Redacted.value(c.secretAccessKey))).toEqual(Option.some(""))
+    expect(Option.isSome(Caller.parseBasic(`bAsIc ${b64("id:x")}`))).toBe(true)
+    expect(Option.map(Caller.parseBasic(`Basic ${b64("id:")}`), (c) => Redacted.value(c.secretAccessKey))).toEqual(Option.some(""))
     // unpadded base64 is tolerated
-    expect(Option.isSome(ApiKeys.parseBasic(`Basic ${b64("id:xy").replace(/=+$/, "")}`))).toBe(true)
+    expect(Option.isSome(Caller.parseBasic(`Basic ${b64("id:xy").replace(/=+$/, "")}`))).toBe(true)
   })
 
   it("parseBasic refuses other schemes, bad base64, no colon, an empty id, invalid UTF-8", () => {
@@ -45,7 +46,7 @@ describe("Credentials", () => {
         `Basic ${b64("id:x")} extra`
       ]
     ) {
-      expect(ApiKeys.parseBasic(header), header).toEqual(Option.none())
+      expect(Caller.parseBasic(header), header).toEqual(Option.none())
     }
   })
 

@@ -77,7 +77,7 @@ import { Clock, Context, Duration, Effect, Either, Layer, Option, Redacted, Sche
 import { Address, Amount, Transaction } from "effect-kas-wallet"
 import * as Wire from "effect-kas-wallet/Wire"
 import * as AccountKeys from "./AccountKeys.js"
-import * as ApiError from "../http/ApiError.js"
+import * as Refusal from "../Refusal.js"
 import { EmulatorError } from "../EmulatorError.js"
 import * as Evm from "./Evm.js"
 import * as KeyVault from "../store/KeyVault.js"
@@ -329,9 +329,9 @@ export interface Known {
  */
 export interface Service {
   /** Signs (and unless `submit` is false, applies) a transaction of any kind; answers the result's JSON. */
-  readonly send: (request: SendRequest) => Effect.Effect<string, ApiError.ApiError | SqlError.SqlError>
+  readonly send: (request: SendRequest) => Effect.Effect<string, Refusal.Refusal | SqlError.SqlError>
   /** Runs a contract method read-only on the latest state; answers `{ data, result }` as JSON. */
-  readonly call: (request: CallRequest) => Effect.Effect<string, ApiError.ApiError | SqlError.SqlError>
+  readonly call: (request: CallRequest) => Effect.Effect<string, Refusal.Refusal | SqlError.SqlError>
   /**
    * Runs calldata (or, without `to`, creation code) read-only on the latest state, in the latest
    * block's context, changing nothing: what a contract call and a node's `eth_call` and gas
@@ -345,7 +345,7 @@ export interface Service {
    * The receipt's JSON of a transaction by lower-case hash, `Pending` while in the pool; 400
    * 1065000 when the chain has none.
    */
-  readonly receipt: (chainId: number, hash: string) => Effect.Effect<string, ApiError.ApiError | SqlError.SqlError>
+  readonly receipt: (chainId: number, hash: string) => Effect.Effect<string, Refusal.Refusal | SqlError.SqlError>
   /**
    * A transaction by hash (any case), pending or committed.
    *
@@ -364,7 +364,7 @@ export interface Service {
    *
    * @since 0.5.0
    */
-  readonly mine: (chainId: number, blocks: number) => Effect.Effect<ReadonlyArray<MinedBlock>, ApiError.ApiError | SqlError.SqlError>
+  readonly mine: (chainId: number, blocks: number) => Effect.Effect<ReadonlyArray<MinedBlock>, Refusal.Refusal | SqlError.SqlError>
   /**
    * How blocks are made.
    *
@@ -401,7 +401,7 @@ export interface Service {
     hash: Uint8Array
   ) => Effect.Effect<
     Option.Option<{ readonly signature: Klaytn.SignatureValues; readonly publicKey: Uint8Array }>,
-    ApiError.ApiError | SqlError.SqlError
+    Refusal.Refusal | SqlError.SqlError
   >
   /** The global fee payer of a chain (made when the ledger starts). */
   readonly globalFeePayer: (chainId: number) => Address.Address
@@ -859,7 +859,7 @@ export const make = (options: {
     ) =>
       Effect.gen(function*() {
         const hasCode = codeHashes?.has(to) ? codeHashes.get(to) !== undefined : Option.isSome(yield* store.code(chainId, to))
-        if (hasCode) return yield* ApiError.sendFailed(NOT_FOR_PROGRAM_ACCOUNT)
+        if (hasCode) return yield* new Refusal.NodeRefused({ reason: NOT_FOR_PROGRAM_ACCOUNT, during: "send" })
         const balanceChanges = new Map<string, bigint>([[from, -value]])
         balanceChanges.set(to, (balanceChanges.get(to) ?? 0n) + value)
         return {
@@ -878,7 +878,7 @@ export const make = (options: {
     const contractEffects = (message: Evm.Message, intrinsic: number, gas: number, contractAt: string | undefined) =>
       Effect.gen(function*() {
         const outcome = yield* Evm.run(message, Evm.storeReader(store, message.chainId)).pipe(
-          Effect.catchTag("EvmError", (e) => ApiError.sendFailed(e.reason === "InsufficientFunds" ? SENDER_FUNDS : e.message))
+          Effect.catchTag("EvmError", (e) => new Refusal.NodeRefused({ reason: e.reason === "InsufficientFunds" ? SENDER_FUNDS : e.message, during: "send" }))
         )
         const ok = outcome.status === "success"
         const gasUsed = Number(Evm.totalGas(BigInt(intrinsic), outcome))
@@ -918,7 +918,7 @@ export const make = (options: {
       extra: Pick<LedgerStore.Write, "genesisMs" | "pool" | "minedBlock">,
       mining: boolean,
       codeHashes?: ReadonlyMap<string, string | undefined>
-    ): Effect.Effect<boolean, ApiError.ApiError | SqlError.SqlError> =>
+    ): Effect.Effect<boolean, Refusal.Refusal | SqlError.SqlError> =>
       Effect.gen(function*() {
         const { chainId, signed } = accepted
         const tx = signed.tx
@@ -948,7 +948,7 @@ export const make = (options: {
             tx.gas,
             created
           )
-        const run: Effect.Effect<Effects, ApiError.ApiError | SqlError.SqlError> = (() => {
+        const run: Effect.Effect<Effects, Refusal.Refusal | SqlError.SqlError> = (() => {
           switch (kind) {
             case "value":
               return transferEffects(chainId, from, to!, tx.value, intrinsic, codeHashes)
@@ -961,7 +961,7 @@ export const make = (options: {
               // transfer to anything else.
               return to === undefined
                 ? inEvm("deploy")
-                : Effect.flatMap(store.code(chainId, to), (code): Effect.Effect<Effects, ApiError.ApiError | SqlError.SqlError> =>
+                : Effect.flatMap(store.code(chainId, to), (code): Effect.Effect<Effects, Refusal.Refusal | SqlError.SqlError> =>
                   Option.isSome(code) ? inEvm("execute") : transferEffects(chainId, from, to, tx.value, intrinsic, codeHashes))
             case "cancel":
             case "anchor":
@@ -990,7 +990,7 @@ export const make = (options: {
           reads: { accounts: [], code: [], storage: [] },
           contracts: undefined
         }
-        let effects: Effects = mining ? yield* Effect.catchTag(run, "ApiError", () => Effect.succeed(refused)) : yield* run
+        let effects: Effects = mining ? yield* Effect.catchTag(run, "NodeRefused", () => Effect.succeed(refused)) : yield* run
 
         // The balances after the transaction: what it moves, then the fees.
         const settle = (effects: Effects) =>
@@ -1013,7 +1013,7 @@ export const make = (options: {
         // A balance past 2^256 - 1 (value sent to an address that holds nearly that much): refused
         // at acceptance; at mining, the transaction is committed failed rather than holding up the block.
         if ([...settled.after.values()].some((b) => b.balance > Amount.MaxPeb)) {
-          if (!mining) return yield* ApiError.outOfRange("value")
+          if (!mining) return yield* new Refusal.OutOfRange({ field: "value" })
           effects = refused
           settled = yield* settle(effects)
         }
@@ -1105,7 +1105,7 @@ export const make = (options: {
       Effect.gen(function*() {
         const { chainId, memberId } = p.pool
         const intrinsic = yield* Either.match(Klaytn.intrinsicGasOf(p.tx), { onLeft: (e) => internalFailure(e.reason), onRight: Effect.succeed })
-        if (p.tx.gas < intrinsic) return yield* ApiError.sendFailed("intrinsic gas too low")
+        if (p.tx.gas < intrinsic) return yield* new Refusal.NodeRefused({ reason: "intrinsic gas too low", during: "send" })
         const sigRlp = yield* Either.match(Klaytn.encodeSigRlp(p.tx, chainId), { onLeft: (e) => internalFailure(e.reason), onRight: Effect.succeed })
         const keys = p.key.keys.map((k) => ({ compressed: Buffer.from(k.publicKey).toString("hex"), uncompressed: uncompressedHex(k.publicKey), weight: k.weight }))
         const holders = yield* multisigs.accountsOfKeys(memberId, chainId, keys.map((k) => k.uncompressed))
@@ -1145,10 +1145,10 @@ export const make = (options: {
     const signedWhole = (chainId: number, parts: Klaytn.SignedParts, senderKey: Klaytn.AccountKey) =>
       Effect.gen(function*() {
         if (Wire.isFeeDelegatedType(parts.tx.type)) {
-          if (parts.feePayer === undefined) return yield* ApiError.sendFailed("invalid fee payer")
+          if (parts.feePayer === undefined) return yield* new Refusal.NodeRefused({ reason: "invalid fee payer", during: "send" })
           const payerKey = yield* keyOf(chainId, parts.feePayer.address)
           if (Either.isLeft(Klaytn.validateSignatures(parts, chainId, { sender: senderKey, feePayer: payerKey }))) {
-            return yield* ApiError.sendFailed("invalid fee payer")
+            return yield* new Refusal.NodeRefused({ reason: "invalid fee payer", during: "send" })
           }
         }
         return Klaytn.fromRaw(Klaytn.encodeRaw(parts), chainId)
@@ -1164,8 +1164,8 @@ export const make = (options: {
         const raw = request.kind === "rlp" ? request : undefined
         const feeRatio = request.payer._tag === "Sender" ? undefined : request.payer.feeRatio
         const gas = raw !== undefined ? raw.tx.gas : request.gas === undefined || request.gas === 0 ? DefaultGas[request.kind as Wire.TypedKind] : request.gas
-        if (!Number.isSafeInteger(gas)) return yield* ApiError.outOfRange("gas")
-        if (request.nonce !== undefined && !Number.isSafeInteger(request.nonce)) return yield* ApiError.outOfRange("nonce")
+        if (!Number.isSafeInteger(gas)) return yield* new Refusal.OutOfRange({ field: "gas" })
+        if (request.nonce !== undefined && !Number.isSafeInteger(request.nonce)) return yield* new Refusal.OutOfRange({ field: "nonce" })
         const from = request.from.toLowerCase()
         const recipient = recipientOf(request)
         const to = recipient?.toLowerCase()
@@ -1187,13 +1187,13 @@ export const make = (options: {
           let senderKey: Uint8Array | undefined
           if (!signedElsewhere) {
             // A raw transaction names an account the member does not hold: the service's 1065100.
-            if (Option.isNone(sender)) return yield* (raw !== undefined ? ApiError.notMemberAccount(request.from) : ApiError.dataNotExist("from"))
-            if (sender.value.status === "corrupted") return yield* ApiError.corruptedAccount(sender.value.address)
+            if (Option.isNone(sender)) return yield* (raw !== undefined ? new Refusal.NotMemberAccount({ address: request.from }) : new Refusal.NotFound({ detail: "from" }))
+            if (sender.value.status === "corrupted") return yield* new Refusal.AccountCorrupted({ address: sender.value.address, use: "sign" })
             if (sender.value.status !== "enabled") {
               // The raw routes: the service's live tests (INT-123) get 1065100 for a disabled
               // sender's SigRLP; the other routes' answer is not known (1061512, its error table's
               // "account is invalid to sign the transaction").
-              return yield* (raw !== undefined ? ApiError.notMemberAccount(sender.value.address) : ApiError.cannotSign(sender.value.address))
+              return yield* (raw !== undefined ? new Refusal.NotMemberAccount({ address: sender.value.address }) : new Refusal.CannotSign({ address: sender.value.address }))
             }
             senderKey = yield* openKey(sender.value)
           }
@@ -1207,7 +1207,7 @@ export const make = (options: {
           if (payer._tag === "User") {
             const row = yield* store.feePayer(request.pool.memberId, chainId, payer.address.toLowerCase(), payer.pool?.id)
             // The service's "Wrong fee payer address" (the spec's fd-user example).
-            if (Option.isNone(row)) return yield* ApiError.feePayerNotFound()
+            if (Option.isNone(row)) return yield* new Refusal.FeePayerNotFound()
             payerKey = { address: yield* rowAddress(row.value), key: yield* openKey(row.value) }
             userPayer = row.value.address.toLowerCase()
           } else if (payer._tag === "Global") {
@@ -1264,7 +1264,7 @@ export const make = (options: {
           if (Either.isLeft(made)) return yield* internalFailure(made.left.reason)
           const tx = made.right
           // Klaytn's typed transactions pay the chain's unit price, no other.
-          if (tx.gasPrice !== chain.gasPrice) return yield* ApiError.sendFailed("invalid unit price")
+          if (tx.gasPrice !== chain.gasPrice) return yield* new Refusal.NodeRefused({ reason: "invalid unit price", during: "send" })
           if (multisigKey !== undefined) {
             const pendingResult = yield* pend({
               tx,
@@ -1282,7 +1282,7 @@ export const make = (options: {
               // The sender's signatures as they came, checked against its key on the chain (absent:
               // the legacy key, its own address); the fee payer signs here.
               const valid = Klaytn.validateSignatures({ tx, signatures: raw.signatures! }, chainId, { sender: key })
-              if (Either.isLeft(valid)) return ApiError.sendFailed("invalid sender")
+              if (Either.isLeft(valid)) return new Refusal.NodeRefused({ reason: "invalid sender", during: "send" })
               return request.payer._tag === "Signed"
                 ? signedWhole(chainId, { tx, signatures: raw.signatures!, ...(raw.feePayer !== undefined ? { feePayer: raw.feePayer } : {}) }, key)
                 : Effect.succeed(signKnown(tx, chainId, raw.signatures!, payerKey))
@@ -1297,7 +1297,7 @@ export const make = (options: {
           if (chainKey !== undefined) {
             const key = chainKey
             if ((key._tag !== "Legacy" || registered) && Either.isLeft(Klaytn.validateSignatures(signed.right, chainId, { sender: key }))) {
-              return yield* ApiError.sendFailed("invalid sender")
+              return yield* new Refusal.NodeRefused({ reason: "invalid sender", during: "send" })
             }
           }
           const layout = Klaytn.kindOf(tx.type)
@@ -1312,13 +1312,13 @@ export const make = (options: {
           // the funds for the most the transaction may cost (its gas limit at the gas price) with
           // what the pool already reserves, the intrinsic gas, then the recipient.
           if (manual) {
-            if (Option.isSome(yield* store.pendingTransaction(chainId, hash))) return yield* ApiError.sendFailed(ALREADY_KNOWN)
-            if (Option.isSome(yield* store.transaction(chainId, hash))) return yield* ApiError.sendFailed("nonce too low")
+            if (Option.isSome(yield* store.pendingTransaction(chainId, hash))) return yield* new Refusal.NodeRefused({ reason: ALREADY_KNOWN, during: "send" })
+            if (Option.isSome(yield* store.transaction(chainId, hash))) return yield* new Refusal.NodeRefused({ reason: "nonce too low", during: "send" })
           }
-          if (nonce < senderState.nonce) return yield* ApiError.sendFailed("nonce too low")
+          if (nonce < senderState.nonce) return yield* new Refusal.NodeRefused({ reason: "nonce too low", during: "send" })
           const replaced = request.replace === true ? queued.find((p) => p.nonce === nonce) : undefined
-          if (replaced === undefined && nonce < next) return yield* ApiError.sendFailed(NONCE_IN_POOL)
-          if (nonce > next) return yield* ApiError.sendFailed("nonce too high")
+          if (replaced === undefined && nonce < next) return yield* new Refusal.NodeRefused({ reason: NONCE_IN_POOL, during: "send" })
+          if (nonce > next) return yield* new Refusal.NodeRefused({ reason: "nonce too high", during: "send" })
           const reserved = manual ? yield* store.reserved(chainId, [from, ...(userPayer !== undefined ? [userPayer] : [])]) : new Map<string, bigint>()
           const reservedBy = (address: string) =>
             (reserved.get(address) ?? 0n) -
@@ -1327,13 +1327,13 @@ export const make = (options: {
           const maxFee = BigInt(gas) * chain.gasPrice
           const payerReserve = share(maxFee, payerKind, feeRatio)
           const senderReserve = tx.value + maxFee - payerReserve
-          if (senderState.balance < senderReserve + reservedBy(from)) return yield* ApiError.sendFailed(SENDER_FUNDS)
+          if (senderState.balance < senderReserve + reservedBy(from)) return yield* new Refusal.NodeRefused({ reason: SENDER_FUNDS, during: "send" })
           if (userPayer !== undefined && read.get(userPayer)!.balance < payerReserve + reservedBy(userPayer)) {
-            return yield* ApiError.sendFailed(FEE_PAYER_FUNDS)
+            return yield* new Refusal.NodeRefused({ reason: FEE_PAYER_FUNDS, during: "send" })
           }
-          if (gas < intrinsic) return yield* ApiError.sendFailed("intrinsic gas too low")
+          if (gas < intrinsic) return yield* new Refusal.NodeRefused({ reason: "intrinsic gas too low", during: "send" })
           if (gas > MaxGas && (layout === "contract/deploy" || layout === "contract/execute" || layout === "legacy")) {
-            return yield* ApiError.sendFailed("exceeds block gas limit")
+            return yield* new Refusal.NodeRefused({ reason: "exceeds block gas limit", during: "send" })
           }
 
           const accepted: Accepted = { chainId, memberId: request.pool.memberId, signed: signed.right, payerKind, userPayer, acceptedMs: now }
@@ -1342,8 +1342,8 @@ export const make = (options: {
             // mining); nothing else changes until then.
             if (to !== undefined) {
               const hasCode = parties.codeHashes.get(to) !== undefined
-              if (layout === "value" && hasCode) return yield* ApiError.sendFailed(NOT_FOR_PROGRAM_ACCOUNT)
-              if (layout === "contract/execute" && !hasCode) return yield* ApiError.sendFailed(NOT_A_PROGRAM_ACCOUNT)
+              if (layout === "value" && hasCode) return yield* new Refusal.NodeRefused({ reason: NOT_FOR_PROGRAM_ACCOUNT, during: "send" })
+              if (layout === "contract/execute" && !hasCode) return yield* new Refusal.NodeRefused({ reason: NOT_A_PROGRAM_ACCOUNT, during: "send" })
             }
             const pooled = yield* store.write({
               chainId,
@@ -1393,7 +1393,7 @@ export const make = (options: {
     // One block of manual mining: every pending transaction in acceptance order, each run and
     // applied, leaving the pool in the batch that writes it (a SIGKILL between two leaves the
     // block with those before it and the rest pending: they go into the next block).
-    const mineBlock = (chainId: number): Effect.Effect<MinedBlock, SqlError.SqlError | ApiError.ApiError> =>
+    const mineBlock = (chainId: number): Effect.Effect<MinedBlock, SqlError.SqlError | Refusal.Refusal> =>
       Effect.gen(function*() {
         const start = yield* store.chain(chainId)
         const blockNumber = start.minedBlock + 1
@@ -1465,13 +1465,9 @@ export const make = (options: {
     const mine: Service["mine"] = (chainId, blocks) =>
       Effect.gen(function*() {
         if (!manual) {
-          return yield* new ApiError.ApiError({
-            status: 400,
-            code: ApiError.Code.OutOfRange,
-            message: `blocks are made every ${Duration.format(interval)} by the clock (interval mining): mine needs manual mining (--mining manual)`
-          })
+          return yield* new Refusal.IntervalMining({ interval: Duration.format(interval) })
         }
-        if (!Number.isSafeInteger(blocks) || blocks < 1 || blocks > MaxBlocksPerMine) return yield* ApiError.outOfRange("blocks")
+        if (!Number.isSafeInteger(blocks) || blocks < 1 || blocks > MaxBlocksPerMine) return yield* new Refusal.OutOfRange({ field: "blocks" })
         const made: Array<MinedBlock> = []
         for (let i = 0; i < blocks; i++) made.push(yield* store.serialize(mineBlock(chainId)))
         return made
@@ -1503,12 +1499,12 @@ export const make = (options: {
     const call: Service["call"] = (request) =>
       Effect.gen(function*() {
         const data = yield* callData(request.methodName, request.arguments)
-        if (data === undefined) return yield* ApiError.outOfRange("data.arguments")
+        if (data === undefined) return yield* new Refusal.OutOfRange({ field: "data.arguments" })
         const input = Buffer.from(data.slice(2), "hex")
         const gas = request.gas === undefined || request.gas === 0 ? DefaultCallGas : Math.min(request.gas, MaxGas)
         // As Klaytn's call: the gas must cover the intrinsic gas of an execution with this calldata.
         const intrinsic = Klaytn.intrinsicGas(Wire.TxType.SmartContractExecution, input.length)
-        if (gas < intrinsic) return yield* ApiError.callFailed("intrinsic gas too low")
+        if (gas < intrinsic) return yield* new Refusal.NodeRefused({ reason: "intrinsic gas too low", during: "call" })
         const outcome = yield* simulate({
           chainId: request.chainId,
           from: (request.from ?? ZERO_ADDRESS).toLowerCase(),
@@ -1516,14 +1512,14 @@ export const make = (options: {
           value: request.value ?? 0n,
           input: new Uint8Array(input),
           gasLimit: BigInt(gas - intrinsic)
-        }).pipe(Effect.catchTag("EvmError", () => ApiError.callFailed("insufficient balance for transfer")))
+        }).pipe(Effect.catchTag("EvmError", () => new Refusal.NodeRefused({ reason: "insufficient balance for transfer", during: "call" })))
         switch (outcome.status) {
           case "success":
             return yield* render(Transaction.ContractCallResult, { data, result: hexOf(outcome.returnData) })
           case "reverted":
-            return yield* ApiError.callFailed(outcome.revertReason !== undefined ? `execution reverted: ${outcome.revertReason}` : "execution reverted")
+            return yield* new Refusal.NodeRefused({ reason: outcome.revertReason !== undefined ? `execution reverted: ${outcome.revertReason}` : "execution reverted", during: "call" })
           case "failed":
-            return yield* ApiError.callFailed(outcome.error ?? "VM error occurs while running smart contract")
+            return yield* new Refusal.NodeRefused({ reason: outcome.error ?? "VM error occurs while running smart contract", during: "call" })
         }
       })
 
@@ -1555,7 +1551,7 @@ export const make = (options: {
         const row = yield* store.transaction(chainId, hash)
         if (Option.isNone(row)) {
           const pending = yield* store.pendingTransaction(chainId, hash)
-          if (Option.isNone(pending)) return yield* ApiError.transactionNotFound()
+          if (Option.isNone(pending)) return yield* new Refusal.TransactionNotFound()
           return yield* pendingReceipt(yield* decode(pending.value.raw, chainId, hash))
         }
         const t = row.value
@@ -1617,8 +1613,8 @@ export const make = (options: {
         Effect.gen(function*() {
           const row = yield* store.account(pool.id, address.toLowerCase())
           if (Option.isNone(row)) return Option.none()
-          if (row.value.status === "corrupted") return yield* ApiError.corruptedAccount(row.value.address)
-          if (row.value.status !== "enabled") return yield* ApiError.cannotSign(row.value.address)
+          if (row.value.status === "corrupted") return yield* new Refusal.AccountCorrupted({ address: row.value.address, use: "sign" })
+          if (row.value.status !== "enabled") return yield* new Refusal.CannotSign({ address: row.value.address })
           const key = yield* openKey(row.value)
           const signature = yield* Either.match(Klaytn.sign(hash, key, pool.chainId), { onLeft: (e) => internalFailure(e.reason), onRight: Effect.succeed })
           return Option.some({ signature, publicKey: secp256k1.getPublicKey(key, true) })

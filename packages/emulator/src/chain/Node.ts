@@ -24,7 +24,7 @@ import type { SqlError } from "@effect/sql"
 import { Clock, Context, Duration, Effect, Either, Layer, Option } from "effect"
 import * as Klaytn from "effect-kas-wallet/Klaytn"
 import * as Wire from "effect-kas-wallet/Wire"
-import * as ApiError from "../http/ApiError.js"
+import * as Refusal from "../Refusal.js"
 import * as LedgerStore from "../store/LedgerStore.js"
 import * as Ledger from "./Ledger.js"
 import * as Trie from "./Trie.js"
@@ -108,9 +108,9 @@ export interface Service {
    * payer's signatures) from any address: checked against the sender's (and fee payer's) account
    * key on the chain, then through the ledger's one acceptance (nonce, funds, gas) into the pool or
    * block, the caller's member recorded as the one who sent it. Answers the transaction hash;
-   * refusals are 1065001 `ApiError`s with the node's reason.
+   * refusals are the node's (`NodeRefused`), in its words.
    */
-  readonly submit: (pool: Wallet.SelectedPool, raw: Uint8Array) => Effect.Effect<string, ApiError.ApiError | SqlError.SqlError>
+  readonly submit: (pool: Wallet.SelectedPool, raw: Uint8Array) => Effect.Effect<string, Refusal.Refusal | SqlError.SqlError>
 }
 
 /**
@@ -220,17 +220,18 @@ export const make: Effect.Effect<Service, never, LedgerStore.LedgerStore | Ledge
       const chainId = pool.chainId
       const decoded = Klaytn.decodeRaw(raw)
       if (Either.isLeft(decoded)) {
-        return yield* ApiError.sendFailed(
-          raw.length > 0 && raw[0]! < 0xc0 && !Wire.isTxType(raw[0]!) ? "transaction type not supported" : decoded.left.reason
-        )
+        return yield* new Refusal.NodeRefused({
+          reason: raw.length > 0 && raw[0]! < 0xc0 && !Wire.isTxType(raw[0]!) ? "transaction type not supported" : decoded.left.reason,
+          during: "send"
+        })
       }
       const parts = decoded.right
       if (otherChain([...parts.signatures, ...(parts.feePayer?.signatures ?? [])], chainId)) {
-        return yield* ApiError.sendFailed("invalid chain id")
+        return yield* new Refusal.NodeRefused({ reason: "invalid chain id", during: "send" })
       }
       // Not signed yet (a wallet's placeholder, or none): what a node takes needs its signatures.
-      if (Klaytn.isUnsigned(parts.signatures)) return yield* ApiError.sendFailed("invalid sender")
-      if (parts.feePayer !== undefined && Klaytn.isUnsigned(parts.feePayer.signatures)) return yield* ApiError.sendFailed("invalid fee payer")
+      if (Klaytn.isUnsigned(parts.signatures)) return yield* new Refusal.NodeRefused({ reason: "invalid sender", during: "send" })
+      if (parts.feePayer !== undefined && Klaytn.isUnsigned(parts.feePayer.signatures)) return yield* new Refusal.NodeRefused({ reason: "invalid fee payer", during: "send" })
       const tx = parts.tx
       yield* ledger.send({
         kind: "rlp",

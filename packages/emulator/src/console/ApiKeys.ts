@@ -1,6 +1,7 @@
 /**
- * API authentication keys: generating them, storing only a hash of the secret, checking a secret
- * in constant time, and reading HTTP Basic credentials.
+ * API authentication keys: generating them, storing only a hash of the secret, and checking a
+ * secret in constant time. (Reading them from a request's `Authorization` is the HTTP edge's:
+ * `http/Caller.ts`.)
  *
  * Secrets are hashed with HMAC-SHA256 under a per-key random salt rather than scrypt: every request
  * is authenticated, and a deliberately slow hash would cap the emulator at a few dozen requests per
@@ -11,7 +12,7 @@
  * @since 0.1.0
  * @internal
  */
-import { Option, Redacted } from "effect"
+import { Redacted } from "effect"
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto"
 
 const ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
@@ -89,47 +90,6 @@ const DUMMY_HASH = hashSecret(Redacted.make(""), DUMMY_SALT)
 export const verifyAgainstNothing = (secret: Redacted.Redacted<string>): false => {
   verifySecret(secret, DUMMY_SALT, DUMMY_HASH)
   return false
-}
-
-/**
- * Credentials read from an `Authorization` header.
- *
- * @since 0.1.0
- * @category models
- */
-export interface BasicCredentials {
-  readonly accessKeyId: string
-  readonly secretAccessKey: Redacted.Redacted<string>
-}
-
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{2,3})?$/
-const utf8 = new TextDecoder("utf-8", { fatal: true })
-
-/**
- * Reads `Basic base64(id:secret)`. The scheme is case-insensitive; the credentials split on the
- * FIRST colon (RFC 7617 §2: the user id cannot contain one, the password can). `None` when the
- * header is not of that form or the id is empty.
- *
- * @since 0.1.0
- * @category parsing
- */
-export const parseBasic = (header: string): Option.Option<BasicCredentials> => {
-  const match = /^basic[ ]+([^ ]+)[ ]*$/i.exec(header.trim())
-  if (match === null) return Option.none()
-  const encoded = match[1]!
-  if (!BASE64.test(encoded)) return Option.none()
-  let decoded: string
-  try {
-    decoded = utf8.decode(Buffer.from(encoded, "base64"))
-  } catch {
-    return Option.none()
-  }
-  const colon = decoded.indexOf(":")
-  if (colon <= 0) return Option.none()
-  return Option.some({
-    accessKeyId: decoded.slice(0, colon),
-    secretAccessKey: Redacted.make(decoded.slice(colon + 1))
-  })
 }
 
 /**

@@ -15,6 +15,7 @@ import { randomUUID } from "node:crypto"
 import * as ApiError from "./ApiError.js"
 import type * as Faults from "./Faults.js"
 import type * as Route from "./Route.js"
+import * as Refusals from "./Refusals.js"
 import * as Router from "./Router.js"
 
 /**
@@ -109,8 +110,9 @@ export const make = (deps: Dependencies): HttpApp.Default<never, HttpServerReque
       Effect.map((body) => json(200, body, requestId)),
       Effect.catchAllCause((cause) => {
         const failure = Cause.failureOption(cause)
-        if (Option.isSome(failure) && failure.value._tag === "ApiError") {
-          return Effect.succeed(errorResponse(failure.value, requestId))
+        if (Option.isSome(failure) && failure.value._tag !== "SqlError") {
+          const error = failure.value._tag === "ApiError" ? failure.value : Refusals.toApiError(failure.value)
+          return Effect.succeed(errorResponse(error, requestId))
         }
         // Anything else is the emulator's own failure (storage, a bug): log the cause — it never
         // holds request headers — and answer 500 with a KAS body.

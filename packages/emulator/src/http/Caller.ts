@@ -13,11 +13,11 @@
 import type { HttpServerRequest } from "@effect/platform"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import type { SqlError } from "@effect/sql"
-import { Effect, Either, Option, Schema } from "effect"
+import { Effect, Either, Option, Redacted, Schema } from "effect"
 import { ChainId, Krn } from "effect-kas-wallet"
 import * as ApiError from "./ApiError.js"
-import * as ApiKeys from "../console/ApiKeys.js"
 import * as Description from "./Description.js"
+import type * as Refusal from "../Refusal.js"
 import type * as Store from "../store/Store.js"
 import type * as Wallet from "../Wallet.js"
 
@@ -88,6 +88,47 @@ export interface Selections {
   readonly node: Wallet.SelectedPool
 }
 
+/**
+ * Credentials read from an `Authorization` header.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface BasicCredentials {
+  readonly accessKeyId: string
+  readonly secretAccessKey: Redacted.Redacted<string>
+}
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{2,3})?$/
+const utf8 = new TextDecoder("utf-8", { fatal: true })
+
+/**
+ * Reads `Basic base64(id:secret)`. The scheme is case-insensitive; the credentials split on the
+ * FIRST colon (RFC 7617 §2: the user id cannot contain one, the password can). `None` when the
+ * header is not of that form or the id is empty.
+ *
+ * @since 0.1.0
+ * @category parsing
+ */
+export const parseBasic = (header: string): Option.Option<BasicCredentials> => {
+  const match = /^basic[ ]+([^ ]+)[ ]*$/i.exec(header.trim())
+  if (match === null) return Option.none()
+  const encoded = match[1]!
+  if (!BASE64.test(encoded)) return Option.none()
+  let decoded: string
+  try {
+    decoded = utf8.decode(Buffer.from(encoded, "base64"))
+  } catch {
+    return Option.none()
+  }
+  const colon = decoded.indexOf(":")
+  if (colon <= 0) return Option.none()
+  return Option.some({
+    accessKeyId: decoded.slice(0, colon),
+    secretAccessKey: Redacted.make(decoded.slice(colon + 1))
+  })
+}
+
 const decodeChainId = Schema.decodeUnknownEither(ChainId.FromHeader)
 const decodeKrn: Record<Store.Kind, (u: unknown) => Either.Either<Krn.PoolKrn, unknown>> = {
   account: Schema.decodeUnknownEither(Krn.AccountPoolKrn),
@@ -108,10 +149,13 @@ const authenticate = (wallet: Wallet.Service, request: HttpServerRequest.HttpSer
   // Node keeps the first of repeated Authorization lines: two credentials are ambiguous, and
   // must never be served as the first one's member.
   const repeated = (NodeHttpServerRequest.toIncomingMessage(request).headersDistinct.authorization?.length ?? 0) > 1
-  const credentials = value === undefined || repeated ? Option.none() : ApiKeys.parseBasic(value)
-  return Option.isNone(credentials)
-    ? Effect.fail(ApiError.invalidAuthorization())
-    : wallet.authenticate(credentials.value)
+  const credentials = value === undefined || repeated ? Option.none() : parseBasic(value)
+  if (Option.isNone(credentials)) return Effect.fail(ApiError.invalidAuthorization())
+  const { accessKeyId, secretAccessKey } = credentials.value
+  return Effect.flatMap(
+    wallet.authenticate(accessKeyId, secretAccessKey),
+    Option.match({ onNone: () => Effect.fail(ApiError.credentialMismatch()), onSome: Effect.succeed })
+  )
 }
 
 const chainOf = (request: HttpServerRequest.HttpServerRequest) => {
@@ -182,7 +226,7 @@ const transactionPools = (
 type Selector<A extends Access> = (
   wallet: Wallet.Service,
   request: HttpServerRequest.HttpServerRequest
-) => Effect.Effect<Selections[A], ApiError.ApiError | SqlError.SqlError>
+) => Effect.Effect<Selections[A], ApiError.ApiError | Refusal.Refusal | SqlError.SqlError>
 
 const selectors: { readonly [A in Access]: Selector<A> } = {
   anonymous: () => Effect.succeed(undefined),
@@ -217,7 +261,7 @@ export const select = <A extends Access>(
   access: A,
   wallet: Wallet.Service,
   request: HttpServerRequest.HttpServerRequest
-): Effect.Effect<Selections[A], ApiError.ApiError | SqlError.SqlError> => selectors[access](wallet, request)
+): Effect.Effect<Selections[A], ApiError.ApiError | Refusal.Refusal | SqlError.SqlError> => selectors[access](wallet, request)
 
 const chainHeader: Description.Header = {
   name: "x-chain-id",

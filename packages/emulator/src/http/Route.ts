@@ -27,6 +27,7 @@ import type * as Multisig from "../Multisig.js"
 import type * as Node from "../chain/Node.js"
 import * as PathPattern from "./PathPattern.js"
 import type * as Registration from "../Registration.js"
+import type * as Refusal from "../Refusal.js"
 import * as RequestBody from "./RequestBody.js"
 import type * as Wallet from "../Wallet.js"
 
@@ -100,12 +101,16 @@ export interface Input<P extends `/${string}`, A extends Caller.Access, B extend
 
 /**
  * A handler's answer: the JSON body of a 200. Failures are `ApiError`s (answered with their
- * status and code) or storage failures (answered 500).
+ * status and code), the domain's refusals and the console's (answered as `Refusals.toApiError`
+ * says), or storage failures (answered 500).
  *
  * @since 0.3.0
  * @category models
  */
-export type Answer = Effect.Effect<string | Uint8Array, ApiError.ApiError | SqlError.SqlError>
+export type Answer = Effect.Effect<
+  string | Uint8Array,
+  ApiError.ApiError | Refusal.Refusal | EmulatorConsole.ConsoleError | SqlError.SqlError
+>
 
 /**
  * A route as written in the table. Every parameter of the path template must be described

@@ -11,7 +11,6 @@
  * @internal
  */
 import { Effect, Either } from "effect"
-import type { SqlError } from "@effect/sql"
 import * as ApiError from "../ApiError.js"
 import * as Ledger from "../../chain/Ledger.js"
 import type * as EmulatorConsole from "../../console/EmulatorConsole.js"
@@ -32,17 +31,6 @@ const balanceSchema = Description.json({
 
 const balanceBody = (b: EmulatorConsole.LedgerBalance) =>
   JSON.stringify({ chainId: b.chainId, address: b.address, balance: b.balance.toString(), nonce: b.nonce })
-
-/** A refusal of the console, answered 400 with the console's own message. */
-const refusal = <A>(effect: Effect.Effect<A, EmulatorConsole.ConsoleError | SqlError.SqlError>) =>
-  Effect.catchTag(effect, "ConsoleError", (e) =>
-    Effect.fail(
-      new ApiError.ApiError({
-        status: 400,
-        code: e.reason === "MemberNotFound" ? ApiError.Code.DataNotExist : ApiError.Code.OutOfRange,
-        message: e.message
-      })
-    ))
 
 const FundBody = "a JSON object: address (0x and 40 hex digits) and amount (peb, as decimal digits in a string)"
 
@@ -103,7 +91,7 @@ export const routes: ReadonlyArray<Route.Route> = [
     errors: { 400: `Bad body (${ApiError.Code.EmptyOrZero}, ${ApiError.Code.NotKlaytnAddress}, ${ApiError.Code.OutOfRange}), or a balance above 2^256 - 1 peb (${ApiError.Code.OutOfRange}).` },
     handler: ({ body, caller, services }) =>
       Effect.flatMap(parseFundBody(body), ({ address, amount }) =>
-        Effect.map(refusal(services.console.fund(caller.chainId, address, amount)), balanceBody))
+        Effect.map(services.console.fund(caller.chainId, address, amount), balanceBody))
   }),
   Route.make({
     method: "GET",
@@ -115,7 +103,7 @@ export const routes: ReadonlyArray<Route.Route> = [
     response: { description: "The balance and next nonce (0 and 0 for an address never seen).", schema: balanceSchema },
     handler: ({ caller, params, services }) =>
       Effect.flatMap(PathValues.parseAddress(params.address), (address) =>
-        Effect.map(refusal(services.console.balance(caller.chainId, address)), balanceBody))
+        Effect.map(services.console.balance(caller.chainId, address), balanceBody))
   }),
   Route.make({
     method: "POST",
@@ -148,7 +136,7 @@ export const routes: ReadonlyArray<Route.Route> = [
     handler: ({ caller, query, services }) => {
       const accountId = new URLSearchParams(query).get("accountId") ?? undefined
       return Effect.map(
-        refusal(services.console.feeBills({ accountId: accountId === "" ? undefined : accountId, chainId: caller.chainId })),
+        services.console.feeBills({ accountId: accountId === "" ? undefined : accountId, chainId: caller.chainId }),
         (bills) => JSON.stringify(bills.map((b) => ({ ...b, fees: b.fees.toString() })))
       )
     }

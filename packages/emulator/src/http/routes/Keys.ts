@@ -27,6 +27,55 @@ const keyId: Description.Parameter = {
   schema: Description.json({ type: "string" })
 }
 
+const HASH = /^0x[0-9a-fA-F]*$/
+const DIGITS = /^[0-9]+$/
+
+const jsonObject = (text: string): Either.Either<Readonly<Record<string, unknown>>, ApiError.ApiError> => {
+  try {
+    const value: unknown = JSON.parse(text)
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+      ? Either.right(value as Record<string, unknown>)
+      : Either.left(ApiError.outOfRange("body"))
+  } catch {
+    return Either.left(ApiError.outOfRange("body"))
+  }
+}
+
+/**
+ * The body of `POST /v2/key`: `{size}`, an integer from 1 to 100 (a JSON number, or a string of
+ * digits); absent (or an empty body) → 1, the spec's default. 0 → 400 `1061608`; anything else
+ * → 400 `1061615`.
+ *
+ * @since 0.5.0
+ * @category parsing
+ */
+export const parseCreateBody = (text: string): Either.Either<number, ApiError.ApiError> => {
+  if (text.trim() === "") return Either.right(1)
+  return Either.flatMap(jsonObject(text), (body) => {
+    const value: unknown = body.size
+    if (value === undefined || value === null) return Either.right(1)
+    const n = typeof value === "number" ? value : typeof value === "string" && DIGITS.test(value) ? Number(value) : NaN
+    if (n === 0) return Either.left(ApiError.missing("size"))
+    return Number.isInteger(n) && n >= 1 && n <= Keys.MaxCreate ? Either.right(n) : Either.left(ApiError.outOfRange("size"))
+  })
+}
+
+/**
+ * The body of `POST /v2/key/{key-id}/sign`: `{data}`, `0x` and 64 hex digits (32 bytes, any
+ * case). Missing or empty → 400 `1061608`; not `0x` hex → `1061607`; another length → `1061615`.
+ *
+ * @since 0.5.0
+ * @category parsing
+ */
+export const parseSignBody = (text: string): Either.Either<Uint8Array, ApiError.ApiError> =>
+  Either.flatMap(text.trim() === "" ? Either.left(ApiError.missing("data")) : jsonObject(text), (body) => {
+    const value: unknown = body.data
+    if (value === undefined || value === null || value === "") return Either.left(ApiError.missing("data"))
+    if (typeof value !== "string" || !HASH.test(value)) return Either.left(ApiError.notHex("data"))
+    if (value.length !== 66) return Either.left(ApiError.outOfRange("data"))
+    return Either.right(new Uint8Array(Buffer.from(value.slice(2), "hex")))
+  })
+
 const listQuery = (query: string): Either.Either<Keys.KeyListRequest, ApiError.ApiError> =>
   Either.gen(function*() {
     const params = new URLSearchParams(query)
@@ -67,7 +116,7 @@ export const routes: ReadonlyArray<Route.Route> = [
     },
     errors: { 400: `Bad header or body: ${headerCodes}, ${ApiError.Code.EmptyOrZero}, ${ApiError.Code.OutOfRange} (size).` },
     handler: ({ body, caller, services }) =>
-      Effect.flatMap(Keys.parseCreateBody(body), (size) => services.wallet.createKeys(caller, size))
+      Effect.flatMap(parseCreateBody(body), (size) => services.wallet.createKeys(caller, size))
   }),
   Route.make({
     method: "GET",
@@ -138,6 +187,6 @@ export const routes: ReadonlyArray<Route.Route> = [
     },
     errors: { 400: `${keyIdErrors} Bad body: ${ApiError.Code.EmptyOrZero}, ${ApiError.Code.NotHex}, ${ApiError.Code.OutOfRange} (data).` },
     handler: ({ body, caller, params, services }) =>
-      Effect.flatMap(Keys.parseSignBody(body), (hash) => services.wallet.signWithKey(caller, params["key-id"], hash))
+      Effect.flatMap(parseSignBody(body), (hash) => services.wallet.signWithKey(caller, params["key-id"], hash))
   })
 ]

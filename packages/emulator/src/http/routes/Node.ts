@@ -23,6 +23,7 @@ import type * as Evm from "../../chain/Evm.js"
 import * as Ledger from "../../chain/Ledger.js"
 import type * as Node from "../../chain/Node.js"
 import * as RpcFormat from "../../chain/RpcFormat.js"
+import * as Refusal from "../../Refusal.js"
 import { version } from "../../version.js"
 import * as Description from "../Description.js"
 import * as JsonRpc from "../JsonRpc.js"
@@ -195,7 +196,7 @@ const sendRaw = (accept: (raw: Uint8Array) => Either.Either<Uint8Array, JsonRpc.
     Effect.flatMap(accept(raw), (bytes) =>
       context.node.submit(context.pool, bytes).pipe(
         // The node's words (`nonce too low`, …) where the wallet API wraps them in its message.
-        Effect.catchTag("ApiError", (e) => JsonRpc.refused(e.reason ?? e.message))
+        Effect.catchIf(Refusal.isRefusal, (e) => JsonRpc.refused(e._tag === "NodeRefused" ? e.reason : e.message))
       )))
 
 // Kaia's eth_sendRawTransaction passes an Ethereum typed envelope (first byte below 0x7f) on as
