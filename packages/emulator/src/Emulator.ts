@@ -33,15 +33,18 @@ import * as KeyVault from "./store/KeyVault.js"
 import * as Ledger from "./chain/Ledger.js"
 import * as LedgerStore from "./store/LedgerStore.js"
 import * as MultisigStore from "./store/MultisigStore.js"
-import * as Multisig from "./Multisig.js"
 import * as Refusal from "./Refusal.js"
-import * as Registration from "./Registration.js"
 import * as Listener from "./http/Listener.js"
 import * as Node from "./chain/Node.js"
 import * as OpenApi from "./http/OpenApi.js"
 import * as Routes from "./http/Routes.js"
+import * as Accounts from "./services/Accounts.js"
+import * as Cursors from "./services/Cursors.js"
+import * as History from "./services/History.js"
+import * as Keys from "./services/Keys.js"
+import * as Multisig from "./services/Multisig.js"
+import * as Registration from "./services/Registration.js"
 import * as Store from "./store/Store.js"
-import * as Wallet from "./Wallet.js"
 
 /**
  * The ready member of an emulator: a key registered or created at start.
@@ -156,22 +159,27 @@ export const make = (options: EmulatorConfig.Options = {}): Effect.Effect<Servic
     const database = options.database ?? EmulatorConfig.DefaultDatabase
 
     const services = yield* Layer.build(
-      Multisig.layer.pipe(
+      Layer.mergeAll(Multisig.layer, Registration.layer, History.layer).pipe(
         Layer.provideMerge(
           Layer.mergeAll(
             EmulatorConsole.layer,
-            Wallet.layer,
+            Accounts.layer,
+            Keys.layer,
             Node.layer.pipe(Layer.provideMerge(Ledger.layer({ blockInterval: options.blockInterval, mining: options.mining })))
           )
         )
       ).pipe(
+        Layer.provideMerge(Cursors.layer),
         Layer.provideMerge(KeyVault.layer(options)),
         Layer.provideMerge(Layer.mergeAll(Store.layer, LedgerStore.layer, MultisigStore.layer)),
         Layer.provideMerge(Database.layer({ database, authToken: options.authToken }))
       )
     )
     const console = Context.get(services, EmulatorConsole.Console)
-    const wallet = Context.get(services, Wallet.Wallet)
+    const accounts = Context.get(services, Accounts.Accounts)
+    const keys = Context.get(services, Keys.Keys)
+    const history = Context.get(services, History.History)
+    const registration = Context.get(services, Registration.RegistrationService)
     const ledger = Context.get(services, Ledger.Ledger)
     const multisig = Context.get(services, Multisig.MultisigService)
     const node = Context.get(services, Node.Node)
@@ -189,10 +197,11 @@ export const make = (options: EmulatorConfig.Options = {}): Effect.Effect<Servic
     const listener = yield* Listener.listen({ host, port })
     const url = `http://${urlHost(host)}:${listener.port}`
     const { document: openApi, json: openApiJson } = OpenApi.served(Routes.table, url)
-    const registration = yield* Registration.make(wallet, ledger)
     yield* listener.serve(App.make({
       table: Routes.table,
-      wallet,
+      accounts,
+      keys,
+      history,
       ledger,
       multisig,
       registration,

@@ -16,7 +16,8 @@ import * as Emulator from "../src/Emulator.js"
 import * as Database from "../src/store/Database.js"
 import * as KeyVault from "../src/store/KeyVault.js"
 import * as Store from "../src/store/Store.js"
-import * as Wallet from "../src/Wallet.js"
+import * as Accounts from "../src/services/Accounts.js"
+import * as Cursors from "../src/services/Cursors.js"
 
 /** A response, read whole. */
 export interface Reply {
@@ -203,7 +204,7 @@ export const fileEmulator = Effect.gen(function*() {
 
 /**
  * Adds `n` accounts to a member's default pool on a chain, as `POST /v2/account` makes them
- * (`Wallet.createAccount`: fresh keys, sealed with the database's master key, created now), but
+ * (`Accounts.createAccount`: fresh keys, sealed with the database's master key, created now), but
  * straight into the database file of an emulator (`fileEmulator`), through a connection of its
  * own and in one transaction: for the tests that need many accounts to list, not to create (each
  * create over HTTP costs a few milliseconds).
@@ -211,14 +212,15 @@ export const fileEmulator = Effect.gen(function*() {
 export const addAccounts = (database: string, accountId: string, chainId: ChainId.ChainId, n: number) =>
   Effect.gen(function*() {
     const store = yield* Store.Store
-    const wallet = yield* Wallet.Wallet
+    const wallet = yield* Accounts.Accounts
     const sql = yield* SqlClient.SqlClient
     const member = Option.getOrThrow(yield* store.findMember(accountId))
     const pool = yield* wallet.selectPool({ memberId: member.id, accountId }, chainId, Option.none(), "account")
     yield* sql.withTransaction(Effect.forEach(Array.from({ length: n }), () => wallet.createAccount(pool), { discard: true }))
   }).pipe(
     Effect.provide(
-      Wallet.layer.pipe(
+      Accounts.layer.pipe(
+        Layer.provideMerge(Cursors.layer),
         Layer.provideMerge(KeyVault.layer({})),
         Layer.provideMerge(Store.layer),
         Layer.provideMerge(Database.layer({ database }))

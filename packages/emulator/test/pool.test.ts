@@ -8,7 +8,7 @@
  */
 import { FetchHttpClient } from "@effect/platform"
 import { describe, expect, layer } from "@effect/vitest"
-import { Clock, Effect, Either, Fiber, Layer, Option, Schedule } from "effect"
+import { Clock, Effect, Either, Fiber, Layer, Option, Schedule, Schema } from "effect"
 import { type Address, type Amount, type ChainId, FeeDelegation, Transaction, WalletClient } from "effect-kas-wallet"
 import * as Ledger from "../src/chain/Ledger.js"
 import * as EmulatorConsole from "../src/console/EmulatorConsole.js"
@@ -18,7 +18,8 @@ import * as KeyVault from "../src/store/KeyVault.js"
 import * as LedgerStore from "../src/store/LedgerStore.js"
 import * as MultisigStore from "../src/store/MultisigStore.js"
 import * as Store from "../src/store/Store.js"
-import * as Wallet from "../src/Wallet.js"
+import * as Accounts from "../src/services/Accounts.js"
+import * as Cursors from "../src/services/Cursors.js"
 import { wallet } from "./e2e/support.js"
 import { memberTx } from "./_ledger.js"
 import { withClockMoving } from "../../../test/support/clock.js"
@@ -30,7 +31,8 @@ const MaxFee = 1_000_000n * GasPrice
 const recipient = "0x5053e2f0dde795c423a2b7f551c873f6ef6f4daa" as Address.Address
 
 // The emulator's services without its HTTP server: what Emulator.make builds, in manual mode.
-const services = Layer.mergeAll(EmulatorConsole.layer, Wallet.layer, Ledger.layer({ mining: "manual" })).pipe(
+const services = Layer.mergeAll(EmulatorConsole.layer, Accounts.layer, Ledger.layer({ mining: "manual" })).pipe(
+  Layer.provideMerge(Cursors.layer),
   Layer.provideMerge(KeyVault.layer({})),
   Layer.provideMerge(Layer.mergeAll(Store.layer, LedgerStore.layer, MultisigStore.layer)),
   Layer.provideMerge(Database.layer({ database: ":memory:" })),
@@ -40,13 +42,13 @@ const services = Layer.mergeAll(EmulatorConsole.layer, Wallet.layer, Ledger.laye
 // A member with pools on 1001, and a way to make funded accounts and fee payers.
 const setUp = Effect.gen(function*() {
   const console = yield* EmulatorConsole.Console
-  const w = yield* Wallet.Wallet
+  const w = yield* Accounts.Accounts
   const member = yield* console.createMember()
   const key = yield* console.createKey(member.accountId)
   const caller = Option.getOrThrow(yield* w.authenticate(key.accessKeyId, key.secretAccessKey))
   const pool = yield* w.selectPool(caller, 1001 as ChainId.ChainId, Option.none(), "account")
   const feePayers = yield* w.selectPool(caller, 1001 as ChainId.ChainId, Option.none(), "feePayer")
-  const account = (p: Wallet.SelectedPool, funds: bigint) =>
+  const account = (p: Accounts.SelectedPool, funds: bigint) =>
     Effect.gen(function*() {
       const address = (JSON.parse(yield* w.createAccount(p)) as { address: Address.Address }).address
       if (funds > 0n) yield* console.fund(1001, address, funds)
@@ -78,7 +80,9 @@ const transfer = (s: Setup, from: Address.Address, value: bigint, extra: Partial
       submit: true,
       payer: { _tag: "Sender" },
       ...extra
-    } as Ledger.SendRequest)).pipe(Effect.map((json) => JSON.parse(json) as { transactionHash: string; nonce: string | number }))
+    } as Ledger.SendRequest)).pipe(
+      Effect.map((result) => Schema.encodeSync(Transaction.TransactionResult)(result) as { transactionHash: string; nonce: string | number })
+    )
 
 // A refusal's message, or a failure of the test.
 const refusal = <A, E extends { readonly message: string }, R>(effect: Effect.Effect<A, E, R>) =>
@@ -88,7 +92,9 @@ const state = (address: string) =>
   Effect.flatMap(EmulatorConsole.Console, (c) => c.balance(1001, address)).pipe(Effect.map(({ balance, nonce }) => ({ balance, nonce })))
 
 const receiptOf = (hash: string) =>
-  Effect.flatMap(Ledger.Ledger, (l) => l.receipt(1001, hash)).pipe(Effect.map((json) => JSON.parse(json) as Record<string, unknown>))
+  Effect.flatMap(Ledger.Ledger, (l) => l.receipt(1001, hash)).pipe(
+    Effect.map((receipt) => Schema.encodeSync(Transaction.TransactionReceipt)(receipt) as Record<string, unknown>)
+  )
 
 layer(services)("pending pool and manual mining (ledger)", (it) => {
   it.effect("pending until mined: nonces continue after the pool, nothing applied before the block, then one block in acceptance order", () =>
@@ -185,7 +191,7 @@ layer(services)("pending pool and manual mining (ledger)", (it) => {
       expect(interval.mining).toBe("interval")
       expect(yield* refusal(interval.mine(1001, 1))).toContain("interval mining")
       const from = yield* s.sender(KLAY)
-      const sent = JSON.parse(
+      const sent = (
         yield* interval.send({
           kind: "value",
           pool: s.pool,

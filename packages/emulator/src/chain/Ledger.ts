@@ -84,7 +84,7 @@ import * as KeyVault from "../store/KeyVault.js"
 import * as Klaytn from "./Klaytn.js"
 import * as LedgerStore from "../store/LedgerStore.js"
 import * as MultisigStore from "../store/MultisigStore.js"
-import type * as Wallet from "../Wallet.js"
+import type * as Store from "../store/Store.js"
 
 /**
  * The gas limit of a transaction that gives none (or 0), by kind, as the service's examples show
@@ -168,7 +168,7 @@ export type Payer =
     readonly _tag: "User"
     readonly address: Address.Address
     readonly feeRatio: number
-    readonly pool: Wallet.SelectedPool | undefined
+    readonly pool: Store.SelectedPool | undefined
   }
 
 /**
@@ -228,7 +228,7 @@ export type Action =
  */
 export type SendRequest = Action & {
   /** The selected account pool: the sender must be one of its accounts. */
-  readonly pool: Wallet.SelectedPool
+  readonly pool: Store.SelectedPool
   readonly from: Address.Address
   /** Absent or 0: the sender's next nonce. */
   readonly nonce: number | undefined
@@ -328,10 +328,10 @@ export interface Known {
  * @category models
  */
 export interface Service {
-  /** Signs (and unless `submit` is false, applies) a transaction of any kind; answers the result's JSON. */
-  readonly send: (request: SendRequest) => Effect.Effect<string, Refusal.Refusal | SqlError.SqlError>
-  /** Runs a contract method read-only on the latest state; answers `{ data, result }` as JSON. */
-  readonly call: (request: CallRequest) => Effect.Effect<string, Refusal.Refusal | SqlError.SqlError>
+  /** Signs (and unless `submit` is false, applies) a transaction of any kind; answers its result. */
+  readonly send: (request: SendRequest) => Effect.Effect<Transaction.TransactionResult, Refusal.Refusal | SqlError.SqlError>
+  /** Runs a contract method read-only on the latest state; answers the calldata and what it returned. */
+  readonly call: (request: CallRequest) => Effect.Effect<Transaction.ContractCallResult, Refusal.Refusal | SqlError.SqlError>
   /**
    * Runs calldata (or, without `to`, creation code) read-only on the latest state, in the latest
    * block's context, changing nothing: what a contract call and a node's `eth_call` and gas
@@ -342,10 +342,10 @@ export interface Service {
    */
   readonly simulate: (request: SimulateRequest) => Effect.Effect<Evm.Outcome, Evm.EvmError | SqlError.SqlError>
   /**
-   * The receipt's JSON of a transaction by lower-case hash, `Pending` while in the pool; 400
-   * 1065000 when the chain has none.
+   * The receipt of a transaction by lower-case hash, `Pending` while in the pool;
+   * `TransactionNotFound` when the chain has none.
    */
-  readonly receipt: (chainId: number, hash: string) => Effect.Effect<string, Refusal.Refusal | SqlError.SqlError>
+  readonly receipt: (chainId: number, hash: string) => Effect.Effect<Transaction.TransactionReceipt, Refusal.Refusal | SqlError.SqlError>
   /**
    * A transaction by hash (any case), pending or committed.
    *
@@ -396,7 +396,7 @@ export interface Service {
    * @since 0.8.0
    */
   readonly signAs: (
-    pool: Wallet.SelectedPool,
+    pool: Store.SelectedPool,
     address: string,
     hash: Uint8Array
   ) => Effect.Effect<
@@ -487,11 +487,6 @@ const NOT_A_PROGRAM_ACCOUNT = "not a program account (e.g., an account having co
 const FEE_PAYER_FUNDS = "insufficient funds of the fee payer for gas * price"
 
 const globalContext = (chainId: number) => `global-fee-payer:${chainId}`
-
-// What is answered goes through the domain schemas both ways: what the client decodes is what
-// was meant, and a value that does not fit the contract is a defect (500), never a wrong answer.
-const render = <A, I>(schema: Schema.Schema<A, I>, value: A): Effect.Effect<string> =>
-  Schema.encode(schema)(value).pipe(Effect.map((json) => JSON.stringify(json)), Effect.orDie)
 
 const internalFailure = (what: string) => Effect.die(new Error(`ledger: ${what}`))
 
@@ -1096,10 +1091,10 @@ export const make = (options: {
     const pend = (p: {
       readonly tx: Klaytn.Tx
       readonly key: Extract<Klaytn.AccountKey, { readonly _tag: "WeightedMultiSig" }>
-      readonly pool: Wallet.SelectedPool
+      readonly pool: Store.SelectedPool
       readonly payerKind: LedgerStore.PayerKind
       readonly feePayer: string | undefined
-      readonly feePayerPool: Wallet.SelectedPool | undefined
+      readonly feePayerPool: Store.SelectedPool | undefined
       readonly nowMs: number
     }) =>
       Effect.gen(function*() {
@@ -1387,7 +1382,7 @@ export const make = (options: {
           return applied ? Option.some(result) : Option.none()
         })
 
-        return yield* Effect.flatMap(store.serialize(retrying(attempt)), (result) => render(Transaction.TransactionResult, result))
+        return yield* store.serialize(retrying(attempt))
       })
 
     // One block of manual mining: every pending transaction in acceptance order, each run and
@@ -1515,7 +1510,7 @@ export const make = (options: {
         }).pipe(Effect.catchTag("EvmError", () => new Refusal.NodeRefused({ reason: "insufficient balance for transfer", during: "call" })))
         switch (outcome.status) {
           case "success":
-            return yield* render(Transaction.ContractCallResult, { data, result: hexOf(outcome.returnData) })
+            return { data, result: hexOf(outcome.returnData) } as Transaction.ContractCallResult
           case "reverted":
             return yield* new Refusal.NodeRefused({ reason: outcome.revertReason !== undefined ? `execution reverted: ${outcome.revertReason}` : "execution reverted", during: "call" })
           case "failed":
@@ -1537,7 +1532,7 @@ export const make = (options: {
         txError: _error,
         ...pending
       } = Klaytn.toReceipt(signed, { blockHash: "0x", blockNumber: 0, transactionIndex: 0, gasUsed: 0, status: "Committed" })
-      return render(Transaction.TransactionReceipt, { ...pending, status: "Pending" })
+      return { ...pending, status: "Pending" } satisfies Transaction.TransactionReceipt
     }
 
     const decode = (raw: Uint8Array, chainId: number, hash: string) =>
@@ -1552,14 +1547,12 @@ export const make = (options: {
         if (Option.isNone(row)) {
           const pending = yield* store.pendingTransaction(chainId, hash)
           if (Option.isNone(pending)) return yield* new Refusal.TransactionNotFound()
-          return yield* pendingReceipt(yield* decode(pending.value.raw, chainId, hash))
+          return pendingReceipt(yield* decode(pending.value.raw, chainId, hash))
         }
         const t = row.value
         const signed = yield* decode(t.raw, chainId, hash)
-        if (!inBlock(mining, t.blockTimeMs, yield* Clock.currentTimeMillis)) return yield* pendingReceipt(signed)
-        return yield* render(
-          Transaction.TransactionReceipt,
-          Klaytn.toReceipt(signed, {
+        if (!inBlock(mining, t.blockTimeMs, yield* Clock.currentTimeMillis)) return pendingReceipt(signed)
+        return Klaytn.toReceipt(signed, {
             blockHash: blockHash(chainId, t.blockNumber, t.blockTimeMs),
             blockNumber: t.blockNumber,
             transactionIndex: t.transactionIndex,
@@ -1570,7 +1563,6 @@ export const make = (options: {
             logIndex: t.logIndex,
             logsBloom: Evm.logsBloom(t.logs ?? [])
           })
-        )
       })
 
     const lookup: Service["lookup"] = (chainId, hash) =>

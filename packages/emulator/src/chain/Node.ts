@@ -28,7 +28,7 @@ import * as Refusal from "../Refusal.js"
 import * as LedgerStore from "../store/LedgerStore.js"
 import * as Ledger from "./Ledger.js"
 import * as Trie from "./Trie.js"
-import type * as Wallet from "../Wallet.js"
+import type * as Store from "../store/Store.js"
 
 /**
  * The hash that stands for no block (a pending transaction's block, block 0's parent).
@@ -110,7 +110,7 @@ export interface Service {
    * block, the caller's member recorded as the one who sent it. Answers the transaction hash;
    * refusals are the node's (`NodeRefused`), in its words.
    */
-  readonly submit: (pool: Wallet.SelectedPool, raw: Uint8Array) => Effect.Effect<string, Refusal.Refusal | SqlError.SqlError>
+  readonly submit: (pool: Store.SelectedPool, raw: Uint8Array) => Effect.Effect<string, Refusal.Refusal | SqlError.SqlError>
 }
 
 /**

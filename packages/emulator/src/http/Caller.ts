@@ -19,7 +19,8 @@ import * as ApiError from "./ApiError.js"
 import * as Description from "./Description.js"
 import type * as Refusal from "../Refusal.js"
 import type * as Store from "../store/Store.js"
-import type * as Wallet from "../Wallet.js"
+import type * as Accounts from "../services/Accounts.js"
+import type * as Keys from "../services/Keys.js"
 
 /**
  * What a route reads from the headers:
@@ -66,8 +67,8 @@ export type Access =
  * @category models
  */
 export interface TransactionPools {
-  readonly pool: Wallet.SelectedPool
-  readonly feePayers: Wallet.SelectedPool | undefined
+  readonly pool: Accounts.SelectedPool
+  readonly feePayers: Accounts.SelectedPool | undefined
 }
 
 /**
@@ -78,14 +79,14 @@ export interface TransactionPools {
  */
 export interface Selections {
   readonly anonymous: undefined
-  readonly accountPool: Wallet.SelectedPool
-  readonly memberWide: Wallet.SelectedPool
-  readonly feePayerPool: Wallet.SelectedPool
+  readonly accountPool: Accounts.SelectedPool
+  readonly memberWide: Accounts.SelectedPool
+  readonly feePayerPool: Accounts.SelectedPool
   readonly sender: TransactionPools
   readonly senderAndFeePayer: TransactionPools
   readonly senderAndNamedFeePayer: TransactionPools
-  readonly keyService: Wallet.KeyCaller
-  readonly node: Wallet.SelectedPool
+  readonly keyService: Keys.KeyCaller
+  readonly node: Accounts.SelectedPool
 }
 
 /**
@@ -144,7 +145,7 @@ const header = (request: HttpServerRequest.HttpServerRequest, name: string): str
   return typeof value === "string" ? value : undefined
 }
 
-const authenticate = (wallet: Wallet.Service, request: HttpServerRequest.HttpServerRequest) => {
+const authenticate = (accounts: Accounts.Service, request: HttpServerRequest.HttpServerRequest) => {
   const value = header(request, "authorization")
   // Node keeps the first of repeated Authorization lines: two credentials are ambiguous, and
   // must never be served as the first one's member.
@@ -153,7 +154,7 @@ const authenticate = (wallet: Wallet.Service, request: HttpServerRequest.HttpSer
   if (Option.isNone(credentials)) return Effect.fail(ApiError.invalidAuthorization())
   const { accessKeyId, secretAccessKey } = credentials.value
   return Effect.flatMap(
-    wallet.authenticate(accessKeyId, secretAccessKey),
+    accounts.authenticate(accessKeyId, secretAccessKey),
     Option.match({ onNone: () => Effect.fail(ApiError.credentialMismatch()), onSome: Effect.succeed })
   )
 }
@@ -173,12 +174,12 @@ const krnOf = (request: HttpServerRequest.HttpServerRequest, kind: Store.Kind) =
   })
 }
 
-const selectPool = (wallet: Wallet.Service, request: HttpServerRequest.HttpServerRequest, kind: Store.Kind) =>
+const selectPool = (accounts: Accounts.Service, request: HttpServerRequest.HttpServerRequest, kind: Store.Kind) =>
   Effect.gen(function*() {
-    const caller = yield* authenticate(wallet, request)
+    const caller = yield* authenticate(accounts, request)
     const chainId = yield* chainOf(request)
     const krn = yield* krnOf(request, kind)
-    return yield* wallet.selectPool(caller, chainId, krn, kind)
+    return yield* accounts.selectPool(caller, chainId, krn, kind)
   })
 
 // `x-krn` of the transaction routes: an account pool KRN, and where a fee-payer pool is taken a
@@ -207,46 +208,46 @@ const transactionKrns = (request: HttpServerRequest.HttpServerRequest, feePayerP
 }
 
 const transactionPools = (
-  wallet: Wallet.Service,
+  accounts: Accounts.Service,
   request: HttpServerRequest.HttpServerRequest,
   feePayerPool: "none" | "always" | "whenNamed"
 ) =>
   Effect.gen(function*() {
-    const caller = yield* authenticate(wallet, request)
+    const caller = yield* authenticate(accounts, request)
     const chainId = yield* chainOf(request)
     const krns = yield* transactionKrns(request, feePayerPool !== "none")
-    const pool = yield* wallet.selectPool(caller, chainId, krns.account, "account")
+    const pool = yield* accounts.selectPool(caller, chainId, krns.account, "account")
     // A user fee payer must be in the selected fee-payer pool: the default one when none is named.
     const feePayers = feePayerPool === "always" || Option.isSome(krns.feePayer)
-      ? yield* wallet.selectPool(caller, chainId, krns.feePayer, "feePayer")
+      ? yield* accounts.selectPool(caller, chainId, krns.feePayer, "feePayer")
       : undefined
     return { pool, feePayers } satisfies TransactionPools
   })
 
 type Selector<A extends Access> = (
-  wallet: Wallet.Service,
+  accounts: Accounts.Service,
   request: HttpServerRequest.HttpServerRequest
 ) => Effect.Effect<Selections[A], ApiError.ApiError | Refusal.Refusal | SqlError.SqlError>
 
 const selectors: { readonly [A in Access]: Selector<A> } = {
   anonymous: () => Effect.succeed(undefined),
-  accountPool: (wallet, request) => selectPool(wallet, request, "account"),
-  memberWide: (wallet, request) => selectPool(wallet, request, "account"),
-  feePayerPool: (wallet, request) => selectPool(wallet, request, "feePayer"),
-  sender: (wallet, request) => transactionPools(wallet, request, "none"),
-  senderAndFeePayer: (wallet, request) => transactionPools(wallet, request, "always"),
-  senderAndNamedFeePayer: (wallet, request) => transactionPools(wallet, request, "whenNamed"),
-  keyService: (wallet, request) =>
+  accountPool: (accounts, request) => selectPool(accounts, request, "account"),
+  memberWide: (accounts, request) => selectPool(accounts, request, "account"),
+  feePayerPool: (accounts, request) => selectPool(accounts, request, "feePayer"),
+  sender: (accounts, request) => transactionPools(accounts, request, "none"),
+  senderAndFeePayer: (accounts, request) => transactionPools(accounts, request, "always"),
+  senderAndNamedFeePayer: (accounts, request) => transactionPools(accounts, request, "whenNamed"),
+  keyService: (accounts, request) =>
     Effect.gen(function*() {
-      const caller = yield* authenticate(wallet, request)
+      const caller = yield* authenticate(accounts, request)
       const chainId = yield* chainOf(request)
-      return { ...caller, chainId } satisfies Wallet.KeyCaller
+      return { ...caller, chainId } satisfies Keys.KeyCaller
     }),
-  node: (wallet, request) =>
+  node: (accounts, request) =>
     Effect.gen(function*() {
-      const caller = yield* authenticate(wallet, request)
+      const caller = yield* authenticate(accounts, request)
       const chainId = yield* chainOf(request)
-      return yield* wallet.selectPool(caller, chainId, Option.none(), "account")
+      return yield* accounts.selectPool(caller, chainId, Option.none(), "account")
     })
 }
 
@@ -259,9 +260,9 @@ const selectors: { readonly [A in Access]: Selector<A> } = {
  */
 export const select = <A extends Access>(
   access: A,
-  wallet: Wallet.Service,
+  accounts: Accounts.Service,
   request: HttpServerRequest.HttpServerRequest
-): Effect.Effect<Selections[A], ApiError.ApiError | Refusal.Refusal | SqlError.SqlError> => selectors[access](wallet, request)
+): Effect.Effect<Selections[A], ApiError.ApiError | Refusal.Refusal | SqlError.SqlError> => selectors[access](accounts, request)
 
 const chainHeader: Description.Header = {
   name: "x-chain-id",

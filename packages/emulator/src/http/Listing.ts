@@ -12,7 +12,7 @@ import { Either, Schema } from "effect"
 import * as ApiError from "./ApiError.js"
 import * as Description from "./Description.js"
 import type * as Store from "../store/Store.js"
-import type * as Wallet from "../Wallet.js"
+import type * as Accounts from "../services/Accounts.js"
 
 const DIGITS = /^-?[0-9]+$/
 
@@ -75,7 +75,7 @@ const single = (params: URLSearchParams, name: string): Either.Either<string | u
  * @since 0.3.0
  * @category parsing
  */
-export const parseQuery = (query: string, kind: Store.Kind): Either.Either<Wallet.ListRequest, ApiError.ApiError> =>
+export const parseQuery = (query: string, kind: Store.Kind): Either.Either<Accounts.ListRequest, ApiError.ApiError> =>
   Either.gen(function*() {
     const params = new URLSearchParams(query)
     const size = yield* Either.flatMap(single(params, "size"), parseSize)
@@ -141,12 +141,13 @@ const PAGE_START = Buffer.from("{\"items\":[")
 const COMMA = Buffer.from(",")
 
 /**
- * The body of a page: the encoded form of `Account.AccountPage`, joined from the accounts' JSON.
+ * The body of a page of records already JSON (`Store.EncodedBytes`: accounts, keys), as
+ * `{"items":[…],"cursor":"…"}`: for accounts, the encoded form of `Account.AccountPage`.
  *
  * @since 0.1.0
  * @category rendering
  */
-export const pageBody = (page: Wallet.Page): Buffer => {
+export const pageBody = (page: { readonly items: ReadonlyArray<Uint8Array>; readonly cursor: string }): Buffer => {
   const parts: Array<Uint8Array> = [PAGE_START]
   for (let i = 0; i < page.items.length; i++) {
     if (i > 0) parts.push(COMMA)

@@ -23,13 +23,15 @@ import * as Caller from "./Caller.js"
 import type * as EmulatorConsole from "../console/EmulatorConsole.js"
 import type * as Description from "./Description.js"
 import type * as Ledger from "../chain/Ledger.js"
-import type * as Multisig from "../Multisig.js"
 import type * as Node from "../chain/Node.js"
-import * as PathPattern from "./PathPattern.js"
-import type * as Registration from "../Registration.js"
 import type * as Refusal from "../Refusal.js"
+import type * as Accounts from "../services/Accounts.js"
+import type * as History from "../services/History.js"
+import type * as Keys from "../services/Keys.js"
+import type * as Multisig from "../services/Multisig.js"
+import type * as Registration from "../services/Registration.js"
+import * as PathPattern from "./PathPattern.js"
 import * as RequestBody from "./RequestBody.js"
-import type * as Wallet from "../Wallet.js"
 
 /**
  * The methods the table uses.
@@ -46,7 +48,24 @@ export type Method = "GET" | "POST" | "PUT" | "DELETE"
  * @category models
  */
 export interface Services {
-  readonly wallet: Wallet.Service
+  /**
+   * Accounts and fee-payer accounts, and the members and pools behind every request.
+   *
+   * @since 0.10.0
+   */
+  readonly accounts: Accounts.Service
+  /**
+   * The key service (`/v2/key`).
+   *
+   * @since 0.10.0
+   */
+  readonly keys: Keys.Service
+  /**
+   * The fee-delegation history (`/v2/history/fd/tx`).
+   *
+   * @since 0.10.0
+   */
+  readonly history: History.Service
   /** The chain of the transaction routes. */
   readonly ledger: Ledger.Service
   /**
@@ -190,7 +209,7 @@ export const make = <const P extends `/${string}`, A extends Caller.Access, B ex
     errors: spec.errors ?? {},
     run: (services, request, params, query) =>
       Effect.gen(function*() {
-        const caller = yield* Caller.select(spec.access, services.wallet, request)
+        const caller = yield* Caller.select(spec.access, services.accounts, request)
         const body = spec.body === undefined ? undefined : yield* RequestBody.read(request)
         return yield* spec.handler({
           services,

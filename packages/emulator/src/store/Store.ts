@@ -9,7 +9,8 @@
  * @internal
  */
 import { SqlClient, type SqlError } from "@effect/sql"
-import { Context, Effect, Layer, Option } from "effect"
+import { type Brand, Context, Effect, Layer, Option } from "effect"
+import type { ChainId, Krn } from "effect-kas-wallet"
 
 /**
  * A member (a service account of the console).
@@ -117,6 +118,44 @@ export interface PoolView {
 }
 
 /**
+ * The pool a request works on: a member's, on the request's chain; an account pool or a fee-payer
+ * pool (`kind`). The services select it; the chain sends from its accounts and records its KRN.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface SelectedPool {
+  readonly id: number
+  readonly memberId: number
+  /** The member's account id, as in its KRNs. */
+  readonly accountId: string
+  readonly chainId: ChainId.ChainId
+  readonly kind: Kind
+  readonly krn: Krn.PoolKrn
+}
+
+/**
+ * The JSON of a record exactly as the wire carries it (the encoded form of the client's schema
+ * `What`: `Account` — an account or a fee-payer account —, `Key`, `KeyListItem`), written by the
+ * database from the row (`json_object`) rather than encoded by the schema. Account pages pass it
+ * through as it was read: a page of a thousand accounts would otherwise be decoded and encoded
+ * again for every request (docs/emulator.md, "Durability and speed"). The brand says what it is
+ * the JSON of, so that nothing else passes for it.
+ *
+ * @since 0.10.0
+ * @category models
+ */
+export type Encoded<What extends string> = string & Brand.Brand<`Json<${What}>`>
+
+/**
+ * `Encoded` as UTF-8 bytes, as a page holds them.
+ *
+ * @since 0.10.0
+ * @category models
+ */
+export type EncodedBytes<What extends string> = Uint8Array & Brand.Brand<`Json<${What}>`>
+
+/**
  * A page of a listing.
  *
  * @since 0.1.0
@@ -124,7 +163,7 @@ export interface PoolView {
  */
 export interface Page {
   /** Each account's JSON as answered (see `Service.insertAccount`), in UTF-8, newest first. */
-  readonly items: ReadonlyArray<Uint8Array>
+  readonly items: ReadonlyArray<EncodedBytes<"Account">>
   /** The position of the last item when more accounts follow it; `undefined` on the last page. */
   readonly next: Position | undefined
 }
@@ -202,7 +241,7 @@ export interface NewWalletKey {
  * @category models
  */
 export interface WalletKeyPage {
-  readonly items: ReadonlyArray<Uint8Array>
+  readonly items: ReadonlyArray<EncodedBytes<"KeyListItem">>
   readonly next: number | undefined
 }
 
@@ -251,7 +290,7 @@ export interface Service {
    * form of `Account.Account` (or `Account.FeePayerAccount`), fields in the same order, written by
    * the database from the row.
    */
-  readonly insertAccount: (account: NewAccount, pool: PoolView) => Effect.Effect<string, SqlError.SqlError>
+  readonly insertAccount: (account: NewAccount, pool: PoolView) => Effect.Effect<Encoded<"Account">, SqlError.SqlError>
   /**
    * Stores an account registered under a key of the key service (`POST /v2/registration/account`)
    * unless its address already is an account or a fee-payer account — of any member, chain or
@@ -260,7 +299,10 @@ export interface Service {
    *
    * @since 0.8.0
    */
-  readonly insertRegisteredAccount: (account: NewAccount, pool: PoolView) => Effect.Effect<Option.Option<string>, SqlError.SqlError>
+  readonly insertRegisteredAccount: (
+    account: NewAccount,
+    pool: PoolView
+  ) => Effect.Effect<Option.Option<Encoded<"Account">>, SqlError.SqlError>
   /**
    * Whether a (lower-case) address is an account or a fee-payer account, of any member, chain or
    * state (deleted ones included).
@@ -273,7 +315,7 @@ export interface Service {
     poolId: number,
     addressLowerCase: string,
     pool: PoolView
-  ) => Effect.Effect<Option.Option<{ readonly json: string; readonly status: Status }>, SqlError.SqlError>
+  ) => Effect.Effect<Option.Option<{ readonly json: Encoded<"Account">; readonly status: Status }>, SqlError.SqlError>
   /**
    * The sealed private key of an account or fee-payer account that is not deleted, by address
    * (sealed with the lower-case address as context): for signing, the key vault's checks and tests.
@@ -318,13 +360,13 @@ export interface Service {
     poolId: number,
     krn: string,
     keys: ReadonlyArray<NewWalletKey>
-  ) => Effect.Effect<ReadonlyArray<string>, SqlError.SqlError>
+  ) => Effect.Effect<ReadonlyArray<Encoded<"Key">>, SqlError.SqlError>
   /** The JSON of a key (`{blob, keyId, krn, publicKey}`) and its sealed private key. */
   readonly findWalletKey: (
     poolId: number,
     krn: string,
     keyHex: string
-  ) => Effect.Effect<Option.Option<{ readonly json: string; readonly sealed: Uint8Array }>, SqlError.SqlError>
+  ) => Effect.Effect<Option.Option<{ readonly json: Encoded<"Key">; readonly sealed: Uint8Array }>, SqlError.SqlError>
   /** Removes a key; whether there was one. */
   readonly deleteWalletKey: (poolId: number, keyHex: string) => Effect.Effect<boolean, SqlError.SqlError>
   /** The largest key `seq` so far (0 when none). */
@@ -466,19 +508,19 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient> = Effect.g
 
     insertAccount: (a, pool) =>
       (pool.kind === "account"
-        ? sql<{ readonly json: string }>`INSERT INTO accounts
+        ? sql<{ readonly json: Encoded<"Account"> }>`INSERT INTO accounts
             (pool_id, address, address_lc, public_key, key_hex, private_key, created_at, updated_at)
             VALUES (${a.poolId}, ${a.address}, ${a.address.toLowerCase()}, ${a.publicKey}, ${a.keyHex},
               ${a.sealedPrivateKey}, ${a.createdAt}, ${a.createdAt})
             RETURNING ${accountJson(pool)} AS json`
-        : sql<{ readonly json: string }>`INSERT INTO feepayers
+        : sql<{ readonly json: Encoded<"Account"> }>`INSERT INTO feepayers
             (pool_id, address, address_lc, public_key, key_hex, private_key, created_at, updated_at, without_account_update)
             VALUES (${a.poolId}, ${a.address}, ${a.address.toLowerCase()}, ${a.publicKey}, ${a.keyHex},
               ${a.sealedPrivateKey}, ${a.createdAt}, ${a.createdAt}, ${a.withoutAccountUpdate === true ? 1 : 0})
             RETURNING ${accountJson(pool)} AS json`).pipe(Effect.map((rows) => rows[0]!.json)),
 
     insertRegisteredAccount: (a, pool) =>
-      sql<{ readonly json: string }>`INSERT INTO accounts
+      sql<{ readonly json: Encoded<"Account"> }>`INSERT INTO accounts
           (pool_id, address, address_lc, public_key, key_hex, private_key, created_at, updated_at)
           SELECT ${a.poolId}, ${a.address}, ${a.address.toLowerCase()}, ${a.publicKey}, ${a.keyHex},
             ${a.sealedPrivateKey}, ${a.createdAt}, ${a.createdAt}
@@ -493,7 +535,7 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient> = Effect.g
       ),
 
     findAccount: (poolId, addressLowerCase, pool) =>
-      sql<{ readonly json: string; readonly status: Status }>`SELECT ${accountJson(pool)} AS json, status FROM ${sql(tables[pool.kind].accounts)}
+      sql<{ readonly json: Encoded<"Account">; readonly status: Status }>`SELECT ${accountJson(pool)} AS json, status FROM ${sql(tables[pool.kind].accounts)}
         WHERE address_lc = ${addressLowerCase} AND pool_id = ${poolId} AND status != 'deleted'`.pipe(
         Effect.map((rows) => first(rows))
       ),
@@ -562,7 +604,7 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient> = Effect.g
     insertWalletKeys: (poolId, krn, keys) =>
       keys.length === 0
         ? Effect.succeed([])
-        : sql<{ readonly seq: number; readonly json: string }>`INSERT INTO wallet_keys (pool_id, key_hex, public_key, blob, private_key, created_at)
+        : sql<{ readonly seq: number; readonly json: Encoded<"Key"> }>`INSERT INTO wallet_keys (pool_id, key_hex, public_key, blob, private_key, created_at)
             VALUES ${
           sql.csv(keys.map((k) => sql`(${poolId}, ${k.keyHex}, ${k.publicKey}, ${k.blob}, ${k.sealedPrivateKey}, ${k.createdAt})`))
         }
@@ -571,7 +613,7 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient> = Effect.g
         ),
 
     findWalletKey: (poolId, krn, keyHex) =>
-      sql<{ readonly json: string; readonly sealed: unknown }>`SELECT ${walletKeyJson(krn)} AS json, private_key AS sealed
+      sql<{ readonly json: Encoded<"Key">; readonly sealed: unknown }>`SELECT ${walletKeyJson(krn)} AS json, private_key AS sealed
         FROM wallet_keys WHERE pool_id = ${poolId} AND key_hex = ${keyHex}`.pipe(
         Effect.map((rows) => Option.map(first(rows), (r) => ({ json: r.json, sealed: bytes(r.sealed) })))
       ),
@@ -593,7 +635,7 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient> = Effect.g
         ORDER BY seq DESC LIMIT ${q.size + 1}`.pipe(
         Effect.map((rows): WalletKeyPage => {
           const count = Math.min(rows.length, q.size)
-          const items = rows.slice(0, count).map((r) => Buffer.from(r.json, "utf8"))
+          const items = rows.slice(0, count).map((r) => Buffer.from(r.json, "utf8") as Uint8Array as EncodedBytes<"KeyListItem">)
           return { items, next: rows.length > q.size ? rows[count - 1]!.seq : undefined }
         })
       ),
@@ -623,13 +665,13 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient> = Effect.g
         ORDER BY created_at DESC, seq DESC LIMIT ${q.size + 1}`.pipe(
         Effect.map((rows): Page => {
           const count = Math.min(rows.length, q.size)
-          const items = new Array<Uint8Array>(count)
+          const items = new Array<EncodedBytes<"Account">>(count)
           let position = ""
           for (let i = 0; i < count; i++) {
             const row = bytes(rows[i]!.r)
             // The JSON object starts at the first "{": the position before it is digits and commas.
             const start = row.indexOf(OPEN_BRACE)
-            items[i] = row.subarray(start)
+            items[i] = row.subarray(start) as EncodedBytes<"Account">
             if (i === count - 1) position = Buffer.from(row.buffer, row.byteOffset, start).toString("latin1")
           }
           if (rows.length <= q.size) return { items, next: undefined }

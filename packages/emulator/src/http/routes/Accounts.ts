@@ -14,7 +14,8 @@ import * as Description from "../Description.js"
 import * as Listing from "../Listing.js"
 import * as PathValues from "../PathValues.js"
 import * as Route from "../Route.js"
-import type * as Wallet from "../../Wallet.js"
+import type * as Accounts from "../../services/Accounts.js"
+import * as Render from "../Render.js"
 
 const badHeader = `Bad header: ${ApiError.Code.EmptyOrZero}, ${ApiError.Code.OutOfRange}, ${ApiError.Code.DataNotExist}.`
 
@@ -31,11 +32,14 @@ export const notFoundOr = (what: string): string =>
 // Disable and enable differ only in the state they ask for.
 const setEnabled = (enabled: boolean) =>
 ({ caller, params, services }: {
-  readonly caller: Wallet.SelectedPool
+  readonly caller: Accounts.SelectedPool
   readonly params: { readonly address: string }
   readonly services: Route.Services
 }) =>
-  Effect.flatMap(PathValues.parseAddress(params.address), (address) => services.wallet.setEnabled(caller, address, enabled))
+  Effect.flatMap(
+    Effect.flatMap(PathValues.parseAddress(params.address), (address) => services.accounts.setEnabled(caller, address, enabled)),
+    Render.json(Account.AccountSummary)
+  )
 
 /**
  * The account routes, in the document's order.
@@ -55,7 +59,7 @@ export const routes: ReadonlyArray<Route.Route> = [
       schema: Description.domain("Account", Account.Account)
     },
     errors: { 400: badHeader },
-    handler: ({ caller, services }) => services.wallet.createAccount(caller)
+    handler: ({ caller, services }) => services.accounts.createAccount(caller)
   }),
   Route.make({
     method: "GET",
@@ -71,7 +75,7 @@ export const routes: ReadonlyArray<Route.Route> = [
     errors: { 400: `Bad header or query value: ${ApiError.Code.EmptyOrZero}, ${ApiError.Code.OutOfRange}, ${ApiError.Code.DataNotExist}.` },
     handler: ({ caller, query, services }) =>
       Effect.map(
-        Effect.flatMap(Listing.parseQuery(query, "account"), (request) => services.wallet.listAccounts(caller, request)),
+        Effect.flatMap(Listing.parseQuery(query, "account"), (request) => services.accounts.listAccounts(caller, request)),
         Listing.pageBody
       )
   }),
@@ -85,7 +89,7 @@ export const routes: ReadonlyArray<Route.Route> = [
     response: { description: "The account.", schema: Description.domain("Account", Account.Account) },
     errors: { 400: notFoundOr("Not in the selected pool, not the caller's, or deleted") },
     handler: ({ caller, params, services }) =>
-      Effect.flatMap(PathValues.parseAddress(params.address), (address) => services.wallet.getAccount(caller, address))
+      Effect.flatMap(PathValues.parseAddress(params.address), (address) => services.accounts.getAccount(caller, address))
   }),
   Route.make({
     method: "DELETE",
@@ -97,7 +101,10 @@ export const routes: ReadonlyArray<Route.Route> = [
     response: { description: "{\"status\":\"deleted\"}.", schema: Description.domain("AccountStatus", Account.AccountStatus) },
     errors: { 400: notFoundOr("Not in the selected pool, not the caller's, or already deleted") },
     handler: ({ caller, params, services }) =>
-      Effect.flatMap(PathValues.parseAddress(params.address), (address) => services.wallet.deleteAccount(caller, address))
+      Effect.flatMap(
+        Effect.flatMap(PathValues.parseAddress(params.address), (address) => services.accounts.deleteAccount(caller, address)),
+        Render.json(Account.AccountStatus)
+      )
   }),
   Route.make({
     method: "PUT",
@@ -147,10 +154,13 @@ export const routes: ReadonlyArray<Route.Route> = [
     },
     handler: ({ caller, params, services }) =>
       Effect.flatMap(PathValues.parsePublicKey(params["public-key"]), (key) =>
-        Option.isNone(key)
-          // A compressed key off the curve: no account can have it.
-          ? Effect.succeed("{\"items\":[]}")
-          : services.wallet.accountsByPublicKey({ memberId: caller.memberId, accountId: caller.accountId }, caller.chainId, key.value))
+        Effect.flatMap(
+          Option.isNone(key)
+            // A compressed key off the curve: no account can have it.
+            ? Effect.succeed<Account.PublicKeyAccounts>({ items: [] })
+            : services.accounts.accountsByPublicKey({ memberId: caller.memberId, accountId: caller.accountId }, caller.chainId, key.value),
+          Render.json(Account.PublicKeyAccounts)
+        ))
   }),
   Route.make({
     method: "GET",
@@ -165,7 +175,10 @@ export const routes: ReadonlyArray<Route.Route> = [
     },
     errors: { 400: badHeader },
     handler: ({ caller, services }) =>
-      services.wallet.accountCount({ memberId: caller.memberId, accountId: caller.accountId }, caller.chainId)
+      Effect.flatMap(
+        services.accounts.accountCount({ memberId: caller.memberId, accountId: caller.accountId }, caller.chainId),
+        Render.json(Account.AccountCount)
+      )
   }),
   Route.make({
     method: "GET",
@@ -178,6 +191,6 @@ export const routes: ReadonlyArray<Route.Route> = [
       schema: Description.domain("PoolAccountCount", Account.PoolAccountCount)
     },
     errors: { 400: badHeader },
-    handler: ({ caller, services }) => services.wallet.poolAccountCount(caller)
+    handler: ({ caller, services }) => Effect.flatMap(services.accounts.poolAccountCount(caller), Render.json(Account.PoolAccountCount))
   })
 ]

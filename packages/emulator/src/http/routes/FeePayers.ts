@@ -13,6 +13,7 @@ import * as ApiError from "../ApiError.js"
 import * as Description from "../Description.js"
 import * as Listing from "../Listing.js"
 import * as PathValues from "../PathValues.js"
+import * as Render from "../Render.js"
 import * as RequestBody from "../RequestBody.js"
 import * as Route from "../Route.js"
 import { notFoundOr } from "./Accounts.js"
@@ -45,7 +46,7 @@ export const routes: ReadonlyArray<Route.Route> = [
     },
     errors: { 400: `Bad header or body: ${ApiError.Code.EmptyOrZero}, ${ApiError.Code.OutOfRange}, ${ApiError.Code.DataNotExist}.` },
     handler: ({ body, caller, services }) =>
-      Effect.flatMap(RequestBody.parseFeePayerBody(body), (options) => services.wallet.createAccount(caller, options))
+      Effect.flatMap(RequestBody.parseFeePayerBody(body), (options) => services.accounts.createAccount(caller, options))
   }),
   Route.make({
     method: "GET",
@@ -61,7 +62,7 @@ export const routes: ReadonlyArray<Route.Route> = [
     errors: { 400: `Bad header or query value: ${ApiError.Code.EmptyOrZero}, ${ApiError.Code.OutOfRange}, ${ApiError.Code.DataNotExist}.` },
     handler: ({ caller, query, services }) =>
       Effect.map(
-        Effect.flatMap(Listing.parseQuery(query, "feePayer"), (request) => services.wallet.listAccounts(caller, request)),
+        Effect.flatMap(Listing.parseQuery(query, "feePayer"), (request) => services.accounts.listAccounts(caller, request)),
         Listing.pageBody
       )
   }),
@@ -75,7 +76,7 @@ export const routes: ReadonlyArray<Route.Route> = [
     response: { description: "The fee-payer account.", schema: feePayerAccount },
     errors: { 400: notFoundOr("Not in the selected fee-payer pool, not the caller's, or deleted") },
     handler: ({ caller, params, services }) =>
-      Effect.flatMap(PathValues.parseAddress(params.address), (address) => services.wallet.getAccount(caller, address))
+      Effect.flatMap(PathValues.parseAddress(params.address), (address) => services.accounts.getAccount(caller, address))
   }),
   Route.make({
     method: "DELETE",
@@ -87,6 +88,9 @@ export const routes: ReadonlyArray<Route.Route> = [
     response: { description: "{\"status\":\"deleted\"}.", schema: Description.domain("AccountStatus", Account.AccountStatus) },
     errors: { 400: notFoundOr("Not in the selected fee-payer pool, not the caller's, or already deleted") },
     handler: ({ caller, params, services }) =>
-      Effect.flatMap(PathValues.parseAddress(params.address), (address) => services.wallet.deleteAccount(caller, address))
+      Effect.flatMap(
+        Effect.flatMap(PathValues.parseAddress(params.address), (address) => services.accounts.deleteAccount(caller, address)),
+        Render.json(Account.AccountStatus)
+      )
   })
 ]

@@ -11,8 +11,9 @@ import { Effect, Either } from "effect"
 import { Key, Krn } from "effect-kas-wallet"
 import * as ApiError from "../ApiError.js"
 import * as Description from "../Description.js"
-import * as Keys from "../../Keys.js"
+import * as Keys from "../../services/Keys.js"
 import * as Listing from "../Listing.js"
+import * as Render from "../Render.js"
 import * as Route from "../Route.js"
 
 // The answers are described by the client's schemas (src/Key.ts), which decode them.
@@ -116,7 +117,8 @@ export const routes: ReadonlyArray<Route.Route> = [
     },
     errors: { 400: `Bad header or body: ${headerCodes}, ${ApiError.Code.EmptyOrZero}, ${ApiError.Code.OutOfRange} (size).` },
     handler: ({ body, caller, services }) =>
-      Effect.flatMap(parseCreateBody(body), (size) => services.wallet.createKeys(caller, size))
+      Effect.flatMap(parseCreateBody(body), (size) =>
+        Effect.map(services.keys.createKeys(caller, size), (items) => `{"items":[${items.join(",")}]}`))
   }),
   Route.make({
     method: "GET",
@@ -141,7 +143,7 @@ export const routes: ReadonlyArray<Route.Route> = [
       400: `Bad header or query value: ${headerCodes}, ${ApiError.Code.EmptyOrZero} (krn), ${ApiError.Code.DataNotExist} (krn), ${ApiError.Code.OutOfRange} (size, cursor).`
     },
     handler: ({ caller, query, services }) =>
-      Effect.map(Effect.flatMap(listQuery(query), (request) => services.wallet.listKeys(caller, request)), Listing.pageBody)
+      Effect.map(Effect.flatMap(listQuery(query), (request) => services.keys.listKeys(caller, request)), Listing.pageBody)
   }),
   Route.make({
     method: "GET",
@@ -152,7 +154,7 @@ export const routes: ReadonlyArray<Route.Route> = [
     pathParameters: { "key-id": keyId },
     response: { description: "The key (never its private key; blob: an opaque handle of the sealed key, no key material).", schema: Description.domain("Key", Key.Key) },
     errors: { 400: keyIdErrors },
-    handler: ({ caller, params, services }) => services.wallet.getKey(caller, params["key-id"])
+    handler: ({ caller, params, services }) => services.keys.getKey(caller, params["key-id"])
   }),
   Route.make({
     method: "DELETE",
@@ -166,7 +168,8 @@ export const routes: ReadonlyArray<Route.Route> = [
       schema: Description.domain("KeyStatus", Key.KeyStatus)
     },
     errors: { 400: keyIdErrors },
-    handler: ({ caller, params, services }) => services.wallet.deleteKey(caller, params["key-id"])
+    handler: ({ caller, params, services }) =>
+      Effect.flatMap(services.keys.deleteKey(caller, params["key-id"]), Render.json(Key.KeyStatus))
   }),
   Route.make({
     method: "POST",
@@ -187,6 +190,9 @@ export const routes: ReadonlyArray<Route.Route> = [
     },
     errors: { 400: `${keyIdErrors} Bad body: ${ApiError.Code.EmptyOrZero}, ${ApiError.Code.NotHex}, ${ApiError.Code.OutOfRange} (data).` },
     handler: ({ body, caller, params, services }) =>
-      Effect.flatMap(parseSignBody(body), (hash) => services.wallet.signWithKey(caller, params["key-id"], hash))
+      Effect.flatMap(
+        Effect.flatMap(parseSignBody(body), (hash) => services.keys.signWithKey(caller, params["key-id"], hash)),
+        Render.json(Key.KeySignature)
+      )
   })
 ]

@@ -14,9 +14,10 @@ import * as ApiError from "../ApiError.js"
 import * as Description from "../Description.js"
 import * as Listing from "../Listing.js"
 import * as PathValues from "../PathValues.js"
+import * as Render from "../Render.js"
 import * as RequestBody from "../RequestBody.js"
 import * as Route from "../Route.js"
-import * as MultisigOperations from "../../Multisig.js"
+import * as MultisigOperations from "../../services/Multisig.js"
 
 const C = ApiError.Code
 const badHeader = `bad header: ${C.EmptyOrZero}, ${C.OutOfRange}, ${C.DataNotExist} (x-krn)`
@@ -30,6 +31,9 @@ const accountAndId = (params: { readonly address: string; readonly "transaction-
     both(PathValues.parseAddress(params.address), PathValues.parseTransactionId(params["transaction-id"])),
     ([address, id]) => [address.toLowerCase(), id] as const
   )
+
+const renderPending = Render.json(Multisig.PendingTransaction)
+const renderStatus = Render.json(Multisig.SignatureStatus)
 
 /**
  * The multisig routes, in the document's order.
@@ -62,7 +66,7 @@ export const routes: ReadonlyArray<Route.Route> = [
     handler: ({ body, caller, params, services }) =>
       Effect.flatMap(
         both(PathValues.parseAddress(params.address), RequestBody.parseMultisigUpdateBody(body)),
-        ([address, update]) => services.multisig.update(caller, address.toLowerCase(), update)
+        ([address, update]) => Effect.flatMap(services.multisig.update(caller, address.toLowerCase(), update), Render.json(Multisig.MultisigAccount))
       )
   }),
   Route.make({
@@ -85,10 +89,13 @@ export const routes: ReadonlyArray<Route.Route> = [
       Effect.flatMap(
         both(PathValues.parseAddress(params.address), Listing.parseQuery(query, "feePayer")),
         ([address, request]) =>
-          services.multisig.list(
-            { memberId: caller.memberId, accountId: caller.accountId, chainId: caller.chainId },
-            address.toLowerCase(),
-            request
+          Effect.flatMap(
+            services.multisig.list(
+              { memberId: caller.memberId, accountId: caller.accountId, chainId: caller.chainId },
+              address.toLowerCase(),
+              request
+            ),
+            (page) => Effect.map(Effect.forEach(page.items, renderPending), (items) => Render.itemsThenCursor(items, page.cursor))
           )
       )
   }),
@@ -108,7 +115,7 @@ export const routes: ReadonlyArray<Route.Route> = [
       400: `${idErrors}; the signer not an account of the selected pool: ${C.DataNotExist}; not one of the transaction's signers, or signed already: ${C.AccountCannotSign}; the signer corrupted: ${C.CannotSignForAccount}; sending refused by the node (funds, ...): ${C.SendFailed}, the signature not kept; ${badHeader}.`
     },
     handler: ({ caller, params, services }) =>
-      Effect.flatMap(accountAndId(params), ([signer, id]) => services.multisig.sign(caller, signer, id))
+      Effect.flatMap(accountAndId(params), ([signer, id]) => Effect.flatMap(services.multisig.sign(caller, signer, id), renderStatus))
   }),
   Route.make({
     method: "POST",
@@ -133,7 +140,7 @@ export const routes: ReadonlyArray<Route.Route> = [
     handler: ({ body, caller, params, services }) =>
       Effect.flatMap(
         both(PathValues.parseTransactionId(params["transaction-id"]), RequestBody.parseAppendBody(body)),
-        ([id, request]) => services.multisig.append(caller, id, request.signatures)
+        ([id, request]) => Effect.flatMap(services.multisig.append(caller, id, request.signatures), renderStatus)
       )
   }),
   Route.make({
@@ -151,6 +158,6 @@ export const routes: ReadonlyArray<Route.Route> = [
       400: `${idErrors}; the account not in the selected pool: ${C.DataNotExist}; corrupted: ${C.CannotSignForAccount}; disabled: ${C.AccountCannotSign}; ${badHeader}.`
     },
     handler: ({ caller, params, services }) =>
-      Effect.flatMap(accountAndId(params), ([address, id]) => services.multisig.signatureOf(caller, address, id))
+      Effect.flatMap(accountAndId(params), ([address, id]) => Effect.flatMap(services.multisig.signatureOf(caller, address, id), Render.json(Transaction.Signature)))
   })
 ]

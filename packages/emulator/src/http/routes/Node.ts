@@ -29,12 +29,12 @@ import * as Description from "../Description.js"
 import * as JsonRpc from "../JsonRpc.js"
 import * as Route from "../Route.js"
 import * as RpcParams from "../RpcParams.js"
-import type * as Wallet from "../../Wallet.js"
+import type * as Accounts from "../../services/Accounts.js"
 
 /** What a method runs with: the request's chain, the caller's default pool, the node and ledger. */
 interface Context {
   readonly chainId: number
-  readonly pool: Wallet.SelectedPool
+  readonly pool: Accounts.SelectedPool
   readonly node: Node.Service
   readonly ledger: Ledger.Service
 }

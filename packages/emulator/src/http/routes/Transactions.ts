@@ -19,6 +19,7 @@ import type * as Caller from "../Caller.js"
 import * as Description from "../Description.js"
 import type * as Ledger from "../../chain/Ledger.js"
 import * as PathValues from "../PathValues.js"
+import * as Render from "../Render.js"
 import * as RequestBody from "../RequestBody.js"
 import * as Route from "../Route.js"
 
@@ -290,9 +291,11 @@ const txRoute = <K extends Wire.Kind>(kind: K, route: Wire.PayerRoute): Route.Ro
             submit: decoded.submit ?? true,
             // A raw transaction's ratio is its own (the body's was checked against it).
             payer: payerOf(route, request.kind === "rlp" ? { ...decoded, feeRatio: request.tx.feeRatio ?? 0 } : decoded as Fees, caller)
-          })))
+          }).pipe(Effect.flatMap(renderResult))))
   })
 }
+
+const renderResult = Render.json(Transaction.TransactionResult)
 
 const KINDS: ReadonlyArray<Wire.Kind> = ["value", "contract/deploy", "contract/execute", "rlp", "cancel", "anchor", "account", "legacy"]
 
@@ -330,7 +333,7 @@ export const routes: ReadonlyArray<Route.Route> = [
           gas: decoded.gas,
           methodName: decoded.data.methodName,
           arguments: decoded.data.arguments ?? []
-        }))
+        }).pipe(Effect.flatMap(Render.json(Transaction.ContractCallResult))))
   }),
   Route.make({
     method: "GET",
@@ -348,6 +351,6 @@ export const routes: ReadonlyArray<Route.Route> = [
     },
     handler: ({ caller, params, services }) =>
       Effect.flatMap(PathValues.parseTransactionHash(params["transaction-hash"]), (hash) =>
-        services.ledger.receipt(caller.pool.chainId, hash))
+        Effect.flatMap(services.ledger.receipt(caller.pool.chainId, hash), Render.json(Transaction.TransactionReceipt)))
   })
 ]

@@ -1,7 +1,8 @@
 /**
- * The wallet interface behind the HTTP routes: authenticating a key, selecting a pool, and the
- * operations on accounts and fee-payer accounts, with the rules of the real service. Inputs arrive parsed (the routes read
- * the wire); failures are the domain's refusals (`Refusal`).
+ * The accounts service: authenticating a key, selecting a pool, and the operations on accounts
+ * and fee-payer accounts, with the rules of the real service. Inputs arrive parsed (the routes
+ * read the wire); answers are values (the client's records, or an account's JSON as the store
+ * wrote it: `Store.Encoded`); failures are the domain's refusals (`Refusal`).
  *
  * Internal to the emulator: not exported from `effect-kas-wallet-emulator`.
  *
@@ -9,17 +10,15 @@
  * @internal
  */
 import type { SqlError } from "@effect/sql"
-import { Clock, Context, Effect, Either, Layer, Option, Redacted, Schema } from "effect"
-import { randomBytes } from "node:crypto"
+import { Clock, Context, Effect, Either, Layer, Option, type Redacted, Schema } from "effect"
 import { Account, type Address, type ChainId, Krn } from "effect-kas-wallet"
-import * as AccountKeys from "./chain/AccountKeys.js"
-import * as Refusal from "./Refusal.js"
-import * as ApiKeys from "./console/ApiKeys.js"
-import * as Cursor from "./http/Cursor.js"
-import { EmulatorError } from "./EmulatorError.js"
-import * as KeyVault from "./store/KeyVault.js"
-import * as Keys from "./Keys.js"
-import * as Store from "./store/Store.js"
+import * as AccountKeys from "../chain/AccountKeys.js"
+import * as ApiKeys from "../console/ApiKeys.js"
+import * as Refusal from "../Refusal.js"
+import * as KeyVault from "../store/KeyVault.js"
+import * as Store from "../store/Store.js"
+import * as Cursors from "./Cursors.js"
+import type * as Keys from "./Keys.js"
 
 /**
  * The authenticated member of a request.
@@ -33,29 +32,12 @@ export interface Caller {
 }
 
 /**
- * The caller of a key operation (`/v2/key`): the member and the request's chain.
- *
- * @since 0.5.0
- * @category models
- */
-export type KeyCaller = Keys.KeyCaller
-
-/**
- * The pool a request works on: the member's, on the request's chain; an account pool or a
- * fee-payer pool (`kind`).
+ * The pool a request works on (`Store.SelectedPool`).
  *
  * @since 0.1.0
  * @category models
  */
-export interface SelectedPool {
-  readonly id: number
-  readonly memberId: number
-  /** The member's account id, as in its KRNs. */
-  readonly accountId: string
-  readonly chainId: ChainId.ChainId
-  readonly kind: Store.Kind
-  readonly krn: Krn.PoolKrn
-}
+export type SelectedPool = Store.SelectedPool
 
 /**
  * A list request, its values already read and range-checked.
@@ -81,17 +63,7 @@ export interface ListRequest {
  * @since 0.1.0
  * @category models
  */
-export interface Service extends Keys.Service {
-  /**
-   * The listing cursors of this database (signed with its cursor key), for the listings served
-   * outside the wallet (the fee-delegation history).
-   *
-   * @since 0.5.0
-   */
-  readonly cursors: {
-    readonly encode: (binding: Cursor.Binding, state: Cursor.State) => string
-    readonly decode: (binding: Cursor.Binding, cursor: string) => Option.Option<Cursor.State>
-  }
+export interface Service {
   /**
    * The member owning a key; `None` when the key is unknown or the secret wrong (the two take the
    * same time).
@@ -119,7 +91,7 @@ export interface Service extends Keys.Service {
   readonly createAccount: (
     pool: SelectedPool,
     options?: { readonly withoutAccountUpdate?: boolean | undefined }
-  ) => Effect.Effect<string, SqlError.SqlError>
+  ) => Effect.Effect<Store.Encoded<"Account">, SqlError.SqlError>
   /**
    * Takes an existing address into the pool as an account whose key is a key of the key service
    * (a registration): its private key sealed again, bound to the address, as every account's.
@@ -131,7 +103,7 @@ export interface Service extends Keys.Service {
   readonly registerAccount: (
     pool: SelectedPool,
     account: { readonly address: Address.Address; readonly key: Keys.OpenedKey }
-  ) => Effect.Effect<Option.Option<string>, SqlError.SqlError>
+  ) => Effect.Effect<Option.Option<Store.Encoded<"Account">>, SqlError.SqlError>
   /**
    * Whether an address (any case) is an account or fee-payer account of the emulator, of any
    * member, chain or state.
@@ -139,35 +111,41 @@ export interface Service extends Keys.Service {
    * @since 0.8.0
    */
   readonly addressTaken: (address: string) => Effect.Effect<boolean, SqlError.SqlError>
-  /** The JSON of the account of an address in the pool (any case), or 400 `1061010` (also when deleted). */
-  readonly getAccount: (pool: SelectedPool, address: string) => Effect.Effect<string, Refusal.Refusal | SqlError.SqlError>
-  /** One page, newest first; a cursor that does not verify for this pool is 400 `1061615`. */
-  readonly listAccounts: (pool: SelectedPool, request: ListRequest) => Effect.Effect<Page, Refusal.Refusal | SqlError.SqlError>
-  /** Deletes an account of the pool: `{"status":"deleted"}`, or 400 `1061010` when unknown or deleted. */
-  readonly deleteAccount: (pool: SelectedPool, address: string) => Effect.Effect<string, Refusal.Refusal | SqlError.SqlError>
   /**
-   * Disables (`enabled: false`) or enables an account of the pool: `{address, krn, updatedAt}`.
-   * 400 `1061510` when disabling anything but an enabled account of the pool (a disabled,
-   * deleted or unknown one), `1061511` when enabling anything but a disabled one.
+   * The JSON of the account of an address in the pool (any case); `NotFound` (also when deleted),
+   * `AccountCorrupted` when its key is no longer the one KAS holds.
+   */
+  readonly getAccount: (pool: SelectedPool, address: string) => Effect.Effect<Store.Encoded<"Account">, Refusal.Refusal | SqlError.SqlError>
+  /** One page, newest first; a cursor that does not verify for this pool is `OutOfRange`. */
+  readonly listAccounts: (pool: SelectedPool, request: ListRequest) => Effect.Effect<Page, Refusal.Refusal | SqlError.SqlError>
+  /** Deletes an account of the pool; `NotFound` when unknown or deleted. */
+  readonly deleteAccount: (
+    pool: SelectedPool,
+    address: string
+  ) => Effect.Effect<Account.AccountStatus, Refusal.Refusal | SqlError.SqlError>
+  /**
+   * Disables (`enabled: false`) or enables an account of the pool: its address, pool and new
+   * `updatedAt`. `AlreadyDisabled` when disabling anything but an enabled account of the pool (a
+   * disabled, deleted or unknown one), `AlreadyEnabled` when enabling anything but a disabled one.
    */
   readonly setEnabled: (
     pool: SelectedPool,
     address: string,
     enabled: boolean
-  ) => Effect.Effect<string, Refusal.Refusal | SqlError.SqlError>
-  /** `{accountId, count}`: the member's accounts on the chain, in every account pool, deleted ones aside. */
-  readonly accountCount: (caller: Caller, chainId: ChainId.ChainId) => Effect.Effect<string, SqlError.SqlError>
-  /** `{accountId, count, krn}`: the accounts of the pool, deleted ones aside. */
-  readonly poolAccountCount: (pool: SelectedPool) => Effect.Effect<string, SqlError.SqlError>
+  ) => Effect.Effect<Account.AccountSummary, Refusal.Refusal | SqlError.SqlError>
+  /** The member's accounts on the chain, in every account pool, deleted ones aside. */
+  readonly accountCount: (caller: Caller, chainId: ChainId.ChainId) => Effect.Effect<Account.AccountCount, SqlError.SqlError>
+  /** The accounts of the pool, deleted ones aside. */
+  readonly poolAccountCount: (pool: SelectedPool) => Effect.Effect<Account.PoolAccountCount, SqlError.SqlError>
   /**
-   * `{items: [{address, chainId}]}`: the member's accounts on the chain whose public key is
-   * `publicKey` (uncompressed, lower case), deleted ones aside.
+   * The member's accounts on the chain whose public key is `publicKey` (uncompressed, lower case),
+   * deleted ones aside.
    */
   readonly accountsByPublicKey: (
     caller: Caller,
     chainId: ChainId.ChainId,
     publicKey: string
-  ) => Effect.Effect<string, SqlError.SqlError>
+  ) => Effect.Effect<Account.PublicKeyAccounts, SqlError.SqlError>
 }
 
 /**
@@ -177,29 +155,29 @@ export interface Service extends Keys.Service {
  * @category models
  */
 export interface Page {
-  readonly items: ReadonlyArray<Uint8Array>
+  readonly items: ReadonlyArray<Store.EncodedBytes<"Account">>
   /** `""` on the last page. */
   readonly cursor: string
 }
 
 /**
- * The wallet operations of an emulator.
+ * The accounts service of an emulator.
  *
- * @since 0.1.0
+ * @since 0.10.0
  * @category tags
  */
-export class Wallet extends Context.Tag("effect-kas-wallet-emulator/Wallet")<Wallet, Service>() {}
+export class Accounts extends Context.Tag("effect-kas-wallet-emulator/Accounts")<Accounts, Service>() {}
 
 const viewOf = (pool: SelectedPool): Store.PoolView => ({ kind: pool.kind, chainId: pool.chainId, krn: pool.krn.toString() })
 
 const nowSeconds = Effect.map(Clock.currentTimeMillis, (ms) => Math.floor(ms / 1000))
 
 /**
- * The JSON of a small answer, through its schema both ways: what is answered is what the client
- * decodes, and a value that does not fit the contract is a defect (500), never a wrong answer.
+ * A small answer as the client's record, checked by its schema: what is answered is what the
+ * client decodes, and a value that does not fit the contract is a defect (500), never a wrong
+ * answer.
  */
-const render = <A, I>(schema: Schema.Schema<A, I>, value: unknown): Effect.Effect<string> =>
-  Schema.decodeUnknown(schema)(value).pipe(Effect.flatMap(Schema.encode(schema)), Effect.map((json) => JSON.stringify(json)), Effect.orDie)
+const record = <A, I>(schema: Schema.Schema<A, I>, value: unknown): Effect.Effect<A> => Effect.orDie(Schema.decodeUnknown(schema)(value))
 
 const defaultKrn = (kind: Store.Kind, chainId: ChainId.ChainId, accountId: string): Krn.PoolKrn =>
   // The account id was a valid KRN segment when the member was created.
@@ -208,22 +186,15 @@ const defaultKrn = (kind: Store.Kind, chainId: ChainId.ChainId, accountId: strin
     : Either.getOrThrow(Krn.feePayerPool(chainId, accountId))
 
 /**
- * Builds the wallet operations over the store and key vault of the context. The cursor signing key
- * is created in the database on first use, so that every emulator sharing it accepts the cursors
- * of the others.
+ * Builds the accounts service over the store, key vault and cursors of the context.
  *
  * @since 0.1.0
  * @category constructors
  */
-export const make: Effect.Effect<Service, EmulatorError, Store.Store | KeyVault.KeyVault> = Effect.gen(function*() {
+export const make: Effect.Effect<Service, never, Store.Store | KeyVault.KeyVault | Cursors.Cursors> = Effect.gen(function*() {
   const store = yield* Store.Store
   const vault = yield* KeyVault.KeyVault
-  const cursorKey = Redacted.make(
-    yield* Effect.mapError(
-      store.setting("cursor_secret", new Uint8Array(randomBytes(32))),
-      (cause) => new EmulatorError({ reason: "Database", message: "cannot read the cursor key of the database", cause })
-    )
-  )
+  const cursors = yield* Cursors.Cursors
 
   // Pools are never deleted or renamed: a pool found once stays the same, and each request saves
   // a query (one of a create's three). Only found pools are kept (one may be created later), and
@@ -244,11 +215,6 @@ export const make: Effect.Effect<Service, EmulatorError, Store.Store | KeyVault.
   }
 
   const service: Service = {
-    ...Keys.make(store, vault, cursorKey),
-    cursors: {
-      encode: (binding, state) => Cursor.encode(cursorKey, binding, state),
-      decode: (binding, cursor) => Cursor.decode(cursorKey, binding, cursor)
-    },
     authenticate: (accessKeyId, secretAccessKey) =>
       Effect.map(store.findKey(accessKeyId), (found) => {
         const ok = Option.isSome(found)
@@ -317,25 +283,21 @@ export const make: Effect.Effect<Service, EmulatorError, Store.Store | KeyVault.
     addressTaken: (address) => store.addressTaken(address.toLowerCase()),
 
     getAccount: (pool, address) =>
-      Effect.flatMap(store.findAccount(pool.id, address.toLowerCase(), viewOf(pool)), (found): Effect.Effect<string, Refusal.Refusal> =>
+      Effect.flatMap(store.findAccount(pool.id, address.toLowerCase(), viewOf(pool)), (found): Effect.Effect<Store.Encoded<"Account">, Refusal.Refusal> =>
         Option.isNone(found)
           ? Effect.fail(new Refusal.NotFound({}))
           // KAS can no longer sign for a corrupted account: the service answers 1065102.
           : found.value.status === "corrupted"
-          ? Effect.fail(new Refusal.AccountCorrupted({ address: address, use: "read" }))
+          ? Effect.fail(new Refusal.AccountCorrupted({ address, use: "read" }))
           : Effect.succeed(found.value.json)),
 
     listAccounts: (pool, { cursor, from, size, status, to }) =>
       Effect.gen(function*() {
-        const binding: Cursor.Binding = { memberId: pool.memberId, chainId: pool.chainId, poolId: pool.id, kind: pool.kind }
-        let state: { readonly after: Store.Position | undefined; readonly snapshot: number }
-        if (cursor === "") {
-          state = { after: undefined, snapshot: yield* store.lastSeq(pool.kind) }
-        } else {
-          const decoded = Cursor.decode(cursorKey, binding, cursor)
-          if (Option.isNone(decoded)) return yield* new Refusal.OutOfRange({ field: "cursor" })
-          state = decoded.value
-        }
+        const binding: Cursors.Binding = { memberId: pool.memberId, chainId: pool.chainId, poolId: pool.id, kind: pool.kind }
+        const resumed = yield* cursors.resume(binding, cursor)
+        const state: { readonly after: Store.Position | undefined; readonly snapshot: number } = Option.isSome(resumed)
+          ? resumed.value
+          : { after: undefined, snapshot: yield* store.lastSeq(pool.kind) }
         // The cursor is "" exactly when this page is the last (the store looks one account
         // ahead), so no request ever gets an empty trailing page.
         const page = yield* store.page(
@@ -344,7 +306,7 @@ export const make: Effect.Effect<Service, EmulatorError, Store.Store | KeyVault.
         )
         const next = page.next === undefined
           ? ""
-          : Cursor.encode(cursorKey, binding, { after: page.next, snapshot: state.snapshot })
+          : cursors.encode(binding, { after: page.next, snapshot: state.snapshot })
         return { items: page.items, cursor: next }
       }),
 
@@ -352,7 +314,7 @@ export const make: Effect.Effect<Service, EmulatorError, Store.Store | KeyVault.
       Effect.gen(function*() {
         const outcome = yield* store.changeStatus(pool.id, address.toLowerCase(), "delete", yield* nowSeconds, pool.kind)
         yield* changed(outcome)
-        return yield* render(Account.AccountStatus, { status: "deleted" })
+        return { status: "deleted" } as const
       }),
 
     setEnabled: (pool, address, enabled) =>
@@ -365,28 +327,28 @@ export const make: Effect.Effect<Service, EmulatorError, Store.Store | KeyVault.
           pool.kind
         )
         const { address: checksummed, updatedAt } = yield* changed(outcome)
-        return yield* render(Account.AccountSummary, { address: checksummed, krn: pool.krn.toString(), updatedAt })
+        return yield* record(Account.AccountSummary, { address: checksummed, krn: pool.krn.toString(), updatedAt })
       }),
 
     accountCount: (caller, chainId) =>
       Effect.flatMap(store.countMember(caller.memberId, chainId), (count) =>
-        render(Account.AccountCount, { accountId: caller.accountId, count })),
+        record(Account.AccountCount, { accountId: caller.accountId, count })),
 
     poolAccountCount: (pool) =>
       Effect.flatMap(store.countPool(pool.id, pool.kind), (count) =>
-        render(Account.PoolAccountCount, { accountId: pool.accountId, count, krn: pool.krn.toString() })),
+        record(Account.PoolAccountCount, { accountId: pool.accountId, count, krn: pool.krn.toString() })),
 
     accountsByPublicKey: (caller, chainId, publicKey) =>
       Effect.flatMap(store.addressesOfPublicKey(caller.memberId, chainId, publicKey), (addresses) =>
-        render(Account.PublicKeyAccounts, { items: addresses.map((address) => ({ address, chainId })) }))
+        record(Account.PublicKeyAccounts, { items: addresses.map((address) => ({ address, chainId })) }))
   }
   return service
 })
 
 /**
- * The wallet operations over the store and key vault of the context.
+ * The accounts service over the store, key vault and cursors of the context.
  *
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<Wallet, EmulatorError, Store.Store | KeyVault.KeyVault> = Layer.effect(Wallet, make)
+export const layer: Layer.Layer<Accounts, never, Store.Store | KeyVault.KeyVault | Cursors.Cursors> = Layer.effect(Accounts, make)

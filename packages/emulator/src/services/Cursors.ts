@@ -9,14 +9,19 @@
  * bit, forged without the secret, or replayed by another member or on another chain or pool does
  * not verify.
  *
+ * The `Cursors` service signs them with the database's cursor key, for every listing of the
+ * services (accounts, keys, multisig transactions, the fee-delegation history).
+ *
  * Internal to the emulator: not exported from `effect-kas-wallet-emulator`.
  *
  * @since 0.1.0
  * @internal
  */
-import { Option, Redacted, Schema } from "effect"
-import { createHmac, timingSafeEqual } from "node:crypto"
-import type * as Store from "../store/Store.js"
+import { Context, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto"
+import { EmulatorError } from "../EmulatorError.js"
+import * as Refusal from "../Refusal.js"
+import * as Store from "../store/Store.js"
 
 /**
  * What a cursor is valid for.
@@ -119,3 +124,61 @@ export const decode = (
     ({ h, s, t }) => (s <= h ? Option.some({ after: { createdAt: t, seq: s }, snapshot: h }) : Option.none())
   )
 }
+
+/**
+ * The listing cursors of a database, signed with its cursor key.
+ *
+ * @since 0.10.0
+ * @category models
+ */
+export interface Service {
+  readonly encode: (binding: Binding, state: State) => string
+  readonly decode: (binding: Binding, cursor: string) => Option.Option<State>
+  /**
+   * Where a listing resumes: `None` for the first page (`cursor` empty), the cursor's state when it
+   * verifies for this binding, else `OutOfRange` naming `cursor`.
+   */
+  readonly resume: (binding: Binding, cursor: string) => Effect.Effect<Option.Option<State>, Refusal.OutOfRange>
+}
+
+/**
+ * The listing cursors of an emulator.
+ *
+ * @since 0.10.0
+ * @category tags
+ */
+export class Cursors extends Context.Tag("effect-kas-wallet-emulator/Cursors")<Cursors, Service>() {}
+
+/**
+ * The cursors of the database of the context. Its cursor key is created in the database on first
+ * use, so that every emulator sharing the database accepts the cursors of the others.
+ *
+ * @since 0.10.0
+ * @category constructors
+ */
+export const make: Effect.Effect<Service, EmulatorError, Store.Store> = Effect.gen(function*() {
+  const store = yield* Store.Store
+  const secret = Redacted.make(
+    yield* Effect.mapError(
+      store.setting("cursor_secret", new Uint8Array(randomBytes(32))),
+      (cause) => new EmulatorError({ reason: "Database", message: "cannot read the cursor key of the database", cause })
+    )
+  )
+  return {
+    encode: (binding, state) => encode(secret, binding, state),
+    decode: (binding, cursor) => decode(secret, binding, cursor),
+    resume: (binding, cursor) => {
+      if (cursor === "") return Effect.succeed(Option.none())
+      const state = decode(secret, binding, cursor)
+      return Option.isNone(state) ? Effect.fail(new Refusal.OutOfRange({ field: "cursor" })) : Effect.succeed(state)
+    }
+  }
+})
+
+/**
+ * The cursors of the database of the context.
+ *
+ * @since 0.10.0
+ * @category layers
+ */
+export const layer: Layer.Layer<Cursors, EmulatorError, Store.Store> = Layer.effect(Cursors, make)

@@ -1,7 +1,7 @@
 /**
  * The key service of the wallet (`/v2/key`): key pools per member and chain, fresh secp256k1 keys
- * sealed at rest like account keys, and signing a 32-byte hash with one. The operations are part
- * of `Wallet.Service`; this module builds them, and reads the wire values they take.
+ * sealed at rest like account keys, and signing a 32-byte hash with one. Answers are values (the
+ * client's records, or a key's JSON as the store wrote it: `Store.Encoded`).
  *
  * Key pool KRNs are `krn:<chain-id>:wallet:<account-id>:key-pool:<name>` and key ids
  * `<key-pool-krn>:0x<64 hex>`, as the public spec (2021-09-29) shows (`Krn.KeyPoolType`, the
@@ -14,14 +14,14 @@
  */
 import type { SqlError } from "@effect/sql"
 import { secp256k1 } from "@noble/curves/secp256k1.js"
-import { Clock, Effect, Either, Option, Redacted } from "effect"
+import { Clock, Context, Effect, Either, Layer, Option, Redacted } from "effect"
 import { createHash } from "node:crypto"
 import { type ChainId, Key, Krn } from "effect-kas-wallet"
-import * as AccountKeys from "./chain/AccountKeys.js"
-import * as Refusal from "./Refusal.js"
-import * as Cursor from "./http/Cursor.js"
-import type * as KeyVault from "./store/KeyVault.js"
-import type * as Store from "./store/Store.js"
+import * as AccountKeys from "../chain/AccountKeys.js"
+import * as Refusal from "../Refusal.js"
+import * as KeyVault from "../store/KeyVault.js"
+import * as Store from "../store/Store.js"
+import * as Cursors from "./Cursors.js"
 
 /**
  * The most keys one `POST /v2/key` creates (the spec's `maximum`): the client's bound.
@@ -70,31 +70,34 @@ export interface OpenedKey {
 }
 
 /**
- * The key operations. Every failure that is the caller's is a 400; a key id or KRN that is not
- * one of the caller's key pools on the request's chain (another member's, another chain's,
- * unknown, deleted) is `1061010`, the same as an unknown one: nothing tells them apart.
+ * The key operations. A key id or KRN that is not one of the caller's key pools on the request's
+ * chain (another member's, another chain's, unknown, deleted) is `NotFound`, the same as an
+ * unknown one: nothing tells them apart.
  *
  * @since 0.5.0
  * @category models
  */
 export interface Service {
-  /** `{items: [{blob, keyId, krn, publicKey}]}`: `size` new keys in the caller's default key pool. */
-  readonly createKeys: (caller: KeyCaller, size: number) => Effect.Effect<string, SqlError.SqlError>
-  /** One page of a key pool, newest first: `{items: [{keyId, krn, publicKey}], cursor}`. */
+  /** `size` new keys in the caller's default key pool, each `{blob, keyId, krn, publicKey}`, in order. */
+  readonly createKeys: (caller: KeyCaller, size: number) => Effect.Effect<ReadonlyArray<Store.Encoded<"Key">>, SqlError.SqlError>
+  /** One page of a key pool, newest first: its items `{keyId, krn, publicKey}`, and the next cursor. */
   readonly listKeys: (
     caller: KeyCaller,
     request: KeyListRequest
-  ) => Effect.Effect<{ readonly items: ReadonlyArray<Uint8Array>; readonly cursor: string }, Refusal.Refusal | SqlError.SqlError>
+  ) => Effect.Effect<
+    { readonly items: ReadonlyArray<Store.EncodedBytes<"KeyListItem">>; readonly cursor: string },
+    Refusal.Refusal | SqlError.SqlError
+  >
   /** `{blob, keyId, krn, publicKey}`. */
-  readonly getKey: (caller: KeyCaller, keyId: string) => Effect.Effect<string, Refusal.Refusal | SqlError.SqlError>
-  /** `{"status":"deleted"}`; the key is gone from every read. */
-  readonly deleteKey: (caller: KeyCaller, keyId: string) => Effect.Effect<string, Refusal.Refusal | SqlError.SqlError>
-  /** `{signedData}`: `0x` + r (32 bytes) + s (32 bytes, low) + v (1 byte, the recovery id 0 or 1). */
+  readonly getKey: (caller: KeyCaller, keyId: string) => Effect.Effect<Store.Encoded<"Key">, Refusal.Refusal | SqlError.SqlError>
+  /** Deletes a key: it is gone from every read. */
+  readonly deleteKey: (caller: KeyCaller, keyId: string) => Effect.Effect<Key.KeyStatus, Refusal.Refusal | SqlError.SqlError>
+  /** `signedData`: `0x` + r (32 bytes) + s (32 bytes, low) + v (1 byte, the recovery id 0 or 1). */
   readonly signWithKey: (
     caller: KeyCaller,
     keyId: string,
     hash: Uint8Array
-  ) => Effect.Effect<string, Refusal.Refusal | SqlError.SqlError>
+  ) => Effect.Effect<Key.KeySignature, Refusal.Refusal | SqlError.SqlError>
   /**
    * A key of the caller on the request's chain, opened (for a registration); `None` when the key
    * id is not one (malformed, another member's or chain's, unknown, deleted).
@@ -146,16 +149,23 @@ export const parseKeyId = (raw: string): Either.Either<{ readonly krn: string; r
 const nowSeconds = Effect.map(Clock.currentTimeMillis, (ms) => Math.floor(ms / 1000))
 
 /**
- * Builds the key operations over a store and vault; `cursorKey` signs listing cursors.
+ * The key service of an emulator.
+ *
+ * @since 0.10.0
+ * @category tags
+ */
+export class Keys extends Context.Tag("effect-kas-wallet-emulator/Keys")<Keys, Service>() {}
+
+/**
+ * Builds the key operations over the store, key vault and cursors of the context.
  *
  * @since 0.5.0
  * @category constructors
  */
-export const make = (
-  store: Store.Service,
-  vault: KeyVault.Service,
-  cursorKey: Redacted.Redacted<Uint8Array>
-): Service => {
+export const make: Effect.Effect<Service, never, Store.Store | KeyVault.KeyVault | Cursors.Cursors> = Effect.gen(function*() {
+  const store = yield* Store.Store
+  const vault = yield* KeyVault.KeyVault
+  const cursors = yield* Cursors.Cursors
   // Key pools are never deleted or renamed: found once, they stay (as the account pools).
   const pools = new Map<string, number>()
   const poolOf = (caller: KeyCaller, name: string) => {
@@ -204,23 +214,18 @@ export const make = (
           const blob = `0x${createHash("sha256").update("kas-emulator-key-blob/v1").update(sealedPrivateKey).digest("hex")}`
           return { keyHex, publicKey: key.publicKey, blob, sealedPrivateKey, createdAt }
         })
-        const items = yield* store.insertWalletKeys(poolId, krn, keys)
-        return `{"items":[${items.join(",")}]}`
+        return yield* store.insertWalletKeys(poolId, krn, keys)
       }),
 
     listKeys: (caller, { cursor, krn, size }) =>
       Effect.gen(function*() {
         const name = yield* poolNameOf(caller, krn)
         const poolId = yield* poolOf(caller, name)
-        const binding: Cursor.Binding = { memberId: caller.memberId, chainId: caller.chainId, poolId, kind: "key" }
-        let state: { readonly before: number | undefined; readonly snapshot: number }
-        if (cursor === "") {
-          state = { before: undefined, snapshot: yield* store.lastWalletKeySeq }
-        } else {
-          const decoded = Cursor.decode(cursorKey, binding, cursor)
-          if (Option.isNone(decoded)) return yield* new Refusal.OutOfRange({ field: "cursor" })
-          state = { before: decoded.value.after.seq, snapshot: decoded.value.snapshot }
-        }
+        const binding: Cursors.Binding = { memberId: caller.memberId, chainId: caller.chainId, poolId, kind: "key" }
+        const resumed = yield* cursors.resume(binding, cursor)
+        const state: { readonly before: number | undefined; readonly snapshot: number } = Option.isSome(resumed)
+          ? { before: resumed.value.after.seq, snapshot: resumed.value.snapshot }
+          : { before: undefined, snapshot: yield* store.lastWalletKeySeq }
         const page = yield* store.walletKeyPage({
           poolId,
           krn: poolKrn(caller, name),
@@ -230,7 +235,7 @@ export const make = (
         })
         const next = page.next === undefined
           ? ""
-          : Cursor.encode(cursorKey, binding, { after: { createdAt: 0, seq: page.next }, snapshot: state.snapshot })
+          : cursors.encode(binding, { after: { createdAt: 0, seq: page.next }, snapshot: state.snapshot })
         return { items: page.items, cursor: next }
       }),
 
@@ -246,7 +251,7 @@ export const make = (
       Effect.gen(function*() {
         const { keyHex, poolId } = yield* keyOf(caller, raw)
         if (!(yield* store.deleteWalletKey(poolId, keyHex))) return yield* new Refusal.NotFound({})
-        return "{\"status\":\"deleted\"}"
+        return { status: "deleted" } as const
       }),
 
     signWithKey: (caller, raw, hash) =>
@@ -259,7 +264,7 @@ export const make = (
         const signature = secp256k1.sign(hash, Redacted.value(opened), { prehash: false, format: "recovered" })
         const rs = Buffer.from(signature.subarray(1, 65)).toString("hex")
         const v = signature[0]!.toString(16).padStart(2, "0")
-        return `{"signedData":"0x${rs}${v}"}`
+        return { signedData: `0x${rs}${v}` as Key.KeySignature["signedData"] }
       }),
 
     openKey: (caller, raw) =>
@@ -274,4 +279,12 @@ export const make = (
         return Option.some<OpenedKey>({ keyHex, publicKey: publicKey.toLowerCase(), privateKey })
       })
   }
-}
+})
+
+/**
+ * The key service over the store, key vault and cursors of the context.
+ *
+ * @since 0.10.0
+ * @category layers
+ */
+export const layer: Layer.Layer<Keys, never, Store.Store | KeyVault.KeyVault | Cursors.Cursors> = Layer.effect(Keys, make)

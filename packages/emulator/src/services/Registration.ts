@@ -27,14 +27,14 @@
  * @internal
  */
 import type { SqlError } from "@effect/sql"
-import { Effect, Either, Option } from "effect"
+import { Context, Effect, Either, Layer, Option } from "effect"
 import { Registration } from "effect-kas-wallet"
 import * as Klaytn from "effect-kas-wallet/Klaytn"
 import * as Wire from "effect-kas-wallet/Wire"
-import * as Refusal from "./Refusal.js"
-import * as Ledger from "./chain/Ledger.js"
-import type * as Keys from "./Keys.js"
-import type * as Wallet from "./Wallet.js"
+import * as Ledger from "../chain/Ledger.js"
+import * as Refusal from "../Refusal.js"
+import * as Accounts from "./Accounts.js"
+import * as Keys from "./Keys.js"
 
 /**
  * The registration operation.
@@ -48,10 +48,20 @@ export interface Service {
    * request-level refusal (a key id that is not the caller's key on the request's chain).
    */
   readonly register: (
-    pool: Wallet.SelectedPool,
+    pool: Accounts.SelectedPool,
     items: ReadonlyArray<Registration.RegistrationItem>
   ) => Effect.Effect<Registration.RegistrationResult, Refusal.Refusal | SqlError.SqlError>
 }
+
+/**
+ * The registration of an emulator.
+ *
+ * @since 0.10.0
+ * @category tags
+ */
+export class RegistrationService
+  extends Context.Tag("effect-kas-wallet-emulator/Registration")<RegistrationService, Service>()
+{}
 
 /**
  * The reason of an item whose signatures do not validate against the account's key: the spec's
@@ -68,22 +78,25 @@ const bytesOf = (hex: string): Uint8Array => new Uint8Array(Buffer.from(hex.slic
 type Failure = string
 
 /**
- * Builds the registration over the wallet and the ledger. Registrations run one at a time in the
- * process: an item's checks, its transaction and its account are then never interleaved with
- * another registration of the same address.
+ * Builds the registration over the accounts, keys and ledger of the context. Registrations run one
+ * at a time in the process: an item's checks, its transaction and its account are then never
+ * interleaved with another registration of the same address.
  *
  * @since 0.8.0
  * @category constructors
  */
-export const make = (wallet: Wallet.Service, ledger: Ledger.Service): Effect.Effect<Service> =>
-  Effect.map(Effect.makeSemaphore(1), (lock): Service => {
+export const make: Effect.Effect<Service, never, Accounts.Accounts | Keys.Keys | Ledger.Ledger> = Effect.gen(function*() {
+  const accounts = yield* Accounts.Accounts
+  const keyService = yield* Keys.Keys
+  const ledger = yield* Ledger.Ledger
+  return yield* Effect.map(Effect.makeSemaphore(1), (lock): Service => {
     // Whether the key on the chain (or the one an update sets) makes the KAS key the signer of the
     // account's transactions: what KAS needs to sign for it.
     const kasSigns = (address: string, key: Klaytn.AccountKey, kas: Keys.OpenedKey) =>
       Ledger.kasSigns(address, key, bytesOf(kas.publicKey))
 
     // The account update of an item, checked, then sent with the global fee payer paying.
-    const sendUpdate = (pool: Wallet.SelectedPool, item: Registration.RegistrationItem, rlp: string, kas: Keys.OpenedKey) =>
+    const sendUpdate = (pool: Accounts.SelectedPool, item: Registration.RegistrationItem, rlp: string, kas: Keys.OpenedKey) =>
       Effect.gen(function*() {
         const decoded = Klaytn.decodeRaw(bytesOf(rlp))
         if (Either.isLeft(decoded)) return Option.some<Failure>(`its value is out of range; rlp (${decoded.left.reason})`)
@@ -123,9 +136,9 @@ export const make = (wallet: Wallet.Service, ledger: Ledger.Service): Effect.Eff
         )
       })
 
-    const registerOne = (pool: Wallet.SelectedPool, item: Registration.RegistrationItem, kas: Keys.OpenedKey) =>
+    const registerOne = (pool: Accounts.SelectedPool, item: Registration.RegistrationItem, kas: Keys.OpenedKey) =>
       Effect.gen(function*() {
-        if (yield* wallet.addressTaken(item.address)) return Option.some<Failure>(`the account is already registered; ${item.address}`)
+        if (yield* accounts.addressTaken(item.address)) return Option.some<Failure>(`the account is already registered; ${item.address}`)
         if (item.rlp !== undefined) {
           const failed = yield* sendUpdate(pool, item, item.rlp, kas)
           if (Option.isSome(failed)) return failed
@@ -135,7 +148,7 @@ export const make = (wallet: Wallet.Service, ledger: Ledger.Service): Effect.Eff
           )
         }
         // Only another process registering the same address meanwhile can take it now.
-        const joined = yield* wallet.registerAccount(pool, { address: item.address, key: kas })
+        const joined = yield* accounts.registerAccount(pool, { address: item.address, key: kas })
         return Option.isSome(joined) ? Option.none<Failure>() : Option.some<Failure>(`the account is already registered; ${item.address}`)
       })
 
@@ -146,7 +159,7 @@ export const make = (wallet: Wallet.Service, ledger: Ledger.Service): Effect.Eff
           // Every key first: an unknown one refuses the whole request, before anything changes.
           const keys: Array<Keys.OpenedKey> = []
           for (const item of items) {
-            const opened = yield* wallet.openKey(caller, item.keyId.toString())
+            const opened = yield* keyService.openKey(caller, item.keyId.toString())
             if (Option.isNone(opened)) return yield* new Refusal.NotFound({ detail: item.keyId.toString() })
             keys.push(opened.value)
           }
@@ -161,3 +174,15 @@ export const make = (wallet: Wallet.Service, ledger: Ledger.Service): Effect.Eff
         }))
     }
   })
+})
+
+/**
+ * The registration over the accounts, keys and ledger of the context.
+ *
+ * @since 0.10.0
+ * @category layers
+ */
+export const layer: Layer.Layer<RegistrationService, never, Accounts.Accounts | Keys.Keys | Ledger.Ledger> = Layer.effect(
+  RegistrationService,
+  make
+)

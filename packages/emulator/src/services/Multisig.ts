@@ -24,13 +24,14 @@
 import type { SqlError } from "@effect/sql"
 import { Clock, Context, Effect, Either, Layer, Option, Schema } from "effect"
 import { AccountKey, Address, type ChainId, Krn, Multisig, Transaction } from "effect-kas-wallet"
-import * as Klaytn from "./chain/Klaytn.js"
-import * as Ledger from "./chain/Ledger.js"
-import * as Refusal from "./Refusal.js"
-import type * as Cursor from "./http/Cursor.js"
-import * as LedgerStore from "./store/LedgerStore.js"
-import * as MultisigStore from "./store/MultisigStore.js"
-import * as Wallet from "./Wallet.js"
+import * as Klaytn from "../chain/Klaytn.js"
+import * as Ledger from "../chain/Ledger.js"
+import * as Refusal from "../Refusal.js"
+import * as LedgerStore from "../store/LedgerStore.js"
+import * as MultisigStore from "../store/MultisigStore.js"
+import * as Accounts from "./Accounts.js"
+import * as Cursors from "./Cursors.js"
+import type * as Keys from "./Keys.js"
 
 /**
  * A listing of pending transactions, its values read.
@@ -46,7 +47,18 @@ export interface ListRequest {
 }
 
 /**
- * The multisig operations; each answers its JSON body.
+ * A page of pending transactions: at least one; `cursor` is `""` on the last page.
+ *
+ * @since 0.10.0
+ * @category models
+ */
+export interface Page {
+  readonly items: ReadonlyArray<Multisig.PendingTransaction>
+  readonly cursor: string
+}
+
+/**
+ * The multisig operations; each answers the client's record of its answer.
  *
  * @since 0.8.0
  * @category models
@@ -54,22 +66,30 @@ export interface ListRequest {
 export interface Service {
   /** `PUT /v2/account/{address}/multisig`: the account (lower case) of the pool becomes multisig. */
   readonly update: (
-    pool: Wallet.SelectedPool,
+    pool: Accounts.SelectedPool,
     address: string,
     body: { readonly request: Multisig.UpdateRequest; readonly key: Uint8Array }
-  ) => Effect.Effect<string, Refusal.Refusal | SqlError.SqlError>
+  ) => Effect.Effect<Multisig.MultisigAccount, Refusal.Refusal | SqlError.SqlError>
   /** `GET /v2/multisig/account/{address}/tx`: the waiting transactions of a multisig account or a signer (lower case). */
-  readonly list: (caller: Wallet.KeyCaller, address: string, request: ListRequest) => Effect.Effect<string, Refusal.Refusal | SqlError.SqlError>
+  readonly list: (caller: Keys.KeyCaller, address: string, request: ListRequest) => Effect.Effect<Page, Refusal.Refusal | SqlError.SqlError>
   /** `POST /v2/multisig/account/{address}/tx/{transaction-id}/sign`: a signer of the pool signs. */
-  readonly sign: (pool: Wallet.SelectedPool, signer: string, id: string) => Effect.Effect<string, Refusal.Refusal | SqlError.SqlError>
+  readonly sign: (
+    pool: Accounts.SelectedPool,
+    signer: string,
+    id: string
+  ) => Effect.Effect<Multisig.SignatureStatus, Refusal.Refusal | SqlError.SqlError>
   /** `POST /v2/multisig/tx/{transaction-id}/sign`: signatures made elsewhere are added. */
   readonly append: (
-    caller: Wallet.KeyCaller,
+    caller: Keys.KeyCaller,
     id: string,
     signatures: ReadonlyArray<Transaction.Signature>
-  ) => Effect.Effect<string, Refusal.Refusal | SqlError.SqlError>
+  ) => Effect.Effect<Multisig.SignatureStatus, Refusal.Refusal | SqlError.SqlError>
   /** `POST /v2/account/{address}/tx/{transaction-id}/sign`: an account of the pool signs, and the signature is answered, not kept. */
-  readonly signatureOf: (pool: Wallet.SelectedPool, address: string, id: string) => Effect.Effect<string, Refusal.Refusal | SqlError.SqlError>
+  readonly signatureOf: (
+    pool: Accounts.SelectedPool,
+    address: string,
+    id: string
+  ) => Effect.Effect<Transaction.Signature, Refusal.Refusal | SqlError.SqlError>
 }
 
 /**
@@ -89,6 +109,10 @@ export class MultisigService extends Context.Tag("effect-kas-wallet-emulator/Mul
  */
 export const ListedStatus = { Unsigned: 1, Signed: 2, Waiting: 3 } as const
 
+// The hash of a transaction sent (one made pending for multisig signers has none yet).
+const hashOf = (result: Transaction.TransactionResult): Transaction.TxHash | undefined =>
+  "transactionHash" in result ? result.transactionHash : undefined
+
 /** A change that lost a compare-and-set: read again and retry. */
 const Conflict = Symbol("Conflict")
 const MaxAttempts = 50
@@ -98,8 +122,6 @@ const checksummed = (lower: string): Address.Address =>
   // Stored from addresses the ledger or the accounts checked.
   Option.getOrThrow(Address.checksum(lower))
 const seconds = Effect.map(Clock.currentTimeMillis, (ms) => Math.floor(ms / 1000))
-const render = <A, I>(schema: Schema.Schema<A, I>, value: A): Effect.Effect<string> =>
-  Effect.orDie(Effect.map(Schema.encode(schema)(value), (json) => JSON.stringify(json)))
 const decodePoolKrn = Schema.decodeEither(Krn.PoolKrn)
 const internal = (what: string) => Effect.die(new Error(`multisig: ${what}`))
 
@@ -108,7 +130,7 @@ const nonceRefused = (e: Refusal.Refusal | SqlError.SqlError, words: "nonce too 
   e._tag === "NodeRefused" && e.during === "send" && e.reason === words
 
 /**
- * Builds the multisig operations over the ledger, the wallet and their stores.
+ * Builds the multisig operations over the ledger, the accounts, the cursors and their stores.
  *
  * @since 0.8.0
  * @category constructors
@@ -116,10 +138,11 @@ const nonceRefused = (e: Refusal.Refusal | SqlError.SqlError, words: "nonce too 
 export const make: Effect.Effect<
   Service,
   never,
-  Ledger.Ledger | Wallet.Wallet | MultisigStore.MultisigStore | LedgerStore.LedgerStore
+  Ledger.Ledger | Accounts.Accounts | Cursors.Cursors | MultisigStore.MultisigStore | LedgerStore.LedgerStore
 > = Effect.gen(function*() {
   const ledger = yield* Ledger.Ledger
-  const wallet = yield* Wallet.Wallet
+  const accounts = yield* Accounts.Accounts
+  const cursors = yield* Cursors.Cursors
   const store = yield* MultisigStore.MultisigStore
   const ledgerStore = yield* LedgerStore.LedgerStore
   const lock = yield* Effect.makeSemaphore(1)
@@ -157,7 +180,7 @@ export const make: Effect.Effect<
   const poolOf = (memberId: number, chainId: number, krnText: string, kind: "account" | "feePayer") =>
     Effect.flatMap(
       Either.match(decodePoolKrn(krnText), { onLeft: () => internal(`stored pool ${krnText}`), onRight: Effect.succeed }),
-      (krn) => Effect.mapError(wallet.selectPool({ memberId, accountId: krn.accountId }, chainId as ChainId.ChainId, Option.some(krn), kind), () => new Refusal.NotFound({}))
+      (krn) => Effect.mapError(accounts.selectPool({ memberId, accountId: krn.accountId }, chainId as ChainId.ChainId, Option.some(krn), kind), () => new Refusal.NotFound({}))
     )
 
   // Sends a transaction whose signatures reached its threshold: the ledger checks them against the
@@ -189,7 +212,7 @@ export const make: Effect.Effect<
         payer,
         replace: Klaytn.kindOf(tx.type) === "cancel"
       }).pipe(
-        Effect.map((json) => (JSON.parse(json) as { readonly transactionHash: string }).transactionHash as string | undefined),
+        Effect.map((result): string | undefined => hashOf(result)),
         Effect.catchIf((e) => nonceRefused(e, "nonce too high"), () => Effect.succeed(undefined))
       )
       return sent
@@ -240,7 +263,7 @@ export const make: Effect.Effect<
         weight: weightOf(row, added),
         ...(hash === undefined ? { reminders: row.signers.filter((s) => !signed.has(s.publicKey)).map((s) => checksummed(s.address)) } : {})
       }
-      return yield* render(Multisig.SignatureStatus, status)
+      return status
     })
 
   const collected = (publicKey: Uint8Array, signature: Klaytn.SignatureValues): MultisigStore.Collected => ({
@@ -267,7 +290,7 @@ export const make: Effect.Effect<
         type: "TX",
         updatedAt: row.updatedAt as Multisig.PendingTransaction["updatedAt"]
       }
-      return yield* render(Multisig.PendingTransaction, item)
+      return item
     })
 
   return {
@@ -304,21 +327,18 @@ export const make: Effect.Effect<
           krn: pool.krn as Krn.AccountPoolKrn,
           multiSigKeys: request.weightedKeys.map((w, i) => ({ publicKey: keys[i]! as Multisig.MultisigAccount["multiSigKeys"][number]["publicKey"], weight: w.weight })),
           threshold: request.threshold,
-          transactionHash: (JSON.parse(sent) as { readonly transactionHash: string }).transactionHash as Transaction.TxHash,
+          transactionHash: hashOf(sent)!,
           updatedAt: (yield* seconds) as Multisig.MultisigAccount["updatedAt"]
         }
-        return yield* render(Multisig.MultisigAccount, result)
+        return result
       }),
 
     list: (caller, address, request) =>
       Effect.gen(function*() {
-        const binding: Cursor.Binding = { memberId: caller.memberId, chainId: caller.chainId, poolId: 0, kind: "multisig", scope: address }
-        let before: MultisigStore.ListQuery["before"]
-        if (request.cursor !== "") {
-          const decoded = wallet.cursors.decode(binding, request.cursor)
-          if (Option.isNone(decoded)) return yield* new Refusal.OutOfRange({ field: "cursor" })
-          before = decoded.value.after
-        }
+        const binding: Cursors.Binding = { memberId: caller.memberId, chainId: caller.chainId, poolId: 0, kind: "multisig", scope: address }
+        const before: MultisigStore.ListQuery["before"] = Option.getOrUndefined(
+          Option.map(yield* cursors.resume(binding, request.cursor), (state) => state.after)
+        )
         // One row ahead: the cursor is "" exactly when this page is the last.
         const rows = yield* store.list({
           memberId: caller.memberId,
@@ -335,9 +355,9 @@ export const make: Effect.Effect<
         const items = yield* Effect.forEach(page, listed)
         const last = page[page.length - 1]
         const cursor = rows.length > request.size && last !== undefined
-          ? wallet.cursors.encode(binding, { after: { createdAt: last.createdAt, seq: last.seq }, snapshot: last.seq })
+          ? cursors.encode(binding, { after: { createdAt: last.createdAt, seq: last.seq }, snapshot: last.seq })
           : ""
-        return `{"items":[${items.join(",")}],"cursor":${JSON.stringify(cursor)}}`
+        return { items, cursor }
       }),
 
     sign: (pool, signer, id) =>
@@ -384,13 +404,13 @@ export const make: Effect.Effect<
         const tx = yield* decodeTx(row)
         const signed = yield* ledger.signAs(pool, address, Klaytn.senderSigningHash(tx, row.chainId))
         if (Option.isNone(signed)) return yield* new Refusal.NotFound({})
-        return yield* render(Transaction.Signature, Klaytn.toWireSignature(signed.value.signature))
+        return Klaytn.toWireSignature(signed.value.signature)
       })
   }
 })
 
 /**
- * The multisig operations over the ledger, wallet and stores of the context.
+ * The multisig operations over the ledger, accounts, cursors and stores of the context.
  *
  * @since 0.8.0
  * @category layers
@@ -398,5 +418,5 @@ export const make: Effect.Effect<
 export const layer: Layer.Layer<
   MultisigService,
   never,
-  Ledger.Ledger | Wallet.Wallet | MultisigStore.MultisigStore | LedgerStore.LedgerStore
+  Ledger.Ledger | Accounts.Accounts | Cursors.Cursors | MultisigStore.MultisigStore | LedgerStore.LedgerStore
 > = Layer.effect(MultisigService, make)
