@@ -24,6 +24,7 @@ import { Context, type Duration, Effect, Layer, type Redacted, type Scope } from
 import type { ConfigError } from "effect/ConfigError"
 import { type Address, Credentials } from "effect-kas-wallet"
 import * as App from "./http/App.js"
+import * as Blocks from "./chain/Blocks.js"
 import * as EmulatorConsole from "./console/EmulatorConsole.js"
 import * as Database from "./store/Database.js"
 import * as EmulatorConfig from "./EmulatorConfig.js"
@@ -117,7 +118,7 @@ export interface Service extends EmulatorConsole.Service {
  * @since 0.5.0
  * @category models
  */
-export type MinedBlock = Ledger.MinedBlock
+export type MinedBlock = Blocks.MinedBlock
 
 /**
  * The OpenAPI 3.1 document of the emulated API, as plain JSON.
@@ -230,10 +231,10 @@ export const make = (options: EmulatorConfig.Options = {}): Effect.Effect<Servic
       mining: ledger.mining,
       mine: (chainId, blocks) =>
         Effect.gen(function*() {
-          if (chainId !== undefined && !Ledger.Chains.includes(chainId)) {
+          if (chainId !== undefined && !Blocks.Chains.includes(chainId)) {
             return yield* new EmulatorConsole.ConsoleError({ reason: "InvalidInput", message: `chain ${chainId} is neither 8217 nor 1001` })
           }
-          const made = yield* Effect.forEach(chainId !== undefined ? [chainId] : Ledger.Chains, (id) => ledger.mine(id, blocks ?? 1))
+          const made = yield* Effect.forEach(chainId !== undefined ? [chainId] : Blocks.Chains, (id) => ledger.mine(id, blocks ?? 1))
           return made.flat()
         }).pipe(
           // The ledger's refusals (interval mode, a bad count) are the caller's input.

@@ -14,8 +14,8 @@ import * as Wire from "effect-kas-wallet/Wire"
 import * as Klaytn from "effect-kas-wallet/Klaytn"
 import { contractAddress } from "../src/chain/ContractAddress.js"
 import { intrinsicGas, intrinsicGasOf } from "../src/chain/IntrinsicGas.js"
-import * as Ledger from "../src/chain/Ledger.js"
 import * as Receipts from "../src/chain/Receipts.js"
+import * as Signer from "../src/chain/Signer.js"
 import {
   addressOfKey,
   bytesOf,
@@ -348,7 +348,7 @@ describe("every transaction type, signed with random keys", () => {
       const signed = right(Klaytn.signTransaction(tx, { chainId: c.chainId, sender: c.senderKey, feePayer: delegated ? c.feePayerKey : undefined }))
       // The ledger's signing with its signers' addresses known signs the same bytes.
       const feePayer = delegated ? { address: Option.getOrThrow(Address.checksum(addressOfKey(c.feePayerKey))), key: c.feePayerKey } : undefined
-      expect(right(Ledger.signKnown(tx, c.chainId, [right(Klaytn.sign(Klaytn.senderSigningHash(tx, c.chainId), c.senderKey, c.chainId))], feePayer)))
+      expect(right(Signer.signKnown(tx, c.chainId, [right(Klaytn.sign(Klaytn.senderSigningHash(tx, c.chainId), c.senderKey, c.chainId))], feePayer)))
         .toStrictEqual(signed)
 
       // independent decoding of the raw transaction

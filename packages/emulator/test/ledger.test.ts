@@ -16,7 +16,7 @@ import { Amount, Transaction } from "effect-kas-wallet"
 import * as Wire from "effect-kas-wallet/Wire"
 import * as Database from "../src/store/Database.js"
 import * as Emulator from "../src/Emulator.js"
-import * as Ledger from "../src/chain/Ledger.js"
+import * as Executor from "../src/chain/Executor.js"
 import * as LedgerStore from "../src/store/LedgerStore.js"
 import * as RequestBody from "../src/http/RequestBody.js"
 import { GasPrice, intrinsic, memberTx, newMemberTx, unhex, verifySigned } from "./_ledger.js"
@@ -343,7 +343,7 @@ describe("the service's rules", () => {
     fc.bigInt({ min: 0n, max: 1n << 200n }),
     fc.integer({ min: 0, max: 99 })
   ], ([fee, ratio]) => {
-    const part = Ledger.feePayerPart(fee, ratio)
+    const part = Executor.feePayerPart(fee, ratio)
     if (ratio === 0) expect(part).toBe(fee)
     else {
       expect(part * 100n <= fee * BigInt(ratio)).toBe(true)

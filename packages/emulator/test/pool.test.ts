@@ -11,6 +11,7 @@ import { describe, expect, layer } from "@effect/vitest"
 import { Clock, Effect, Either, Fiber, Layer, Option, Schedule, Schema } from "effect"
 import { type Address, type Amount, type ChainId, FeeDelegation, Transaction, WalletClient } from "effect-kas-wallet"
 import * as Ledger from "../src/chain/Ledger.js"
+import type * as Requests from "../src/chain/Requests.js"
 import * as EmulatorConsole from "../src/console/EmulatorConsole.js"
 import * as Emulator from "../src/Emulator.js"
 import * as Database from "../src/store/Database.js"
@@ -66,7 +67,7 @@ const hexOf = (n: number) => `0x${n.toString(16)}`
 
 type Setup = Effect.Effect.Success<typeof setUp>
 
-const transfer = (s: Setup, from: Address.Address, value: bigint, extra: Partial<Ledger.SendRequest> = {}) =>
+const transfer = (s: Setup, from: Address.Address, value: bigint, extra: Partial<Requests.SendRequest> = {}) =>
   Effect.flatMap(Ledger.Ledger, (ledger) =>
     ledger.send({
       kind: "value",
@@ -80,7 +81,7 @@ const transfer = (s: Setup, from: Address.Address, value: bigint, extra: Partial
       submit: true,
       payer: { _tag: "Sender" },
       ...extra
-    } as Ledger.SendRequest)).pipe(
+    } as Requests.SendRequest)).pipe(
       Effect.map((result) => Schema.encodeSync(Transaction.TransactionResult)(result) as { transactionHash: string; nonce: string | number })
     )
 

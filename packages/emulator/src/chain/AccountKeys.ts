@@ -9,9 +9,10 @@
  */
 import { secp256k1 } from "@noble/curves/secp256k1.js"
 import { keccak_256 } from "@noble/hashes/sha3.js"
-import { Option, Redacted } from "effect"
+import { Either, Option, Redacted } from "effect"
 import { createHash } from "node:crypto"
 import { Address } from "effect-kas-wallet"
+import * as Klaytn from "effect-kas-wallet/Klaytn"
 
 /**
  * A generated account key. The private key stays `Redacted`: it is only ever encrypted and stored.
@@ -80,3 +81,80 @@ const precompute = () => {
   secp256k1.Point.BASE.precompute(8, false)
   precomputed = true
 }
+
+/**
+ * The state a wallet account takes after an account update to this key, by the key that signs its
+ * transactions (a role-based key's transaction role): a weighted multisig key makes it a multisig
+ * account (`enabled`: its transactions wait for its signers); the key KAS holds for it (`enabled`,
+ * `kasSigns`); a fail key signs for nothing (`disabled`, as the service does); any other key is
+ * not KAS's (`corrupted`: KAS can no longer sign for it).
+ *
+ * @since 0.5.0
+ * @category keys
+ */
+export const statusAfterUpdate = (
+  address: string,
+  key: Klaytn.AccountKey,
+  held?: Uint8Array | undefined
+): "enabled" | "disabled" | "corrupted" => {
+  // What signs its transactions decides (a role-based key's transaction role). KAS's key of an
+  // account is the one it holds: for an account KAS made, the one its address comes from.
+  const signing = key._tag === "RoleBased" ? key.roles[Klaytn.Role.Transaction]! : key
+  if (key._tag === "WeightedMultiSig") return "enabled"
+  if (signing._tag === "Fail") return "disabled"
+  return kasSigns(address, key, held) ? "enabled" : "corrupted"
+}
+
+/**
+ * Whether the key KAS holds for an account signs its transactions under this account key (a
+ * role-based key's transaction role): a legacy key or a public key of its own address for an
+ * account KAS made; the public key of its key for an account registered under a key of the key
+ * service (`held`: that key's public key, uncompressed, whose address is then not the account's).
+ *
+ * @since 0.8.0
+ * @category keys
+ */
+export const kasSigns = (address: string, key: Klaytn.AccountKey, held?: Uint8Array | undefined): boolean => {
+  const signing = key._tag === "RoleBased" ? key.roles[Klaytn.Role.Transaction]! : key
+  const kas = held !== undefined ? addressOf(held).toLowerCase() : address.toLowerCase()
+  const signer = signing._tag === "Legacy"
+    ? address.toLowerCase()
+    : signing._tag === "Public"
+    ? Either.getOrUndefined(Klaytn.addressOfPublicKey(signing.publicKey))?.toLowerCase()
+    : undefined
+  return signer === kas
+}
+
+/**
+ * A stored public key (`0x04` + 128 hex digits) as bytes.
+ *
+ * @since 0.10.0
+ * @category keys
+ */
+export const publicKeyBytes = (hex: string): Uint8Array => new Uint8Array(Buffer.from(hex.slice(2), "hex"))
+
+const hexOf = (bytes: Uint8Array): string => `0x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex")}`
+
+/**
+ * A public key (compressed, as account keys hold it) in the form accounts show it: uncompressed,
+ * `0x04` + 128 lower-case hex digits.
+ *
+ * @since 0.8.0
+ * @category keys
+ */
+export const uncompressedHex = (publicKey: Uint8Array): string => hexOf(secp256k1.Point.fromBytes(publicKey).toBytes(false))
+
+/**
+ * What a wallet account's JSON shows of a weighted multisig key: `{"multiSigKeys":[{"publicKey",
+ * "weight"}],"threshold"}` (keys uncompressed, in the key's order); nothing for another key.
+ *
+ * @since 0.8.0
+ * @category keys
+ */
+export const multisigJson = (key: Klaytn.AccountKey): string | undefined =>
+  key._tag === "WeightedMultiSig"
+    ? JSON.stringify({
+      multiSigKeys: key.keys.map((k) => ({ publicKey: uncompressedHex(k.publicKey), weight: k.weight })),
+      threshold: key.threshold
+    })
+    : undefined

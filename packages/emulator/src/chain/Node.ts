@@ -10,10 +10,10 @@
  * - **Blocks**: by interval, block n is made at genesis + n × interval (block 0 at genesis, or at 0
  *   before the chain's first transaction); in manual mining, at the time `mine` gave its
  *   transactions — an empty block made by `mine` takes the time of the last block before it that
- *   holds transactions (the store keeps no empty blocks). Its hash is `Ledger.blockHash` of its
+ *   holds transactions (the store keeps no empty blocks). Its hash is `Blocks.blockHash` of its
  *   number and time, the hash receipts show.
  * - **In a block**: a transaction written by the ledger is in its block once that block is made
- *   (`Ledger.inBlock`); until then it is pending, as one in the pool.
+ *   (`Blocks.inBlock`); until then it is pending, as one in the pool.
  *
  * Internal to the emulator: not exported from `effect-kas-wallet-emulator`.
  *
@@ -27,6 +27,7 @@ import * as Wire from "effect-kas-wallet/Wire"
 import * as Refusal from "../Refusal.js"
 import * as LedgerStore from "../store/LedgerStore.js"
 import * as Ledger from "./Ledger.js"
+import * as Blocks from "./Blocks.js"
 import * as Trie from "./Trie.js"
 import type * as Store from "../store/Store.js"
 
@@ -142,7 +143,7 @@ export const make: Effect.Effect<Service, never, LedgerStore.LedgerStore | Ledge
     Effect.gen(function*() {
       const chain = yield* store.chain(chainId)
       const now = yield* Clock.currentTimeMillis
-      return { chain, now, blockNumber: Ledger.head(chain, now, ledger.mining, intervalMs).blockNumber }
+      return { chain, now, blockNumber: Blocks.head(chain, now, ledger.mining, intervalMs).blockNumber }
     })
 
   // The time of a block made: by interval, from the block clock; in manual mining, from its
@@ -153,7 +154,7 @@ export const make: Effect.Effect<Service, never, LedgerStore.LedgerStore | Ledge
       : Effect.succeed(chain.genesisMs === undefined ? 0 : chain.genesisMs + blockNumber * intervalMs)
 
   const hashOf = (chain: LedgerStore.ChainRow, blockNumber: number) =>
-    Effect.map(blockTimeOf(chain, blockNumber), (time) => Ledger.blockHash(chain.chainId, blockNumber, time))
+    Effect.map(blockTimeOf(chain, blockNumber), (time) => Blocks.blockHash(chain.chainId, blockNumber, time))
 
   const decode = (raw: Uint8Array, chainId: number, hash: string) =>
     Either.match(Klaytn.fromRaw(raw, chainId), {
@@ -166,7 +167,7 @@ export const make: Effect.Effect<Service, never, LedgerStore.LedgerStore | Ledge
       status: "committed" as const,
       signed,
       row,
-      blockHash: Ledger.blockHash(chainId, row.blockNumber, row.blockTimeMs)
+      blockHash: Blocks.blockHash(chainId, row.blockNumber, row.blockTimeMs)
     }))
 
   const account: Service["account"] = (chainId, address) =>
@@ -190,7 +191,7 @@ export const make: Effect.Effect<Service, never, LedgerStore.LedgerStore | Ledge
     Effect.gen(function*() {
       const row = yield* store.transaction(chainId, hash)
       if (Option.isSome(row)) {
-        if (Ledger.inBlock(ledger.mining, row.value.blockTimeMs, yield* Clock.currentTimeMillis)) {
+        if (Blocks.inBlock(ledger.mining, row.value.blockTimeMs, yield* Clock.currentTimeMillis)) {
           return Option.some<Found>(yield* committed(chainId, row.value))
         }
         return Option.some<Found>({ status: "pending", signed: yield* decode(row.value.raw, chainId, hash) })
@@ -208,7 +209,7 @@ export const make: Effect.Effect<Service, never, LedgerStore.LedgerStore | Ledge
       const rows = yield* store.blockTransactions(chainId, blockNumber)
       return Option.some<Block>({
         number: blockNumber,
-        hash: Ledger.blockHash(chainId, blockNumber, timeMs),
+        hash: Blocks.blockHash(chainId, blockNumber, timeMs),
         parentHash: blockNumber === 0 ? ZeroHash : yield* hashOf(chain, blockNumber - 1),
         timeMs,
         transactions: yield* Effect.forEach(rows, (row) => committed(chainId, row))

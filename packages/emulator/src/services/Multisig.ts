@@ -24,8 +24,10 @@
 import type { SqlError } from "@effect/sql"
 import { Clock, Context, Effect, Either, Layer, Option, Schema } from "effect"
 import { AccountKey, Address, type ChainId, Krn, Multisig, Transaction } from "effect-kas-wallet"
+import * as AccountKeys from "../chain/AccountKeys.js"
 import * as Klaytn from "../chain/Klaytn.js"
 import * as Ledger from "../chain/Ledger.js"
+import type * as Requests from "../chain/Requests.js"
 import * as Refusal from "../Refusal.js"
 import * as LedgerStore from "../store/LedgerStore.js"
 import * as MultisigStore from "../store/MultisigStore.js"
@@ -190,7 +192,7 @@ export const make: Effect.Effect<
     Effect.gen(function*() {
       const pool = yield* poolOf(row.memberId, row.chainId, row.poolKrn, "account")
       const feeRatio = tx.feeRatio ?? 0
-      const payer: Ledger.Payer = row.payerKind === "sender"
+      const payer: Requests.Payer = row.payerKind === "sender"
         ? { _tag: "Sender" }
         : row.payerKind === "global"
         ? { _tag: "Global", feeRatio }
@@ -303,13 +305,13 @@ export const make: Effect.Effect<
         if (account.value.status !== "enabled") return yield* new Refusal.CannotSign({ address: account.value.address })
         // Its key must still be its own (legacy, or the public key KAS holds): not multisig already.
         const current = yield* ledger.accountKey(pool.chainId, address)
-        const own = Ledger.kasSigns(address, current, Option.getOrUndefined(yield* ledgerStore.heldPublicKey(address)))
+        const own = AccountKeys.kasSigns(address, current, Option.getOrUndefined(yield* ledgerStore.heldPublicKey(address)))
         if (!own) {
           return yield* new Refusal.NotLegacyAccount()
         }
         // The keys must be the member's own: the public keys of its accounts on the chain.
         const klaytnKey = AccountKey.toKlaytn(AccountKey.WeightedMultiSig({ threshold: request.threshold, keys: request.weightedKeys }))
-        const keys = klaytnKey._tag === "WeightedMultiSig" ? klaytnKey.keys.map((k) => Ledger.uncompressedHex(k.publicKey)) : []
+        const keys = klaytnKey._tag === "WeightedMultiSig" ? klaytnKey.keys.map((k) => AccountKeys.uncompressedHex(k.publicKey)) : []
         const holders = yield* store.accountsOfKeys(pool.memberId, pool.chainId, keys)
         if (keys.some((k) => !holders.has(k))) return yield* new Refusal.NotFound({})
         const sent = yield* ledger.send({

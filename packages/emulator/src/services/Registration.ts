@@ -31,6 +31,7 @@ import { Context, Effect, Either, Layer, Option } from "effect"
 import { Registration } from "effect-kas-wallet"
 import * as Klaytn from "effect-kas-wallet/Klaytn"
 import * as Wire from "effect-kas-wallet/Wire"
+import * as AccountKeys from "../chain/AccountKeys.js"
 import * as Ledger from "../chain/Ledger.js"
 import * as Refusal from "../Refusal.js"
 import * as Accounts from "./Accounts.js"
@@ -93,7 +94,7 @@ export const make: Effect.Effect<Service, never, Accounts.Accounts | Keys.Keys |
     // Whether the key on the chain (or the one an update sets) makes the KAS key the signer of the
     // account's transactions: what KAS needs to sign for it.
     const kasSigns = (address: string, key: Klaytn.AccountKey, kas: Keys.OpenedKey) =>
-      Ledger.kasSigns(address, key, bytesOf(kas.publicKey))
+      AccountKeys.kasSigns(address, key, bytesOf(kas.publicKey))
 
     // The account update of an item, checked, then sent with the global fee payer paying.
     const sendUpdate = (pool: Accounts.SelectedPool, item: Registration.RegistrationItem, rlp: string, kas: Keys.OpenedKey) =>

@@ -12,7 +12,7 @@
  */
 import { Effect, Either } from "effect"
 import * as ApiError from "../ApiError.js"
-import * as Ledger from "../../chain/Ledger.js"
+import * as Blocks from "../../chain/Blocks.js"
 import type * as EmulatorConsole from "../../console/EmulatorConsole.js"
 import * as Description from "../Description.js"
 import * as PathValues from "../PathValues.js"
@@ -66,7 +66,7 @@ const parseMineBody = (text: string): Either.Either<number, ApiError.ApiError> =
   const unknown = Object.keys(rest)[0]
   if (unknown !== undefined) return Either.left(ApiError.outOfRange(unknown))
   if (blocks === undefined) return Either.right(1)
-  if (typeof blocks !== "number" || !Number.isSafeInteger(blocks) || blocks < 1 || blocks > Ledger.MaxBlocksPerMine) {
+  if (typeof blocks !== "number" || !Number.isSafeInteger(blocks) || blocks < 1 || blocks > Blocks.MaxBlocksPerMine) {
     return Either.left(ApiError.outOfRange("blocks"))
   }
   return Either.right(blocks)

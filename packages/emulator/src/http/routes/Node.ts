@@ -19,6 +19,7 @@ import type { SqlError } from "@effect/sql"
 import { Effect, Either, Option } from "effect"
 import * as Klaytn from "../../chain/Klaytn.js"
 import * as Wire from "effect-kas-wallet/Wire"
+import * as Gas from "../../chain/Gas.js"
 import type * as Evm from "../../chain/Evm.js"
 import * as Ledger from "../../chain/Ledger.js"
 import type * as Node from "../../chain/Node.js"
@@ -149,7 +150,7 @@ const failed = (outcome: Evm.Outcome): JsonRpc.RpcError =>
     : JsonRpc.refused(outcome.error ?? "VM error occurs while running smart contract")
 
 const gasCap = (call: RpcParams.CallObject) =>
-  call.gas === undefined || call.gas > BigInt(Ledger.MaxGas) ? Ledger.MaxGas : Number(call.gas)
+  call.gas === undefined || call.gas > BigInt(Gas.MaxGas) ? Gas.MaxGas : Number(call.gas)
 
 const call = method([RpcParams.required(RpcParams.callObject), RpcParams.optional(RpcParams.block, RpcParams.Latest)], (context, [object, ref]) =>
   Effect.gen(function*() {
@@ -165,7 +166,7 @@ const call = method([RpcParams.required(RpcParams.callObject), RpcParams.optiona
 // balance pays at the given gas price).
 const estimate = (context: Context, object: RpcParams.CallObject) =>
   Effect.gen(function*() {
-    let hi = object.gas !== undefined && object.gas >= BigInt(Klaytn.TxGas) ? Math.min(Number(object.gas), Ledger.MaxGas) : Ledger.MaxGas
+    let hi = object.gas !== undefined && object.gas >= BigInt(Klaytn.TxGas) ? Math.min(Number(object.gas), Gas.MaxGas) : Gas.MaxGas
     if (object.gasPrice !== undefined && object.gasPrice > 0n) {
       const { balance } = yield* context.node.account(context.chainId, object.from ?? ZeroAddress)
       if (object.value >= balance) return yield* JsonRpc.refused("insufficient funds for transfer")

@@ -18,6 +18,7 @@ import * as ApiError from "../ApiError.js"
 import type * as Caller from "../Caller.js"
 import * as Description from "../Description.js"
 import type * as Ledger from "../../chain/Ledger.js"
+import type * as Requests from "../../chain/Requests.js"
 import * as PathValues from "../PathValues.js"
 import * as Render from "../Render.js"
 import * as RequestBody from "../RequestBody.js"
@@ -36,7 +37,7 @@ interface Context {
 }
 
 /** The part of a send request a kind's body gives: what it does, and its sender, nonce and gas. */
-type Request = Ledger.Action & Pick<Ledger.SendRequest, "from" | "nonce" | "gas" | "replace">
+type Request = Requests.Action & Pick<Requests.SendRequest, "from" | "nonce" | "gas" | "replace">
 
 /**
  * What the table says of a kind: the name of its operations, what its summary says it does, the
@@ -248,7 +249,7 @@ const errorsOf = (spec: Pick<KindSpec<Wire.Kind>, "required" | "hex" | "recipien
 // The fee fields of a body (a legacy body has neither).
 type Fees = { readonly feeRatio?: number | undefined; readonly feePayer?: Address.Address | undefined }
 
-const payerOf = (route: Wire.PayerRoute, body: Fees, pools: Caller.TransactionPools): Ledger.Payer => {
+const payerOf = (route: Wire.PayerRoute, body: Fees, pools: Caller.TransactionPools): Requests.Payer => {
   const feeRatio = body.feeRatio ?? 0
   switch (route) {
     case "tx":
