@@ -15,6 +15,7 @@ import { pathToFileURL } from "node:url"
 import * as Evm from "../src/chain/Evm.js"
 import * as Database from "../src/store/Database.js"
 import * as LedgerStore from "../src/store/LedgerStore.js"
+import * as ChainState from "../src/store/ChainState.js"
 import * as Migrations from "../src/store/Migrations.js"
 
 const contract = "0x00000000000000000000000000000000000c0de1"
@@ -61,7 +62,7 @@ describe("contract state in the store", () => {
           const ran = yield* sql<{ readonly name: string }>`SELECT name FROM kas_emulator_migrations ORDER BY migration_id`
           expect(ran.map((m) => m.name)).toEqual(Object.keys(Migrations.migrations).map((id) => id.slice(5)))
           expect(yield* store.state(1001, alice)).toEqual({ balance: 42n, nonce: 3, code: Option.none() })
-          expect(yield* store.state(1001, contract)).toEqual({ ...LedgerStore.Empty, code: Option.none() })
+          expect(yield* store.state(1001, contract)).toEqual({ ...ChainState.Empty, code: Option.none() })
         }))
     }).pipe(Effect.scoped, Effect.orDie))
 
@@ -71,7 +72,7 @@ describe("contract state in the store", () => {
       const written = yield* withStore(database, (store) =>
         store.write({
           chainId: 1001,
-          balances: [{ address: contract, read: LedgerStore.Empty, write: { balance: 5n, nonce: 1 } }],
+          balances: [{ address: contract, read: ChainState.Empty, write: { balance: 5n, nonce: 1 } }],
           contracts: {
             code: [{ address: contract, code }],
             storage: [{ address: contract, slot: word(0n), value: word(7n) }, { address: contract, slot: word(1n), value: word(9n) }],
@@ -84,25 +85,25 @@ describe("contract state in the store", () => {
         Effect.gen(function*() {
           expect(yield* store.code(1001, contract)).toEqual(Option.some(code))
           expect(yield* store.storage(1001, contract, word(0n))).toBe(word(7n))
-          expect(yield* store.storage(1001, contract, word(2n))).toBe(LedgerStore.ZeroWord)
+          expect(yield* store.storage(1001, contract, word(2n))).toBe(ChainState.ZeroWord)
           // Another chain has none of it.
           expect(yield* store.code(8217, contract)).toEqual(Option.none())
-          expect(yield* store.storage(8217, contract, word(0n))).toBe(LedgerStore.ZeroWord)
+          expect(yield* store.storage(8217, contract, word(0n))).toBe(ChainState.ZeroWord)
           const [row] = yield* sql<{ readonly hash: string }>`SELECT code_hash AS hash FROM contract_code`
-          expect(row!.hash).toBe(LedgerStore.codeHash(code))
+          expect(row!.hash).toBe(ChainState.codeHash(code))
 
           // Writing zero frees the slot's row.
           expect(
             yield* store.write({
               chainId: 1001,
               balances: [],
-              contracts: { ...noContracts, storage: [{ address: contract, slot: word(1n), value: LedgerStore.ZeroWord }] }
+              contracts: { ...noContracts, storage: [{ address: contract, slot: word(1n), value: ChainState.ZeroWord }] }
             })
           ).toBe(true)
           expect(yield* sql`SELECT slot FROM contract_storage`).toEqual([{ slot: word(0n) }])
         }))
       // And after a second reopening.
-      expect(yield* withStore(database, (store) => store.storage(1001, contract, word(1n)))).toBe(LedgerStore.ZeroWord)
+      expect(yield* withStore(database, (store) => store.storage(1001, contract, word(1n)))).toBe(ChainState.ZeroWord)
       expect(yield* withStore(database, (store) => store.storage(1001, contract, word(0n)))).toBe(word(7n))
     }).pipe(Effect.scoped, Effect.orDie))
 
@@ -114,14 +115,14 @@ describe("contract state in the store", () => {
           yield* sql`INSERT INTO members (account_id, created_at) VALUES ('m', 0)`
           const seeded = yield* store.write({
             chainId: 1001,
-            balances: [{ address: alice, read: LedgerStore.Empty, write: { balance: 100n, nonce: 0 } }],
+            balances: [{ address: alice, read: ChainState.Empty, write: { balance: 100n, nonce: 0 } }],
             contracts: { ...noContracts, code: [{ address: contract, code }], storage: [{ address: contract, slot: word(0n), value: word(1n) }] }
           })
           expect(seeded).toBe(true)
           const reads: LedgerStore.Reads = {
-            accounts: [{ address: alice, state: { balance: 100n, nonce: 0 } }, { address: contract, state: LedgerStore.Empty }],
-            code: [{ address: contract, codeHash: LedgerStore.codeHash(code) }, { address: alice, codeHash: undefined }],
-            storage: [{ address: contract, slot: word(0n), value: word(1n) }, { address: contract, slot: word(5n), value: LedgerStore.ZeroWord }]
+            accounts: [{ address: alice, state: { balance: 100n, nonce: 0 } }, { address: contract, state: ChainState.Empty }],
+            code: [{ address: contract, codeHash: ChainState.codeHash(code) }, { address: alice, codeHash: undefined }],
+            storage: [{ address: contract, slot: word(0n), value: word(1n) }, { address: contract, slot: word(5n), value: ChainState.ZeroWord }]
           }
           const write = (r: LedgerStore.Reads, nonce: number): LedgerStore.Write => ({
             chainId: 1001,
@@ -157,7 +158,7 @@ describe("contract state in the store", () => {
               contracts: { code: [], storage: [{ address: contract, slot: word(0n), value: word(1n) }], destroyed: [contract] }
             }],
             ["code read as absent", { chainId: 1001, balances: [], contracts: { ...noContracts, code: [{ address: alice, code }] } }],
-            ["an account read", { chainId: 1001, balances: [{ address: contract, read: LedgerStore.Empty, write: { balance: 1n, nonce: 0 } }] }]
+            ["an account read", { chainId: 1001, balances: [{ address: contract, read: ChainState.Empty, write: { balance: 1n, nonce: 0 } }] }]
           ]
           for (const [what, change] of changes) {
             const before = yield* snapshot(sql)
@@ -173,7 +174,7 @@ describe("contract state in the store", () => {
             yield* sql`DELETE FROM ledger_accounts`
             yield* store.write({
               chainId: 1001,
-              balances: [{ address: alice, read: LedgerStore.Empty, write: { balance: 100n, nonce: 0 } }],
+              balances: [{ address: alice, read: ChainState.Empty, write: { balance: 100n, nonce: 0 } }],
               contracts: { ...noContracts, code: [{ address: contract, code }], storage: [{ address: contract, slot: word(0n), value: word(1n) }] }
             })
             expect(yield* snapshot(sql), what).toEqual(before)
@@ -189,7 +190,7 @@ describe("contract state in the store", () => {
   it.effect("a contract transaction keeps its receipt's outcome (error, reason, contract, logs) across a reopening; a transfer has none", () =>
     Effect.gen(function*() {
       const database = yield* tempDatabase
-      const row = (nonce: number, extra: Partial<LedgerStore.TransactionRow>): LedgerStore.TransactionRow => ({
+      const row = (nonce: number, extra: Partial<ChainState.TransactionRow>): ChainState.TransactionRow => ({
         chainId: 1001,
         hash: `0x${String(nonce).padStart(64, "b")}`,
         sender: alice,
@@ -231,7 +232,7 @@ describe("contract state in the store", () => {
       const database = yield* tempDatabase
       yield* withStore(database, (store) =>
         Effect.gen(function*() {
-          const slots = Array.from({ length: 450 }, (_, i) => ({ address: contract, slot: word(BigInt(i)), value: LedgerStore.ZeroWord }))
+          const slots = Array.from({ length: 450 }, (_, i) => ({ address: contract, slot: word(BigInt(i)), value: ChainState.ZeroWord }))
           const write: LedgerStore.Write = {
             chainId: 1001,
             balances: [],
@@ -242,8 +243,8 @@ describe("contract state in the store", () => {
             const slot = word(BigInt(stale))
             yield* store.write({ chainId: 1001, balances: [], contracts: { ...noContracts, storage: [{ address: contract, slot, value: word(1n) }] } })
             expect(yield* store.write(write), `slot ${stale}`).toBe(false)
-            expect(yield* store.storage(1001, contract, word(1000n))).toBe(LedgerStore.ZeroWord)
-            yield* store.write({ chainId: 1001, balances: [], contracts: { ...noContracts, storage: [{ address: contract, slot, value: LedgerStore.ZeroWord }] } })
+            expect(yield* store.storage(1001, contract, word(1000n))).toBe(ChainState.ZeroWord)
+            yield* store.write({ chainId: 1001, balances: [], contracts: { ...noContracts, storage: [{ address: contract, slot, value: ChainState.ZeroWord }] } })
           }
           expect(yield* store.write(write)).toBe(true)
           expect(yield* store.storage(1001, contract, word(1000n))).toBe(word(1n))
@@ -263,12 +264,12 @@ describe("contract state in the store", () => {
           expect(yield* store.write(create(1001))).toBe(true)
           expect(yield* store.write(create(8217))).toBe(true)
           const before = yield* snapshot(sql)
-          expect(yield* store.write({ ...create(1001), balances: [{ address: alice, read: LedgerStore.Empty, write: { balance: 1n, nonce: 0 } }] })).toBe(false)
+          expect(yield* store.write({ ...create(1001), balances: [{ address: alice, read: ChainState.Empty, write: { balance: 1n, nonce: 0 } }] })).toBe(false)
           expect(yield* snapshot(sql)).toEqual(before)
 
           expect(yield* store.write({ chainId: 1001, balances: [], contracts: { ...noContracts, destroyed: [contract] } })).toBe(true)
           expect(yield* store.code(1001, contract)).toEqual(Option.none())
-          expect(yield* store.storage(1001, contract, word(0n))).toBe(LedgerStore.ZeroWord)
+          expect(yield* store.storage(1001, contract, word(0n))).toBe(ChainState.ZeroWord)
           expect(yield* store.code(8217, contract)).toEqual(Option.some(code))
           expect(yield* store.storage(8217, contract, word(0n))).toBe(word(1n))
         }))

@@ -14,7 +14,7 @@ import * as AbiEvent from "ox/AbiEvent"
 import * as AbiFunction from "ox/AbiFunction"
 import * as AbiParameters from "ox/AbiParameters"
 import * as Evm from "../src/chain/Evm.js"
-import * as LedgerStore from "../src/store/LedgerStore.js"
+import * as ChainState from "../src/store/ChainState.js"
 
 interface Artifact {
   readonly abi: ReadonlyArray<unknown>
@@ -41,24 +41,24 @@ const KLAY = 10n ** 18n
  * is its own (even when the run fails), the rest comes from the outcome. Fees are left out.
  */
 class World {
-  readonly accounts = new Map<string, LedgerStore.Balance>()
+  readonly accounts = new Map<string, ChainState.Balance>()
   readonly code = new Map<string, Uint8Array>()
   readonly storage = new Map<string, string>()
   readonly reader: Evm.StateReader<never> = {
     account: (address) =>
-      Effect.sync(() => ({ ...(this.accounts.get(address) ?? LedgerStore.Empty), code: Option.fromNullable(this.code.get(address)) })),
-    storage: (address, slot) => Effect.sync(() => this.storage.get(`${address}:${slot}`) ?? LedgerStore.ZeroWord)
+      Effect.sync(() => ({ ...(this.accounts.get(address) ?? ChainState.Empty), code: Option.fromNullable(this.code.get(address)) })),
+    storage: (address, slot) => Effect.sync(() => this.storage.get(`${address}:${slot}`) ?? ChainState.ZeroWord)
   }
   fund(address: string, balance: bigint, nonce = 0) {
     this.accounts.set(address, { balance, nonce })
     return this
   }
   balance(address: string) {
-    return (this.accounts.get(address) ?? LedgerStore.Empty).balance
+    return (this.accounts.get(address) ?? ChainState.Empty).balance
   }
   apply(message: Evm.Message, outcome: Evm.Outcome) {
     const after = Evm.applyChanges(this.accounts, outcome)
-    const sender = after.get(message.from) ?? LedgerStore.Empty
+    const sender = after.get(message.from) ?? ChainState.Empty
     if (message.kind !== "call") after.set(message.from, { ...sender, nonce: sender.nonce + 1 })
     for (const [a, state] of after) this.accounts.set(a, state)
     for (const a of outcome.contracts.destroyed) {
@@ -67,7 +67,7 @@ class World {
     }
     for (const { address, code } of outcome.contracts.code) this.code.set(address, code)
     for (const s of outcome.contracts.storage) {
-      if (s.value === LedgerStore.ZeroWord) this.storage.delete(`${s.address}:${s.slot}`)
+      if (s.value === ChainState.ZeroWord) this.storage.delete(`${s.address}:${s.slot}`)
       else this.storage.set(`${s.address}:${s.slot}`, s.value)
     }
   }
@@ -141,7 +141,7 @@ describe("Evm", () => {
       expect(executed.nonces).toEqual(new Map())
       // What it read, for the store's checks: the slot as it was, the contract's code.
       expect(executed.reads.storage).toEqual([{ address: counter, slot: word(0n), value: word(7n) }])
-      expect(executed.reads.code).toContainEqual({ address: counter, codeHash: LedgerStore.codeHash(unhex(artifacts.Counter!.deployedBytecode)) })
+      expect(executed.reads.code).toContainEqual({ address: counter, codeHash: ChainState.codeHash(unhex(artifacts.Counter!.deployedBytecode)) })
 
       yield* world.send(execute(alice, counter, data("function add(uint256)", [5n])))
       // Writing a slot's own value writes nothing (the read is still checked).
@@ -219,7 +219,7 @@ describe("Evm", () => {
       expect(ran.gasUsed).toBeLessThan(100_000n)
       expect(ran.gasRefund).toBe(0n)
       // What it read still counts: the outcome depends on it.
-      expect(ran.reads.storage).toEqual([{ address: reverter, slot: word(0n), value: LedgerStore.ZeroWord }])
+      expect(ran.reads.storage).toEqual([{ address: reverter, slot: word(0n), value: ChainState.ZeroWord }])
       // Data other than Error(string) has no reason: Panic(0x12), division by zero.
       const panic = yield* Evm.run(call(alice, reverter, data("function divide(uint256, uint256)", [1n, 0n])), world.reader)
       expect(panic.status).toBe("reverted")

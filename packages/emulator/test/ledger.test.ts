@@ -18,6 +18,7 @@ import * as Database from "../src/store/Database.js"
 import * as Emulator from "../src/Emulator.js"
 import * as Executor from "../src/chain/Executor.js"
 import * as LedgerStore from "../src/store/LedgerStore.js"
+import * as ChainState from "../src/store/ChainState.js"
 import * as RequestBody from "../src/http/RequestBody.js"
 import { GasPrice, intrinsic, memberTx, newMemberTx, unhex, verifySigned } from "./_ledger.js"
 import { expectError } from "./_support.js"
@@ -583,9 +584,9 @@ describe("more than one writer", () => {
           store.bill(1, chainId),
           store.transaction(chainId, `0x${suffix.padEnd(64, "f")}`)
         ])
-        const seed = addresses.map((address, i) => ({ address, read: LedgerStore.Empty, write: { balance: amounts[i]!, nonce: i } }))
+        const seed = addresses.map((address, i) => ({ address, read: ChainState.Empty, write: { balance: amounts[i]!, nonce: i } }))
         yield* store.write({ chainId, balances: seed })
-        const tx = (nonce: number): LedgerStore.TransactionRow => ({
+        const tx = (nonce: number): ChainState.TransactionRow => ({
           chainId,
           hash: `0x${suffix.padEnd(64, nonce === 0 ? "f" : "e")}`,
           sender: addresses[0]!,

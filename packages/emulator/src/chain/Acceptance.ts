@@ -16,6 +16,7 @@ import * as Klaytn from "./Klaytn.js"
 import * as Wire from "effect-kas-wallet/Wire"
 import * as Refusal from "../Refusal.js"
 import type * as LedgerStore from "../store/LedgerStore.js"
+import * as ChainState from "../store/ChainState.js"
 import type * as MultisigStore from "../store/MultisigStore.js"
 import * as AccountKeys from "./AccountKeys.js"
 import * as Blocks from "./Blocks.js"
@@ -76,7 +77,7 @@ export interface Dependencies {
   readonly manual: boolean
   readonly intervalMs: number
   /** A chain's settings (its gas price, the start of its block clock, its pool's version). */
-  readonly chainRow: (chainId: number) => Effect.Effect<LedgerStore.ChainRow, SqlError.SqlError>
+  readonly chainRow: (chainId: number) => Effect.Effect<ChainState.ChainRow, SqlError.SqlError>
 }
 
 /**
@@ -121,7 +122,7 @@ export const make = ({ chainRow, execute, intervalMs, manual, multisigs, pend, s
       // signatures are checked against the sender's key on the chain, no pool account is needed.
       const signedElsewhere = raw?.signatures !== undefined && request.payer._tag !== "Sender"
       // A transaction signed whole pays as a user fee payer would: from the fee payer's balance.
-      const payerKind: LedgerStore.PayerKind = request.payer._tag === "Sender" || (request.payer._tag === "Signed" && raw?.feePayer === undefined)
+      const payerKind: ChainState.PayerKind = request.payer._tag === "Sender" || (request.payer._tag === "Signed" && raw?.feePayer === undefined)
         ? "sender"
         : request.payer._tag === "Global"
         ? "global"

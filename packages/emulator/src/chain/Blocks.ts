@@ -9,7 +9,7 @@
  */
 import { keccak_256 as keccak256 } from "@noble/hashes/sha3.js"
 import { Duration, Option } from "effect"
-import type * as LedgerStore from "../store/LedgerStore.js"
+import * as ChainState from "../store/ChainState.js"
 
 /**
  * The time between two blocks when none is configured.
@@ -62,7 +62,7 @@ export const placement = (
   now: number,
   genesisMs: number,
   intervalMs: number,
-  tip: Option.Option<LedgerStore.Tip>
+  tip: Option.Option<ChainState.Tip>
 ): { readonly blockNumber: number; readonly blockTimeMs: number; readonly transactionIndex: number } => {
   const next = Math.max(1, Math.floor((now - genesisMs) / intervalMs) + 1)
   const last = Option.getOrUndefined(tip)
@@ -118,7 +118,7 @@ export const latestBlock = (
  * @category blocks
  */
 export const head = (
-  chain: Pick<LedgerStore.ChainRow, "genesisMs" | "minedBlock">,
+  chain: Pick<ChainState.ChainRow, "genesisMs" | "minedBlock">,
   now: number,
   mining: Mining,
   intervalMs: number

@@ -42,6 +42,7 @@ import type * as UtilModule from "@ethereumjs/util"
 import { keccak_256 } from "@noble/hashes/sha3.js"
 import { type Cause, Data, Effect, Either, Exit, Option, Runtime } from "effect"
 import * as LedgerStore from "../store/LedgerStore.js"
+import * as ChainState from "../store/ChainState.js"
 
 /**
  * The ledger's state as a run reads it, supplied by the caller (usually the store, read inside
@@ -52,9 +53,9 @@ import * as LedgerStore from "../store/LedgerStore.js"
  * @category models
  */
 export interface StateReader<E> {
-  /** Balance, nonce and code (`None` without); `LedgerStore.Empty` without code for an address never seen. */
-  readonly account: (address: string) => Effect.Effect<LedgerStore.AccountState, E>
-  /** A storage slot (`0x` + 64 hex digits); `LedgerStore.ZeroWord` when unset. */
+  /** Balance, nonce and code (`None` without); `ChainState.Empty` without code for an address never seen. */
+  readonly account: (address: string) => Effect.Effect<ChainState.AccountState, E>
+  /** A storage slot (`0x` + 64 hex digits); `ChainState.ZeroWord` when unset. */
   readonly storage: (address: string, slot: string) => Effect.Effect<string, E>
 }
 
@@ -99,7 +100,7 @@ export type Message =
  * @since 0.4.0
  * @category models
  */
-export type Log = LedgerStore.Log
+export type Log = ChainState.Log
 
 /**
  * How a run ended: `success`; `reverted` by the REVERT opcode (the rest of the gas returns);
@@ -326,7 +327,7 @@ export const preload: Effect.Effect<void> = Effect.asVoid(loadEngine)
 
 // The reader, bridged to the promises the EVM awaits.
 interface Loader {
-  readonly account: (address: string) => Promise<LedgerStore.AccountState>
+  readonly account: (address: string) => Promise<ChainState.AccountState>
   readonly storage: (address: string, slot: string) => Promise<string>
 }
 
@@ -355,7 +356,7 @@ class LedgerState implements CommonModule.StateManagerInterface {
 
   private loader: Loader | undefined
   // What the reader answered: the run's reads.
-  readonly readAccounts = new Map<string, LedgerStore.Balance>()
+  readonly readAccounts = new Map<string, ChainState.Balance>()
   readonly readCode = new Map<string, Uint8Array | undefined>()
   readonly readStorage = new Map<string, Map<string, string>>()
   private readonly baseAccounts = new Map<string, Account | undefined>()
@@ -542,7 +543,7 @@ class LedgerState implements CommonModule.StateManagerInterface {
   reads(): LedgerStore.Reads {
     return {
       accounts: [...this.readAccounts].map(([address, state]) => ({ address, state })),
-      code: [...this.readCode].map(([address, code]) => ({ address, codeHash: code !== undefined ? LedgerStore.codeHash(code) : undefined })),
+      code: [...this.readCode].map(([address, code]) => ({ address, codeHash: code !== undefined ? ChainState.codeHash(code) : undefined })),
       storage: [...this.readStorage].flatMap(([address, slots]) => [...slots].map(([slot, value]) => ({ address, slot, value })))
     }
   }
@@ -558,19 +559,19 @@ class LedgerState implements CommonModule.StateManagerInterface {
     // Shanghai: SELFDESTRUCT removes the account at the end of the transaction.
     for (const address of destroyed) final.set(address, null)
     for (const [address, account] of final) {
-      const before = this.readAccounts.get(address) ?? LedgerStore.Empty
+      const before = this.readAccounts.get(address) ?? ChainState.Empty
       const balance = account?.balance ?? 0n
       const nonce = Number(account?.nonce ?? 0n)
       if (balance !== before.balance) balanceChanges.set(address, balance - before.balance)
       if (address !== sender && nonce !== before.nonce) nonces.set(address, nonce)
     }
     const code = [...this.code].filter(([address]) => !destroyed.has(address)).map(([address, c]) => ({ address, code: c }))
-    const storage: Array<LedgerStore.Slot> = []
+    const storage: Array<ChainState.Slot> = []
     for (const [address, slots] of this.storage) {
       if (destroyed.has(address)) continue
       for (const [slot, raw] of slots) {
         const value = word(raw)
-        const before = this.readStorage.get(address)?.get(slot) ?? (this.cleared.has(address) ? LedgerStore.ZeroWord : undefined)
+        const before = this.readStorage.get(address)?.get(slot) ?? (this.cleared.has(address) ? ChainState.ZeroWord : undefined)
         if (value !== before) storage.push({ address, slot, value })
       }
     }
@@ -718,18 +719,18 @@ export const changedAccounts = (outcome: Pick<Outcome, "balanceChanges" | "nonce
 /**
  * Balances and nonces after a run: `read` (by lower-case address) with the outcome's
  * `balanceChanges` added and its `nonces` set; an address missing from `read` counts as
- * `LedgerStore.Empty`. The sender's nonce bump and the fees are not in it: the ledger applies them
+ * `ChainState.Empty`. The sender's nonce bump and the fees are not in it: the ledger applies them
  * to the result, whatever the status.
  *
  * @since 0.4.0
  * @category applying
  */
 export const applyChanges = (
-  read: ReadonlyMap<string, LedgerStore.Balance>,
+  read: ReadonlyMap<string, ChainState.Balance>,
   outcome: Pick<Outcome, "balanceChanges" | "nonces">
-): Map<string, LedgerStore.Balance> => {
+): Map<string, ChainState.Balance> => {
   const after = new Map(read)
-  const get = (address: string) => after.get(address) ?? LedgerStore.Empty
+  const get = (address: string) => after.get(address) ?? ChainState.Empty
   for (const [address, delta] of outcome.balanceChanges) after.set(address, { ...get(address), balance: get(address).balance + delta })
   for (const [address, nonce] of outcome.nonces) after.set(address, { ...get(address), nonce })
   return after

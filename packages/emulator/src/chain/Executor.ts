@@ -14,6 +14,7 @@ import { Amount } from "effect-kas-wallet"
 import * as Klaytn from "./Klaytn.js"
 import * as Refusal from "../Refusal.js"
 import * as LedgerStore from "../store/LedgerStore.js"
+import * as ChainState from "../store/ChainState.js"
 import * as AccountKeys from "./AccountKeys.js"
 import * as Evm from "./Evm.js"
 import * as Reasons from "./Reasons.js"
@@ -33,7 +34,7 @@ export const feePayerPart = (fee: bigint, feeRatio: number): bigint => (feeRatio
  * @since 0.10.0
  * @category fees
  */
-export const share = (fee: bigint, payerKind: LedgerStore.PayerKind, feeRatio: number | undefined): bigint =>
+export const share = (fee: bigint, payerKind: ChainState.PayerKind, feeRatio: number | undefined): bigint =>
   payerKind === "sender" ? 0n : feePayerPart(fee, feeRatio ?? 0)
 
 /**
@@ -78,7 +79,7 @@ export interface Accepted {
   readonly chainId: number
   readonly memberId: number
   readonly signed: Klaytn.SignedTx
-  readonly payerKind: LedgerStore.PayerKind
+  readonly payerKind: ChainState.PayerKind
   /** The member's fee-payer account paying (lower case), for `payerKind` `user`. */
   readonly userPayer: string | undefined
   readonly acceptedMs: number
@@ -106,7 +107,7 @@ export interface Place {
  */
 export type Execute = (
   accepted: Accepted,
-  read: Map<string, LedgerStore.Balance>,
+  read: Map<string, ChainState.Balance>,
   gasPrice: bigint,
   place: Place,
   extra: Pick<LedgerStore.Write, "genesisMs" | "pool" | "minedBlock">,
@@ -182,7 +183,7 @@ export const make = (store: LedgerStore.Service): Execute => {
   // `codeHashes`: the code of the parties, read with their balances at acceptance.
   const execute = (
     accepted: Accepted,
-    read: Map<string, LedgerStore.Balance>,
+    read: Map<string, ChainState.Balance>,
     gasPrice: bigint,
     place: Place,
     extra: Pick<LedgerStore.Write, "genesisMs" | "pool" | "minedBlock">,
@@ -312,7 +313,7 @@ export const make = (store: LedgerStore.Service): Execute => {
             updatedAt: Math.floor(accepted.acceptedMs / 1000)
           }
           : undefined,
-        balances: [...after].map(([address, write]) => ({ address, read: read.get(address) ?? LedgerStore.Empty, write })),
+        balances: [...after].map(([address, write]) => ({ address, read: read.get(address) ?? ChainState.Empty, write })),
         bill: bill !== undefined
           ? {
             memberId: accepted.memberId,

@@ -83,6 +83,8 @@ import { EmulatorError } from "../EmulatorError.js"
 import * as Refusal from "../Refusal.js"
 import * as KeyVault from "../store/KeyVault.js"
 import * as LedgerStore from "../store/LedgerStore.js"
+import * as ChainState from "../store/ChainState.js"
+import * as FeeRecords from "../store/FeeRecords.js"
 import * as MultisigStore from "../store/MultisigStore.js"
 import type * as Store from "../store/Store.js"
 import * as Acceptance from "./Acceptance.js"
@@ -154,8 +156,8 @@ export interface Service {
    * @since 0.5.0
    */
   readonly feeRecords: (
-    query: Omit<LedgerStore.FeeHistoryQuery, "visibleAtMs">
-  ) => Effect.Effect<ReadonlyArray<LedgerStore.FeeRecordRow>, SqlError.SqlError>
+    query: Omit<FeeRecords.FeeHistoryQuery, "visibleAtMs">
+  ) => Effect.Effect<ReadonlyArray<FeeRecords.FeeRecordRow>, SqlError.SqlError>
   /**
    * The account key of an address on a chain (any case): the one its last account update set,
    * else the legacy key (its own).
@@ -229,7 +231,7 @@ export const make = (options: {
     // A chain's gas price never changes, nor its genesis once set (by the first transaction): from
     // then on, in interval mode, the chain's row is read here rather than from the database. (In
     // manual mode each `mine` and each pool change move it: read every time.)
-    const settled = new Map<number, LedgerStore.ChainRow>()
+    const settled = new Map<number, ChainState.ChainRow>()
     const chainRow = (chainId: number) => {
       const known = settled.get(chainId)
       return known !== undefined ? Effect.succeed(known) : Effect.tap(store.chain(chainId), (row) => {

@@ -12,7 +12,7 @@ import { Address, type Transaction } from "effect-kas-wallet"
 import * as Klaytn from "./Klaytn.js"
 import { randomBytes } from "node:crypto"
 import * as Refusal from "../Refusal.js"
-import type * as LedgerStore from "../store/LedgerStore.js"
+import * as ChainState from "../store/ChainState.js"
 import type * as MultisigStore from "../store/MultisigStore.js"
 import type * as Store from "../store/Store.js"
 import * as AccountKeys from "./AccountKeys.js"
@@ -30,7 +30,7 @@ export interface Pending {
   readonly tx: Klaytn.Tx
   readonly key: Extract<Klaytn.AccountKey, { readonly _tag: "WeightedMultiSig" }>
   readonly pool: Store.SelectedPool
-  readonly payerKind: LedgerStore.PayerKind
+  readonly payerKind: ChainState.PayerKind
   readonly feePayer: string | undefined
   readonly feePayerPool: Store.SelectedPool | undefined
   readonly nowMs: number

@@ -26,6 +26,7 @@ import * as Klaytn from "effect-kas-wallet/Klaytn"
 import * as Wire from "effect-kas-wallet/Wire"
 import * as Refusal from "../Refusal.js"
 import * as LedgerStore from "../store/LedgerStore.js"
+import * as ChainState from "../store/ChainState.js"
 import * as Ledger from "./Ledger.js"
 import * as Blocks from "./Blocks.js"
 import * as Trie from "./Trie.js"
@@ -70,7 +71,7 @@ export type Found =
   | {
     readonly status: "committed"
     readonly signed: Klaytn.SignedTx
-    readonly row: LedgerStore.TransactionRow
+    readonly row: ChainState.TransactionRow
     readonly blockHash: string
   }
 
@@ -148,12 +149,12 @@ export const make: Effect.Effect<Service, never, LedgerStore.LedgerStore | Ledge
 
   // The time of a block made: by interval, from the block clock; in manual mining, from its
   // transactions (or the last earlier block's).
-  const blockTimeOf = (chain: LedgerStore.ChainRow, blockNumber: number) =>
+  const blockTimeOf = (chain: ChainState.ChainRow, blockNumber: number) =>
     ledger.mining === "manual"
       ? Effect.map(store.blockTime(chain.chainId, blockNumber), Option.getOrElse(() => 0))
       : Effect.succeed(chain.genesisMs === undefined ? 0 : chain.genesisMs + blockNumber * intervalMs)
 
-  const hashOf = (chain: LedgerStore.ChainRow, blockNumber: number) =>
+  const hashOf = (chain: ChainState.ChainRow, blockNumber: number) =>
     Effect.map(blockTimeOf(chain, blockNumber), (time) => Blocks.blockHash(chain.chainId, blockNumber, time))
 
   const decode = (raw: Uint8Array, chainId: number, hash: string) =>
@@ -162,7 +163,7 @@ export const make: Effect.Effect<Service, never, LedgerStore.LedgerStore | Ledge
       onRight: Effect.succeed
     })
 
-  const committed = (chainId: number, row: LedgerStore.TransactionRow) =>
+  const committed = (chainId: number, row: ChainState.TransactionRow) =>
     Effect.map(decode(row.raw, chainId, row.hash), (signed) => ({
       status: "committed" as const,
       signed,

@@ -18,6 +18,7 @@ import { EmulatorError } from "../EmulatorError.js"
 import * as Refusal from "../Refusal.js"
 import type * as KeyVault from "../store/KeyVault.js"
 import type * as LedgerStore from "../store/LedgerStore.js"
+import * as Senders from "../store/Senders.js"
 import type * as Store from "../store/Store.js"
 import * as AccountKeys from "./AccountKeys.js"
 import * as Blocks from "./Blocks.js"
@@ -73,9 +74,9 @@ export interface Signer {
   /** The global fee payer of a chain, its key opened. */
   readonly globalPayer: (chainId: number) => Party
   /** The key of a wallet account or fee payer, opened; one that does not open is a defect. */
-  readonly openKey: (row: LedgerStore.KeyRow) => Effect.Effect<Uint8Array>
+  readonly openKey: (row: Senders.KeyRow) => Effect.Effect<Uint8Array>
   /** A stored (checksummed) address as the codec takes it. */
-  readonly rowAddress: (row: LedgerStore.KeyRow) => Effect.Effect<Address.Address>
+  readonly rowAddress: (row: Senders.KeyRow) => Effect.Effect<Address.Address>
   /** A stored account key (`None`: the legacy key, the address's own), decoded. */
   readonly storedKey: (address: string, stored: Option.Option<Uint8Array>) => Effect.Effect<Klaytn.AccountKey>
   /** The account key of an address on a chain (any case). */
@@ -143,13 +144,13 @@ export const make = (store: LedgerStore.Service, vault: KeyVault.Service): Effec
       Effect.flatMap(store.accountKey(chainId, address.toLowerCase()), (stored) => storedKey(address, stored))
 
     // A stored address (checksummed when written) as the codec takes it.
-    const rowAddress = (row: LedgerStore.KeyRow) =>
+    const rowAddress = (row: Senders.KeyRow) =>
       Option.match(Address.checksum(row.address), {
         onNone: () => internalFailure(`the stored address ${row.address}`),
         onSome: Effect.succeed
       })
 
-    const openKey = (row: LedgerStore.KeyRow) =>
+    const openKey = (row: Senders.KeyRow) =>
       Option.match(vault.open(row.sealedKey, row.address.toLowerCase()), {
         // The vault checked the master key at start: a key that does not open is a broken row.
         onNone: () => internalFailure(`the key of ${row.address} does not open`),

@@ -22,7 +22,7 @@ import { Context, Effect, Either, Layer, Option } from "effect"
 import * as Klaytn from "effect-kas-wallet/Klaytn"
 import * as Ledger from "../chain/Ledger.js"
 import * as Refusal from "../Refusal.js"
-import type * as LedgerStore from "../store/LedgerStore.js"
+import * as FeeRecords from "../store/FeeRecords.js"
 import * as Cursors from "./Cursors.js"
 import type * as Keys from "./Keys.js"
 
@@ -102,7 +102,7 @@ export interface Service {
 export class History extends Context.Tag("effect-kas-wallet-emulator/History")<History, Service>() {}
 
 // A fee record of the ledger, with what its signed bytes say.
-const recordOf = (chainId: number, row: LedgerStore.FeeRecordRow): Effect.Effect<FeeRecord> =>
+const recordOf = (chainId: number, row: FeeRecords.FeeRecordRow): Effect.Effect<FeeRecord> =>
   Either.match(Klaytn.fromRaw(row.raw, chainId), {
     // Written by the ledger from a signed transaction: one that does not decode is a defect.
     onLeft: (e) => Effect.dieMessage(`stored transaction ${row.hash}: ${e.reason}`),
