@@ -66,6 +66,18 @@ interface Effects {
   readonly contracts: LedgerStore.Contracts | undefined
 }
 
+// What a transaction did when nothing ran: its intrinsic gas used, its nonce moving on (and, for
+// an update, its key), Klaytn's error code when it was refused at mining.
+const nothingRun = (intrinsic: number, txError: number | undefined): Effects => ({
+  gasUsed: intrinsic,
+  txError,
+  revertReason: undefined,
+  logs: undefined,
+  changes: { balanceChanges: new Map(), nonces: new Map() },
+  reads: { accounts: [], code: [], storage: [] },
+  contracts: undefined
+})
+
 const NoContracts: LedgerStore.Contracts = { code: [], storage: [], destroyed: [] }
 
 /**
@@ -181,15 +193,7 @@ export const make = (store: LedgerStore.Service): Execute => {
   // what was read. `mining`: the transaction was accepted earlier, so a refusal of its run (its
   // recipient became a contract, say) is no longer an answer to give: it is committed failed.
   // `codeHashes`: the code of the parties, read with their balances at acceptance.
-  const execute = (
-    accepted: Accepted,
-    read: Map<string, ChainState.Balance>,
-    gasPrice: bigint,
-    place: Place,
-    extra: Pick<LedgerStore.Write, "genesisMs" | "pool" | "minedBlock">,
-    mining: boolean,
-    codeHashes?: ReadonlyMap<string, string | undefined>
-  ): Effect.Effect<boolean, Refusal.Refusal | SqlError.SqlError> =>
+  const execute: Execute = (accepted, read, gasPrice, place, extra, mining, codeHashes) =>
     Effect.gen(function*() {
       const { chainId, signed } = accepted
       const tx = signed.tx
@@ -238,29 +242,13 @@ export const make = (store: LedgerStore.Service): Execute => {
           case "anchor":
           case "account":
             // Nothing runs: the fee and the nonce are all they change (and an update, the key).
-            return Effect.succeed<Effects>({
-              gasUsed: intrinsic,
-              txError: undefined,
-              revertReason: undefined,
-              logs: undefined,
-              changes: { balanceChanges: new Map(), nonces: new Map() },
-              reads: { accounts: [], code: [], storage: [] },
-              contracts: undefined
-            })
+            return Effect.succeed(nothingRun(intrinsic, undefined))
         }
       })()
       // Refused when its turn came: committed failed, its nonce moving on and its intrinsic gas
       // charged, nothing else changing. Nothing to check: in this process ledger work is
       // serialized, and between processes the pool's compare-and-set orders this mining.
-      const refused: Effects = {
-        gasUsed: intrinsic,
-        txError: RefusedAtMining,
-        revertReason: undefined,
-        logs: undefined,
-        changes: { balanceChanges: new Map(), nonces: new Map() },
-        reads: { accounts: [], code: [], storage: [] },
-        contracts: undefined
-      }
+      const refused = nothingRun(intrinsic, RefusedAtMining)
       let effects: Effects = mining ? yield* Effect.catchTag(run, "NodeRefused", () => Effect.succeed(refused)) : yield* run
 
       // The balances after the transaction: what it moves, then the fees.

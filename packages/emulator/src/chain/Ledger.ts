@@ -86,7 +86,6 @@ import * as LedgerStore from "../store/LedgerStore.js"
 import * as ChainState from "../store/ChainState.js"
 import * as FeeRecords from "../store/FeeRecords.js"
 import * as MultisigStore from "../store/MultisigStore.js"
-import type * as Store from "../store/Store.js"
 import * as Acceptance from "./Acceptance.js"
 import * as Blocks from "./Blocks.js"
 import * as CallData from "./CallData.js"
@@ -172,14 +171,7 @@ export interface Service {
    *
    * @since 0.8.0
    */
-  readonly signAs: (
-    pool: Store.SelectedPool,
-    address: string,
-    hash: Uint8Array
-  ) => Effect.Effect<
-    Option.Option<{ readonly signature: Klaytn.SignatureValues; readonly publicKey: Uint8Array }>,
-    Refusal.Refusal | SqlError.SqlError
-  >
+  readonly signAs: Signer.Signer["signAs"]
   /** The global fee payer of a chain (made when the ledger starts). */
   readonly globalFeePayer: (chainId: number) => Address.Address
   /** The time between two blocks. */

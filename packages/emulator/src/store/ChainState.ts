@@ -231,22 +231,32 @@ export interface Slot {
  */
 export const codeHash = (code: Uint8Array): string => `0x${Buffer.from(keccak_256(code)).toString("hex")}`
 
-interface RawTransaction {
+/**
+ * An accepted transaction's columns as the database returns them (what `AcceptedRow` is read
+ * from), for the rows of transactions in blocks and of the pending pool.
+ *
+ * @since 0.10.0
+ * @category models
+ */
+export interface RawAccepted {
   readonly chainId: number
   readonly hash: string
   readonly sender: string
   readonly nonce: number
   readonly memberId: number
   readonly raw: unknown
+  readonly payerKind: PayerKind
+  readonly feePayer: string | null
+  readonly acceptedMs: number
+}
+
+interface RawTransaction extends RawAccepted {
   readonly blockNumber: number
   readonly blockTimeMs: number
   readonly transactionIndex: number
   readonly gasUsed: number
-  readonly feePayer: string | null
-  readonly payerKind: PayerKind
   readonly senderFee: string
   readonly feePayerFee: string
-  readonly acceptedMs: number
   readonly txError: number | null
   readonly revertReason: string | null
   readonly contractAddress: string | null

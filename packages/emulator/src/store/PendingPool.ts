@@ -80,19 +80,10 @@ export const poolStatements = (chainId: number, pool: PoolChange): ReadonlyArray
   return out
 }
 
-interface RawPending {
+interface RawPending extends ChainState.RawAccepted {
   readonly seq: number
-  readonly chainId: number
-  readonly hash: string
-  readonly sender: string
-  readonly nonce: number
-  readonly memberId: number
-  readonly raw: unknown
-  readonly payerKind: ChainState.PayerKind
-  readonly feePayer: string | null
   readonly senderReserve: string
   readonly feePayerReserve: string
-  readonly acceptedMs: number
 }
 
 const pendingRow = (r: RawPending): PendingRow => ({

@@ -22,8 +22,8 @@ import { keccak_256 } from "@noble/hashes/sha3.js"
 import { AccountKey } from "effect-kas-wallet"
 import * as Klaytn from "effect-kas-wallet/Klaytn"
 import * as Wire from "effect-kas-wallet/Wire"
-import * as Evm from "./Evm.js"
-import type * as Node from "./Node.js"
+import * as Evm from "../chain/Evm.js"
+import type * as Node from "../chain/Node.js"
 
 /**
  * A JSON value as answered.
