@@ -329,16 +329,16 @@ export const make = (options: {
         const signed = yield* decode(t.raw, chainId, hash)
         if (!Blocks.inBlock(mining, t.blockTimeMs, yield* Clock.currentTimeMillis)) return pendingReceipt(signed)
         return Klaytn.toReceipt(signed, {
-            blockHash: Blocks.blockHash(chainId, t.blockNumber, t.blockTimeMs),
-            blockNumber: t.blockNumber,
-            transactionIndex: t.transactionIndex,
-            gasUsed: t.gasUsed,
-            status: t.txError === undefined ? "Committed" : "CommitError",
-            txError: t.txError,
-            logs: t.logs,
-            logIndex: t.logIndex,
-            logsBloom: Evm.logsBloom(t.logs ?? [])
-          })
+          blockHash: Blocks.blockHash(chainId, t.blockNumber, t.blockTimeMs),
+          blockNumber: t.blockNumber,
+          transactionIndex: t.transactionIndex,
+          gasUsed: t.gasUsed,
+          status: t.txError === undefined ? "Committed" : "CommitError",
+          txError: t.txError,
+          logs: t.logs,
+          logIndex: t.logIndex,
+          logsBloom: Evm.logsBloom(t.logs ?? [])
+        })
       })
 
     const lookup: Service["lookup"] = (chainId, hash) =>

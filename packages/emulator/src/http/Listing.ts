@@ -62,8 +62,14 @@ export const parseStatus = (value: string | undefined): Either.Either<Store.Stat
   return Either.mapLeft(decodeStatus(value), () => ApiError.outOfRange("status"))
 }
 
-// A repeated value is ambiguous: which one the service would take is not documented.
-const single = (params: URLSearchParams, name: string): Either.Either<string | undefined, ApiError.ApiError> => {
+/**
+ * The one value of a query parameter (`undefined` when absent). A repeated one is ambiguous (which
+ * one the service would take is not documented): 400 `1061615` naming it.
+ *
+ * @since 0.10.0
+ * @category parsing
+ */
+export const single = (params: URLSearchParams, name: string): Either.Either<string | undefined, ApiError.ApiError> => {
   const values = params.getAll(name)
   return values.length > 1 ? Either.left(ApiError.outOfRange(name)) : Either.right(values[0])
 }

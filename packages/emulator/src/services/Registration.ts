@@ -90,91 +90,90 @@ export const make: Effect.Effect<Service, never, Accounts.Accounts | Keys.Keys |
   const accounts = yield* Accounts.Accounts
   const keyService = yield* Keys.Keys
   const ledger = yield* Ledger.Ledger
-  return yield* Effect.map(Effect.makeSemaphore(1), (lock): Service => {
-    // Whether the key on the chain (or the one an update sets) makes the KAS key the signer of the
-    // account's transactions: what KAS needs to sign for it.
-    const kasSigns = (address: string, key: Klaytn.AccountKey, kas: Keys.OpenedKey) =>
-      AccountKeys.kasSigns(address, key, bytesOf(kas.publicKey))
+  const lock = yield* Effect.makeSemaphore(1)
+  // Whether the key on the chain (or the one an update sets) makes the KAS key the signer of the
+  // account's transactions: what KAS needs to sign for it.
+  const kasSigns = (address: string, key: Klaytn.AccountKey, kas: Keys.OpenedKey) =>
+    AccountKeys.kasSigns(address, key, bytesOf(kas.publicKey))
 
-    // The account update of an item, checked, then sent with the global fee payer paying.
-    const sendUpdate = (pool: Accounts.SelectedPool, item: Registration.RegistrationItem, rlp: string, kas: Keys.OpenedKey) =>
-      Effect.gen(function*() {
-        const decoded = Klaytn.decodeRaw(bytesOf(rlp))
-        if (Either.isLeft(decoded)) return Option.some<Failure>(`its value is out of range; rlp (${decoded.left.reason})`)
-        const { feePayer, signatures, tx } = decoded.right
-        if (tx.type === Wire.TxType.FeeDelegatedAccountUpdateWithRatio) return Option.some(Registration.PartialFeeDelegationRefused)
-        if (tx.type !== Wire.TxType.FeeDelegatedAccountUpdate) {
-          return Option.some(`it just allow TxTypeFeeDelegatedAccountUpdate; rlp is ${Wire.typeName(tx.type)}`)
-        }
-        if (tx.from !== item.address) return Option.some(`the rlp's sender ${tx.from} is not the account; address`)
-        if (Klaytn.isUnsigned(signatures)) return Option.some("the rlp is not signed by the account; rlp")
-        // decodeRaw checked the key (a key the chain refuses does not decode).
-        const key = Either.getOrUndefined(Klaytn.decodeAccountKey(tx.key!))
-        if (key === undefined || !kasSigns(item.address, key, kas)) {
-          return Option.some(`the rlp's account key must be AccountKeyPublic of the key's public key; ${item.keyId.toString()}`)
-        }
-        const global = ledger.globalFeePayer(pool.chainId)
-        if (feePayer !== undefined && feePayer.address !== global) {
-          return Option.some(`feePayer is different between rlp value and the global fee payer ${global}`)
-        }
-        const current = yield* ledger.accountKey(pool.chainId, item.address)
-        if (Either.isLeft(Klaytn.validateSignatures({ tx, signatures }, pool.chainId, { sender: current }))) {
-          return Option.some(InvalidSenderSignature)
-        }
-        return yield* ledger.send({
-          kind: "rlp",
-          tx,
-          signatures,
-          pool,
-          from: tx.from,
-          nonce: tx.nonce,
-          gas: tx.gas,
-          submit: true,
-          payer: { _tag: "Global", feeRatio: 0 }
-        }).pipe(
-          Effect.as(Option.none<Failure>()),
-          Effect.catchIf(Refusal.isRefusal, (e) => Effect.succeed(Option.some<Failure>(e.message)))
+  // The account update of an item, checked, then sent with the global fee payer paying.
+  const sendUpdate = (pool: Accounts.SelectedPool, item: Registration.RegistrationItem, rlp: string, kas: Keys.OpenedKey) =>
+    Effect.gen(function*() {
+      const decoded = Klaytn.decodeRaw(bytesOf(rlp))
+      if (Either.isLeft(decoded)) return Option.some<Failure>(`its value is out of range; rlp (${decoded.left.reason})`)
+      const { feePayer, signatures, tx } = decoded.right
+      if (tx.type === Wire.TxType.FeeDelegatedAccountUpdateWithRatio) return Option.some(Registration.PartialFeeDelegationRefused)
+      if (tx.type !== Wire.TxType.FeeDelegatedAccountUpdate) {
+        return Option.some(`it just allow TxTypeFeeDelegatedAccountUpdate; rlp is ${Wire.typeName(tx.type)}`)
+      }
+      if (tx.from !== item.address) return Option.some(`the rlp's sender ${tx.from} is not the account; address`)
+      if (Klaytn.isUnsigned(signatures)) return Option.some("the rlp is not signed by the account; rlp")
+      // decodeRaw checked the key (a key the chain refuses does not decode).
+      const key = Either.getOrUndefined(Klaytn.decodeAccountKey(tx.key!))
+      if (key === undefined || !kasSigns(item.address, key, kas)) {
+        return Option.some(`the rlp's account key must be AccountKeyPublic of the key's public key; ${item.keyId.toString()}`)
+      }
+      const global = ledger.globalFeePayer(pool.chainId)
+      if (feePayer !== undefined && feePayer.address !== global) {
+        return Option.some(`feePayer is different between rlp value and the global fee payer ${global}`)
+      }
+      const current = yield* ledger.accountKey(pool.chainId, item.address)
+      if (Either.isLeft(Klaytn.validateSignatures({ tx, signatures }, pool.chainId, { sender: current }))) {
+        return Option.some(InvalidSenderSignature)
+      }
+      return yield* ledger.send({
+        kind: "rlp",
+        tx,
+        signatures,
+        pool,
+        from: tx.from,
+        nonce: tx.nonce,
+        gas: tx.gas,
+        submit: true,
+        payer: { _tag: "Global", feeRatio: 0 }
+      }).pipe(
+        Effect.as(Option.none<Failure>()),
+        Effect.catchIf(Refusal.isRefusal, (e) => Effect.succeed(Option.some<Failure>(e.message)))
+      )
+    })
+
+  const registerOne = (pool: Accounts.SelectedPool, item: Registration.RegistrationItem, kas: Keys.OpenedKey) =>
+    Effect.gen(function*() {
+      if (yield* accounts.addressTaken(item.address)) return Option.some<Failure>(`the account is already registered; ${item.address}`)
+      if (item.rlp !== undefined) {
+        const failed = yield* sendUpdate(pool, item, item.rlp, kas)
+        if (Option.isSome(failed)) return failed
+      } else if (!kasSigns(item.address, yield* ledger.accountKey(pool.chainId, item.address), kas)) {
+        return Option.some<Failure>(
+          `the account key of ${item.address} on the chain is not AccountKeyPublic of the key's public key: give the rlp that updates it`
         )
-      })
+      }
+      // Only another process registering the same address meanwhile can take it now.
+      const joined = yield* accounts.registerAccount(pool, { address: item.address, key: kas })
+      return Option.isSome(joined) ? Option.none<Failure>() : Option.some<Failure>(`the account is already registered; ${item.address}`)
+    })
 
-    const registerOne = (pool: Accounts.SelectedPool, item: Registration.RegistrationItem, kas: Keys.OpenedKey) =>
-      Effect.gen(function*() {
-        if (yield* accounts.addressTaken(item.address)) return Option.some<Failure>(`the account is already registered; ${item.address}`)
-        if (item.rlp !== undefined) {
-          const failed = yield* sendUpdate(pool, item, item.rlp, kas)
-          if (Option.isSome(failed)) return failed
-        } else if (!kasSigns(item.address, yield* ledger.accountKey(pool.chainId, item.address), kas)) {
-          return Option.some<Failure>(
-            `the account key of ${item.address} on the chain is not AccountKeyPublic of the key's public key: give the rlp that updates it`
-          )
+  return {
+    register: (pool, items) =>
+      lock.withPermits(1)(Effect.gen(function*() {
+        const caller: Keys.KeyCaller = { memberId: pool.memberId, accountId: pool.accountId, chainId: pool.chainId }
+        // Every key first: an unknown one refuses the whole request, before anything changes.
+        const keys: Array<Keys.OpenedKey> = []
+        for (const item of items) {
+          const opened = yield* keyService.openKey(caller, item.keyId.toString())
+          if (Option.isNone(opened)) return yield* new Refusal.NotFound({ detail: item.keyId.toString() })
+          keys.push(opened.value)
         }
-        // Only another process registering the same address meanwhile can take it now.
-        const joined = yield* accounts.registerAccount(pool, { address: item.address, key: kas })
-        return Option.isSome(joined) ? Option.none<Failure>() : Option.some<Failure>(`the account is already registered; ${item.address}`)
-      })
-
-    return {
-      register: (pool, items) =>
-        lock.withPermits(1)(Effect.gen(function*() {
-          const caller: Keys.KeyCaller = { memberId: pool.memberId, accountId: pool.accountId, chainId: pool.chainId }
-          // Every key first: an unknown one refuses the whole request, before anything changes.
-          const keys: Array<Keys.OpenedKey> = []
-          for (const item of items) {
-            const opened = yield* keyService.openKey(caller, item.keyId.toString())
-            if (Option.isNone(opened)) return yield* new Refusal.NotFound({ detail: item.keyId.toString() })
-            keys.push(opened.value)
-          }
-          const failures: Record<string, string> = {}
-          for (const [i, item] of items.entries()) {
-            const failed = yield* registerOne(pool, item, keys[i]!)
-            if (Option.isSome(failed)) failures[item.address] = failed.value
-          }
-          const failed = Object.keys(failures).length
-          const status = Registration.statusOf(items.length, failed)
-          return failed === 0 ? { status } : { status, failures: failures as Registration.Failures }
-        }))
-    }
-  })
+        const failures: Record<string, string> = {}
+        for (const [i, item] of items.entries()) {
+          const failed = yield* registerOne(pool, item, keys[i]!)
+          if (Option.isSome(failed)) failures[item.address] = failed.value
+        }
+        const failed = Object.keys(failures).length
+        const status = Registration.statusOf(items.length, failed)
+        return failed === 0 ? { status } : { status, failures: failures as Registration.Failures }
+      }))
+  }
 })
 
 /**

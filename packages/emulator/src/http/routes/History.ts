@@ -18,11 +18,6 @@ import * as Route from "../Route.js"
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/
 
-const single = (params: URLSearchParams, name: string): Either.Either<string | undefined, ApiError.ApiError> => {
-  const values = params.getAll(name)
-  return values.length > 1 ? Either.left(ApiError.outOfRange(name)) : Either.right(values[0])
-}
-
 /**
  * Reads `from` (an address in any case; absent or empty: every sender; malformed: 400 `1061609`),
  * `size` and `cursor` as every listing.
@@ -33,10 +28,10 @@ const single = (params: URLSearchParams, name: string): Either.Either<string | u
 export const parseQuery = (query: string): Either.Either<History.HistoryRequest, ApiError.ApiError> =>
   Either.gen(function*() {
     const params = new URLSearchParams(query)
-    const from = yield* single(params, "from")
+    const from = yield* Listing.single(params, "from")
     if (from !== undefined && from !== "" && !ADDRESS.test(from)) return yield* Either.left(ApiError.notAddress("from"))
-    const size = yield* Either.flatMap(single(params, "size"), Listing.parseSize)
-    const cursor = (yield* single(params, "cursor")) ?? ""
+    const size = yield* Either.flatMap(Listing.single(params, "size"), Listing.parseSize)
+    const cursor = (yield* Listing.single(params, "cursor")) ?? ""
     return { from: from === undefined || from === "" ? undefined : from.toLowerCase(), size, cursor }
   })
 
