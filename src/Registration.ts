@@ -47,7 +47,7 @@ export const PartialFeeDelegationRefused = "partialFeeDelegation transaction do 
  */
 export const RegistrationItem = Schema.Struct({
   keyId: KeyId.KeyId,
-  address: Address.Address.pipe(Refusal.annotate(Refusal.address)),
+  address: Address.Address.pipe(Refusal.annotate(Refusal.listedAddress)),
   rlp: Schema.optionalWith(
     HexBytes.pipe(
       Schema.filter((s) => s.length > 2, { message: () => "cannot be empty: omit rlp to register without a transaction" }),

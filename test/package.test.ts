@@ -145,7 +145,7 @@ describe("the published package", () => {
     expect(files.filter((f) => f.startsWith("dist/") && f.endsWith(".js")).filter((f) => !sources.has(f.slice(5, -3)))).toEqual([])
   }, 60_000)
 
-  it("exports map: the root entry, the wire contract, the opt-in ABI layer and the Klaytn codec with their types, and no bin", () => {
+  it("exports map: the root entry, the wire contract, the opt-in ABI layer, the Klaytn codec and the operation table with their types, and no bin", () => {
     const pkg = JSON.parse(readFileSync(`${root}/package.json`, "utf8"))
     // The types the map names are the real build's (`prepack`: tsc -p src), which the test build
     // leaves out (test/setup/dist.ts): its configuration must emit them next to the JavaScript.
@@ -157,6 +157,9 @@ describe("the published package", () => {
       "./Wire": { types: "./dist/Wire.d.ts", import: "./dist/Wire.js" },
       "./Abi": { types: "./dist/Abi.d.ts", import: "./dist/Abi.js" },
       "./Klaytn": { types: "./dist/Klaytn.d.ts", import: "./dist/Klaytn.js" },
+      "./WalletApi": { types: "./dist/api/WalletApi.d.ts", import: "./dist/api/WalletApi.js" },
+      "./Endpoint": { types: "./dist/api/Endpoint.d.ts", import: "./dist/api/Endpoint.js" },
+      "./Refusal": { types: "./dist/api/Refusal.d.ts", import: "./dist/api/Refusal.js" },
       "./package.json": "./package.json"
     })
     expect(pkg.bin).toBeUndefined()

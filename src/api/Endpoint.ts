@@ -84,7 +84,8 @@ export interface Endpoint<
   PathFields extends { readonly [K in ParamNames<Path>]: Schema.Schema<any, string> } = any,
   UrlFields extends Schema.Struct.Fields = any,
   P extends Payload | undefined = Payload | undefined,
-  Success extends Schema.Schema.Any = Schema.Schema.Any
+  Success extends Schema.Schema.Any = Schema.Schema.Any,
+  A extends Access = Access
 > {
   /** The operation's name: the client's method where the client has one, the table's key. */
   readonly name: Name
@@ -97,7 +98,7 @@ export interface Endpoint<
   readonly pathSchema: Schema.Struct<PathFields>
   /** The query parameters, each a schema from its text. */
   readonly urlParamsSchema: Schema.Struct<UrlFields>
-  readonly access: Access
+  readonly access: A
   readonly payload: P
   /** The body of a 200. */
   readonly successSchema: Success
@@ -179,11 +180,12 @@ export interface Spec<
   PathFields extends { readonly [K in ParamNames<Path>]: Schema.Schema<any, string> },
   UrlFields extends Schema.Struct.Fields,
   P extends Schema.Schema.Any | undefined,
-  Success extends Schema.Schema.Any
+  Success extends Schema.Schema.Any,
+  A extends Access
 > {
   /** The operation's id in the service's public OpenAPI document. */
   readonly id: string
-  readonly access: Access
+  readonly access: A
   readonly path?: PathFields
   readonly query?: UrlFields
   readonly payload?: P
@@ -202,14 +204,15 @@ const declare = (method: Method) =>
   const Name extends string,
   const Path extends `/${string}`,
   Success extends Schema.Schema.Any,
+  const A extends Access,
   PathFields extends { readonly [K in ParamNames<Path>]: Schema.Schema<any, string> } = { readonly [K in ParamNames<Path>]: Schema.Schema<any, string> },
   UrlFields extends Schema.Struct.Fields = {},
   P extends Schema.Schema.Any | undefined = undefined
 >(
   name: Name,
   path: Path,
-  spec: Spec<Path, PathFields, UrlFields, P, Success>
-): Endpoint<Name, Path, PathFields, UrlFields, P extends Schema.Schema.Any ? Payload<P> : undefined, Success> => ({
+  spec: Spec<Path, PathFields, UrlFields, P, Success, A>
+): Endpoint<Name, Path, PathFields, UrlFields, P extends Schema.Schema.Any ? Payload<P> : undefined, Success, A> => ({
   name,
   operationId: spec.id,
   method,

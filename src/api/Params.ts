@@ -26,7 +26,8 @@ export const AnyCaseAddress = Schema.String.pipe(
   Refusal.annotate(Refusal.address)
 ).annotations({ identifier: "AnyCaseAddress" })
 
-const Digits = Schema.String.pipe(Schema.pattern(/^[0-9]*$/, { message: () => "expected a non-negative integer" }))
+// Decimal digits; a zero may carry a sign, as the service's integer parsing takes it.
+const Digits = Schema.String.pipe(Schema.pattern(/^(?:[0-9]*|-0+)$/, { message: () => "expected a non-negative integer" }))
 
 /**
  * A count or bound in decimal digits; `""` is 0. A sign or anything else is 1061615.
@@ -37,7 +38,7 @@ const Digits = Schema.String.pipe(Schema.pattern(/^[0-9]*$/, { message: () => "e
 export const NonNegativeIntFromString: Schema.Schema<number, string> = Schema.transform(Digits, Schema.NonNegative, {
   strict: true,
   // Digits beyond the safe integers are past every bound anyway.
-  decode: (s) => Math.min(s === "" ? 0 : Number(s), Number.MAX_SAFE_INTEGER),
+  decode: (s) => Math.min(s === "" || s.startsWith("-") ? 0 : Number(s), Number.MAX_SAFE_INTEGER),
   encode: (n) => String(n)
 }).annotations({ identifier: "NonNegativeIntFromString" })
 

@@ -75,13 +75,22 @@ const ANY_HEX = /^0x[0-9a-fA-F]*$/
 const ZERO_ADDRESS = /^0x0{40}$/
 
 /**
- * An address: one that is not `0x` and 40 hex digits is 1061609 (`NotKlaytnAddress`); one of that
- * shape refused for another reason (given twice, a wrong checksum) 1061615.
+ * An address: one the schema refuses (not `0x` and 40 hex digits, a wrong checksum) is 1061609
+ * (`NotKlaytnAddress`).
  *
  * @since 0.10.0
  * @category presets
  */
-export const address: Refusal = {
+export const address: Refusal = { invalid: ErrorBody.Code.NotKlaytnAddress }
+
+/**
+ * An address that must also be unique in its list (a registration's): one of the right shape
+ * refused (given twice) is 1061615, any other 1061609.
+ *
+ * @since 0.10.0
+ * @category presets
+ */
+export const listedAddress: Refusal = {
   invalid: (raw) => (isString(raw) && ADDRESS.test(raw) ? ErrorBody.Code.OutOfRange : ErrorBody.Code.NotKlaytnAddress)
 }
 

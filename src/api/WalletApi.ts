@@ -252,7 +252,8 @@ export type TransactionEndpoint = Endpoint.Endpoint<
   {},
   {},
   Endpoint.Payload,
-  typeof Transaction.TransactionResult
+  typeof Transaction.TransactionResult,
+  "sender" | "senderAndFeePayer"
 >
 
 const transactionEndpoint = (kind: TxType.Kind, route: Bodies.PayerRoute): TransactionEndpoint => {

@@ -19,7 +19,8 @@ import * as Emulator from "../src/Emulator.js"
 import * as Executor from "../src/chain/Executor.js"
 import * as LedgerStore from "../src/store/LedgerStore.js"
 import * as ChainState from "../src/store/ChainState.js"
-import * as RequestBody from "../src/http/RequestBody.js"
+import * as WalletApi from "effect-kas-wallet/WalletApi"
+import * as Input from "../src/http/Input.js"
 import { GasPrice, intrinsic, memberTx, newMemberTx, unhex, verifySigned } from "./_ledger.js"
 import { expectError } from "./_support.js"
 
@@ -331,7 +332,7 @@ describe("the service's rules", () => {
       ["fd-user", { from: fdExample.from, to: fdExample.to, value: fdExample.value, feePayer: fdExample.feePayer, feeRatio: fdExample.feeRatio, submit: false }]
     ]
     for (const [route, body] of examples) {
-      const decoded = RequestBody.parseTxBody("value", route, JSON.stringify(body))
+      const decoded = Either.map(Input.payload(WalletApi.transaction("value", route)!.payload, JSON.stringify(body)), (b) => b as Wire.Body<"value">)
       expect(Either.isRight(decoded), JSON.stringify(body)).toBe(true)
       if (Either.isRight(decoded)) {
         expect(decoded.right.from.toLowerCase()).toBe(String(body.from).toLowerCase())

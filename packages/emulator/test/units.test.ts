@@ -18,6 +18,8 @@ import * as Database from "../src/store/Database.js"
 import * as Embedded from "../src/store/Embedded.js"
 import * as Emulator from "../src/Emulator.js"
 import * as KeyVault from "../src/store/KeyVault.js"
+import * as WalletApi from "effect-kas-wallet/WalletApi"
+import * as Input from "../src/http/Input.js"
 import * as Listing from "../src/http/Listing.js"
 
 const b64 = (s: string) => Buffer.from(s, "utf8").toString("base64")
@@ -70,17 +72,25 @@ describe("Credentials", () => {
   })
 })
 
-describe("query values", () => {
+describe("query values, as the table's schemas read them", () => {
+  const read = (query: string) =>
+    Either.map(Input.query(WalletApi.accounts.listAccounts.urlParamsSchema, query), (q) => Listing.request(q as Listing.Query, "enabled"))
+
   it("size: absent, empty or 0 → 100; above 1000 → 1000; else 400 1061615", () => {
-    const size = (v: string | undefined) => Either.getOrElse(Either.map(Listing.parseSize(v), (n) => n as number | string), (e) => `${e.code}`)
+    const size = (v: string | undefined) =>
+      Either.getOrElse(Either.map(read(v === undefined ? "" : `size=${encodeURIComponent(v)}`), (r) => r.size as number | string), (e) => `${e.code}`)
     expect([undefined, "", "0", "-0", "1", "999", "1000", "1001", "1".repeat(400)].map(size)).toEqual([
       100, 100, 100, 100, 1, 999, 1000, 1000, 1000
     ])
     for (const bad of ["-1", "1.0", "1e3", " 1", "+1", "abc", "0x1"]) expect(size(bad)).toBe("1061615")
+    // Given twice: ambiguous.
+    expect(Either.getLeft(read("size=1&size=2")).pipe(Option.map((e) => [e.code, e.message]))).toEqual(
+      Option.some([1061615, "its value is out of range; size"])
+    )
   })
 
   it("timestamps: absent, empty or 0 → unbounded; non-negative integers; else 400 1061615", () => {
-    const ts = (v: string | undefined) => Listing.parseTimestamp("from-timestamp", v)
+    const ts = (v: string | undefined) => Either.map(read(v === undefined ? "" : `from-timestamp=${v}`), (r) => r.from)
     expect(ts(undefined)).toEqual(Either.right(undefined))
     expect(ts("")).toEqual(Either.right(undefined))
     expect(ts("0")).toEqual(Either.right(undefined))
@@ -90,6 +100,12 @@ describe("query values", () => {
         Option.some([1061615, "its value is out of range; from-timestamp"])
       )
     }
+  })
+
+  it("status: absent or empty → enabled; any case; else 400 1061615", () => {
+    const status = (v: string) => Either.getOrElse(Either.map(read(`status=${v}`), (r) => r.status as string), (e) => `${e.code}`)
+    expect(["", "DISABLED", "Corrupted", "all"].map(status)).toEqual(["enabled", "disabled", "corrupted", "all"])
+    expect(status("deleted")).toBe("1061615")
   })
 })
 

@@ -595,7 +595,7 @@ layer(TestLayer)("emulator wire contract", (it) => {
         expect(Object.keys(doc.paths["/v2/key/{key-id}/sign"])).toEqual(["post"])
         expect(Object.keys(doc.paths["/v2/history/fd/tx"])).toEqual(["get"])
         expect(Object.keys(doc.paths["/v2/history/fd/tx/{transaction-hash}"])).toEqual(["get"])
-        expect(doc.paths["/v2/history/fd/tx"].get.parameters.map((p: any) => p.name)).toEqual(["x-chain-id", "from", "size", "cursor"])
+        expect(doc.paths["/v2/history/fd/tx"].get.parameters.map((p: any) => p.name)).toEqual(["x-chain-id", "size", "cursor", "from"])
         // Registration: the selected pool in x-krn; the client's schemas describe the body and the answer.
         expect(Object.keys(doc.paths["/v2/registration/account"])).toEqual(["post"])
         expect(doc.paths["/v2/registration/account"].post.operationId).toBe("RegisterAccount")

@@ -35,9 +35,11 @@ import type * as Keys from "../services/Keys.js"
  * - `senderAndFeePayer`: the sender's account pool and a fee-payer pool, comma-separated in either
  *   order; the fee payer's pool is the default one when not named (`/v2/tx/fd-user/value`).
  * - `senderAndNamedFeePayer`: the same, the fee-payer pool checked only when named (receipts).
- * - `keyService`: the member and chain only (`/v2/key`, `/v2/history/fd/tx`): the spec gives these
+ * - `member`: the member and chain only (`/v2/key/...`, `/v2/history/fd/tx`): the spec gives these
  *   operations no `x-krn` (a key listing names its key pool in the `krn` query parameter, a key id
  *   names its own; the history spans the member's pools), so it is not read.
+ * - `keyPool`: the same: the keys' creation, whose key pool the client may name in `x-krn`, which
+ *   the emulator does not read (it has one key pool per member and chain).
  * - `node`: the member and chain only, as the KAS Node API reads them (`/v1/klaytn`: the official
  *   client sends `Authorization` and `x-chain-id`, no `x-krn`, which is not read); the member's
  *   default account pool of the chain is what the node records a transaction sent through it
@@ -56,7 +58,8 @@ export type Access =
   | "sender"
   | "senderAndFeePayer"
   | "senderAndNamedFeePayer"
-  | "keyService"
+  | "member"
+  | "keyPool"
   | "node"
 
 /**
@@ -85,7 +88,8 @@ export interface Selections {
   readonly sender: TransactionPools
   readonly senderAndFeePayer: TransactionPools
   readonly senderAndNamedFeePayer: TransactionPools
-  readonly keyService: Keys.KeyCaller
+  readonly member: Keys.KeyCaller
+  readonly keyPool: Keys.KeyCaller
   readonly node: Accounts.SelectedPool
 }
 
@@ -224,6 +228,14 @@ const transactionPools = (
     return { pool, feePayers } satisfies TransactionPools
   })
 
+// The member and chain, no pool: the key service's routes and the history's.
+const memberOf = (accounts: Accounts.Service, request: HttpServerRequest.HttpServerRequest) =>
+  Effect.gen(function*() {
+    const caller = yield* authenticate(accounts, request)
+    const chainId = yield* chainOf(request)
+    return { ...caller, chainId } satisfies Keys.KeyCaller
+  })
+
 type Selector<A extends Access> = (
   accounts: Accounts.Service,
   request: HttpServerRequest.HttpServerRequest
@@ -237,12 +249,8 @@ const selectors: { readonly [A in Access]: Selector<A> } = {
   sender: (accounts, request) => transactionPools(accounts, request, "none"),
   senderAndFeePayer: (accounts, request) => transactionPools(accounts, request, "always"),
   senderAndNamedFeePayer: (accounts, request) => transactionPools(accounts, request, "whenNamed"),
-  keyService: (accounts, request) =>
-    Effect.gen(function*() {
-      const caller = yield* authenticate(accounts, request)
-      const chainId = yield* chainOf(request)
-      return { ...caller, chainId } satisfies Keys.KeyCaller
-    }),
+  member: (accounts, request) => memberOf(accounts, request),
+  keyPool: (accounts, request) => memberOf(accounts, request),
   node: (accounts, request) =>
     Effect.gen(function*() {
       const caller = yield* authenticate(accounts, request)
@@ -281,7 +289,7 @@ const senderAndFeePayerKrn: Description.Header = {
   schema: Description.json({ type: "string" })
 }
 
-const krnHeader: { readonly [A in Exclude<Access, "anonymous" | "keyService" | "node">]: Description.Header } = {
+const krnHeader: { readonly [A in Exclude<Access, "anonymous" | "member" | "keyPool" | "node">]: Description.Header } = {
   accountPool: {
     name: "x-krn",
     required: false,
@@ -321,4 +329,4 @@ const krnHeader: { readonly [A in Exclude<Access, "anonymous" | "keyService" | "
  * @category documentation
  */
 export const headers = (access: Access): ReadonlyArray<Description.Header> =>
-  access === "anonymous" ? [] : access === "keyService" || access === "node" ? [chainHeader] : [chainHeader, krnHeader[access]]
+  access === "anonymous" ? [] : access === "member" || access === "keyPool" || access === "node" ? [chainHeader] : [chainHeader, krnHeader[access]]

@@ -10,6 +10,7 @@
  */
 import type * as EmulatorConsole from "../console/EmulatorConsole.js"
 import * as Refusal from "../Refusal.js"
+import * as ApiErrors from "./ApiError.js"
 import { ApiError, Code } from "./ApiError.js"
 
 /**
@@ -64,5 +65,36 @@ export const toApiError = (failure: Refusal.Refusal | EmulatorConsole.ConsoleErr
       })
     default:
       return new ApiError({ status: 400, code: codes[failure._tag], message: failure.message })
+  }
+}
+
+/**
+ * The answer to a value of a request the operation table's schemas refused (`Input`): the code the
+ * value's `Refusal` declares, for the field it names, with the service's message for that code
+ * (`detail`: what the schema said, for the codes whose message carries it).
+ *
+ * @since 0.10.0
+ * @category mapping
+ */
+export const ofCode = (code: number, field: string, detail?: string): ApiError => {
+  switch (code) {
+    case Code.EmptyOrZero:
+      return ApiErrors.missing(field)
+    case Code.NotHex:
+      return ApiErrors.notHex(field)
+    case Code.NotKlaytnAddress:
+      return ApiErrors.notAddress(field)
+    case Code.FeeRatioOutOfRange:
+      return ApiErrors.feeRatioOutOfRange()
+    case Code.DataNotExist:
+      return ApiErrors.dataNotExist()
+    case Code.TransactionNotFound:
+      return ApiErrors.transactionNotFound()
+    case Code.InvalidAccountKey:
+      return ApiErrors.refused(code, `failed to decode account keys; ${detail ?? field}`)
+    case Code.LegacyKeyInRoleBased:
+      return ApiErrors.refused(code, "AccountKeyLegacy type is not supported in AccountKeyRoleBased type")
+    default:
+      return ApiErrors.outOfRange(field)
   }
 }

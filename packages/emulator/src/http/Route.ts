@@ -17,11 +17,12 @@
  */
 import type { HttpServerRequest } from "@effect/platform"
 import type { SqlError } from "@effect/sql"
-import { Effect } from "effect"
+import { Effect, Option, type Schema, SchemaAST } from "effect"
+import type * as Endpoint from "effect-kas-wallet/Endpoint"
 import type * as ApiError from "./ApiError.js"
 import * as Caller from "./Caller.js"
 import type * as EmulatorConsole from "../console/EmulatorConsole.js"
-import type * as Description from "./Description.js"
+import * as Description from "./Description.js"
 import type * as Ledger from "../chain/Ledger.js"
 import type * as Node from "../chain/Node.js"
 import type * as Refusal from "../Refusal.js"
@@ -30,7 +31,9 @@ import type * as History from "../services/History.js"
 import type * as Keys from "../services/Keys.js"
 import type * as Multisig from "../services/Multisig.js"
 import type * as Registration from "../services/Registration.js"
+import * as RequestInput from "./Input.js"
 import * as PathPattern from "./PathPattern.js"
+import * as Render from "./Render.js"
 import * as RequestBody from "./RequestBody.js"
 
 /**
@@ -220,6 +223,125 @@ export const make = <const P extends `/${string}`, A extends Caller.Access, B ex
           caller,
           body: body as Input<P, A, B>["body"]
         })
+      })
+  }
+}
+
+/**
+ * What the handler of an operation of the table is given: what its access selected, and its path,
+ * query and body decoded by the table's schemas.
+ *
+ * @since 0.10.0
+ * @category models
+ */
+export interface OperationInput<E extends Endpoint.Any> {
+  readonly services: Services
+  readonly request: HttpServerRequest.HttpServerRequest
+  readonly caller: Caller.Selections[E["access"]]
+  readonly path: Endpoint.PathValues<E>
+  readonly query: Endpoint.UrlValues<E>
+  readonly payload: E["payload"] extends Endpoint.Payload<infer S> ? Schema.Schema.Type<S> : undefined
+}
+
+/**
+ * A handler's answer: the operation's result, which its schema encodes, or its JSON already made
+ * (what the store keeps of an account, passed through).
+ *
+ * @since 0.10.0
+ * @category models
+ */
+export type OperationAnswer<E extends Endpoint.Any> = Effect.Effect<
+  Endpoint.Success<E> | string | Uint8Array,
+  ApiError.ApiError | Refusal.Refusal | EmulatorConsole.ConsoleError | SqlError.SqlError
+>
+
+/**
+ * What the emulator adds to an operation of the table: what it says of the operation, of its
+ * answer and of its refusals (the document lists them with the codes the table declares), and its
+ * handler.
+ *
+ * @since 0.10.0
+ * @category models
+ */
+export interface OperationSpec<E extends Endpoint.Any> {
+  readonly summary: string
+  readonly description?: string
+  /** What the 200 holds. */
+  readonly response: string
+  /** The refusals of the operation, for the 400 of the document. */
+  readonly errors?: string
+  readonly handler: (input: OperationInput<E>) => OperationAnswer<E>
+}
+
+const identifierOf = (schema: Schema.Schema.Any): string | undefined =>
+  Option.getOrUndefined(SchemaAST.getIdentifierAnnotation(schema.ast))
+
+const describedBy = (schema: Schema.Schema.Any, fallback: string): string =>
+  Option.getOrElse(SchemaAST.getDescriptionAnnotation(schema.ast), () => fallback)
+
+const parametersOf = (struct: Schema.Struct<Schema.Struct.Fields>, owner: string): ReadonlyArray<Description.QueryParameter> =>
+  (struct.ast as SchemaAST.TypeLiteral).propertySignatures.map((p) => {
+    const name = String(p.name)
+    const schema = struct.fields[name] as Schema.Schema.Any
+    const type = "from" in schema && p.isOptional ? (schema as unknown as { readonly from: Schema.Schema.Any }).from : schema
+    return {
+      name,
+      description: describedBy(type, name),
+      schema: Description.domain(identifierOf(type) ?? `${owner}${name.replace(/(^|-)(.)/g, (_, __, c: string) => c.toUpperCase())}`, type)
+    }
+  })
+
+/**
+ * Makes the route of an operation of the table: its method, path, access, parameters, body and
+ * result from the table, the rest from `spec`. It reads the request in the gateway's order — the
+ * headers its access declares, the body's text, the path, the query, the body's value — each
+ * refused as `Input` says before the handler runs, and renders the handler's value with the
+ * operation's result schema.
+ *
+ * @since 0.10.0
+ * @category constructors
+ */
+export const operation = <E extends Endpoint.Any>(endpoint: E, spec: OperationSpec<E>): Route => {
+  const path = PathPattern.make(endpoint.path)
+  const payload = endpoint.payload
+  const render = Render.json(endpoint.successSchema as Schema.Schema<unknown, unknown>)
+  const codes = endpoint.errors.length === 0 ? "" : ` Documented codes: ${endpoint.errors.join(", ")}.`
+  // Components without an identifier are named after the operation: `ListAccountsSize`.
+  const owner = `${endpoint.name.charAt(0).toUpperCase()}${endpoint.name.slice(1)}`
+  const query = parametersOf(endpoint.urlParamsSchema, owner)
+  const pathParameters = parametersOf(endpoint.pathSchema, owner)
+  return {
+    method: endpoint.method,
+    path,
+    operationId: endpoint.operationId,
+    summary: spec.summary,
+    description: spec.description,
+    access: endpoint.access,
+    pathParameters: path.parameters.map((name) => pathParameters.find((p) => p.name === name)!),
+    query,
+    body: payload === undefined ? undefined : {
+      required: payload.required,
+      schema: Description.domain(identifierOf(payload.schema) ?? `${owner}Body`, payload.schema)
+    },
+    response: {
+      description: spec.response,
+      schema: Description.domain(identifierOf(endpoint.successSchema) ?? `${owner}Result`, endpoint.successSchema)
+    },
+    errors: spec.errors === undefined && codes === "" ? {} : { 400: `${spec.errors ?? ""}${codes}`.trim() },
+    run: (services, request, params, rawQuery) =>
+      Effect.gen(function*() {
+        const caller = yield* Caller.select(endpoint.access, services.accounts, request)
+        const text = payload === undefined ? undefined : yield* RequestBody.read(request)
+        const input = {
+          services,
+          request,
+          caller,
+          path: yield* RequestInput.path(endpoint.pathSchema, params),
+          query: yield* RequestInput.query(endpoint.urlParamsSchema, rawQuery),
+          payload: payload === undefined ? undefined : yield* RequestInput.payload(payload, text!)
+        } as unknown as OperationInput<E>
+        const answer = yield* spec.handler(input)
+        return typeof answer === "string" || answer instanceof Uint8Array ? answer : yield* render(answer)
       })
   }
 }

@@ -1,23 +1,22 @@
 /**
  * The account routes: create, list, get, delete, disable and enable accounts of the selected
- * account pool; the member's accounts of a public key; the counts.
+ * account pool; the member's accounts of a public key; the counts. Each is an operation of the
+ * client's table (`WalletApi.accounts`): this module holds what the emulator adds, its handlers.
  *
  * Internal to the emulator: not exported from `effect-kas-wallet-emulator`.
  *
  * @since 0.3.0
  * @internal
  */
+import { secp256k1 } from "@noble/curves/secp256k1.js"
 import { Effect, Option } from "effect"
-import { Account } from "effect-kas-wallet"
+import * as WalletApi from "effect-kas-wallet/WalletApi"
 import * as ApiError from "../ApiError.js"
-import * as Description from "../Description.js"
 import * as Listing from "../Listing.js"
-import * as PathValues from "../PathValues.js"
 import * as Route from "../Route.js"
-import type * as Accounts from "../../services/Accounts.js"
-import * as Render from "../Render.js"
 
-const badHeader = `Bad header: ${ApiError.Code.EmptyOrZero}, ${ApiError.Code.OutOfRange}, ${ApiError.Code.DataNotExist}.`
+const C = ApiError.Code
+const api = WalletApi.accounts
 
 /**
  * The description of a 400 on one address: the route's own refusal, then the header and address
@@ -27,19 +26,23 @@ const badHeader = `Bad header: ${ApiError.Code.EmptyOrZero}, ${ApiError.Code.Out
  * @category documentation
  */
 export const notFoundOr = (what: string): string =>
-  `${what}: ${ApiError.Code.DataNotExist} "data don't exist"; bad header or address: ${ApiError.Code.EmptyOrZero}, ${ApiError.Code.OutOfRange}, ${ApiError.Code.NotKlaytnAddress}.`
+  `${what}: ${C.DataNotExist} "data don't exist"; bad header or address: ${C.EmptyOrZero}, ${C.OutOfRange}, ${C.NotKlaytnAddress}.`
 
-// Disable and enable differ only in the state they ask for.
-const setEnabled = (enabled: boolean) =>
-({ caller, params, services }: {
-  readonly caller: Accounts.SelectedPool
-  readonly params: { readonly address: string }
-  readonly services: Route.Services
-}) =>
-  Effect.flatMap(
-    Effect.flatMap(PathValues.parseAddress(params.address), (address) => services.accounts.setEnabled(caller, address, enabled)),
-    Render.json(Account.AccountSummary)
-  )
+const badHeader = `Bad header: ${C.EmptyOrZero}, ${C.OutOfRange}, ${C.DataNotExist}.`
+
+/**
+ * A public key in the uncompressed lower-case form the accounts store, from any of its forms;
+ * `None` for a compressed key that is no point of the curve: no account can have it.
+ *
+ * @since 0.10.0
+ * @category reading
+ */
+export const uncompressed = (key: string): Option.Option<string> => {
+  const digits = key.slice(2).toLowerCase()
+  if (digits.length === 130) return Option.some(`0x${digits}`)
+  if (digits.length === 128) return Option.some(`0x04${digits}`)
+  return Option.map(Option.liftThrowable(() => secp256k1.Point.fromHex(digits))(), (point) => `0x${point.toHex(false)}`)
+}
 
 /**
  * The account routes, in the document's order.
@@ -48,149 +51,67 @@ const setEnabled = (enabled: boolean) =>
  * @category routes
  */
 export const routes: ReadonlyArray<Route.Route> = [
-  Route.make({
-    method: "POST",
-    path: "/v2/account",
-    operationId: "createAccount",
+  Route.operation(api.createAccount, {
     summary: "Create an account in the selected pool",
-    access: "accountPool",
-    response: {
-      description: "The new account (fresh secp256k1 key; createdAt = updatedAt = now).",
-      schema: Description.domain("Account", Account.Account)
-    },
-    errors: { 400: badHeader },
+    response: "The new account (fresh secp256k1 key; createdAt = updatedAt = now).",
+    errors: badHeader,
     handler: ({ caller, services }) => services.accounts.createAccount(caller)
   }),
-  Route.make({
-    method: "GET",
-    path: "/v2/account",
-    operationId: "listAccounts",
+  Route.operation(api.listAccounts, {
     summary: "List the accounts of the selected pool, newest first",
-    access: "accountPool",
-    query: Listing.parameters("account"),
-    response: {
-      description: "A page; cursor is \"\" exactly when no account remains after it.",
-      schema: Description.domain("AccountPage", Account.AccountPage)
-    },
-    errors: { 400: `Bad header or query value: ${ApiError.Code.EmptyOrZero}, ${ApiError.Code.OutOfRange}, ${ApiError.Code.DataNotExist}.` },
+    response: "A page; cursor is \"\" exactly when no account remains after it.",
+    errors: `Bad header or query value: ${C.EmptyOrZero}, ${C.OutOfRange}, ${C.DataNotExist}.`,
     handler: ({ caller, query, services }) =>
-      Effect.map(
-        Effect.flatMap(Listing.parseQuery(query, "account"), (request) => services.accounts.listAccounts(caller, request)),
-        Listing.pageBody
-      )
+      Effect.map(services.accounts.listAccounts(caller, Listing.request(query, "enabled")), Listing.pageBody)
   }),
-  Route.make({
-    method: "GET",
-    path: "/v2/account/{address}",
-    operationId: "getAccount",
+  Route.operation(api.getAccount, {
     summary: "Get an account of the selected pool (enabled or disabled)",
-    access: "accountPool",
-    pathParameters: { address: PathValues.address },
-    response: { description: "The account.", schema: Description.domain("Account", Account.Account) },
-    errors: { 400: notFoundOr("Not in the selected pool, not the caller's, or deleted") },
-    handler: ({ caller, params, services }) =>
-      Effect.flatMap(PathValues.parseAddress(params.address), (address) => services.accounts.getAccount(caller, address))
+    response: "The account.",
+    errors: notFoundOr("Not in the selected pool, not the caller's, or deleted"),
+    handler: ({ caller, path, services }) => services.accounts.getAccount(caller, path.address)
   }),
-  Route.make({
-    method: "DELETE",
-    path: "/v2/account/{address}",
-    operationId: "deleteAccount",
+  Route.operation(api.deleteAccount, {
     summary: "Delete an account of the selected pool (enabled or disabled): it is gone from every read",
-    access: "accountPool",
-    pathParameters: { address: PathValues.address },
-    response: { description: "{\"status\":\"deleted\"}.", schema: Description.domain("AccountStatus", Account.AccountStatus) },
-    errors: { 400: notFoundOr("Not in the selected pool, not the caller's, or already deleted") },
-    handler: ({ caller, params, services }) =>
-      Effect.flatMap(
-        Effect.flatMap(PathValues.parseAddress(params.address), (address) => services.accounts.deleteAccount(caller, address)),
-        Render.json(Account.AccountStatus)
-      )
+    response: "{\"status\":\"deleted\"}.",
+    errors: notFoundOr("Not in the selected pool, not the caller's, or already deleted"),
+    handler: ({ caller, path, services }) => services.accounts.deleteAccount(caller, path.address)
   }),
-  Route.make({
-    method: "PUT",
-    path: "/v2/account/{address}/disable",
-    operationId: "disableAccount",
+  Route.operation(api.disableAccount, {
     summary: "Disable an enabled account: it still answers GET, is listed only with status disabled or all",
-    access: "accountPool",
-    pathParameters: { address: PathValues.address },
-    response: {
-      description: "The account, its pool and its new updatedAt.",
-      schema: Description.domain("AccountSummary", Account.AccountSummary)
-    },
-    errors: {
-      400: `Not an enabled account of the selected pool (disabled, deleted, another pool's or member's, unknown): ${ApiError.Code.AlreadyDisabled} "account has been already deleted or disabled"; bad header or address: ${ApiError.Code.EmptyOrZero}, ${ApiError.Code.OutOfRange}, ${ApiError.Code.NotKlaytnAddress}, ${ApiError.Code.DataNotExist} (x-krn).`
-    },
-    handler: setEnabled(false)
+    response: "The account, its pool and its new updatedAt.",
+    errors:
+      `Not an enabled account of the selected pool (disabled, deleted, another pool's or member's, unknown): ${C.AlreadyDisabled} "account has been already deleted or disabled"; bad header or address: ${C.EmptyOrZero}, ${C.OutOfRange}, ${C.NotKlaytnAddress}, ${C.DataNotExist} (x-krn).`,
+    handler: ({ caller, path, services }) => services.accounts.setEnabled(caller, path.address, false)
   }),
-  Route.make({
-    method: "PUT",
-    path: "/v2/account/{address}/enable",
-    operationId: "enableAccount",
+  Route.operation(api.enableAccount, {
     summary: "Enable a disabled account",
-    access: "accountPool",
-    pathParameters: { address: PathValues.address },
-    response: {
-      description: "The account, its pool and its new updatedAt.",
-      schema: Description.domain("AccountSummary", Account.AccountSummary)
-    },
-    errors: {
-      400: `Not a disabled account of the selected pool (enabled, deleted, another pool's or member's, unknown): ${ApiError.Code.AlreadyEnabled} "account has been already deleted or enabled"; bad header or address: ${ApiError.Code.EmptyOrZero}, ${ApiError.Code.OutOfRange}, ${ApiError.Code.NotKlaytnAddress}, ${ApiError.Code.DataNotExist} (x-krn).`
-    },
-    handler: setEnabled(true)
+    response: "The account, its pool and its new updatedAt.",
+    errors:
+      `Not a disabled account of the selected pool (enabled, deleted, another pool's or member's, unknown): ${C.AlreadyEnabled} "account has been already deleted or enabled"; bad header or address: ${C.EmptyOrZero}, ${C.OutOfRange}, ${C.NotKlaytnAddress}, ${C.DataNotExist} (x-krn).`,
+    handler: ({ caller, path, services }) => services.accounts.setEnabled(caller, path.address, true)
   }),
-  Route.make({
-    method: "GET",
-    path: "/v2/pubkey/{public-key}/account",
-    operationId: "getAccountsByPublicKey",
+  Route.operation(api.accountsByPublicKey, {
     summary: "The caller's accounts of a public key on the request's chain, in every account pool (enabled or disabled)",
-    access: "memberWide",
-    pathParameters: { "public-key": PathValues.publicKey },
-    response: {
-      description: "The accounts, oldest first; empty items when none.",
-      schema: Description.domain("PublicKeyAccounts", Account.PublicKeyAccounts)
-    },
-    errors: {
-      400: `Bad header or public key: ${ApiError.Code.EmptyOrZero}, ${ApiError.Code.OutOfRange}, ${ApiError.Code.NotHex}, ${ApiError.Code.DataNotExist}.`
-    },
-    handler: ({ caller, params, services }) =>
-      Effect.flatMap(PathValues.parsePublicKey(params["public-key"]), (key) =>
-        Effect.flatMap(
-          Option.isNone(key)
-            // A compressed key off the curve: no account can have it.
-            ? Effect.succeed<Account.PublicKeyAccounts>({ items: [] })
-            : services.accounts.accountsByPublicKey({ memberId: caller.memberId, accountId: caller.accountId }, caller.chainId, key.value),
-          Render.json(Account.PublicKeyAccounts)
-        ))
+    response: "The accounts, oldest first; empty items when none.",
+    errors: `Bad header or public key: ${C.EmptyOrZero}, ${C.OutOfRange}, ${C.NotHex}, ${C.DataNotExist}.`,
+    handler: ({ caller, path, services }) =>
+      Option.match(uncompressed(path["public-key"]), {
+        // A compressed key off the curve: no account can have it.
+        onNone: () => Effect.succeed({ items: [] }),
+        onSome: (key) => services.accounts.accountsByPublicKey({ memberId: caller.memberId, accountId: caller.accountId }, caller.chainId, key)
+      })
   }),
-  Route.make({
-    method: "GET",
-    path: "/v2/stat/count",
-    operationId: "getAccountCount",
+  Route.operation(api.accountCount, {
     summary:
       "How many accounts the caller holds on the request's chain, in every account pool (enabled and disabled; not deleted, not fee-payer accounts)",
-    access: "memberWide",
-    response: {
-      description: "The caller's account id and the count.",
-      schema: Description.domain("AccountCount", Account.AccountCount)
-    },
-    errors: { 400: badHeader },
-    handler: ({ caller, services }) =>
-      Effect.flatMap(
-        services.accounts.accountCount({ memberId: caller.memberId, accountId: caller.accountId }, caller.chainId),
-        Render.json(Account.AccountCount)
-      )
+    response: "The caller's account id and the count.",
+    errors: badHeader,
+    handler: ({ caller, services }) => services.accounts.accountCount({ memberId: caller.memberId, accountId: caller.accountId }, caller.chainId)
   }),
-  Route.make({
-    method: "GET",
-    path: "/v2/stat/count/krn",
-    operationId: "getAccountCountByKRN",
+  Route.operation(api.accountCountByPool, {
     summary: "How many accounts the selected pool holds (enabled and disabled; not deleted)",
-    access: "accountPool",
-    response: {
-      description: "The caller's account id, the count and the pool.",
-      schema: Description.domain("PoolAccountCount", Account.PoolAccountCount)
-    },
-    errors: { 400: badHeader },
-    handler: ({ caller, services }) => Effect.flatMap(services.accounts.poolAccountCount(caller), Render.json(Account.PoolAccountCount))
+    response: "The caller's account id, the count and the pool.",
+    errors: badHeader,
+    handler: ({ caller, services }) => services.accounts.poolAccountCount(caller)
   })
 ]

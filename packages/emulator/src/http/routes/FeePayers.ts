@@ -8,17 +8,14 @@
  * @internal
  */
 import { Effect } from "effect"
-import { Account } from "effect-kas-wallet"
+import * as WalletApi from "effect-kas-wallet/WalletApi"
 import * as ApiError from "../ApiError.js"
-import * as Description from "../Description.js"
 import * as Listing from "../Listing.js"
-import * as PathValues from "../PathValues.js"
-import * as Render from "../Render.js"
-import * as RequestBody from "../RequestBody.js"
 import * as Route from "../Route.js"
 import { notFoundOr } from "./Accounts.js"
 
-const feePayerAccount = Description.domain("FeePayerAccount", Account.FeePayerAccount)
+const C = ApiError.Code
+const api = WalletApi.feePayers
 
 /**
  * The fee-payer account routes, in the document's order.
@@ -27,70 +24,31 @@ const feePayerAccount = Description.domain("FeePayerAccount", Account.FeePayerAc
  * @category routes
  */
 export const routes: ReadonlyArray<Route.Route> = [
-  Route.make({
-    method: "POST",
-    path: "/v2/feepayer",
-    operationId: "createFeePayer",
+  Route.operation(api.createFeePayer, {
     summary: "Create a fee-payer account in the selected fee-payer pool",
-    access: "feePayerPool",
-    body: {
-      required: false,
-      description:
-        `Optional; empty or a JSON object. withoutAccountUpdate (boolean, default false) is recorded: the emulator has no chain to update the account on. Not a JSON object, or withoutAccountUpdate not a boolean: 400 ${ApiError.Code.OutOfRange}.`,
-      // No domain schema: the client sends this one field and the emulator reads only it.
-      schema: Description.json({ type: "object", properties: { withoutAccountUpdate: { type: "boolean" } } })
-    },
-    response: {
-      description: "The new fee-payer account (fresh secp256k1 key; createdAt = updatedAt = now).",
-      schema: feePayerAccount
-    },
-    errors: { 400: `Bad header or body: ${ApiError.Code.EmptyOrZero}, ${ApiError.Code.OutOfRange}, ${ApiError.Code.DataNotExist}.` },
-    handler: ({ body, caller, services }) =>
-      Effect.flatMap(RequestBody.parseFeePayerBody(body), (options) => services.accounts.createAccount(caller, options))
+    response: "The new fee-payer account (fresh secp256k1 key; createdAt = updatedAt = now).",
+    errors:
+      `Bad header or body: ${C.EmptyOrZero}, ${C.OutOfRange}, ${C.DataNotExist}; the body is optional, withoutAccountUpdate (default false) recorded: the emulator has no chain to update the account on.`,
+    handler: ({ caller, payload, services }) =>
+      services.accounts.createAccount(caller, { withoutAccountUpdate: payload.withoutAccountUpdate === true })
   }),
-  Route.make({
-    method: "GET",
-    path: "/v2/feepayer",
-    operationId: "listFeePayers",
+  Route.operation(api.listFeePayers, {
     summary: "List the fee-payer accounts of the selected fee-payer pool, newest first",
-    access: "feePayerPool",
-    query: Listing.parameters("feePayer"),
-    response: {
-      description: "A page; cursor is \"\" exactly when no account remains after it.",
-      schema: Description.domain("FeePayerAccountPage", Account.FeePayerAccountPage)
-    },
-    errors: { 400: `Bad header or query value: ${ApiError.Code.EmptyOrZero}, ${ApiError.Code.OutOfRange}, ${ApiError.Code.DataNotExist}.` },
-    handler: ({ caller, query, services }) =>
-      Effect.map(
-        Effect.flatMap(Listing.parseQuery(query, "feePayer"), (request) => services.accounts.listAccounts(caller, request)),
-        Listing.pageBody
-      )
+    response: "A page; cursor is \"\" exactly when no account remains after it.",
+    errors: `Bad header or query value: ${C.EmptyOrZero}, ${C.OutOfRange}, ${C.DataNotExist}.`,
+    // Fee-payer accounts are never disabled: every state is listed.
+    handler: ({ caller, query, services }) => Effect.map(services.accounts.listAccounts(caller, Listing.request(query, "all")), Listing.pageBody)
   }),
-  Route.make({
-    method: "GET",
-    path: "/v2/feepayer/{address}",
-    operationId: "getFeePayer",
+  Route.operation(api.getFeePayer, {
     summary: "Get a fee-payer account of the selected fee-payer pool",
-    access: "feePayerPool",
-    pathParameters: { address: PathValues.address },
-    response: { description: "The fee-payer account.", schema: feePayerAccount },
-    errors: { 400: notFoundOr("Not in the selected fee-payer pool, not the caller's, or deleted") },
-    handler: ({ caller, params, services }) =>
-      Effect.flatMap(PathValues.parseAddress(params.address), (address) => services.accounts.getAccount(caller, address))
+    response: "The fee-payer account.",
+    errors: notFoundOr("Not in the selected fee-payer pool, not the caller's, or deleted"),
+    handler: ({ caller, path, services }) => services.accounts.getAccount(caller, path.address)
   }),
-  Route.make({
-    method: "DELETE",
-    path: "/v2/feepayer/{address}",
-    operationId: "deleteFeePayer",
+  Route.operation(api.deleteFeePayer, {
     summary: "Delete a fee-payer account of the selected fee-payer pool",
-    access: "feePayerPool",
-    pathParameters: { address: PathValues.address },
-    response: { description: "{\"status\":\"deleted\"}.", schema: Description.domain("AccountStatus", Account.AccountStatus) },
-    errors: { 400: notFoundOr("Not in the selected fee-payer pool, not the caller's, or already deleted") },
-    handler: ({ caller, params, services }) =>
-      Effect.flatMap(
-        Effect.flatMap(PathValues.parseAddress(params.address), (address) => services.accounts.deleteAccount(caller, address)),
-        Render.json(Account.AccountStatus)
-      )
+    response: "{\"status\":\"deleted\"}.",
+    errors: notFoundOr("Not in the selected fee-payer pool, not the caller's, or already deleted"),
+    handler: ({ caller, path, services }) => services.accounts.deleteAccount(caller, path.address)
   })
 ]

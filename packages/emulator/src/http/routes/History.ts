@@ -1,39 +1,22 @@
 /**
- * The fee-delegation history routes (`/v2/history/fd/tx`): their query, and the records and pages
- * of the history service (`services/History.ts`) as the spec's JSON.
+ * The fee-delegation history routes, operations of the client's table (`WalletApi.history`): the
+ * records and pages of the history service (`services/History.ts`) as the spec's JSON.
  *
  * Internal to the emulator: not exported from `effect-kas-wallet-emulator`.
  *
  * @since 0.5.0
  * @internal
  */
-import { Effect, Either } from "effect"
-import { Amount, FeeHistory } from "effect-kas-wallet"
+import { Effect } from "effect"
+import { Amount } from "effect-kas-wallet"
+import * as WalletApi from "effect-kas-wallet/WalletApi"
 import * as History from "../../services/History.js"
 import * as ApiError from "../ApiError.js"
-import * as Description from "../Description.js"
 import * as Listing from "../Listing.js"
-import * as PathValues from "../PathValues.js"
 import * as Route from "../Route.js"
 
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/
-
-/**
- * Reads `from` (an address in any case; absent or empty: every sender; malformed: 400 `1061609`),
- * `size` and `cursor` as every listing.
- *
- * @since 0.5.0
- * @category parsing
- */
-export const parseQuery = (query: string): Either.Either<History.HistoryRequest, ApiError.ApiError> =>
-  Either.gen(function*() {
-    const params = new URLSearchParams(query)
-    const from = yield* Listing.single(params, "from")
-    if (from !== undefined && from !== "" && !ADDRESS.test(from)) return yield* Either.left(ApiError.notAddress("from"))
-    const size = yield* Either.flatMap(Listing.single(params, "size"), Listing.parseSize)
-    const cursor = (yield* Listing.single(params, "cursor")) ?? ""
-    return { from: from === undefined || from === "" ? undefined : from.toLowerCase(), size, cursor }
-  })
+const C = ApiError.Code
+const api = WalletApi.history
 
 /**
  * A fee record as the spec's `FDTransactionWithCurrencyResult`, its fields in the spec's order.
@@ -63,8 +46,8 @@ export const render = (record: History.FeeRecord): string =>
 const pageBody = (page: History.Page): string =>
   `{"cursor":${JSON.stringify(page.cursor)},"items":[${page.items.map(render).join(",")}]}`
 
-const noRecord = `No record: ${ApiError.Code.DataNotExist} (data don't exist)`
-const headerCodes = `${ApiError.Code.EmptyOrZero}, ${ApiError.Code.OutOfRange} (x-chain-id)`
+const noRecord = `No record: ${C.DataNotExist} (data don't exist)`
+const headerCodes = `${C.EmptyOrZero}, ${C.OutOfRange} (x-chain-id)`
 
 /**
  * The history routes, in the document's order.
@@ -73,51 +56,26 @@ const headerCodes = `${ApiError.Code.EmptyOrZero}, ${ApiError.Code.OutOfRange} (
  * @category routes
  */
 export const routes: ReadonlyArray<Route.Route> = [
-  Route.make({
-    method: "GET",
-    path: "/v2/history/fd/tx",
-    operationId: "get-v2-history-fd-tx",
+  Route.operation(api.listFeeDelegationHistory, {
     summary: "List the caller's transactions whose fee the global fee payer paid on the request's chain, newest first",
-    access: "keyService",
-    query: [
-      {
-        name: "from",
-        description: `Only this sender's (any case); absent or empty: every sender. Malformed: 400 ${ApiError.Code.NotKlaytnAddress}.`,
-        schema: Description.json({ type: "string" })
-      },
-      ...Listing.parameters("feePayer").filter((p) => p.name === "size" || p.name === "cursor")
-    ],
-    response: {
-      description:
-        "A page of at least one record; cursor is \"\" exactly when no record remains after it. KRW and USD are 0: the emulator has no exchange rate.",
-      // The client's schemas, which decode the answers: one description of the wire.
-      schema: Description.domain("FeeDelegationHistoryPage", FeeHistory.FeeDelegationHistoryPage)
-    },
-    errors: {
-      400: `${noRecord} when nothing matches; bad header or query value: ${headerCodes}, ${ApiError.Code.NotKlaytnAddress} (from), ${ApiError.Code.OutOfRange} (size, cursor).`
-    },
+    response:
+      "A page of at least one record; cursor is \"\" exactly when no record remains after it. KRW and USD are 0: the emulator has no exchange rate.",
+    errors: `${noRecord} when nothing matches; bad header or query value: ${headerCodes}, ${C.NotKlaytnAddress} (from), ${C.OutOfRange} (size, cursor).`,
     handler: ({ caller, query, services }) =>
-      Effect.flatMap(parseQuery(query), (request) => Effect.map(services.history.list(caller, request), pageBody))
-  }),
-  Route.make({
-    method: "GET",
-    path: "/v2/history/fd/tx/{transaction-hash}",
-    operationId: "get-v2-history-fd-tx-transaction-hash",
-    summary: "Get one of the caller's transactions whose fee the global fee payer paid on the request's chain",
-    access: "keyService",
-    pathParameters: { "transaction-hash": PathValues.transactionHash },
-    response: { description: "The record. KRW and USD are 0: the emulator has no exchange rate.", schema: Description.domain("FeeDelegationRecord", FeeHistory.FeeDelegationRecord) },
-    errors: {
-      400: `${noRecord} (unknown, another member's or chain's, not paid by the global fee payer, not yet in a block); not hex: ${ApiError.Code.NotHex}; bad header: ${headerCodes}.`
-    },
-    handler: ({ caller, params, services }) =>
-      Effect.flatMap(
-        Either.mapLeft(
-          PathValues.parseTransactionHash(params["transaction-hash"]),
-          // Hex of another length: no record has that hash.
-          (e) => (e.code === ApiError.Code.NotHex ? e : ApiError.dataNotExist())
-        ),
-        (hash) => Effect.map(services.history.get(caller, hash), render)
+      Effect.map(
+        services.history.list(caller, {
+          // Absent or empty: every sender.
+          from: query.from === undefined || query.from === "" ? undefined : query.from.toLowerCase(),
+          size: Listing.pageSize(query.size),
+          cursor: query.cursor ?? ""
+        }),
+        pageBody
       )
+  }),
+  Route.operation(api.getFeeDelegationRecord, {
+    summary: "Get one of the caller's transactions whose fee the global fee payer paid on the request's chain",
+    response: "The record. KRW and USD are 0: the emulator has no exchange rate.",
+    errors: `${noRecord} (unknown, another member's or chain's, not paid by the global fee payer, not yet in a block); not hex: ${C.NotHex}; bad header: ${headerCodes}.`,
+    handler: ({ caller, path, services }) => Effect.map(services.history.get(caller, path["transaction-hash"]), render)
   })
 ]

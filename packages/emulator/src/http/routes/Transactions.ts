@@ -1,8 +1,9 @@
 /**
  * The transaction routes: every kind (value transfer, contract deployment and execution, raw RLP,
  * cancel, anchoring, account update, legacy) by every payer route it has (the sender, the global
- * fee payer, the member's fee-payer account), from one table; the read-only contract call; and
- * receipts.
+ * fee payer, the member's fee-payer account); the read-only contract call; and receipts. Each is an
+ * operation of the client's table (`WalletApi.transactionRoutes`, `WalletApi.transactions`): this
+ * module holds what the emulator adds, its handlers.
  *
  * Internal to the emulator: not exported from `effect-kas-wallet-emulator`.
  *
@@ -10,17 +11,15 @@
  * @internal
  */
 import type { SqlError } from "@effect/sql"
-import { Effect, Either, Option, SchemaAST } from "effect"
-import { type Address, type Amount, Transaction } from "effect-kas-wallet"
+import { Effect, Either, Option } from "effect"
+import type { Address, Amount } from "effect-kas-wallet"
 import * as Klaytn from "effect-kas-wallet/Klaytn"
+import * as WalletApi from "effect-kas-wallet/WalletApi"
 import * as Wire from "effect-kas-wallet/Wire"
 import * as ApiError from "../ApiError.js"
 import type * as Caller from "../Caller.js"
-import * as Description from "../Description.js"
 import type * as Ledger from "../../chain/Ledger.js"
 import type * as Requests from "../../chain/Requests.js"
-import * as PathValues from "../PathValues.js"
-import * as Render from "../Render.js"
 import * as RequestBody from "../RequestBody.js"
 import * as Route from "../Route.js"
 
@@ -40,12 +39,11 @@ interface Context {
 type Request = Requests.Action & Pick<Requests.SendRequest, "from" | "nonce" | "gas" | "replace">
 
 /**
- * What the table says of a kind: the name of its operations, what its summary says it does, the
- * fields its body requires and what its refusals name, the refusals of its own, and the ledger's
- * request of its body.
+ * What the emulator says of a kind (the operation table says the rest): what its summary says it
+ * does, the fields its body requires and what its refusals name, the refusals of its own, and the
+ * ledger's request of its body.
  */
 interface KindSpec<K extends Wire.Kind> {
-  readonly operation: string
   readonly does: string
   readonly required: string
   readonly hex: string
@@ -99,7 +97,7 @@ const rawRequest = (body: Wire.Body<"rlp">, context: Context): Effect.Effect<Req
           })
       })
     // An unsigned legacy transaction names no sender: the body's `from` does.
-    // (Only /v2/tx/rlp's body has one.)
+    // (Only the sender's route's body has one.)
     const bodyFrom = (body as { readonly from?: Address.Address | undefined }).from
     const legacyFrom = decoded.signatures === undefined && decoded.tx.type === Wire.TxType.LegacyTransaction
     if (legacyFrom && bodyFrom === undefined) return yield* ApiError.missing("from")
@@ -140,7 +138,6 @@ const rawRequest = (body: Wire.Body<"rlp">, context: Context): Effect.Effect<Req
 
 const kinds: { readonly [K in Wire.Kind]: KindSpec<K> } = {
   value: {
-    operation: "ValueTransfer",
     does: "Transfer value from an account of the selected pool",
     required: "from, to, value",
     hex: "value",
@@ -148,7 +145,6 @@ const kinds: { readonly [K in Wire.Kind]: KindSpec<K> } = {
     request: (body) => Effect.succeed({ ...sender(body), kind: "value", to: body.to, value: body.value, memo: body.memo })
   },
   "contract/deploy": {
-    operation: "ContractDeploy",
     does: "Deploy a contract (input: its creation code and constructor arguments) from an account of the selected pool",
     required: "from, input",
     hex: "value, input",
@@ -156,7 +152,6 @@ const kinds: { readonly [K in Wire.Kind]: KindSpec<K> } = {
     request: (body) => Effect.succeed({ ...sender(body), kind: "contract/deploy", input: bytesOf(body.input), value: body.value ?? NoValue })
   },
   "contract/execute": {
-    operation: "ContractExecution",
     does: "Execute a contract (input: the calldata) from an account of the selected pool",
     required: "from, to, input",
     hex: "value, input",
@@ -164,16 +159,14 @@ const kinds: { readonly [K in Wire.Kind]: KindSpec<K> } = {
     request: (body) => Effect.succeed({ ...sender(body), kind: "contract/execute", to: body.to, input: bytesOf(body.input), value: body.value ?? NoValue })
   },
   rlp: {
-    operation: "ProcessRlp",
     does: "Submit a transaction built elsewhere: a SigRLP (a pool account signs it as its sender) or a signed RLP (its sender's signatures checked against its key on the chain)",
     required: "rlp",
     hex: "rlp",
     recipient: "",
-    own: `${ApiError.Code.NotBasicType} (a fee-delegated type on /v2/tx/rlp), ${ApiError.Code.BasicTypeOnFeeDelegatedRoute} (a type the sender pays on a fee-delegated route), ${ApiError.Code.PartialFeeDelegationWithoutRatio} (a with-ratio type without feeRatio), ${ApiError.Code.FeeRatioOnFullDelegation} (feeRatio with a whole-fee type), ${ApiError.Code.FeeFieldsDifferFromRlp} (feeRatio or feePayer differing from the RLP's), ${ApiError.Code.CannotSignForAccount} (a SigRLP's sender not an account of the member), ${ApiError.Code.OutOfRange} (not a transaction of a known type)`,
+    own: `${ApiError.Code.NotBasicType} (a fee-delegated type on the sender's route), ${ApiError.Code.BasicTypeOnFeeDelegatedRoute} (a type the sender pays on a fee-delegated route), ${ApiError.Code.PartialFeeDelegationWithoutRatio} (a with-ratio type without feeRatio), ${ApiError.Code.FeeRatioOnFullDelegation} (feeRatio with a whole-fee type), ${ApiError.Code.FeeFieldsDifferFromRlp} (feeRatio or feePayer differing from the RLP's), ${ApiError.Code.CannotSignForAccount} (a SigRLP's sender not an account of the member), ${ApiError.Code.OutOfRange} (not a transaction of a known type)`,
     request: rawRequest
   },
   cancel: {
-    operation: "CancelTransaction",
     does: "Cancel the sender's pending transaction (by nonce or transactionHash): a cancel transaction of its nonce replaces it",
     required: "from",
     hex: "transactionHash",
@@ -183,7 +176,6 @@ const kinds: { readonly [K in Wire.Kind]: KindSpec<K> } = {
       Effect.map(cancelTarget(body, context), (nonce) => ({ ...sender(body), nonce, kind: "cancel" as const, replace: true }))
   },
   anchor: {
-    operation: "AnchorTransaction",
     does: "Anchor data (input) on the chain from an account of the selected pool",
     required: "from, input",
     hex: "input",
@@ -191,7 +183,6 @@ const kinds: { readonly [K in Wire.Kind]: KindSpec<K> } = {
     request: (body) => Effect.succeed({ ...sender(body), kind: "anchor", input: bytesOf(body.input) })
   },
   account: {
-    operation: "AccountUpdateTransaction",
     does: "Update the account key of an account of the selected pool (a key KAS does not hold leaves the account corrupted; a fail key disables it)",
     required: "from, accountKey",
     hex: "",
@@ -204,7 +195,6 @@ const kinds: { readonly [K in Wire.Kind]: KindSpec<K> } = {
       })
   },
   legacy: {
-    operation: "LegacyTransaction",
     does: "Send an Ethereum-style legacy transaction (to a recipient, or deploying input without one) from an account of the selected pool",
     required: "from",
     hex: "value, input",
@@ -214,23 +204,11 @@ const kinds: { readonly [K in Wire.Kind]: KindSpec<K> } = {
   }
 }
 
-const payers: { readonly [R in Wire.PayerRoute]: { readonly operation: (name: string) => string; readonly pays: string; readonly access: "sender" | "senderAndFeePayer" } } = {
-  tx: {
-    operation: (name) => name.charAt(0).toLowerCase() + name.slice(1),
-    pays: "the sender pays the fee",
-    access: "sender"
-  },
-  fd: {
-    operation: (name) => `feeDelegated${name}`,
-    pays: "the global fee payer pays the fee (or its feeRatio share) and bills the member",
-    access: "sender"
-  },
-  "fd-user": {
-    operation: (name) => `userFeeDelegated${name}`,
-    pays: "the member's fee-payer account feePayer pays the fee (or its feeRatio share)",
-    // Both pools in x-krn, the account pool's and the fee-payer pool's.
-    access: "senderAndFeePayer"
-  }
+// What each payer route's summary says of who pays.
+const payers: { readonly [R in Wire.PayerRoute]: string } = {
+  tx: "the sender pays the fee",
+  fd: "the global fee payer pays the fee (or its feeRatio share) and bills the member",
+  "fd-user": "the member's fee-payer account feePayer pays the fee (or its feeRatio share)"
 }
 
 const errorsOf = (spec: Pick<KindSpec<Wire.Kind>, "required" | "hex" | "recipient" | "own">, route: Wire.PayerRoute): string => {
@@ -262,41 +240,28 @@ const payerOf = (route: Wire.PayerRoute, body: Fees, pools: Caller.TransactionPo
   }
 }
 
-// The name of a body in the document: its schema's identifier (Wire names every one).
-const identifier = (schema: { readonly ast: SchemaAST.AST }): string =>
-  Option.getOrElse(SchemaAST.getIdentifierAnnotation(schema.ast), () => "TransactionBody")
-
 const txRoute = <K extends Wire.Kind>(kind: K, route: Wire.PayerRoute): Route.Route => {
   const spec: KindSpec<K> = kinds[kind]
-  const schema = Wire.Bodies[kind][route]
-  return Route.make({
-    method: Wire.methodOf(kind),
-    path: Wire.txPath(kind, route) as `/v2/tx${string}`,
-    operationId: payers[route].operation(spec.operation),
-    summary: `${spec.does}; ${payers[route].pays}`,
-    access: payers[route].access,
-    body: { required: true, schema: Description.domain(identifier(schema), schema) },
-    response: {
-      description: kind === "value"
-        ? "The signed transaction: status Submitted (sent: committed in the next block), or Pending with submit: false (signed only, nothing changes)."
-        : "The signed transaction: status Submitted (sent: run and committed in the next block; a revert or a halt is committed too, its receipt CommitError with txError), or Pending with submit: false (signed only, nothing runs or changes).",
-      schema: Description.domain("TransactionResult", Transaction.TransactionResult)
-    },
-    errors: { 400: errorsOf(spec, route) },
-    handler: ({ body, caller, services }) =>
-      Effect.flatMap(RequestBody.parseTxBody(kind, route, body), (decoded) =>
-        Effect.flatMap(spec.request(decoded, { route, chainId: caller.pool.chainId, ledger: services.ledger }), (request) =>
-          services.ledger.send({
-            ...request,
-            pool: caller.pool,
-            submit: decoded.submit ?? true,
-            // A raw transaction's ratio is its own (the body's was checked against it).
-            payer: payerOf(route, request.kind === "rlp" ? { ...decoded, feeRatio: request.tx.feeRatio ?? 0 } : decoded as Fees, caller)
-          }).pipe(Effect.flatMap(renderResult))))
+  return Route.operation(WalletApi.transaction(kind, route)!, {
+    summary: `${spec.does}; ${payers[route]}`,
+    response: kind === "value"
+      ? "The signed transaction: status Submitted (sent: committed in the next block), or Pending with submit: false (signed only, nothing changes)."
+      : "The signed transaction: status Submitted (sent: run and committed in the next block; a revert or a halt is committed too, its receipt CommitError with txError), or Pending with submit: false (signed only, nothing runs or changes).",
+    errors: errorsOf(spec, route),
+    handler: ({ caller, payload, services }) => {
+      // The table's body of this kind on this route, decoded.
+      const decoded = payload as Wire.Body<K>
+      return Effect.flatMap(spec.request(decoded, { route, chainId: caller.pool.chainId, ledger: services.ledger }), (request) =>
+        services.ledger.send({
+          ...request,
+          pool: caller.pool,
+          submit: decoded.submit ?? true,
+          // A raw transaction's ratio is its own (the body's was checked against it).
+          payer: payerOf(route, request.kind === "rlp" ? { ...decoded, feeRatio: request.tx.feeRatio ?? 0 } : decoded as Fees, caller)
+        }))
+    }
   })
 }
-
-const renderResult = Render.json(Transaction.TransactionResult)
 
 const KINDS: ReadonlyArray<Wire.Kind> = ["value", "contract/deploy", "contract/execute", "rlp", "cancel", "anchor", "account", "legacy"]
 
@@ -309,49 +274,26 @@ const KINDS: ReadonlyArray<Wire.Kind> = ["value", "contract/deploy", "contract/e
  */
 export const routes: ReadonlyArray<Route.Route> = [
   ...KINDS.flatMap((kind) => Wire.payerRoutes[kind].map((route) => txRoute(kind, route))),
-  Route.make({
-    method: "POST",
-    path: "/v2/tx/contract/call",
-    operationId: "contractCall",
-    summary: "Call a contract method read-only on the latest state: nothing is signed, sent or changed",
-    // No pool is used; x-krn, when sent, must still name the member's pools.
-    access: "senderAndNamedFeePayer",
-    body: { required: true, schema: Description.domain("ContractCallBody", Wire.ContractCallBody) },
-    response: {
-      description: "data: the calldata encoded from the method and its arguments; result: what the method returned (its ABI-encoded return data).",
-      schema: Description.domain("ContractCallResult", Transaction.ContractCallResult)
-    },
-    errors: {
-      400: `${ApiError.Code.EmptyOrZero} (to, data or data.methodName missing; to zero), ${ApiError.Code.NotKlaytnAddress} (not an address), ${ApiError.Code.NotHex} (value not hex), ${ApiError.Code.OutOfRange} (a method name that is not an identifier, an argument that does not fit its type, other fields, body not JSON); ${ApiError.Code.SendFailed} (the call reverted or halted on the node: "execution reverted: <reason>", "out of gas", ...; an emulator choice: the reference documents no error of this route).`
-    },
-    handler: ({ body, caller, services }) =>
-      Effect.flatMap(RequestBody.parseCallBody(body), (decoded) =>
-        services.ledger.call({
-          chainId: caller.pool.chainId,
-          from: decoded.from,
-          to: decoded.to,
-          value: decoded.value,
-          gas: decoded.gas,
-          methodName: decoded.data.methodName,
-          arguments: decoded.data.arguments ?? []
-        }).pipe(Effect.flatMap(Render.json(Transaction.ContractCallResult))))
+  Route.operation(WalletApi.transactions.callContract, {
+    summary: "Call a contract method read-only on the latest state: nothing is signed, sent or changed (x-krn, when sent, must name the member's pools)",
+    response: "data: the calldata encoded from the method and its arguments; result: what the method returned (its ABI-encoded return data).",
+    errors:
+      `${ApiError.Code.EmptyOrZero} (to, data or data.methodName missing; to zero), ${ApiError.Code.NotKlaytnAddress} (not an address), ${ApiError.Code.NotHex} (value not hex), ${ApiError.Code.OutOfRange} (a method name that is not an identifier, an argument that does not fit its type, other fields, body not JSON); ${ApiError.Code.SendFailed} (the call reverted or halted on the node: "execution reverted: <reason>", "out of gas", ...; an emulator choice: the reference documents no error of this route).`,
+    handler: ({ caller, payload, services }) =>
+      services.ledger.call({
+        chainId: caller.pool.chainId,
+        from: payload.from,
+        to: payload.to,
+        value: payload.value,
+        gas: payload.gas,
+        methodName: payload.data.methodName,
+        arguments: payload.data.arguments ?? []
+      })
   }),
-  Route.make({
-    method: "GET",
-    path: "/v2/tx/{transaction-hash}",
-    operationId: "transactionReceipt",
+  Route.operation(WalletApi.transactions.getTransactionReceipt, {
     summary: "The receipt of a transaction: Pending until its block, then Committed (or CommitError when its contract failed)",
-    access: "senderAndNamedFeePayer",
-    pathParameters: { "transaction-hash": PathValues.transactionHash },
-    response: {
-      description: "The receipt; the block fields appear once the transaction is committed.",
-      schema: Description.domain("TransactionReceipt", Transaction.TransactionReceipt)
-    },
-    errors: {
-      400: `No such transaction on the chain: ${ApiError.Code.TransactionNotFound}; bad header: ${ApiError.Code.EmptyOrZero}, ${ApiError.Code.OutOfRange}, ${ApiError.Code.DataNotExist}.`
-    },
-    handler: ({ caller, params, services }) =>
-      Effect.flatMap(PathValues.parseTransactionHash(params["transaction-hash"]), (hash) =>
-        Effect.flatMap(services.ledger.receipt(caller.pool.chainId, hash), Render.json(Transaction.TransactionReceipt)))
+    response: "The receipt; the block fields appear once the transaction is committed.",
+    errors: `No such transaction on the chain: ${ApiError.Code.TransactionNotFound}; bad header: ${ApiError.Code.EmptyOrZero}, ${ApiError.Code.OutOfRange}, ${ApiError.Code.DataNotExist}.`,
+    handler: ({ caller, path, services }) => services.ledger.receipt(caller.pool.chainId, path["transaction-hash"])
   })
 ]
