@@ -30,9 +30,9 @@ import { Pool } from "undici"
 import { ChainId, WalletClient } from "../../src/index.js"
 import { entries, measureWith } from "../support/bundle.js"
 import { pageText } from "./fixtures.js"
-import { cpuMs, fmt, median, spread } from "./harness.js"
+import { cpuMs, median, spread } from "./harness.js"
 import { api } from "./httpApiDerived.js"
-import { body as accountBody, type Kind, type Server, start } from "./httpApiServers.js"
+import { body as accountBody, bundle, type Kind, type Server, start } from "./httpApiServers.js"
 
 const RUNS = 5
 const root = fileURLToPath(new URL("../..", import.meta.url))
@@ -216,12 +216,13 @@ const clientSection = async (): Promise<Array<string>> => {
 const names: Record<Kind, string> = {
   floor: "no router: `NodeHttpServer` and one handler (the floor)",
   emulator: "the emulator's `App` + `Router`",
+  "emulator-decoding": "the same, its handlers decoding with the table's schemas",
   router: "`HttpRouter` (+ 405 routes, KAS 404)",
   httpapi: "`HttpApiBuilder` (+ 405 routes, KAS 404)",
   "httpapi-bare": "`HttpApiBuilder` as derived (platform defaults)"
 }
 const measured: ReadonlyArray<Kind> = ["emulator", "router", "httpapi"]
-const loaded: ReadonlyArray<Kind> = ["floor", ...measured]
+const loaded: ReadonlyArray<Kind> = ["floor", "emulator", "emulator-decoding", "router", "httpapi"]
 
 const txHash = `0x${"ab".repeat(32)}`
 const keyId = `krn:1001:wallet:68ec0e4b-0f61-4e6f-ae35-be865ab23187:key-pool:default:0x${"ef".repeat(32)}`
@@ -296,11 +297,21 @@ const load = async (pool: Pool, connections: number, ms: number): Promise<number
 const CONNECTIONS = 4
 const LOAD_MS = 2000
 const SLICES = 8
+const START_RUNS = 9
 
 const serverSection = async (): Promise<Array<string>> => {
   const lines: Array<string> = []
+  const dir = mkdtempSync(join(tmpdir(), "kas-httpapi-servers-"))
+  try {
+    return await serversFrom(await bundle(dir), lines)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+const serversFrom = async (script: string, lines: Array<string>): Promise<Array<string>> => {
   const servers = new Map<Kind, Server>()
-  for (const kind of [...loaded, "httpapi-bare"] as const) servers.set(kind, await start(kind))
+  for (const kind of [...loaded, "httpapi-bare"] as const) servers.set(kind, await start(kind, script))
   const pools = new Map([...servers].map(([kind, s]) => [kind, new Pool(`http://127.0.0.1:${s.port}`, { connections: CONNECTIONS, pipelining: 1 })]))
 
   // What each answers.
@@ -314,7 +325,7 @@ const serverSection = async (): Promise<Array<string>> => {
   lines.push(
     "### HttpApi side by side: the server (the table's 44 templates, a trivial handler, loopback HTTP, each server in a child process)",
     "",
-    "What each answers (status, then the body's KAS `code` or `_tag`). The emulator's and `HttpRouter`'s trivial handlers read no body; `HttpApiBuilder` decodes the path, query, headers and body with the table's schemas before its handler.",
+    "What each answers (status, then the body's KAS `code` or `_tag`). The emulator's and `HttpRouter`'s trivial handlers read no body; `HttpApiBuilder` decodes the path, query, headers and body with the table's schemas before its handler, and so does the emulator's second row's.",
     "",
     `| request | ${kinds.map((k) => names[k]).join(" | ")} |`,
     `| --- | ${kinds.map(() => "---").join(" | ")} |`,
@@ -377,7 +388,7 @@ const serverSection = async (): Promise<Array<string>> => {
   const builds = new Map(measured.map((k) => [k, [] as Array<number>]))
   const startOnce = async (kind: Kind) => {
     const t0 = performance.now()
-    const server = await start(kind)
+    const server = await start(kind, script)
     const pool = new Pool(`http://127.0.0.1:${server.port}`, { connections: 1 })
     const { status } = await send(pool, mix[0]!)
     const ms = performance.now() - t0
@@ -387,7 +398,7 @@ const serverSection = async (): Promise<Array<string>> => {
     return { ms, server }
   }
   for (const kind of measured) await startOnce(kind)
-  for (let run = 0; run < RUNS; run++) {
+  for (let run = 0; run < START_RUNS; run++) {
     for (let c = 0; c < measured.length; c++) {
       const kind = measured[(c + run) % measured.length]!
       const { ms, server } = await startOnce(kind)
@@ -397,12 +408,14 @@ const serverSection = async (): Promise<Array<string>> => {
     }
   }
   lines.push(
-    `#### Start: a new process (node with tsx) to its first answer (${RUNS} interleaved runs)`,
+    `#### Start: a new process to its first answer (${START_RUNS} interleaved runs; the servers bundled, each candidate's modules in chunks of their own)`,
     "",
-    "| server | spawn to first answer, ms | ratio to the emulator's (spread) | of which importing its modules, ms | building the routes and listening, ms |",
-    "| --- | ---: | ---: | ---: | ---: |",
+    "| server | spawn to first answer, ms | ratio to the emulator's (spread) | of which importing its modules, ms | building the routes and listening, ms | ratio to the emulator's (spread) |",
+    "| --- | ---: | ---: | ---: | ---: | ---: |",
     ...measured.map((k) =>
-      `| ${names[k]} | ${fmt(median(first.get(k)!))} | ${k === "emulator" ? "1.00x" : spread(ratio(first, k))} | ${fmt(median(imports.get(k)!))} | ${fmt(median(builds.get(k)!))} |`
+      `| ${names[k]} | ${median(first.get(k)!).toFixed(0)} | ${k === "emulator" ? "1.00x" : spread(ratio(first, k))} | ${median(imports.get(k)!).toFixed(0)} | ${
+        median(builds.get(k)!).toFixed(0)
+      } | ${k === "emulator" ? "1.00x" : spread(ratio(builds, k))} |`
     ),
     "",
     "Every process imports effect, the platform, its Node server and the operation table (the emulator's dispatch its own `App`, `Router`, `PathPattern`; the others the platform's router and, for `HttpApiBuilder`, the derived `HttpApi` and its layers); the emulator's real start also opens its database, not counted here."

@@ -7,6 +7,9 @@
  * - `emulator`: the emulator's own dispatch, `App.make` over `Router` and `PathPattern` (a request
  *   id, the fault check, 404/405 with code 1010007 and `Allow`, the most specific template first),
  *   with each route's `run` replaced by the trivial handler (no caller selection, no body read);
+ * - `emulator-decoding`: the same, each handler first decoding the request's path parameters,
+ *   query and body with the operation's schemas from the table (what `HttpApiBuilder` does before
+ *   its handlers; a failure is a 400 with one code here, the table's refusals being the emulator's);
  * - `router`: @effect/platform's `HttpRouter` with the same routes (`:name` parameters), configured
  *   as close to the emulator's matching as find-my-way allows (case-sensitive, no trailing-slash or
  *   duplicate-slash folding, long parameters), a 405 route with `Allow` on every template for each
@@ -21,13 +24,18 @@
  * - `floor`: no routing at all, one handler answering every request with the fixed body through
  *   the same `NodeHttpServer` handler: what serving costs before any router.
  *
- * Modules are imported after the process starts, timed: the child reports its import time, its
- * build-and-listen time and its port over IPC, then its CPU time whenever asked.
+ * The servers run from one esbuild bundle of this file for Node, its dynamic imports split into
+ * chunks loaded on demand (as the CLI ships: `bundle`), so that a start measures loading and
+ * building what the candidate needs, not transpiling sources. Modules are imported after the
+ * process starts, timed: the child reports its import time, its build-and-listen time and its port
+ * over IPC, then its CPU time whenever asked.
  */
+import { build } from "esbuild"
 import { fork } from "node:child_process"
+import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 
-export type Kind = "floor" | "emulator" | "router" | "httpapi" | "httpapi-bare"
+export type Kind = "floor" | "emulator" | "emulator-decoding" | "router" | "httpapi" | "httpapi-bare"
 
 /** What a child reports once listening. */
 export interface Ready {
@@ -66,8 +74,11 @@ const serve = async (kind: Kind): Promise<void> => {
       import("../../src/api/WalletApi.js"),
       import("../../packages/emulator/src/http/Faults.js")
     ])
-  const App = kind === "emulator" ? await import("../../packages/emulator/src/http/App.js") : undefined
-  const PathPattern = kind === "emulator" ? await import("../../packages/emulator/src/http/PathPattern.js") : undefined
+  const emulator = kind.startsWith("emulator")
+  const App = emulator ? await import("../../packages/emulator/src/http/App.js") : undefined
+  const PathPattern = emulator ? await import("../../packages/emulator/src/http/PathPattern.js") : undefined
+  const ApiError = emulator ? await import("../../packages/emulator/src/http/ApiError.js") : undefined
+  const { Schema } = await import("effect")
   const Derived = kind.startsWith("httpapi") ? await import("./httpApiDerived.js") : undefined
   const { httpApiPath } = await import("./httpApiPaths.js")
   const t1 = performance.now()
@@ -128,14 +139,37 @@ const serve = async (kind: Kind): Promise<void> => {
       : NodeHttpServer.layerContext
   )
 
+  // A handler decoding what `HttpApiBuilder` decodes before its own: the path parameters (after
+  // percent-decoding, as find-my-way gives them), the query, the body.
+  const decoding = (e: (typeof WalletApi.all)[number]) => {
+    const path = Schema.decodeUnknown(e.pathSchema)
+    const query = Object.keys(e.urlParamsSchema.fields).length > 0 ? Schema.decodeUnknown(e.urlParamsSchema) : undefined
+    const payload = e.payload === undefined ? undefined : Schema.decodeUnknown(e.payload.schema as import("effect").Schema.Schema<unknown, unknown>)
+    return (_: unknown, request: import("@effect/platform").HttpServerRequest.HttpServerRequest, params: Readonly<Record<string, string>>, queryText: string) =>
+      Effect.gen(function*() {
+        const values = yield* Effect.try(() => Object.fromEntries(Object.entries(params).map(([k, v]) => [k, decodeURIComponent(v)])))
+        yield* path(values)
+        if (query !== undefined) yield* query(Object.fromEntries(new URLSearchParams(queryText)))
+        if (payload !== undefined) {
+          const text = yield* request.text
+          yield* payload(yield* Effect.try(() => JSON.parse(text)))
+        }
+        return bytes
+      }).pipe(Effect.catchAll(() => Effect.fail(ApiError!.refused(1061615, "invalid request"))))
+  }
   const app: import("@effect/platform").HttpApp.Default<any, any> = await runtime.runPromise(
     kind === "floor"
       ? Effect.succeed(fixed)
-      : kind === "emulator"
+      : emulator
       ? Effect.sync(() =>
         App!.make({
           // Only what the dispatch reads: each route's method, template, access and run.
-          table: WalletApi.all.map((e) => ({ method: e.method, path: PathPattern!.make(e.path), access: e.access, run: () => Effect.succeed(bytes) })),
+          table: WalletApi.all.map((e) => ({
+            method: e.method,
+            path: PathPattern!.make(e.path),
+            access: e.access,
+            run: kind === "emulator" ? () => Effect.succeed(bytes) : decoding(e)
+          })),
           faults
         } as never)
       )
@@ -184,11 +218,32 @@ export interface Server extends Ready {
   readonly stop: () => void
 }
 
-/** Starts a server of `kind` in a child process. */
-export const start = (kind: Kind): Promise<Server> =>
+/**
+ * Bundles this file into `dir` (ESM for Node, code splitting: each candidate's modules in chunks
+ * of their own, loaded by its dynamic imports); resolves with the entry's path.
+ */
+export const bundle = async (dir: string): Promise<string> => {
+  await build({
+    entryPoints: [fileURLToPath(import.meta.url)],
+    outdir: dir,
+    bundle: true,
+    splitting: true,
+    platform: "node",
+    format: "esm",
+    // The workspace's packages resolve to their sources, as in the tests.
+    tsconfig: fileURLToPath(new URL("../../tsconfig.json", import.meta.url)),
+    // Some dependencies `require` Node's modules: give the ESM bundle a `require`.
+    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+    logLevel: "warning"
+  })
+  return join(dir, "httpApiServers.js")
+}
+
+/** Starts a server of `kind` in a child process running `script` (what `bundle` made). */
+export const start = (kind: Kind, script: string): Promise<Server> =>
   new Promise((resolve, reject) => {
     const spawned = performance.now()
-    const child = fork(fileURLToPath(import.meta.url), ["--serve", kind], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] })
+    const child = fork(script, ["--serve", kind], { execArgv: [], stdio: ["ignore", "inherit", "inherit", "ipc"] })
     child.once("error", reject)
     child.once("exit", (code) => reject(new Error(`the ${kind} server exited (${code})`)))
     child.once("message", (ready: Ready) => {
