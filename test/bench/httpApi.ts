@@ -19,7 +19,7 @@
  * Run alone: `node --expose-gc --import tsx test/bench/run.ts --one httpapi` (or
  * `npm run bench -- httpapi`).
  */
-import { HttpApiClient, HttpClient, HttpClientRequest, HttpClientResponse } from "@effect/platform"
+import { HttpApiClient, HttpClient, HttpClientRequest, HttpClientResponse, OpenApi } from "@effect/platform"
 import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -32,7 +32,7 @@ import { ChainId, WalletClient } from "../../src/index.js"
 import { entries, measureWith } from "../support/bundle.js"
 import { pageText } from "./fixtures.js"
 import { cpuMs, median, spread } from "./harness.js"
-import { api } from "./httpApiDerived.js"
+import { api, groups } from "./httpApiDerived.js"
 import { body as accountBody, bundle, type Kind, type Server, start } from "./httpApiServers.js"
 
 const RUNS = 5
@@ -426,6 +426,10 @@ const serversFrom = async (script: string, lines: Array<string>): Promise<Array<
 
 export const run = async (): Promise<ReadonlyArray<string>> => [
   "## Effect's HttpApi side by side (issue 32)",
+  "",
+  `The \`HttpApi\` derived from the operation table (test/bench/httpApiDerived.ts): ${groups.reduce((n, [, e]) => n + e.length, 0)} operations (the table: ${WalletApi.all.length}) in ${groups.length} groups; \`OpenApi.fromApi\` documents ${
+    Object.keys(OpenApi.fromApi(api).paths).length
+  } paths.`,
   "",
   ...(await bundleSection()),
   ...(await clientSection()),

@@ -30,7 +30,6 @@
  * process starts, timed: the child reports its import time, its build-and-listen time and its port
  * over IPC, then its CPU time whenever asked.
  */
-import { build } from "esbuild"
 import { fork } from "node:child_process"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -223,6 +222,8 @@ export interface Server extends Ready {
  * of their own, loaded by its dynamic imports); resolves with the entry's path.
  */
 export const bundle = async (dir: string): Promise<string> => {
+  // Imported here, so that a server's process never loads it.
+  const { build } = await import("esbuild")
   await build({
     entryPoints: [fileURLToPath(import.meta.url)],
     outdir: dir,
@@ -232,6 +233,7 @@ export const bundle = async (dir: string): Promise<string> => {
     format: "esm",
     // The workspace's packages resolve to their sources, as in the tests.
     tsconfig: fileURLToPath(new URL("../../tsconfig.json", import.meta.url)),
+    external: ["esbuild"],
     // Some dependencies `require` Node's modules: give the ESM bundle a `require`.
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
     logLevel: "warning"
