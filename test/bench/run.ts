@@ -16,6 +16,7 @@ const benches: Record<string, () => Promise<{ readonly run: () => Promise<Readon
   client: () => import("./client.js"),
   readahead: () => import("./readahead.js"),
   memory: () => import("./memory.js"),
+  httpapi: () => import("./httpApi.js"),
   emulator: () => import("../../packages/emulator/test/bench/emulator.js"),
   keys: () => import("../../packages/emulator/test/bench/keys.js"),
   contracts: () => import("../../packages/emulator/test/bench/contracts.js"),
