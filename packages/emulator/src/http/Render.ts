@@ -18,12 +18,3 @@ import { Effect, Schema } from "effect"
  */
 export const json = <A, I>(schema: Schema.Schema<A, I>) => (value: A): Effect.Effect<string> =>
   Effect.orDie(Effect.map(Schema.encode(schema)(value), (encoded) => JSON.stringify(encoded)))
-
-/**
- * `{"items":[…],"cursor":"…"}` of items already JSON, in that order of fields.
- *
- * @since 0.10.0
- * @category rendering
- */
-export const itemsThenCursor = (items: ReadonlyArray<string>, cursor: string): string =>
-  `{"items":[${items.join(",")}],"cursor":${JSON.stringify(cursor)}}`
