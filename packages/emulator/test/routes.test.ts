@@ -9,7 +9,9 @@ import { Effect, Layer } from "effect"
 import * as Emulator from "../src/Emulator.js"
 import * as PathPattern from "../src/http/PathPattern.js"
 import * as Routes from "../src/http/Routes.js"
+import * as WalletApi from "effect-kas-wallet/WalletApi"
 import { clientLayer, expectError, send } from "./_support.js"
+import { official } from "../../../test/support/officialSpec.js"
 
 const METHODS = ["GET", "POST", "PUT", "DELETE", "PATCH"] as const
 const ALLOW_ORDER = ["GET", "POST", "PUT", "DELETE"]
@@ -37,62 +39,11 @@ const meant = (paths: ReadonlyArray<Documented>, path: string): Documented | und
 const instantiate = (template: string) => template.replace(/\{[^/]+\}/g, "x")
 
 /**
- * Every operation of the public spec, listed by hand from caver-js-ext-kas 1.12's
- * yamls/wallet/2021-09-29-openapi-versioned.yaml (not in CI: the package is installed only by
- * `npm run conformance`), in its order.
+ * Every operation of the public spec (caver-js-ext-kas 1.12's
+ * yamls/wallet/2021-09-29-openapi-versioned.yaml, extracted in test/fixtures/spec, which the root's
+ * tests compare with the operation table and `npm run conformance` with the document), in its order.
  */
-const SPEC_OPERATIONS: ReadonlyArray<readonly [method: string, template: string]> = [
-  ["GET", "/v2/account"],
-  ["POST", "/v2/account"],
-  ["GET", "/v2/account/{address}"],
-  ["DELETE", "/v2/account/{address}"],
-  ["PUT", "/v2/account/{address}/disable"],
-  ["PUT", "/v2/account/{address}/enable"],
-  ["POST", "/v2/account/{address}/tx/{transaction-id}/sign"],
-  ["PUT", "/v2/account/{address}/multisig"],
-  ["GET", "/v2/pubkey/{public-key}/account"],
-  ["GET", "/v2/feepayer"],
-  ["POST", "/v2/feepayer"],
-  ["GET", "/v2/feepayer/{address}"],
-  ["DELETE", "/v2/feepayer/{address}"],
-  ["POST", "/v2/tx/legacy"],
-  ["POST", "/v2/tx/value"],
-  ["POST", "/v2/tx/contract/deploy"],
-  ["POST", "/v2/tx/contract/execute"],
-  ["DELETE", "/v2/tx"],
-  ["POST", "/v2/tx/anchor"],
-  ["POST", "/v2/tx/rlp"],
-  ["PUT", "/v2/tx/account"],
-  ["GET", "/v2/tx/{transaction-hash}"],
-  ["POST", "/v2/tx/contract/call"],
-  ["POST", "/v2/tx/fd/value"],
-  ["POST", "/v2/tx/fd/contract/deploy"],
-  ["POST", "/v2/tx/fd/contract/execute"],
-  ["DELETE", "/v2/tx/fd"],
-  ["POST", "/v2/tx/fd/anchor"],
-  ["POST", "/v2/tx/fd/rlp"],
-  ["PUT", "/v2/tx/fd/account"],
-  ["POST", "/v2/tx/fd-user/value"],
-  ["POST", "/v2/tx/fd-user/contract/deploy"],
-  ["POST", "/v2/tx/fd-user/contract/execute"],
-  ["DELETE", "/v2/tx/fd-user"],
-  ["POST", "/v2/tx/fd-user/anchor"],
-  ["POST", "/v2/tx/fd-user/rlp"],
-  ["PUT", "/v2/tx/fd-user/account"],
-  ["GET", "/v2/multisig/account/{address}/tx"],
-  ["POST", "/v2/multisig/account/{address}/tx/{transaction-id}/sign"],
-  ["POST", "/v2/multisig/tx/{transaction-id}/sign"],
-  ["GET", "/v2/stat/count"],
-  ["GET", "/v2/stat/count/krn"],
-  ["GET", "/v2/key"],
-  ["POST", "/v2/key"],
-  ["GET", "/v2/key/{key-id}"],
-  ["DELETE", "/v2/key/{key-id}"],
-  ["POST", "/v2/key/{key-id}/sign"],
-  ["POST", "/v2/registration/account"],
-  ["GET", "/v2/history/fd/tx"],
-  ["GET", "/v2/history/fd/tx/{transaction-hash}"]
-]
+const SPEC_OPERATIONS: ReadonlyArray<readonly [method: string, template: string]> = official().map((o) => [o.method, o.path] as const)
 
 describe("the route table", () => {
   it("no two routes share an operation id, a method and path, or a path shape", () => {
@@ -104,6 +55,11 @@ describe("the route table", () => {
     const templates = [...new Set(Routes.table.map((r) => r.path.template))]
     const shapes = templates.map((t) => PathPattern.shape(PathPattern.make(t)))
     expect(new Set(shapes).size).toBe(templates.length)
+  })
+
+  it("every operation of the client's table is a route of it, with the table's method, path and operation id", () => {
+    const routes = new Set(Routes.table.map((r) => `${r.method} ${r.path.template} ${r.operationId}`))
+    expect(WalletApi.all.map((e) => `${e.method} ${e.path} ${e.operationId}`).filter((r) => !routes.has(r))).toEqual([])
   })
 
   it("every path parameter is described, in the order of the path", () => {
