@@ -178,15 +178,8 @@ export const layerConfig = (
   Layer.effect(WalletClient, Effect.flatMap(WalletConfig.load(config), (options) => make({ ...options, ...extra })))
 
 /**
- * The operations, each with the WalletClient taken from the context: `createAccount`,
- * `getAccount`, `listAccounts`, `deleteAccount`, `disableAccount`, `enableAccount`,
- * `accountsByPublicKey`, `accountCount`, `accountCountByPool`, `createFeePayer`, `getFeePayer`,
- * `deleteFeePayer`, `listFeePayers`, `transferValue`, `callContract`,
- * `getTransactionReceipt`, `awaitReceipt`, `createKeys`, `getKey`, `deleteKey`, `listKeys`,
- * `signWithKey`, `registerAccounts`, `migrateAccounts`, `listFeeDelegationHistory`,
- * `getFeeDelegationRecord`, `updateToMultisig`, `listMultisigTransactions`,
- * `signMultisigTransaction`, `appendSignatures`, `signTransactionById`.
- * Each is documented on `Service`.
+ * The operations of `Service` that answer one Effect, each with the WalletClient taken from the
+ * context; each is documented on `Service` (the Streams and the generic sends follow).
  *
  * @since 0.1.0
  * @category accessors
