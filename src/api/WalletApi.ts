@@ -170,7 +170,13 @@ export const KindNames = {
   legacy: "LegacyTransaction"
 } as const
 
-const ROUTE_PREFIX = { tx: "", fd: "feeDelegated", "fd-user": "userFeeDelegated" } as const
+/**
+ * The prefix of the name of a transaction operation on each payer route.
+ *
+ * @since 0.10.0
+ * @category transactions
+ */
+export const RoutePrefix = { tx: "", fd: "feeDelegated", "fd-user": "userFeeDelegated" } as const
 
 /**
  * The name of a transaction operation: `valueTransfer`, `feeDelegatedContractDeploy`,
@@ -181,7 +187,7 @@ const ROUTE_PREFIX = { tx: "", fd: "feeDelegated", "fd-user": "userFeeDelegated"
  */
 export type TransactionName = {
   [K in TxType.Kind]: {
-    [R in Bodies.PayerRoute]: R extends "tx" ? Uncapitalize<typeof KindNames[K]> : `${typeof ROUTE_PREFIX[R]}${typeof KindNames[K]}`
+    [R in Bodies.PayerRoute]: R extends "tx" ? Uncapitalize<typeof KindNames[K]> : `${typeof RoutePrefix[R]}${typeof KindNames[K]}`
   }[Bodies.PayerRoute]
 }[TxType.Kind]
 
@@ -262,7 +268,7 @@ const transactionEndpoint = (kind: TxType.Kind, route: Bodies.PayerRoute): Trans
   // A transaction sent twice may be applied twice: never retried once it may have left (no
   // transaction route is a GET).
   return Endpoint[Bodies.methodOf(kind) === "PUT" ? "put" : Bodies.methodOf(kind) === "DELETE" ? "del" : "post"](
-    (route === "tx" ? `${name.charAt(0).toLowerCase()}${name.slice(1)}` : `${ROUTE_PREFIX[route]}${name}`) as TransactionName,
+    (route === "tx" ? `${name.charAt(0).toLowerCase()}${name.slice(1)}` : `${RoutePrefix[route]}${name}`) as TransactionName,
     txPath(kind, route),
     {
       id: ids.split(" ")[ROUTES.indexOf(route)]!,
