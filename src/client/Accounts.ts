@@ -4,16 +4,16 @@
  *
  * @since 0.10.0
  */
-import { Effect, Either, type Stream } from "effect"
+import { Effect, Either } from "effect"
 import type * as Account from "../Account.js"
 import type * as Address from "../Address.js"
 import * as WalletApi from "../api/WalletApi.js"
 import type * as ListingParams from "../internal/listing.js"
 import type * as PublicKey from "../PublicKey.js"
-import type * as WalletError from "../WalletError.js"
 import { onAddress, validPublicKey, validStatus } from "./Arguments.js"
 import type { CallOptions } from "./CallOptions.js"
 import * as Listings from "./Listings.js"
+import type { Op, StreamOp } from "./Operation.js"
 import type * as Requests from "./Requests.js"
 
 /**
@@ -50,54 +50,39 @@ export interface Service {
    * Creates an account in the selected pool (POST /v2/account). Not retried once the request may
    * have reached the service: creating is not idempotent.
    */
-  readonly createAccount: (options?: CallOptions) => Effect.Effect<Account.Account, WalletError.WalletError>
+  readonly createAccount: Op<[options?: CallOptions], Account.Account>
   /** One account by address (GET /v2/account/{address}); the address is validated first. */
-  readonly getAccount: (
-    address: Address.Address | string,
-    options?: CallOptions
-  ) => Effect.Effect<Account.Account, WalletError.WalletError>
+  readonly getAccount: Op<[address: Address.Address | string, options?: CallOptions], Account.Account>
   /** One page of the listing (GET /v2/account). */
-  readonly listAccounts: (params?: ListParams) => Effect.Effect<Account.AccountPage, WalletError.WalletError>
+  readonly listAccounts: Op<[params?: ListParams], Account.AccountPage>
   /** Every account of the listing, newest first, fetched page by page as the consumer pulls. */
-  readonly accounts: (params?: ListParams) => Stream.Stream<Account.Account, WalletError.WalletError>
+  readonly accounts: StreamOp<[params?: ListParams], Account.Account>
   /** Every page of the listing, as the consumer pulls. */
-  readonly accountPages: (params?: ListParams) => Stream.Stream<Account.AccountPage, WalletError.WalletError>
+  readonly accountPages: StreamOp<[params?: ListParams], Account.AccountPage>
   /**
    * Deletes an account (DELETE /v2/account/{address}): it is gone from get and list. Not retried
    * once sent: a second delete answers "data don't exist".
    */
-  readonly deleteAccount: (
-    address: Address.Address | string,
-    options?: CallOptions
-  ) => Effect.Effect<Account.AccountStatus, WalletError.WalletError>
+  readonly deleteAccount: Op<[address: Address.Address | string, options?: CallOptions], Account.AccountStatus>
   /**
    * Disables an account (PUT /v2/account/{address}/disable): it still answers get, is listed only
    * with `status: "disabled"` or `"all"`, and cannot send. Disabling anything but an enabled
    * account of the pool (a disabled or deleted one, or an address the pool does not hold) is
    * `InvalidRequest` with code 1061510, as the service answers. Not retried once sent.
    */
-  readonly disableAccount: (
-    address: Address.Address | string,
-    options?: CallOptions
-  ) => Effect.Effect<Account.AccountSummary, WalletError.WalletError>
+  readonly disableAccount: Op<[address: Address.Address | string, options?: CallOptions], Account.AccountSummary>
   /**
    * Enables a disabled account (PUT /v2/account/{address}/enable). Enabling anything but a
    * disabled account of the pool (an enabled or deleted one, or an address the pool does not
    * hold) is `InvalidRequest` with code 1061511, as the service answers. Not retried once sent.
    */
-  readonly enableAccount: (
-    address: Address.Address | string,
-    options?: CallOptions
-  ) => Effect.Effect<Account.AccountSummary, WalletError.WalletError>
+  readonly enableAccount: Op<[address: Address.Address | string, options?: CallOptions], Account.AccountSummary>
   /** The member's accounts of a public key on the chain (GET /v2/pubkey/{public-key}/account). */
-  readonly accountsByPublicKey: (
-    publicKey: PublicKey.PublicKey | string,
-    options?: CallOptions
-  ) => Effect.Effect<ReadonlyArray<Account.PublicKeyAccount>, WalletError.WalletError>
+  readonly accountsByPublicKey: Op<[publicKey: PublicKey.PublicKey | string, options?: CallOptions], ReadonlyArray<Account.PublicKeyAccount>>
   /** How many accounts the member holds on the chain (GET /v2/stat/count). */
-  readonly accountCount: (options?: CallOptions) => Effect.Effect<Account.AccountCount, WalletError.WalletError>
+  readonly accountCount: Op<[options?: CallOptions], Account.AccountCount>
   /** How many accounts the selected pool holds (GET /v2/stat/count/krn, the pool in `x-krn`). */
-  readonly accountCountByPool: (options?: CallOptions) => Effect.Effect<Account.PoolAccountCount, WalletError.WalletError>
+  readonly accountCountByPool: Op<[options?: CallOptions], Account.PoolAccountCount>
 }
 
 const api = WalletApi.accounts

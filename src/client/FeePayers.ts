@@ -3,15 +3,15 @@
  *
  * @since 0.10.0
  */
-import { Effect, type Stream } from "effect"
+import { Effect } from "effect"
 import type * as Account from "../Account.js"
 import type * as Address from "../Address.js"
 import * as WalletApi from "../api/WalletApi.js"
 import type * as ListingParams from "../internal/listing.js"
-import type * as WalletError from "../WalletError.js"
 import { onAddress } from "./Arguments.js"
 import type { FeePayerCallOptions } from "./CallOptions.js"
 import * as Listings from "./Listings.js"
+import type { Op, StreamOp } from "./Operation.js"
 import type * as Requests from "./Requests.js"
 
 /**
@@ -47,23 +47,17 @@ export interface Service {
    * Creates a fee-payer account in the selected fee-payer pool (POST /v2/feepayer). Not retried
    * once the request may have reached the service.
    */
-  readonly createFeePayer: (options?: CreateFeePayerOptions) => Effect.Effect<Account.FeePayerAccount, WalletError.WalletError>
+  readonly createFeePayer: Op<[options?: CreateFeePayerOptions], Account.FeePayerAccount>
   /** One fee-payer account by address (GET /v2/feepayer/{address}). */
-  readonly getFeePayer: (
-    address: Address.Address | string,
-    options?: FeePayerCallOptions
-  ) => Effect.Effect<Account.FeePayerAccount, WalletError.WalletError>
+  readonly getFeePayer: Op<[address: Address.Address | string, options?: FeePayerCallOptions], Account.FeePayerAccount>
   /** Deletes a fee-payer account (DELETE /v2/feepayer/{address}). Not retried once sent. */
-  readonly deleteFeePayer: (
-    address: Address.Address | string,
-    options?: FeePayerCallOptions
-  ) => Effect.Effect<Account.AccountStatus, WalletError.WalletError>
+  readonly deleteFeePayer: Op<[address: Address.Address | string, options?: FeePayerCallOptions], Account.AccountStatus>
   /** One page of the fee-payer listing (GET /v2/feepayer). */
-  readonly listFeePayers: (params?: FeePayerListParams) => Effect.Effect<Account.FeePayerAccountPage, WalletError.WalletError>
+  readonly listFeePayers: Op<[params?: FeePayerListParams], Account.FeePayerAccountPage>
   /** Every fee-payer account, newest first, as the consumer pulls. */
-  readonly feePayers: (params?: FeePayerListParams) => Stream.Stream<Account.FeePayerAccount, WalletError.WalletError>
+  readonly feePayers: StreamOp<[params?: FeePayerListParams], Account.FeePayerAccount>
   /** Every page of the fee-payer listing, as the consumer pulls. */
-  readonly feePayerPages: (params?: FeePayerListParams) => Stream.Stream<Account.FeePayerAccountPage, WalletError.WalletError>
+  readonly feePayerPages: StreamOp<[params?: FeePayerListParams], Account.FeePayerAccountPage>
 }
 
 const api = WalletApi.feePayers

@@ -4,7 +4,7 @@
  *
  * @since 0.10.0
  */
-import { Effect, Either, type Stream } from "effect"
+import { Effect, Either } from "effect"
 import * as Address from "../Address.js"
 import * as WalletApi from "../api/WalletApi.js"
 import type * as FeeHistory from "../FeeHistory.js"
@@ -12,10 +12,10 @@ import * as Options from "../internal/options.js"
 import * as Spans from "../internal/spans.js"
 import * as Pagination from "../Pagination.js"
 import type * as Transaction from "../Transaction.js"
-import type * as WalletError from "../WalletError.js"
 import { validFrom, validHash } from "./Arguments.js"
 import type { HistoryCallOptions } from "./CallOptions.js"
 import * as Listings from "./Listings.js"
+import type { Op, StreamOp } from "./Operation.js"
 import type * as Requests from "./Requests.js"
 
 /**
@@ -48,20 +48,17 @@ export interface Service {
    * transactions `from` sent; an empty history (the service's 400 1061010 on the first page) is an
    * empty page.
    */
-  readonly listFeeDelegationHistory: (params?: HistoryListParams) => Effect.Effect<FeeHistory.FeeDelegationHistoryPage, WalletError.WalletError>
+  readonly listFeeDelegationHistory: Op<[params?: HistoryListParams], FeeHistory.FeeDelegationHistoryPage>
   /** Every record of the fee-delegation history, page after page (see `listFeeDelegationHistory`). */
-  readonly feeDelegationHistory: (params?: HistoryListParams) => Stream.Stream<FeeHistory.FeeDelegationRecord, WalletError.WalletError>
+  readonly feeDelegationHistory: StreamOp<[params?: HistoryListParams], FeeHistory.FeeDelegationRecord>
   /** Every page of the fee-delegation history. */
-  readonly feeDelegationHistoryPages: (params?: HistoryListParams) => Stream.Stream<FeeHistory.FeeDelegationHistoryPage, WalletError.WalletError>
+  readonly feeDelegationHistoryPages: StreamOp<[params?: HistoryListParams], FeeHistory.FeeDelegationHistoryPage>
   /**
    * The fee-delegation record of one transaction (GET /v2/history/fd/tx/{transaction-hash}); a
    * hash the history does not hold fails with the service's 1061010 ("data don't exist"), which the
    * client classifies `AccountNotFound` on every path.
    */
-  readonly getFeeDelegationRecord: (
-    hash: Transaction.TxHash | string,
-    options?: HistoryCallOptions
-  ) => Effect.Effect<FeeHistory.FeeDelegationRecord, WalletError.WalletError>
+  readonly getFeeDelegationRecord: Op<[hash: Transaction.TxHash | string, options?: HistoryCallOptions], FeeHistory.FeeDelegationRecord>
 }
 
 const api = WalletApi.history

@@ -4,7 +4,7 @@
  *
  * @since 0.10.0
  */
-import { Effect, Either, Schema, type Stream } from "effect"
+import { Effect, Either, Schema } from "effect"
 import * as WalletApi from "../api/WalletApi.js"
 import * as Options from "../internal/options.js"
 import * as Spans from "../internal/spans.js"
@@ -15,6 +15,7 @@ import type * as WalletError from "../WalletError.js"
 import { validKeyId, validListKrn, validSignable } from "./Arguments.js"
 import type { KeyCallOptions } from "./CallOptions.js"
 import * as Listings from "./Listings.js"
+import type { Op, StreamOp } from "./Operation.js"
 import type * as Requests from "./Requests.js"
 
 /**
@@ -47,26 +48,22 @@ export interface Service {
    * a key pool is selected, else the member's default key pool). Not retried once the request may
    * have reached the service: creating is not idempotent.
    */
-  readonly createKeys: (size: number, options?: KeyCallOptions) => Effect.Effect<Key.CreatedKeys, WalletError.WalletError>
+  readonly createKeys: Op<[size: number, options?: KeyCallOptions], Key.CreatedKeys>
   /** One key by key id (GET /v2/key/{key-id}); the key id is validated first and must be on the call's chain. */
-  readonly getKey: (keyId: KeyId.KeyId | string, options?: KeyCallOptions) => Effect.Effect<Key.Key, WalletError.WalletError>
+  readonly getKey: Op<[keyId: KeyId.KeyId | string, options?: KeyCallOptions], Key.Key>
   /** Deletes a key (DELETE /v2/key/{key-id}). Not retried once sent. */
-  readonly deleteKey: (keyId: KeyId.KeyId | string, options?: KeyCallOptions) => Effect.Effect<Key.KeyStatus, WalletError.WalletError>
+  readonly deleteKey: Op<[keyId: KeyId.KeyId | string, options?: KeyCallOptions], Key.KeyStatus>
   /** One page of a pool's keys (GET /v2/key?krn=...&size=...&cursor=...). */
-  readonly listKeys: (params?: KeyListParams) => Effect.Effect<Key.KeyPage, WalletError.WalletError>
+  readonly listKeys: Op<[params?: KeyListParams], Key.KeyPage>
   /** Every key of a pool, fetched page by page as the consumer pulls. */
-  readonly keys: (params?: KeyListParams) => Stream.Stream<Key.KeySummary, WalletError.WalletError>
+  readonly keys: StreamOp<[params?: KeyListParams], Key.KeySummary>
   /** Every page of a pool's keys, as the consumer pulls. */
-  readonly keyPages: (params?: KeyListParams) => Stream.Stream<Key.KeyPage, WalletError.WalletError>
+  readonly keyPages: StreamOp<[params?: KeyListParams], Key.KeyPage>
   /**
    * Signs a 32-byte hash (`0x` + 64 hex digits) with a key (POST /v2/key/{key-id}/sign, body
    * `{ data }`); returns the 65-byte signature. Not retried once sent.
    */
-  readonly signWithKey: (
-    keyId: KeyId.KeyId | string,
-    hash: Key.SignableHash | string,
-    options?: KeyCallOptions
-  ) => Effect.Effect<Key.KeySignature, WalletError.WalletError>
+  readonly signWithKey: Op<[keyId: KeyId.KeyId | string, hash: Key.SignableHash | string, options?: KeyCallOptions], Key.KeySignature>
 }
 
 const api = WalletApi.keys

@@ -4,7 +4,7 @@
  *
  * @since 0.10.0
  */
-import { Effect, Either, type Stream } from "effect"
+import { Effect, Either } from "effect"
 import * as AccountKey from "../AccountKey.js"
 import type * as Address from "../Address.js"
 import * as WalletApi from "../api/WalletApi.js"
@@ -16,10 +16,10 @@ import * as Multisig from "../Multisig.js"
 import * as Pagination from "../Pagination.js"
 import type * as PublicKey from "../PublicKey.js"
 import type * as Transaction from "../Transaction.js"
-import type * as WalletError from "../WalletError.js"
 import { validAddress, validSigner, validTransactionId } from "./Arguments.js"
 import type { CallOptions, HistoryCallOptions } from "./CallOptions.js"
 import * as Listings from "./Listings.js"
+import type { Op, StreamOp } from "./Operation.js"
 import type * as Requests from "./Requests.js"
 import { roundTrip } from "./TransactionRequest.js"
 import * as Verification from "./Verification.js"
@@ -62,62 +62,46 @@ export interface Service {
    * reach the threshold. The answer is verified against the request (`UnverifiedResult`). Not
    * retried once sent.
    */
-  readonly updateToMultisig: (
-    address: Address.Address | string,
-    key: MultisigKeyInput,
-    options?: CallOptions
-  ) => Effect.Effect<Multisig.MultisigAccount, WalletError.WalletError>
+  readonly updateToMultisig: Op<[address: Address.Address | string, key: MultisigKeyInput, options?: CallOptions], Multisig.MultisigAccount>
   /**
    * One page of the pending transactions of a multisig account, or of those a signer may sign (GET
    * /v2/multisig/account/{address}/tx), newest first; none pending (the service's 400 1061010 on the
    * first page) is an empty page.
    */
-  readonly listMultisigTransactions: (
-    address: Address.Address | string,
-    params?: MultisigListParams
-  ) => Effect.Effect<Multisig.PendingTransactionPage, WalletError.WalletError>
+  readonly listMultisigTransactions: Op<[address: Address.Address | string, params?: MultisigListParams], Multisig.PendingTransactionPage>
   /** Every pending transaction of a multisig account or signer, page after page as the consumer pulls. */
-  readonly multisigTransactions: (
-    address: Address.Address | string,
-    params?: MultisigListParams
-  ) => Stream.Stream<Multisig.PendingTransaction, WalletError.WalletError>
+  readonly multisigTransactions: StreamOp<[address: Address.Address | string, params?: MultisigListParams], Multisig.PendingTransaction>
   /** Every page of a multisig account's or signer's pending transactions. */
-  readonly multisigTransactionPages: (
-    address: Address.Address | string,
-    params?: MultisigListParams
-  ) => Stream.Stream<Multisig.PendingTransactionPage, WalletError.WalletError>
+  readonly multisigTransactionPages: StreamOp<[address: Address.Address | string, params?: MultisigListParams], Multisig.PendingTransactionPage>
   /**
    * A signer (an account of the selected pool holding one of the transaction's keys) signs a
    * pending transaction (POST /v2/multisig/account/{signer}/tx/{transaction-id}/sign). `Signed`
    * while the weights stay below the threshold; `Submitted`, with the hash to `awaitReceipt`, once
    * they reach it. Not retried once sent.
    */
-  readonly signMultisigTransaction: (
-    signer: Address.Address | string,
-    transactionId: Transaction.TransactionId | string,
-    options?: CallOptions
-  ) => Effect.Effect<Multisig.SignatureStatus, WalletError.WalletError>
+  readonly signMultisigTransaction: Op<
+    [signer: Address.Address | string, transactionId: Transaction.TransactionId | string, options?: CallOptions],
+    Multisig.SignatureStatus
+  >
   /**
    * Adds signatures made elsewhere to a pending transaction (POST
    * /v2/multisig/tx/{transaction-id}/sign): each `{ V, R, S }` over its sender signing hash on the
    * chain, from one of its keys (`signTransactionById` makes one with an account of the wallet).
    * Not retried once sent.
    */
-  readonly appendSignatures: (
-    transactionId: Transaction.TransactionId | string,
-    signatures: ReadonlyArray<Transaction.Signature>,
-    options?: HistoryCallOptions
-  ) => Effect.Effect<Multisig.SignatureStatus, WalletError.WalletError>
+  readonly appendSignatures: Op<
+    [transactionId: Transaction.TransactionId | string, signatures: ReadonlyArray<Transaction.Signature>, options?: HistoryCallOptions],
+    Multisig.SignatureStatus
+  >
   /**
    * An account of the selected pool signs a pending transaction (POST
    * /v2/account/{address}/tx/{transaction-id}/sign): its signature, which the service does not keep
    * (`appendSignatures` adds it). Retried like a read: nothing changes.
    */
-  readonly signTransactionById: (
-    address: Address.Address | string,
-    transactionId: Transaction.TransactionId | string,
-    options?: CallOptions
-  ) => Effect.Effect<Transaction.Signature, WalletError.WalletError>
+  readonly signTransactionById: Op<
+    [address: Address.Address | string, transactionId: Transaction.TransactionId | string, options?: CallOptions],
+    Transaction.Signature
+  >
 }
 
 const api = WalletApi.multisig

@@ -11,6 +11,7 @@ import * as Transaction from "../Transaction.js"
 import * as WalletError from "../WalletError.js"
 import { validHash } from "./Arguments.js"
 import type { CallOptions } from "./CallOptions.js"
+import type { Op } from "./Operation.js"
 import type * as Requests from "./Requests.js"
 
 /**
@@ -34,19 +35,13 @@ export interface AwaitReceiptOptions extends CallOptions {
  */
 export interface Service {
   /** The receipt of a transaction (GET /v2/tx/{hash}); pending until committed. */
-  readonly getTransactionReceipt: (
-    hash: Transaction.TxHash | string,
-    options?: CallOptions
-  ) => Effect.Effect<Transaction.TransactionReceipt, WalletError.WalletError>
+  readonly getTransactionReceipt: Op<[hash: Transaction.TxHash | string, options?: CallOptions], Transaction.TransactionReceipt>
   /**
    * Polls the receipt on `schedule` until the transaction is committed (`Committed` or
    * `CommitError`), treating "unknown hash" as not yet indexed; fails with `ReceiptTimeout` after
    * `timeout`.
    */
-  readonly awaitReceipt: (
-    hash: Transaction.TxHash | string,
-    options?: AwaitReceiptOptions
-  ) => Effect.Effect<Transaction.CommittedReceipt, WalletError.WalletError>
+  readonly awaitReceipt: Op<[hash: Transaction.TxHash | string, options?: AwaitReceiptOptions], Transaction.CommittedReceipt>
 }
 
 /** Polling gave no final receipt yet. */

@@ -14,10 +14,10 @@ import * as KeyId from "../KeyId.js"
 import type * as Migration from "../Migration.js"
 import * as Registration from "../Registration.js"
 import type * as WalletConfig from "../WalletConfig.js"
-import type * as WalletError from "../WalletError.js"
 import { validKeyIdString } from "./Arguments.js"
 import type { CallOptions } from "./CallOptions.js"
 import type * as Keys from "./Keys.js"
+import type { Op } from "./Operation.js"
 import type * as Requests from "./Requests.js"
 import { roundTrip } from "./TransactionRequest.js"
 
@@ -64,10 +64,7 @@ export interface Service {
    * request (`AccountNotFound`, code 1061010). Not retried once sent. `migrateAccounts` builds
    * the items from private keys.
    */
-  readonly registerAccounts: (
-    items: ReadonlyArray<RegisterAccountParams>,
-    options?: CallOptions
-  ) => Effect.Effect<Registration.RegistrationResult, WalletError.WalletError>
+  readonly registerAccounts: Op<[items: ReadonlyArray<RegisterAccountParams>, options?: CallOptions], Registration.RegistrationResult>
   /**
    * Brings existing Klaytn accounts under KAS custody in one call (the official client's
    * `migrateAccounts`): checks every account (`Migration.MigrationAccount`: its address and the
@@ -81,10 +78,7 @@ export interface Service {
    * the call (nothing was registered); a failure of the registration request is each account's
    * outcome, with the key created for it. docs/migration.md.
    */
-  readonly migrateAccounts: (
-    accounts: ReadonlyArray<Migration.MigrationAccount>,
-    options?: MigrateOptions
-  ) => Effect.Effect<Migration.MigrationResult, WalletError.WalletError>
+  readonly migrateAccounts: Op<[accounts: ReadonlyArray<Migration.MigrationAccount>, options?: MigrateOptions], Migration.MigrationResult>
 }
 
 const registrationBody = roundTrip(Registration.RegistrationRequest)

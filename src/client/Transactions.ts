@@ -22,6 +22,7 @@ import * as WalletError from "../WalletError.js"
 import * as Wire from "../Wire.js"
 import { validValue } from "./Arguments.js"
 import type { CallOptions } from "./CallOptions.js"
+import type { Op } from "./Operation.js"
 import type * as Receipts from "./Receipts.js"
 import type * as Requests from "./Requests.js"
 import { type AnyOptions, optional, prepare, roundTrip } from "./TransactionRequest.js"
@@ -261,13 +262,13 @@ export interface Service {
    * Transfers value from an account of the selected pool (POST /v2/tx/value, /v2/tx/fd/value or
    * /v2/tx/fd-user/value, by `feePayer`): `send` of a `TransactionKind.ValueTransfer`.
    */
-  readonly transferValue: (params: TransferParams) => Effect.Effect<Transaction.TransactionResult, WalletError.WalletError>
+  readonly transferValue: Op<[params: TransferParams], Transaction.TransactionResult>
   /**
    * Calls a contract read-only against the latest state (POST /v2/tx/contract/call): the
    * service encodes the method and arguments (`data`) and returns the raw return data
    * (`result`); `Abi` decodes it. Nothing is signed or sent, so it is retried like a read.
    */
-  readonly callContract: (params: CallContractParams) => Effect.Effect<Transaction.ContractCallResult, WalletError.WalletError>
+  readonly callContract: Op<[params: CallContractParams], Transaction.ContractCallResult>
 }
 
 const callBody = roundTrip(Wire.ContractCallBody)
