@@ -52,6 +52,7 @@ export type { CreateFeePayerOptions, FeePayerListParams } from "./client/FeePaye
 export type { HistoryListParams } from "./client/History.js"
 export type { KeyListParams } from "./client/Keys.js"
 export type { MultisigKeyInput, MultisigListParams } from "./client/Multisig.js"
+export type { Op, StreamOp } from "./client/Operation.js"
 export type { AwaitReceiptOptions } from "./client/Receipts.js"
 export type { MigrateOptions, RegisterAccountParams } from "./client/Registration.js"
 export type {
