@@ -6,9 +6,9 @@
 import { type FastCheck, Schema } from "effect"
 import * as Address from "./Address.js"
 import * as ChainId from "./ChainId.js"
+import * as Shapes from "./internal/shapes.js"
 import * as KeyId from "./KeyId.js"
 import * as Krn from "./Krn.js"
-import * as Pagination from "./Pagination.js"
 import * as PublicKey from "./PublicKey.js"
 import * as Timestamp from "./Timestamp.js"
 
@@ -128,12 +128,7 @@ export interface AccountJson extends Schema.Schema.Encoded<typeof Account> {}
  * @since 0.1.0
  * @category schemas
  */
-export const AccountPage = Schema.Struct({
-  // `exact`: without it the encoded side is `Array | undefined`, and a failing item made the
-  // message also print "Expected undefined, actual <the whole items array>" (~500 KB for a full page).
-  items: Schema.optionalWith(Schema.Array(Account), { default: () => [], exact: true }),
-  cursor: Pagination.Cursor
-}).annotations({ identifier: "AccountPage" })
+export const AccountPage = Shapes.pageOrEmpty(Account, "AccountPage")
 
 /**
  * @since 0.1.0
@@ -173,10 +168,7 @@ export interface FeePayerAccount extends Schema.Schema.Type<typeof FeePayerAccou
  * @since 0.2.0
  * @category schemas
  */
-export const FeePayerAccountPage = Schema.Struct({
-  items: Schema.optionalWith(Schema.Array(FeePayerAccount), { default: () => [], exact: true }),
-  cursor: Pagination.Cursor
-}).annotations({ identifier: "FeePayerAccountPage" })
+export const FeePayerAccountPage = Shapes.pageOrEmpty(FeePayerAccount, "FeePayerAccountPage")
 
 /**
  * @since 0.2.0
@@ -209,9 +201,7 @@ export interface AccountSummary extends Schema.Schema.Type<typeof AccountSummary
  * @since 0.2.0
  * @category schemas
  */
-export const AccountStatus = Schema.Struct({
-  status: Schema.Literal("deleted")
-}).annotations({ identifier: "AccountStatus" })
+export const AccountStatus = Shapes.deleted("AccountStatus")
 
 /**
  * @since 0.2.0
@@ -321,8 +311,7 @@ export interface AccountCount extends Schema.Schema.Type<typeof AccountCount> {}
  * @category schemas
  */
 export const PoolAccountCount = Schema.Struct({
-  accountId: Schema.String,
-  count: Count,
+  ...AccountCount.fields,
   krn: Krn.AccountPoolKrn
 }).annotations({ identifier: "PoolAccountCount" })
 

@@ -24,8 +24,8 @@ import * as Address from "./Address.js"
 import * as Amount from "./Amount.js"
 import * as ChainId from "./ChainId.js"
 import { arbitraryHexQuantity, HEX_QUANTITY } from "./internal/hex.js"
+import * as Shapes from "./internal/shapes.js"
 import { show } from "./internal/show.js"
-import * as Pagination from "./Pagination.js"
 import * as Timestamp from "./Timestamp.js"
 import * as Transaction from "./Transaction.js"
 import { TxType, isFeeDelegatedType, isTxType } from "./TxType.js"
@@ -206,10 +206,7 @@ export type FeeDelegationRecordJson = typeof FeeDelegationRecord.Encoded
  * @since 0.7.0
  * @category schemas
  */
-export const FeeDelegationHistoryPage = Schema.Struct({
-  items: Schema.Array(FeeDelegationRecord),
-  cursor: Pagination.Cursor
-}).annotations({ identifier: "FeeDelegationHistoryPage" })
+export const FeeDelegationHistoryPage = Shapes.page(FeeDelegationRecord, "FeeDelegationHistoryPage")
 
 /**
  * @since 0.7.0

@@ -8,10 +8,10 @@
 import { Schema } from "effect"
 import * as Refusal from "./api/Refusal.js"
 import { HexBytes } from "./internal/hexBytes.js"
+import * as Shapes from "./internal/shapes.js"
 import { show } from "./internal/show.js"
 import * as KeyId from "./KeyId.js"
 import * as Krn from "./Krn.js"
-import * as Pagination from "./Pagination.js"
 import * as PublicKey from "./PublicKey.js"
 
 /**
@@ -28,6 +28,9 @@ const keyInItsPool = (k: { readonly keyId: KeyId.KeyId; readonly krn: Krn.PoolKr
     ? undefined
     : { path: ["keyId"], message: `key id must belong to the key's pool ${k.krn.toString()}` }
 
+// What a listing says of a key; a key read alone adds its `blob`.
+const SummaryFields = { keyId: KeyId.KeyId, krn: Krn.PoolKrn, publicKey: PublicKey.PublicKey }
+
 /**
  * One key of a listing (`GET /v2/key?krn=`): its id, the pool holding it and its public key. The
  * pool is a key pool for keys the key service created, an account or fee-payer pool for the keys
@@ -36,11 +39,7 @@ const keyInItsPool = (k: { readonly keyId: KeyId.KeyId; readonly krn: Krn.PoolKr
  * @since 0.6.0
  * @category schemas
  */
-export const KeySummary = Schema.Struct({
-  keyId: KeyId.KeyId,
-  krn: Krn.PoolKrn,
-  publicKey: PublicKey.PublicKey
-}).pipe(Schema.filter(keyInItsPool)).annotations({ identifier: "KeySummary" })
+export const KeySummary = Schema.Struct(SummaryFields).pipe(Schema.filter(keyInItsPool)).annotations({ identifier: "KeySummary" })
 
 /**
  * @since 0.6.0
@@ -56,12 +55,7 @@ export interface KeySummary extends Schema.Schema.Type<typeof KeySummary> {}
  * @since 0.6.0
  * @category schemas
  */
-export const Key = Schema.Struct({
-  blob: HexBytes,
-  keyId: KeyId.KeyId,
-  krn: Krn.PoolKrn,
-  publicKey: PublicKey.PublicKey
-}).pipe(Schema.filter(keyInItsPool)).annotations({ identifier: "Key" })
+export const Key = Schema.Struct({ blob: HexBytes, ...SummaryFields }).pipe(Schema.filter(keyInItsPool)).annotations({ identifier: "Key" })
 
 /**
  * @since 0.6.0
@@ -91,10 +85,7 @@ export interface CreatedKeys extends Schema.Schema.Type<typeof CreatedKeys> {}
  * @since 0.6.0
  * @category schemas
  */
-export const KeyPage = Schema.Struct({
-  items: Schema.Array(KeySummary),
-  cursor: Pagination.Cursor
-}).annotations({ identifier: "KeyPage" })
+export const KeyPage = Shapes.page(KeySummary, "KeyPage")
 
 /**
  * @since 0.6.0
@@ -108,9 +99,7 @@ export interface KeyPage extends Schema.Schema.Type<typeof KeyPage> {}
  * @since 0.6.0
  * @category schemas
  */
-export const KeyStatus = Schema.Struct({
-  status: Schema.Literal("deleted")
-}).annotations({ identifier: "KeyStatus" })
+export const KeyStatus = Shapes.deleted("KeyStatus")
 
 /**
  * @since 0.6.0

@@ -11,10 +11,10 @@ import * as Account from "./Account.js"
 import * as AccountKey from "./AccountKey.js"
 import * as Address from "./Address.js"
 import * as Refusal from "./api/Refusal.js"
-import * as ErrorBody from "./ErrorBody.js"
 import * as ChainId from "./ChainId.js"
+import * as ErrorBody from "./ErrorBody.js"
+import * as Shapes from "./internal/shapes.js"
 import * as Krn from "./Krn.js"
-import * as Pagination from "./Pagination.js"
 import * as Timestamp from "./Timestamp.js"
 import * as Transaction from "./Transaction.js"
 
@@ -68,10 +68,7 @@ export interface MultisigAccount extends Schema.Schema.Type<typeof MultisigAccou
  * @since 0.8.0
  * @category schemas
  */
-export const Signer = Schema.Struct({
-  address: Address.Address,
-  weight: Positive
-}).annotations({ identifier: "MultisigSigner" })
+export const Signer = Schema.Struct({ address: Address.Address, weight: Positive }).annotations({ identifier: "MultisigSigner" })
 
 /**
  * @since 0.8.0
@@ -113,10 +110,7 @@ export interface PendingTransaction extends Schema.Schema.Type<typeof PendingTra
  * @since 0.8.0
  * @category schemas
  */
-export const PendingTransactionPage = Schema.Struct({
-  items: Schema.Array(PendingTransaction),
-  cursor: Pagination.Cursor
-}).annotations({ identifier: "PendingTransactionPage" })
+export const PendingTransactionPage = Shapes.page(PendingTransaction, "PendingTransactionPage")
 
 /**
  * @since 0.8.0
