@@ -8,6 +8,7 @@
  * @since 0.2.0
  */
 import { Data, Either, type FastCheck, ParseResult, Schema } from "effect"
+import { fromString } from "./internal/fromString.js"
 import { HEX_QUANTITY } from "./internal/hex.js"
 import { show } from "./internal/show.js"
 
@@ -102,18 +103,12 @@ export const pebOfHex = (s: string): Peb | undefined => {
  * @since 0.1.0
  * @category schemas
  */
-export const PebFromHex: Schema.Schema<Peb, string> = Schema.transformOrFail(Schema.String, PebFromSelf, {
-  strict: true,
-  decode: (s, _, ast) => {
-    const n = pebOfHex(s)
-    return n !== undefined
-      ? ParseResult.succeed(n)
-      : ParseResult.fail(
-        new ParseResult.Type(ast, s, HEX_QUANTITY.test(s) ? "amount exceeds 2^256 - 1 peb" : `expected 0x followed by hex digits, got ${show(s)}`)
-      )
-  },
-  encode: (n) => ParseResult.succeed(`0x${n.toString(16)}`)
-}).annotations({ identifier: "PebFromHex", description: "an amount of peb, 0x followed by hex digits" })
+export const PebFromHex: Schema.Schema<Peb, string> = fromString(
+  PebFromSelf,
+  pebOfHex,
+  (s) => HEX_QUANTITY.test(s) ? "amount exceeds 2^256 - 1 peb" : `expected 0x followed by hex digits, got ${show(s)}`,
+  (n) => `0x${n.toString(16)}`
+).annotations({ identifier: "PebFromHex", description: "an amount of peb, 0x followed by hex digits" })
 
 /**
  * Why an amount could not be read: `input` is what was given, `reason` the broken rule.

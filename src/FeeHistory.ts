@@ -19,10 +19,11 @@
  *
  * @since 0.7.0
  */
-import { ParseResult, Schema } from "effect"
+import { Schema } from "effect"
 import * as Address from "./Address.js"
 import * as Amount from "./Amount.js"
 import * as ChainId from "./ChainId.js"
+import { fromString } from "./internal/fromString.js"
 import { arbitraryHexQuantity, HEX_QUANTITY } from "./internal/hex.js"
 import * as Shapes from "./internal/shapes.js"
 import { show } from "./internal/show.js"
@@ -86,18 +87,12 @@ export const isFeeDelegatedTypeInt = (n: number): n is TxType =>
  * @since 0.7.0
  * @category schemas
  */
-export const PebFromDecimal: Schema.Schema<Amount.Peb, string> = Schema.transformOrFail(Schema.String, Amount.PebFromSelf, {
-  strict: true,
-  decode: (s, _, ast) => {
-    const n = pebOfDecimal(s)
-    return n !== undefined
-      ? ParseResult.succeed(n)
-      : ParseResult.fail(
-        new ParseResult.Type(ast, s, DECIMAL_INTEGER.test(s) ? "amount exceeds 2^256 - 1 peb" : `expected a decimal number of peb, got ${show(s)}`)
-      )
-  },
-  encode: (n) => ParseResult.succeed(n.toString())
-}).annotations({ identifier: "PebFromDecimal", description: "an amount of peb, in decimal digits" })
+export const PebFromDecimal: Schema.Schema<Amount.Peb, string> = fromString(
+  Amount.PebFromSelf,
+  pebOfDecimal,
+  (s) => DECIMAL_INTEGER.test(s) ? "amount exceeds 2^256 - 1 peb" : `expected a decimal number of peb, got ${show(s)}`,
+  (n) => n.toString()
+).annotations({ identifier: "PebFromDecimal", description: "an amount of peb, in decimal digits" })
 
 /**
  * A non-negative decimal number as text (`"4.3"`, `"0.00374"`): the KRW and USD amounts, kept as

@@ -19,11 +19,12 @@
  *
  * @since 0.1.0
  */
-import { type FastCheck, ParseResult, Schema } from "effect"
+import { type FastCheck, Schema } from "effect"
 import * as Address from "./Address.js"
 import * as Amount from "./Amount.js"
 import * as FeeDelegation from "./FeeDelegation.js"
 import { TxType, baseType, hasFeeRatio, isFeeDelegatedType } from "./TxType.js"
+import { fromString } from "./internal/fromString.js"
 import * as Hex from "./internal/hexBytes.js"
 import { has0x, isHexRange } from "./internal/hexEngine.js"
 import { arbitraryHexQuantity, HEX_QUANTITY, NonNegativeInt } from "./internal/hex.js"
@@ -33,8 +34,19 @@ import { show } from "./internal/show.js"
 // Hashes, hex data, signatures
 // ---------------------------------------------------------------------------------------------
 
-const TX_HASH = /^0x[0-9a-f]{64}$/
+const LOWER_CASE_HASH = /^0x[0-9a-f]{64}$/
 const ANY_CASE_HASH = /^0x[0-9a-fA-F]{64}$/
+
+// 32 bytes in lower-case hex, branded: how the service names a transaction (its hash) and a
+// pending one (its id).
+const lowerCaseHashOf = <B extends string>(brand: B, what: string) =>
+  Schema.String.pipe(
+    Schema.filter((s) => LOWER_CASE_HASH.test(s), {
+      message: (issue) => `expected a lower-case ${what} (0x + 64 hex digits), got ${show(issue.actual)}`,
+      arbitrary: () => (fc) => Hex.arbitraryHexBytes(fc, 32, 32)
+    }),
+    Schema.brand(brand)
+  ).annotations({ identifier: brand })
 
 /**
  * A transaction hash in lower case: `0x` + 64 hex digits, branded.
@@ -42,13 +54,7 @@ const ANY_CASE_HASH = /^0x[0-9a-fA-F]{64}$/
  * @since 0.1.0
  * @category schemas
  */
-export const TxHashFromSelf = Schema.String.pipe(
-  Schema.filter((s) => TX_HASH.test(s), {
-    message: (issue) => `expected a lower-case transaction hash (0x + 64 hex digits), got ${show(issue.actual)}`,
-    arbitrary: () => (fc) => Hex.arbitraryHexBytes(fc, 32, 32)
-  }),
-  Schema.brand("TxHash")
-).annotations({ identifier: "TxHash" })
+export const TxHashFromSelf = lowerCaseHashOf("TxHash", "transaction hash")
 
 /**
  * @since 0.1.0
@@ -65,20 +71,20 @@ export type TxHash = typeof TxHashFromSelf.Type
  */
 export const isAnyCaseHash = (s: string): boolean => s.length === 66 && has0x(s) && isHexRange(s, 2, 66)
 
+const lowerCaseHash = (s: string): string | undefined => (isAnyCaseHash(s) ? s.toLowerCase() : undefined)
+
 /**
  * Decodes `0x` + 64 hex digits in any case to a lower-case `TxHash`; encodes it unchanged.
  *
  * @since 0.1.0
  * @category schemas
  */
-export const TxHash: Schema.Schema<TxHash, string> = Schema.transformOrFail(Schema.String, TxHashFromSelf, {
-  strict: true,
-  decode: (s, _, ast) =>
-    isAnyCaseHash(s)
-      ? ParseResult.succeed(s.toLowerCase())
-      : ParseResult.fail(new ParseResult.Type(ast, s, `expected 0x followed by 64 hex digits, got ${show(s)}`)),
-  encode: ParseResult.succeed
-}).annotations({ identifier: "TxHash", description: "a transaction hash, 0x followed by 64 hex digits" })
+export const TxHash: Schema.Schema<TxHash, string> = fromString(
+  TxHashFromSelf,
+  lowerCaseHash,
+  (s) => `expected 0x followed by 64 hex digits, got ${show(s)}`,
+  (s) => s
+).annotations({ identifier: "TxHash", description: "a transaction hash, 0x followed by 64 hex digits" })
 
 /**
  * A 32-byte hash other than a transaction's (a block hash): `0x` + 64 hex digits, as received.
@@ -157,18 +163,12 @@ export const numberOfHex = (s: string): number | undefined => {
  * @since 0.1.0
  * @category schemas
  */
-export const NumberFromHex: Schema.Schema<number, string> = Schema.transformOrFail(Schema.String, NonNegativeInt, {
-  strict: true,
-  decode: (s, _, ast) => {
-    const n = numberOfHex(s)
-    return n !== undefined
-      ? ParseResult.succeed(n)
-      : ParseResult.fail(
-        new ParseResult.Type(ast, s, HEX_QUANTITY.test(s) ? `quantity ${s} exceeds 2^53 - 1` : `expected 0x followed by hex digits, got ${show(s)}`)
-      )
-  },
-  encode: (n) => ParseResult.succeed(`0x${n.toString(16)}`)
-}).annotations({ identifier: "NumberFromHex" })
+export const NumberFromHex: Schema.Schema<number, string> = fromString(
+  NonNegativeInt,
+  numberOfHex,
+  (s) => HEX_QUANTITY.test(s) ? `quantity ${s} exceeds 2^53 - 1` : `expected 0x followed by hex digits, got ${show(s)}`,
+  (n) => `0x${n.toString(16)}`
+).annotations({ identifier: "NumberFromHex" })
 
 // ---------------------------------------------------------------------------------------------
 // Results
@@ -240,9 +240,10 @@ const fieldsMatchType = (strictValue: boolean) =>
 const BASIC_TYPES = Object.values(TxType).filter((t) => !isFeeDelegatedType(t)) as [TxType, ...Array<TxType>]
 const FEE_DELEGATED_TYPES = Object.values(TxType).filter(isFeeDelegatedType) as [TxType, ...Array<TxType>]
 
-const ResultFields = {
+// What a transaction says, sent or waiting for its signers.
+const DataFields = {
   from: LowerCaseAddress,
-  // Which of these a result has follows from its type (`shapeOf`).
+  // Which of these a transaction has follows from its type (`shapeOf`).
   to: Schema.optionalWith(LowerCaseAddress, { exact: true }),
   value: Schema.optionalWith(Amount.PebFromHex, { exact: true }),
   gas: NonNegativeInt,
@@ -251,7 +252,11 @@ const ResultFields = {
   // Types 0x08-0x0a have no input field on the chain; the service may show "0x" or nothing.
   input: Schema.optionalWith(HexBytes, { exact: true }),
   /** An account update's new key, RLP-encoded (`0x01c0`: legacy). */
-  accountKey: Schema.optionalWith(HexBytes, { exact: true }),
+  accountKey: Schema.optionalWith(HexBytes, { exact: true })
+}
+
+const ResultFields = {
+  ...DataFields,
   rlp: HexBytes,
   signatures: Schema.Array(Signature),
   transactionHash: TxHash,
@@ -351,7 +356,6 @@ export const FeeDelegatedTransactionResult = FeeDelegatedFields.pipe(
  */
 export interface FeeDelegatedTransactionResult extends Schema.Schema.Type<typeof FeeDelegatedTransactionResult> {}
 
-const TRANSACTION_ID = /^0x[0-9a-f]{64}$/
 
 /**
  * The id of a multisig sender's transaction waiting for its signers (`transactionId`): `0x` + 64
@@ -361,13 +365,7 @@ const TRANSACTION_ID = /^0x[0-9a-f]{64}$/
  * @since 0.8.0
  * @category schemas
  */
-export const TransactionIdFromSelf = Schema.String.pipe(
-  Schema.filter((s) => TRANSACTION_ID.test(s), {
-    message: (issue) => `expected a lower-case transaction id (0x + 64 hex digits), got ${show(issue.actual)}`,
-    arbitrary: () => (fc) => Hex.arbitraryHexBytes(fc, 32, 32)
-  }),
-  Schema.brand("TransactionId")
-).annotations({ identifier: "TransactionId" })
+export const TransactionIdFromSelf = lowerCaseHashOf("TransactionId", "transaction id")
 
 /**
  * @since 0.8.0
@@ -381,25 +379,16 @@ export type TransactionId = typeof TransactionIdFromSelf.Type
  * @since 0.8.0
  * @category schemas
  */
-export const TransactionId: Schema.Schema<TransactionId, string> = Schema.transformOrFail(Schema.String, TransactionIdFromSelf, {
-  strict: true,
-  decode: (s, _, ast) =>
-    isAnyCaseHash(s)
-      ? ParseResult.succeed(s.toLowerCase())
-      : ParseResult.fail(new ParseResult.Type(ast, s, `expected a transaction id (0x + 64 hex digits), got ${show(s)}`)),
-  encode: ParseResult.succeed
-}).annotations({ identifier: "TransactionId", description: "a multisig transaction id, 0x followed by 64 hex digits" })
+export const TransactionId: Schema.Schema<TransactionId, string> = fromString(
+  TransactionIdFromSelf,
+  lowerCaseHash,
+  (s) => `expected a transaction id (0x + 64 hex digits), got ${show(s)}`,
+  (s) => s
+).annotations({ identifier: "TransactionId", description: "a multisig transaction id, 0x followed by 64 hex digits" })
 
 const PendingFields = {
   typeInt: Schema.Literal(...BASIC_TYPES, ...FEE_DELEGATED_TYPES),
-  from: LowerCaseAddress,
-  to: Schema.optionalWith(LowerCaseAddress, { exact: true }),
-  value: Schema.optionalWith(Amount.PebFromHex, { exact: true }),
-  gas: NonNegativeInt,
-  gasPrice: Amount.PebFromHex,
-  nonce: NonNegativeInt,
-  input: Schema.optionalWith(HexBytes, { exact: true }),
-  accountKey: Schema.optionalWith(HexBytes, { exact: true }),
+  ...DataFields,
   feePayer: Schema.optionalWith(LowerCaseAddress, { exact: true }),
   feeRatio: Schema.optionalWith(Schema.Int.pipe(Schema.between(0, 99)), { exact: true })
 }
