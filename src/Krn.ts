@@ -237,6 +237,16 @@ export const PoolKrn = Krn.pipe(
   Schema.brand("PoolKrn")
 ).annotations({ identifier: "PoolKrn" })
 
+// The pool KRN of one resource type, branded `brand`; `what` names it in the failure message.
+const poolOf = <B extends string>(brand: B, resourceType: string, is: (krn: Krn) => boolean, what: string) =>
+  PoolKrn.pipe(
+    Schema.filter(is, {
+      message: () => `expected ${what} KRN (krn:<chain-id>:wallet:<account-id>:${resourceType}:<pool-name>)`,
+      arbitrary: arbitraryPool([resourceType])
+    }),
+    Schema.brand(brand)
+  ).annotations({ identifier: brand })
+
 /**
  * @since 0.1.0
  * @category models
@@ -250,13 +260,7 @@ export type PoolKrn = typeof PoolKrn.Type
  * @since 0.1.0
  * @category schemas
  */
-export const AccountPoolKrn = PoolKrn.pipe(
-  Schema.filter(isAccountPool, {
-    message: () => "expected an account pool KRN (krn:<chain-id>:wallet:<account-id>:account-pool:<pool-name>)",
-    arbitrary: arbitraryPool([AccountPoolType])
-  }),
-  Schema.brand("AccountPoolKrn")
-).annotations({ identifier: "AccountPoolKrn" })
+export const AccountPoolKrn = poolOf("AccountPoolKrn", AccountPoolType, isAccountPool, "an account pool")
 
 /**
  * @since 0.1.0
@@ -272,13 +276,7 @@ export type AccountPoolKrn = typeof AccountPoolKrn.Type
  * @since 0.2.0
  * @category schemas
  */
-export const FeePayerPoolKrn = PoolKrn.pipe(
-  Schema.filter(isFeePayerPool, {
-    message: () => "expected a fee-payer pool KRN (krn:<chain-id>:wallet:<account-id>:feepayer-pool:<pool-name>)",
-    arbitrary: arbitraryPool([FeePayerPoolType])
-  }),
-  Schema.brand("FeePayerPoolKrn")
-).annotations({ identifier: "FeePayerPoolKrn" })
+export const FeePayerPoolKrn = poolOf("FeePayerPoolKrn", FeePayerPoolType, isFeePayerPool, "a fee-payer pool")
 
 /**
  * @since 0.2.0
@@ -293,13 +291,7 @@ export type FeePayerPoolKrn = typeof FeePayerPoolKrn.Type
  * @since 0.6.0
  * @category schemas
  */
-export const KeyPoolKrn = PoolKrn.pipe(
-  Schema.filter(isKeyPool, {
-    message: () => "expected a key pool KRN (krn:<chain-id>:wallet:<account-id>:key-pool:<pool-name>)",
-    arbitrary: arbitraryPool([KeyPoolType])
-  }),
-  Schema.brand("KeyPoolKrn")
-).annotations({ identifier: "KeyPoolKrn" })
+export const KeyPoolKrn = poolOf("KeyPoolKrn", KeyPoolType, isKeyPool, "a key pool")
 
 /**
  * @since 0.6.0
