@@ -206,40 +206,16 @@ const scrubRecord = (record: Record<string, unknown>, scrub: (s: string) => stri
 const inner = new WeakMap<Tracer.AnySpan, Tracer.Span>()
 const unwrap = (span: Tracer.AnySpan): Tracer.AnySpan => inner.get(span) ?? span
 
+// What a `ScrubbedSpan` reads from the span it wraps, when asked: `status` and `attributes` change
+// while the span runs.
+const forwarded = ["name", "spanId", "traceId", "parent", "context", "status", "attributes", "links", "sampled", "kind"] as const
+
+interface ScrubbedSpan extends Pick<Tracer.Span, typeof forwarded[number]> {}
+
 class ScrubbedSpan implements Tracer.Span {
   readonly _tag = "Span"
   constructor(readonly span: Tracer.Span, readonly scrub: (s: string) => string) {
     inner.set(this, span)
-  }
-  get name() {
-    return this.span.name
-  }
-  get spanId() {
-    return this.span.spanId
-  }
-  get traceId() {
-    return this.span.traceId
-  }
-  get parent() {
-    return this.span.parent
-  }
-  get context() {
-    return this.span.context
-  }
-  get status() {
-    return this.span.status
-  }
-  get attributes() {
-    return this.span.attributes
-  }
-  get links() {
-    return this.span.links
-  }
-  get sampled() {
-    return this.span.sampled
-  }
-  get kind() {
-    return this.span.kind
   }
   end(endTime: bigint, exit: Exit.Exit<unknown, unknown>): void {
     this.span.end(endTime, exit)
@@ -253,6 +229,13 @@ class ScrubbedSpan implements Tracer.Span {
   addLinks(links: ReadonlyArray<Tracer.SpanLink>): void {
     this.span.addLinks(links.map((link) => ({ ...link, span: unwrap(link.span) })))
   }
+}
+for (const key of forwarded) {
+  Object.defineProperty(ScrubbedSpan.prototype, key, {
+    get(this: ScrubbedSpan) {
+      return this.span[key]
+    }
+  })
 }
 
 /**
