@@ -31,6 +31,24 @@ const hexBytes = (u: unknown): string | undefined => (typeof u === "string" && i
 // `Schema.Int.pipe(Schema.between(0, 99))`.
 const feeRatio = (u: unknown): number | undefined => (isInt(u) && u >= 0 && u <= 99 ? u : undefined)
 
+/**
+ * Copies an optional field of `u` into `result` when present, decoded; `false` when present and
+ * refused. Addresses take the page's checksum memo.
+ */
+const optional = <K extends "to" | "value" | "input" | "accountKey" | "feePayer" | "feeRatio">(
+  u: Record<string, unknown>,
+  key: K,
+  decode: (u: unknown, memo: AddressMemo) => Transaction.PendingTxData[K] | undefined,
+  memo: AddressMemo,
+  result: Mutable<Transaction.PendingTxData>
+): boolean => {
+  if (!has(u, key)) return true
+  const value = decode(u[key], memo)
+  if (value === undefined) return false
+  result[key] = value
+  return true
+}
+
 /** `Transaction.PendingTxData`'s result, or `undefined`. */
 const fastTxData = (u: unknown, memo: AddressMemo): Transaction.PendingTxData | undefined => {
   if (!isObject(u)) return undefined
@@ -45,39 +63,14 @@ const fastTxData = (u: unknown, memo: AddressMemo): Transaction.PendingTxData | 
   if (gasPrice === undefined) return undefined
   // The schema's fields in its order, the optional ones only when present.
   const result = { typeInt, from } as Mutable<Transaction.PendingTxData>
-  if (has(u, "to")) {
-    const to = checksummed(u.to, memo)
-    if (to === undefined) return undefined
-    result.to = to
-  }
-  if (has(u, "value")) {
-    const value = peb(u.value)
-    if (value === undefined) return undefined
-    result.value = value
-  }
+  if (!optional(u, "to", checksummed, memo, result) || !optional(u, "value", peb, memo, result)) return undefined
   result.gas = gas
   result.gasPrice = gasPrice
   result.nonce = nonce
-  if (has(u, "input")) {
-    const input = hexBytes(u.input)
-    if (input === undefined) return undefined
-    result.input = input
-  }
-  if (has(u, "accountKey")) {
-    const accountKey = hexBytes(u.accountKey)
-    if (accountKey === undefined) return undefined
-    result.accountKey = accountKey
-  }
-  if (has(u, "feePayer")) {
-    const feePayer = checksummed(u.feePayer, memo)
-    if (feePayer === undefined) return undefined
-    result.feePayer = feePayer
-  }
-  if (has(u, "feeRatio")) {
-    const ratio = feeRatio(u.feeRatio)
-    if (ratio === undefined) return undefined
-    result.feeRatio = ratio
-  }
+  if (
+    !optional(u, "input", hexBytes, memo, result) || !optional(u, "accountKey", hexBytes, memo, result) ||
+    !optional(u, "feePayer", checksummed, memo, result) || !optional(u, "feeRatio", feeRatio, memo, result)
+  ) return undefined
   return Transaction.isPendingShape(result) ? result : undefined
 }
 
