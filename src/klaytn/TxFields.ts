@@ -282,13 +282,12 @@ export type Mutable<A> = { -readonly [K in keyof A]: A[K] }
 const decodeField = (t: Mutable<Tx>, field: Field, item: RlpItem | undefined): void => {
   switch (field) {
     case "nonce":
-      t.nonce = asSafeInt(item, field)
+    case "gas":
+      t[field] = asSafeInt(item, field)
       return
     case "gasPrice":
-      t.gasPrice = asUint256(item, field)
-      return
-    case "gas":
-      t.gas = asSafeInt(item, field)
+    case "value":
+      t[field] = asUint256(item, field)
       return
     case "to":
       if (kindOf(t.type) === "contract/deploy") {
@@ -297,9 +296,6 @@ const decodeField = (t: Mutable<Tx>, field: Field, item: RlpItem | undefined): v
         // A legacy transaction without a recipient creates a contract.
         t.to = asAddress(item, field)
       }
-      return
-    case "value":
-      t.value = asUint256(item, field)
       return
     case "from":
       t.from = asAddress(item, field)
