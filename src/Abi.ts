@@ -88,7 +88,9 @@ const typesOf = (parameters: ReadonlyArray<{ readonly type: string }>): Readonly
 
 // A bare `transfer(address,uint256)` is written the way the Solidity docs and most tools name a
 // method; ox parses human-readable items, which start with the item's keyword.
-const withKeyword = (keyword: string, signature: string) => {
+// A signature as ox reads it, starting with its keyword; a JSON ABI item as it is.
+const withKeyword = <Item>(keyword: string, signature: string | Item): string | Item => {
+  if (typeof signature !== "string") return signature
   const s = signature.trim()
   return s.startsWith(keyword) ? s : s.startsWith("(") ? `${keyword}${s}` : `${keyword} ${s}`
 }
@@ -119,12 +121,7 @@ const toEvent = (item: AbiEvent.AbiEvent): Event => ({
  * @category constructors
  */
 export const fn = (signature: string | AbiFunction.AbiFunction): Either.Either<Function, WalletError.InvalidArgument> =>
-  attempt("signature", () =>
-    toFunction(
-      typeof signature === "string"
-        ? AbiFunction.from(withKeyword("function", signature) as never) as AbiFunction.AbiFunction
-        : AbiFunction.from(signature)
-    ))
+  attempt("signature", () => toFunction(AbiFunction.from(withKeyword("function", signature) as never) as AbiFunction.AbiFunction))
 
 /**
  * A function of a JSON ABI (a compiler's output), by name.
@@ -143,12 +140,7 @@ export const functionOf = (abi: ReadonlyArray<unknown>, name: string): Either.Ei
  * @category constructors
  */
 export const event = (signature: string | AbiEvent.AbiEvent): Either.Either<Event, WalletError.InvalidArgument> =>
-  attempt("signature", () =>
-    toEvent(
-      typeof signature === "string"
-        ? AbiEvent.from(withKeyword("event", signature) as never) as AbiEvent.AbiEvent
-        : AbiEvent.from(signature)
-    ))
+  attempt("signature", () => toEvent(AbiEvent.from(withKeyword("event", signature) as never) as AbiEvent.AbiEvent))
 
 /**
  * An event of a JSON ABI, by name.
