@@ -15,6 +15,7 @@ import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequ
 import type { SqlError } from "@effect/sql"
 import { Effect, Either, Option, Redacted, Schema } from "effect"
 import { ChainId, Krn } from "effect-kas-wallet"
+import type * as Endpoint from "effect-kas-wallet/Endpoint"
 import * as ApiError from "./ApiError.js"
 import * as Description from "./Description.js"
 import type * as Refusal from "../Refusal.js"
@@ -45,22 +46,13 @@ import type * as Keys from "../services/Keys.js"
  *   default account pool of the chain is what the node records a transaction sent through it
  *   under.
  *
- * Every kind but `anonymous` authenticates and reads `x-chain-id` first.
+ * Every kind but `anonymous` authenticates and reads `x-chain-id` first. The wallet's kinds are
+ * the operation table's (`Endpoint.Access`); `anonymous` and `node` are the emulator's own routes'.
  *
  * @since 0.3.0
  * @category models
  */
-export type Access =
-  | "anonymous"
-  | "accountPool"
-  | "memberWide"
-  | "feePayerPool"
-  | "sender"
-  | "senderAndFeePayer"
-  | "senderAndNamedFeePayer"
-  | "member"
-  | "keyPool"
-  | "node"
+export type Access = "anonymous" | Endpoint.Access | "node"
 
 /**
  * The pools of a transaction route: the sender's account pool, and the fee-payer pool when the
