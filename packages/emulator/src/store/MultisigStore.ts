@@ -13,6 +13,7 @@
  */
 import { SqlClient, type SqlError } from "@effect/sql"
 import { Context, Effect, Layer, Option } from "effect"
+import { bytes } from "./LedgerClient.js"
 
 /**
  * Where a multisig transaction is: waiting for signatures (`pending`), sent to the chain
@@ -152,30 +153,14 @@ export interface Service {
  */
 export class MultisigStore extends Context.Tag("effect-kas-wallet-emulator/MultisigStore")<MultisigStore, Service>() {}
 
-// libSQL returns BLOBs as ArrayBuffers.
-const bytes = (u: unknown): Uint8Array =>
-  u instanceof Uint8Array ? u : u instanceof ArrayBuffer ? new Uint8Array(u) : new Uint8Array(0)
-
-interface RawRow {
-  readonly seq: number
-  readonly id: string
-  readonly memberId: number
-  readonly chainId: number
-  readonly poolKrn: string
-  readonly sender: string
-  readonly nonce: number
+// A row as libSQL answers it: the BLOB as it comes, NULL for what is absent, the JSON columns as text.
+interface RawRow extends Omit<Row, "tx" | "feePayer" | "feePayerPoolKrn" | "signers" | "signatures" | "transactionHash"> {
   readonly tx: unknown
-  readonly payerKind: Row["payerKind"]
   readonly feePayer: string | null
   readonly feePayerPoolKrn: string | null
   readonly signers: string
-  readonly threshold: number
   readonly signatures: string
-  readonly state: State
   readonly transactionHash: string | null
-  readonly version: number
-  readonly createdAt: number
-  readonly updatedAt: number
 }
 
 const toRow = (r: RawRow): Row => ({

@@ -11,6 +11,7 @@
 import { SqlClient, type SqlError } from "@effect/sql"
 import { type Brand, Context, Effect, Layer, Option } from "effect"
 import type { ChainId, Krn } from "effect-kas-wallet"
+import { bytes } from "./LedgerClient.js"
 
 /**
  * A member (a service account of the console).
@@ -401,10 +402,6 @@ interface Changed {
   readonly address: string
   readonly updatedAt: number
 }
-
-// libSQL returns BLOBs as ArrayBuffers.
-const bytes = (u: unknown): Uint8Array =>
-  u instanceof Uint8Array ? u : u instanceof ArrayBuffer ? new Uint8Array(u) : new Uint8Array(0)
 
 interface RawKey {
   readonly accessKeyId: string
