@@ -20,13 +20,7 @@ import * as Description from "./Description.js"
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/
 
 // `decodeURIComponent` throws on a malformed escape (`%zz`); a route answers that as bad input.
-const decode = (raw: string): Option.Option<string> => {
-  try {
-    return Option.some(decodeURIComponent(raw))
-  } catch {
-    return Option.none()
-  }
-}
+const decode: (raw: string) => Option.Option<string> = Option.liftThrowable(decodeURIComponent)
 
 /**
  * Reads an address path segment (percent-decoded): `0x` + 40 hex digits in any case, else 400

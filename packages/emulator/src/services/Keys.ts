@@ -109,13 +109,8 @@ export interface Service {
 
 const KEY_HEX = /^0x[0-9a-fA-F]{64}$/
 
-const decodeUri = (raw: string): Option.Option<string> => {
-  try {
-    return Option.some(decodeURIComponent(raw))
-  } catch {
-    return Option.none()
-  }
-}
+// `decodeURIComponent` throws on a malformed escape (`%zz`).
+const decodeUri: (raw: string) => Option.Option<string> = Option.liftThrowable(decodeURIComponent)
 
 /**
  * A key pool KRN of the caller on the request's chain: its pool name, or 400 `1061010`.
