@@ -69,16 +69,25 @@ export interface NewApiKey extends ApiKey {
 }
 
 /**
+ * A pool of either kind by its member, chain and name: what creating one takes.
+ *
+ * @since 0.10.0
+ * @category models
+ */
+export interface NamedPool {
+  readonly accountId: string
+  readonly chainId: ChainId.ChainId
+  readonly name: string
+}
+
+/**
  * An account pool.
  *
  * @since 0.1.0
  * @category models
  */
-export interface Pool {
+export interface Pool extends NamedPool {
   readonly krn: Krn.AccountPoolKrn
-  readonly accountId: string
-  readonly chainId: ChainId.ChainId
-  readonly name: string
   /** Whether this is the member's default pool on its chain (used when no `x-krn` is sent). */
   readonly isDefault: boolean
   /** Unix seconds. */
@@ -92,11 +101,8 @@ export interface Pool {
  * @since 0.2.0
  * @category models
  */
-export interface FeePayerPool {
+export interface FeePayerPool extends NamedPool {
   readonly krn: Krn.FeePayerPoolKrn
-  readonly accountId: string
-  readonly chainId: ChainId.ChainId
-  readonly name: string
   /** Whether this is the member's default fee-payer pool on its chain (used when no `x-krn` is sent). */
   readonly isDefault: boolean
   /** Unix seconds. */
@@ -184,27 +190,13 @@ export interface Service {
   readonly listKeys: (accountId: string) => Effect.Effect<ReadonlyArray<ApiKey>, ConsoleError | SqlError.SqlError>
   readonly deleteKey: (accountId: string, accessKeyId: string) => Effect.Effect<void, ConsoleError | SqlError.SqlError>
   /** A new named account pool of a member on a chain. */
-  readonly createPool: (pool: {
-    readonly accountId: string
-    readonly chainId: ChainId.ChainId
-    readonly name: string
-  }) => Effect.Effect<Pool, ConsoleError | SqlError.SqlError>
+  readonly createPool: (pool: NamedPool) => Effect.Effect<Pool, ConsoleError | SqlError.SqlError>
   /** The member's pools, on one chain or on both. */
-  readonly listPools: (
-    accountId: string,
-    chainId?: ChainId.ChainId
-  ) => Effect.Effect<ReadonlyArray<Pool>, ConsoleError | SqlError.SqlError>
+  readonly listPools: (accountId: string, chainId?: ChainId.ChainId) => Effect.Effect<ReadonlyArray<Pool>, ConsoleError | SqlError.SqlError>
   /** A new named fee-payer pool of a member on a chain (names as for account pools). */
-  readonly createFeePayerPool: (pool: {
-    readonly accountId: string
-    readonly chainId: ChainId.ChainId
-    readonly name: string
-  }) => Effect.Effect<FeePayerPool, ConsoleError | SqlError.SqlError>
+  readonly createFeePayerPool: (pool: NamedPool) => Effect.Effect<FeePayerPool, ConsoleError | SqlError.SqlError>
   /** The member's fee-payer pools, on one chain or on both. */
-  readonly listFeePayerPools: (
-    accountId: string,
-    chainId?: ChainId.ChainId
-  ) => Effect.Effect<ReadonlyArray<FeePayerPool>, ConsoleError | SqlError.SqlError>
+  readonly listFeePayerPools: (accountId: string, chainId?: ChainId.ChainId) => Effect.Effect<ReadonlyArray<FeePayerPool>, ConsoleError | SqlError.SqlError>
   /**
    * Makes sure a key exists: when its id is unknown, registers it for the member `accountId`
    * (created if needed; a new member when absent); when it exists with the same secret, does
@@ -579,7 +571,7 @@ export const deleteKey = (accountId: string, accessKeyId: string) =>
  * @since 0.1.0
  * @category operations
  */
-export const createPool = (pool: Parameters<Service["createPool"]>[0]) => Effect.flatMap(Console, (c) => c.createPool(pool))
+export const createPool = (pool: NamedPool) => Effect.flatMap(Console, (c) => c.createPool(pool))
 
 /**
  * Lists a member's account pools, on one chain or both.
@@ -596,8 +588,7 @@ export const listPools = (accountId: string, chainId?: ChainId.ChainId) =>
  * @since 0.2.0
  * @category operations
  */
-export const createFeePayerPool = (pool: Parameters<Service["createFeePayerPool"]>[0]) =>
-  Effect.flatMap(Console, (c) => c.createFeePayerPool(pool))
+export const createFeePayerPool = (pool: NamedPool) => Effect.flatMap(Console, (c) => c.createFeePayerPool(pool))
 
 /**
  * Lists a member's fee-payer pools, on one chain or both.
