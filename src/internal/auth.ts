@@ -4,7 +4,7 @@
  *
  * @internal
  */
-import { Either, type Exit, Option, Redacted, Tracer } from "effect"
+import { Cause, Either, Exit, Option, Redacted, Tracer } from "effect"
 import * as WalletError from "../WalletError.js"
 
 /**
@@ -189,12 +189,59 @@ export const make = (given: unknown): Either.Either<Auth, WalletError.InvalidArg
   return Either.right({ header: Redacted.make(`Basic ${encoded}`), ...scrubberOf([encoded, secret]) })
 }
 
+// An object (a request, a response, an error holding one) becomes its scrubbed JSON: an attribute
+// or an event's value is read by exporters, and a platform object holds the request's headers.
 const scrubValue = (value: unknown, scrub: (s: string) => string): unknown =>
   typeof value === "string"
     ? scrub(value)
     : Array.isArray(value)
-    ? value.map((v) => (typeof v === "string" ? scrub(v) : v))
+    ? value.map((v) => scrubValue(v, scrub))
+    : typeof value === "object" && value !== null
+    ? scrub(safeJson(value))
     : value
+
+const safeJson = (value: object): string => {
+  try {
+    return JSON.stringify(value) ?? String(value)
+  } catch {
+    return Object.prototype.toString.call(value)
+  }
+}
+
+/**
+ * A failure or defect as a span may keep it: its tag and scrubbed message, nothing it holds (the
+ * platform's errors hold the request, `Authorization` included).
+ */
+class ScrubbedFailure extends Error {
+  constructor(readonly _tag: string, message: string) {
+    super(message)
+    this.name = _tag
+  }
+}
+
+const scrubbedFailure = (error: unknown, scrub: (s: string) => string): ScrubbedFailure => {
+  const e = error as { readonly _tag?: unknown; readonly message?: unknown } | null
+  const tag = typeof e?._tag === "string" ? e._tag : error instanceof Error ? error.name : typeof error
+  const message = typeof e?.message === "string" ? e.message : typeof error === "string" ? error : tag
+  return new ScrubbedFailure(tag, scrub(message))
+}
+
+/**
+ * The exit a span ends with, as a tracer may keep it: a success without its value (the platform's
+ * `http.client` span ends on the response, which holds the request), a failure's errors and
+ * defects as their tags and scrubbed messages; interruptions and the cause's shape as they were.
+ */
+const scrubbedExit = (exit: Exit.Exit<unknown, unknown>, scrub: (s: string) => string): Exit.Exit<unknown, unknown> =>
+  Exit.isSuccess(exit)
+    ? Exit.void
+    : Exit.failCause(Cause.match(exit.cause, {
+      onEmpty: Cause.empty as Cause.Cause<unknown>,
+      onFail: (error) => Cause.fail(scrubbedFailure(error, scrub)),
+      onDie: (defect) => Cause.die(scrubbedFailure(defect, scrub)),
+      onInterrupt: (fiberId) => Cause.interrupt(fiberId),
+      onSequential: (left, right) => Cause.sequential(left, right),
+      onParallel: (left, right) => Cause.parallel(left, right)
+    }))
 
 const scrubRecord = (record: Record<string, unknown>, scrub: (s: string) => string): Record<string, unknown> => {
   const out: Record<string, unknown> = {}
@@ -218,7 +265,7 @@ class ScrubbedSpan implements Tracer.Span {
     inner.set(this, span)
   }
   end(endTime: bigint, exit: Exit.Exit<unknown, unknown>): void {
-    this.span.end(endTime, exit)
+    this.span.end(endTime, scrubbedExit(exit, this.scrub))
   }
   attribute(key: string, value: unknown): void {
     this.span.attribute(key, scrubValue(value, this.scrub))
@@ -239,8 +286,9 @@ for (const key of forwarded) {
 }
 
 /**
- * `tracer` with every attribute and event of the spans it makes scrubbed: the platform's
- * `http.client` spans record the response headers, and a server may echo the credentials in one.
+ * `tracer` with every attribute, event and exit of the spans it makes scrubbed: the platform's
+ * `http.client` spans record the response headers, where a server may echo the credentials, and
+ * end on the response or error, which hold the request with its `Authorization`.
  *
  * @internal
  */

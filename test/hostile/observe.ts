@@ -103,6 +103,8 @@ export const observe = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<
     for (const span of spans) {
       for (const [key, value] of span.attributes) outputs.push({ where: `span ${span.name} attribute ${key}`, text: inspect(value) })
       for (const event of span.events) outputs.push({ where: `span ${span.name} event`, text: event })
+      // The exit as a tracer keeps it, whatever it holds (an `http.client` span ends on the response).
+      if (span.exit !== undefined) outputs.push({ where: `span ${span.name} exit via util.inspect`, text: inspect(span.exit) })
       if (span.exit !== undefined && Exit.isFailure(span.exit)) {
         outputs.push({ where: `span ${span.name} exit`, text: Cause.pretty(span.exit.cause) })
       }
