@@ -172,9 +172,11 @@ export interface Options {
    */
   readonly readAhead?: number | undefined
   /**
-   * Largest response body read, in bytes after decompression; a larger one fails with
-   * `ResponseTooLarge` without being read further. 1024 to `MaxResponseBytesLimit` (256 MiB);
-   * default `DefaultMaxResponseBytes` (16 MiB; a page of 1000 accounts is about 0.5 MB).
+   * Largest response body read, in bytes after decompression, for every operation; a larger one
+   * fails with `ResponseTooLarge` without being read further. 1024 to `MaxResponseBytesLimit`
+   * (256 MiB). Absent: each operation's own limit where the operation table gives one (a receipt,
+   * which holds every log of its transaction: `WalletApi.ReceiptMaxBytes`, 64 MiB), else
+   * `DefaultMaxResponseBytes` (16 MiB; a page of 1000 accounts is about 0.5 MB).
    */
   readonly maxResponseBytes?: number | undefined
   /**

@@ -248,7 +248,7 @@ export class ResponseTooLarge extends Schema.TaggedError<ResponseTooLarge>()("Re
 }) {
   /** @since 0.2.0 */
   override get message(): string {
-    return `${this.method} ${this.path} → HTTP ${this.status}: response body larger than ${this.limit} bytes; not read further`
+    return `${this.method} ${this.path} → HTTP ${this.status}: response body larger than ${this.limit} bytes; not read further (the maxResponseBytes option raises the limit)`
   }
 }
 

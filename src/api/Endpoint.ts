@@ -109,6 +109,11 @@ export interface Endpoint<
   readonly idempotent: boolean
   /** The KAS codes the service documents for the operation's 400s. */
   readonly errors: ReadonlyArray<number>
+  /**
+   * The largest body of its answer the client reads, when the operation's answers may be larger
+   * than most (a receipt with many logs); absent, the client's default.
+   */
+  readonly maxResponseBytes: number | undefined
 }
 
 /**
@@ -195,6 +200,7 @@ export interface Spec<
   /** Default: a `GET` is, nothing else. */
   readonly idempotent?: boolean
   readonly errors?: ReadonlyArray<number>
+  readonly maxResponseBytes?: number
 }
 
 const NO_FIELDS = {}
@@ -223,7 +229,8 @@ const declare = (method: Method) =>
   payload: (spec.payload === undefined ? undefined : { schema: spec.payload, required: spec.payloadOptional !== true }) as never,
   successSchema: spec.success,
   idempotent: spec.idempotent ?? method === "GET",
-  errors: spec.errors ?? []
+  errors: spec.errors ?? [],
+  maxResponseBytes: spec.maxResponseBytes
 })
 
 /**

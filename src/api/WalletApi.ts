@@ -301,6 +301,16 @@ export const transactionRoutes: { readonly [K in TxType.Kind]: { readonly [R in 
 export const transaction = (kind: TxType.Kind, route: Bodies.PayerRoute): TransactionEndpoint | undefined => transactionRoutes[kind][route]
 
 /**
+ * The largest receipt the client reads by default: 64 MiB. A receipt holds every log of its
+ * transaction, about 330 bytes each as JSON: a transaction of 30M gas emitting 74,316 logs has a
+ * 24.6 MB receipt, one at a node's usual gas cap of 50M about 41 MB.
+ *
+ * @since 0.10.0
+ * @category transactions
+ */
+export const ReceiptMaxBytes = 64 * 1024 * 1024
+
+/**
  * The operations of transactions besides the sends: the read-only contract call and the receipt.
  *
  * @since 0.10.0
@@ -320,7 +330,8 @@ export const transactions = Endpoint.group([
     access: "senderAndNamedFeePayer",
     path: { "transaction-hash": Params.ReceiptHash },
     success: Transaction.TransactionReceipt,
-    errors: [TransactionNotFound]
+    errors: [TransactionNotFound],
+    maxResponseBytes: ReceiptMaxBytes
   })
 ])
 

@@ -18,6 +18,7 @@ import * as Options from "../internal/options.js"
 import * as Request from "../internal/request.js"
 import * as Spans from "../internal/spans.js"
 import { version } from "../internal/version.js"
+import * as WalletConfig from "../WalletConfig.js"
 import type * as WalletError from "../WalletError.js"
 
 /**
@@ -156,7 +157,7 @@ export const make = (settings: Options.Settings, base: HttpClient.HttpClient): R
       client: settings.transformClient !== undefined ? settings.transformClient(client) : client,
       timeout: settings.timeout,
       retry: settings.retry,
-      maxResponseBytes: settings.maxResponseBytes,
+      maxResponseBytes: settings.maxResponseBytes ?? WalletConfig.DefaultMaxResponseBytes,
       auth: settings.auth
     }
   }
@@ -227,7 +228,9 @@ export const make = (settings: Options.Settings, base: HttpClient.HttpClient): R
         {
           request: request(endpoint, t, input),
           idempotent: endpoint.idempotent,
-          decode: options?.decode ?? (decoderOf(endpoint.successSchema as Schema.Schema<any, any>) as never)
+          decode: options?.decode ?? (decoderOf(endpoint.successSchema as Schema.Schema<any, any>) as never),
+          // The options' limit for every operation; else the operation's own, else the pipeline's.
+          maxResponseBytes: settings.maxResponseBytes ?? endpoint.maxResponseBytes
         },
         options?.attributes,
         pipeline

@@ -27,7 +27,8 @@ export interface Settings {
   readonly timeout: Duration.Duration
   readonly retry: WalletConfig.RetryPolicy | undefined
   readonly readAhead: number
-  readonly maxResponseBytes: number
+  /** The limit of every body when the options set one; absent, each operation's (the table's), else the default. */
+  readonly maxResponseBytes: number | undefined
   readonly httpSpans: boolean
   /** What of a transaction result is checked: everything, all but the signatures, nothing. */
   readonly verifyResults: "all" | "fields" | "off"
@@ -197,12 +198,10 @@ export const resolve = (options: WalletConfig.Options): Either.Either<Settings, 
     // At most 256 MiB: the body becomes one string, and V8 cannot make one of 512 MiB (the
     // platform's Node transport crashes the process trying).
     const verifyResults = yield* verificationOf(options.verifyResults)
-    const maxResponseBytes = yield* wholeNumber(
-      "maxResponseBytes",
-      options.maxResponseBytes ?? WalletConfig.DefaultMaxResponseBytes,
-      1024,
-      WalletConfig.MaxResponseBytesLimit
-    )
+    // Absent: each operation's own limit (the table's), else the default.
+    const maxResponseBytes = options.maxResponseBytes === undefined
+      ? undefined
+      : yield* wholeNumber("maxResponseBytes", options.maxResponseBytes, 1024, WalletConfig.MaxResponseBytesLimit)
     return {
       target,
       baseUrl,

@@ -41,6 +41,8 @@ export interface Call<A> {
   readonly request: HttpClientRequest.HttpClientRequest
   readonly idempotent: boolean
   readonly decode: (body: unknown) => Either.Either<A, ParseResult.ParseError>
+  /** The largest body read for this call; absent, the pipeline's. */
+  readonly maxResponseBytes?: number | undefined
 }
 
 const REQUEST_ID_HEADERS = ["x-request-id", "x-kas-request-id", "request-id"] as const
@@ -323,7 +325,7 @@ const attempt = <A>(pipeline: Pipeline, call: Call<A>, where: Where): Effect.Eff
   Effect.flatMap(
     within(
       Effect.flatMap(pipeline.client.execute(call.request), (response) =>
-        Effect.map(readBody(response, pipeline.maxResponseBytes, where), (body) => ({ response, body }))).pipe(
+        Effect.map(readBody(response, call.maxResponseBytes ?? pipeline.maxResponseBytes, where), (body) => ({ response, body }))).pipe(
           // Map the platform's errors at once: they hold the request, Authorization header included.
           Effect.catchIf(
             (e): e is HttpClientError.HttpClientError => e._tag === "RequestError" || e._tag === "ResponseError",

@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Layer } from "effect"
 import type * as http from "node:http"
 import * as zlib from "node:zlib"
+import { readFileSync } from "node:fs"
+import * as WalletApi from "../../src/api/WalletApi.js"
 import { WalletClient, WalletConfig, type WalletError } from "../../src/index.js"
 import { accountJson } from "../support/fakeWallet.js"
 import * as S from "./server.js"
@@ -136,6 +138,32 @@ describe.each(S.transports)("response size over %s", (name, transport) => {
       const small = yield* Effect.exit(getAccount(transport, { maxResponseBytes: 64 * KiB }))
       expect(failure(small)._tag).toBe("ResponseTooLarge")
     }))
+
+  it.live("a receipt over the default limit (its logs) is read: the receipt's own limit, 64 MiB; an explicit maxResponseBytes holds for receipts too", () =>
+    Effect.gen(function*() {
+      // A receipt with logs, padded to 24 MB (the size of a 30M-gas transaction's 74,316 logs).
+      const receipt = readFileSync(new URL("../fixtures/tx/tx-receipt-200-contract-execution-receipt-which-has-logs.json", import.meta.url), "utf8")
+      const body = Buffer.from(receipt.trimEnd() + " ".repeat(24 * MB - Buffer.byteLength(receipt.trimEnd())))
+      server.handle((_req, res) => {
+        res.writeHead(200, { "content-type": "application/json", "content-length": String(body.length) })
+        res.end(body)
+      })
+      const hash = JSON.parse(receipt).transactionHash as string
+      const read = (extra: Partial<WalletConfig.Options>) =>
+        Effect.exit(Effect.provide(
+          WalletClient.getTransactionReceipt(hash),
+          WalletClient.layer(S.options(server.url, extra)).pipe(Layer.provide(transport), Layer.orDie)
+        ))
+      const exit = yield* read({})
+      expect(Exit.isSuccess(exit) && exit.value.transactionHash, name).toBe(hash)
+      expect(WalletApi.ReceiptMaxBytes).toBeGreaterThan(24 * MB)
+      // The same size is too large for an operation without a limit of its own.
+      expect(failure(yield* Effect.exit(getAccount(transport)))._tag).toBe("ResponseTooLarge")
+      // The option, when given, is every operation's limit.
+      const limited = failure(yield* read({ maxResponseBytes: 16 * MiB }))
+      expect([limited._tag, (limited as WalletError.ResponseTooLarge).limit]).toEqual(["ResponseTooLarge", 16 * MiB])
+      expect(limited.message).toContain("maxResponseBytes")
+    }), 120_000)
 
   it.live("the limit counts inflated bytes: 1 KB compressed, just over 64 KiB inflated", () =>
     Effect.gen(function*() {
