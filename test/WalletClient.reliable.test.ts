@@ -72,6 +72,17 @@ describe("sendReliably", () => {
       }
     }))
 
+  it.effect("a 200 the client cannot read (garbled, cut short) after the service accepted: the hash is looked up, found, nothing submitted again", () =>
+    Effect.gen(function*() {
+      const tx = signedTx(false)
+      for (const garbled of ["{\"transactionHash\": \"0x12", "<html>ok</html>", ""]) {
+        const { routes, test } = service(tx, [() => new Response(garbled, { status: 200, headers: { "content-type": "application/json" } })], [known(tx)])
+        const result = yield* withClockMoving(withClient(test, WalletClient.sendReliably(transfer, { from, resubmit })))
+        expect(routes(), garbled).toEqual(["POST /v2/tx/value", "POST /v2/tx/rlp", "GET /v2/tx/{hash}"])
+        expect(Transaction.isSigned(result) && [result.transactionHash, result.status]).toEqual([tx.transactionHash, "Submitted"])
+      }
+    }))
+
   it.effect("an unknown hash is submitted again, the same bytes; 'already known' to a resubmission is settled by a look-up", () =>
     Effect.gen(function*() {
       const tx = signedTx(false)

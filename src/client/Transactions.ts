@@ -20,7 +20,7 @@ import type * as FeeDelegation from "../FeeDelegation.js"
 import type * as WalletConfig from "../WalletConfig.js"
 import * as WalletError from "../WalletError.js"
 import * as Wire from "../Wire.js"
-import { validValue } from "./Arguments.js"
+import { validFrom, validValue } from "./Arguments.js"
 import type { CallOptions } from "./CallOptions.js"
 import type { Op } from "./Operation.js"
 import type * as Receipts from "./Receipts.js"
@@ -246,13 +246,15 @@ export interface Service {
    * Sends a transaction so that a lost answer loses nothing: signs it first (`submit: false`,
    * verified), keeps its hash, then submits the signed bytes through the kind's fee-payer route of
    * `/v2/tx/rlp`. When the outcome of a submission is unknown (a transport error or timeout, a
-   * 5xx, a 429, a node answering "already known" or "nonce too low" to a resubmission), it looks
-   * the hash up (GET /v2/tx/{hash}): known, pending or committed, is success; unknown, the same
+   * 5xx, a 429, a 2xx it cannot read, a node answering "already known" or "nonce too low" to a
+   * resubmission), it looks the hash up (GET /v2/tx/{hash}): known, pending or committed, is
+   * success; unknown, the same
    * bytes are submitted again on `resubmit`'s schedule (a transaction cannot be applied twice, so
    * this never sends twice). Two requests when all goes well. Returns the verified signed result
    * with `status: "Submitted"` (a multisig sender's pending result as it is); await its receipt
    * with `awaitReceipt`. Once signed, a failure is `SubmissionFailed` with the hash and the signed
-   * RLP. docs/client.md.
+   * RLP. Concurrent reliable sends of one sender (whose nonce the service picks) sign and submit
+   * one at a time, in the order asked: each gets its own nonce. docs/client.md.
    */
   readonly sendReliably: <K extends TransactionKind.TransactionKind>(
     kind: K,
@@ -299,6 +301,8 @@ const decodeResultWithBody = Verification.withBody(Transaction.TransactionResult
 /** Whether a failed submission may have reached the chain: only a look-up of its hash can tell. */
 const outcomeUnknown = (error: WalletError.WalletError, resubmission: boolean) =>
   error._tag === "TransportError" || error._tag === "ServerError" || error._tag === "RateLimited" ||
+  // A 2xx the client could not read (garbled, cut short): the service may well have accepted it.
+  error._tag === "ResponseDecodeError" ||
   // A resubmission the node refuses as a duplicate ("already known", "nonce too low") may
   // mean the first one got through.
   (resubmission && error._tag === "InvalidRequest" && error.code === ErrorBody.Code.SendFailed)
@@ -331,7 +335,43 @@ export const make = (
         verification.transaction(() => requests.request(prepared.endpoint, t, input), body, prepared.expected(t.chainId), result, t))
     })
 
+  // One lane per sender and chain for the reliable sends whose nonce the service picks: the
+  // service gives a transaction signed without being submitted the sender's next nonce, so two
+  // signed at once would get the same one, and the second could never be submitted ("nonce too
+  // low"). A lane lets one reliable send of the sender sign and submit at a time, in the order
+  // they asked (the semaphore's waiters are served first come, first served); a lane no send holds
+  // or waits for is dropped.
+  const lanes = new Map<string, { readonly semaphore: Effect.Semaphore; users: number }>()
+  const inLane = <A, E>(key: string | undefined, effect: Effect.Effect<A, E>): Effect.Effect<A, E> =>
+    key === undefined ? effect : Effect.acquireUseRelease(
+      Effect.sync(() => {
+        const lane = lanes.get(key) ?? { semaphore: Effect.unsafeMakeSemaphore(1), users: 0 }
+        lane.users++
+        lanes.set(key, lane)
+        return lane
+      }),
+      (lane) => lane.semaphore.withPermits(1)(effect),
+      (lane) =>
+        Effect.sync(() => {
+          if (--lane.users === 0) lanes.delete(key)
+        })
+    )
+  // The lane of a reliable send: none when its nonce is fixed (given, a raw transaction's, a
+  // cancellation's target's) or its sender cannot be read (the send then fails as it would).
+  const laneOf = (kind: TransactionKind.TransactionKind, options: AnyOptions) =>
+    kind._tag === "RawTransaction" || kind._tag === "Cancel" || (options.nonce !== undefined && options.nonce !== 0)
+      ? Effect.succeed(undefined)
+      : Effect.match(Effect.zip(validFrom(options.from), requests.target(options)), {
+        onFailure: () => undefined,
+        onSuccess: ([from, t]) => `${t.chainId}:${from.toLowerCase()}`
+      })
+
   const sendReliably = (
+    kind: TransactionKind.TransactionKind,
+    options: AnyOptions & { readonly resubmit?: Schedule.Schedule<unknown, WalletError.WalletError> | undefined }
+  ) => Effect.flatMap(laneOf(kind, options), (lane) => inLane(lane, signAndSubmit(kind, options)))
+
+  const signAndSubmit = (
     kind: TransactionKind.TransactionKind,
     options: AnyOptions & { readonly resubmit?: Schedule.Schedule<unknown, WalletError.WalletError> | undefined }
   ) =>

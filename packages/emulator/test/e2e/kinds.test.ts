@@ -74,6 +74,28 @@ layer(stack)("the client's new kinds against the emulator, verified", (it) => {
       expect(yield* Effect.flip(WalletClient.getAccount(updated))).toMatchObject({ code: 1065102 })
     }))
 
+  it.effect("sendReliably from one sender, 8 at once, 3 rounds: every one sent once, the nonces contiguous and in the order asked", () =>
+    Effect.gen(function*() {
+      const { account, balance, mine } = yield* setUp
+      dropping.drops = 0
+      const from = yield* account(KLAY)
+      const to = yield* account(0n)
+      const sent: Array<Transaction.SignedResult> = []
+      for (let round = 0; round < 3; round++) {
+        const results = yield* Effect.forEach(
+          Array.from({ length: 8 }, (_, i) => BigInt(8 * round + i + 1)),
+          (value) => WalletClient.sendReliably(TransactionKind.ValueTransfer({ to, value }), { from }),
+          { concurrency: 8 }
+        )
+        for (const r of results) sent.push(r as Transaction.SignedResult)
+      }
+      // Each took the next nonce, in the order the sends were asked (value n has nonce n - 1).
+      expect(sent.map((r) => [r.value, r.nonce])).toEqual(Array.from({ length: 24 }, (_, i) => [BigInt(i + 1), i]))
+      yield* mine
+      for (const r of sent) expect((yield* WalletClient.awaitReceipt(r.transactionHash)).status).toBe("Committed")
+      expect(yield* balance(to)).toBe(300n)
+    }))
+
   it.effect("sendReliably: the answer of the submission is lost after the emulator accepted it: the client finds the hash, the value moves once", () =>
     Effect.gen(function*() {
       const { account, balance, mine } = yield* setUp
