@@ -4,7 +4,7 @@
  *
  * @internal
  */
-import { Cause, Either, Exit, Option, Redacted, Tracer } from "effect"
+import { type Cause, Either, Exit, Option, Redacted, Tracer } from "effect"
 import * as WalletError from "../WalletError.js"
 
 /**
@@ -226,22 +226,32 @@ const scrubbedFailure = (error: unknown, scrub: (s: string) => string): Scrubbed
   return new ScrubbedFailure(tag, scrub(message))
 }
 
+// The first error or defect of a cause, read from its shape (the Cause module's walkers would
+// weigh more in a browser bundle than this).
+const firstFailure = (cause: Cause.Cause<unknown>): { readonly error: unknown } | undefined => {
+  switch (cause._tag) {
+    case "Fail":
+      return { error: cause.error }
+    case "Die":
+      return { error: cause.defect }
+    case "Sequential":
+    case "Parallel":
+      return firstFailure(cause.left) ?? firstFailure(cause.right)
+    default:
+      return undefined
+  }
+}
+
 /**
  * The exit a span ends with, as a tracer may keep it: a success without its value (the platform's
- * `http.client` span ends on the response, which holds the request), a failure's errors and
- * defects as their tags and scrubbed messages; interruptions and the cause's shape as they were.
+ * `http.client` span ends on the response, which holds the request), a failure as its first error
+ * or defect's tag and scrubbed message; an interruption as it was (it holds nothing).
  */
-const scrubbedExit = (exit: Exit.Exit<unknown, unknown>, scrub: (s: string) => string): Exit.Exit<unknown, unknown> =>
-  Exit.isSuccess(exit)
-    ? Exit.void
-    : Exit.failCause(Cause.match(exit.cause, {
-      onEmpty: Cause.empty as Cause.Cause<unknown>,
-      onFail: (error) => Cause.fail(scrubbedFailure(error, scrub)),
-      onDie: (defect) => Cause.die(scrubbedFailure(defect, scrub)),
-      onInterrupt: (fiberId) => Cause.interrupt(fiberId),
-      onSequential: (left, right) => Cause.sequential(left, right),
-      onParallel: (left, right) => Cause.parallel(left, right)
-    }))
+const scrubbedExit = (exit: Exit.Exit<unknown, unknown>, scrub: (s: string) => string): Exit.Exit<unknown, unknown> => {
+  if (Exit.isSuccess(exit)) return Exit.void
+  const failure = firstFailure(exit.cause)
+  return failure === undefined ? exit : Exit.fail(scrubbedFailure(failure.error, scrub))
+}
 
 const scrubRecord = (record: Record<string, unknown>, scrub: (s: string) => string): Record<string, unknown> => {
   const out: Record<string, unknown> = {}
