@@ -440,11 +440,20 @@ export const run = <A>(
     const left = total - (now - start)
     // Reads say how many attempts they may have; a write is tried again only when it never left.
     const which = call.idempotent ? `attempt ${n} of ${attempts}` : `attempt ${n}`
-    const once = left < Duration.toMillis(timeout)
+    const cut = left < Duration.toMillis(timeout)
+    const once = cut
       ? attempt(pipeline, call, where, Duration.millis(left), () => timedOut(where, operation, which, { deadline: true, total: pipeline.deadline, left }))
-      : attempt(pipeline, call, where, timeout, () => timedOut(where, operation, which, { deadline: false, timeout, first }))
+      : attempt(pipeline, call, where, timeout, () =>
+        timedOut(where, operation, which, {
+          deadline: false,
+          timeout,
+          // Worth saying only when the later attempts have longer.
+          first: first && Duration.lessThan(timeout, pipeline.timeout)
+        }))
     return Effect.catchAll(once, (error) =>
-      policy === undefined || n >= policy.maxAttempts || !isRetryable(error, call.idempotent)
+      policy === undefined || n >= policy.maxAttempts || !isRetryable(error, call.idempotent) ||
+        // Stopped at the deadline: the call is over, whatever the clock says.
+        (cut && error._tag === "TransportError" && error.reason === "Timeout")
         ? Effect.fail(error)
         : Effect.flatMap(Effect.zip(retryDelay(policy, error, n + 1), Clock.currentTimeMillis), ([delay, failedAt]) => {
           const wait = Duration.toMillis(delay)
