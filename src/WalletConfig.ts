@@ -29,12 +29,35 @@ export const DefaultBaseUrl = "https://wallet-api.klaytnapi.com"
 export const DefaultNodeUrl = "https://node-api.klaytnapi.com/v1/klaytn"
 
 /**
- * Default time allowed for one attempt of a request, response body included: 30 seconds.
+ * Default time allowed for one attempt of a request, response body included: 30 seconds. It is
+ * the limit of every attempt of a write, and of a read's attempts after the first (see
+ * `DefaultFirstAttemptTimeout`); each within the call's deadline (`DefaultDeadline`).
  *
  * @since 0.1.0
  * @category constants
  */
 export const DefaultTimeout: Duration.Duration = Duration.seconds(30)
+
+/**
+ * Default time allowed for the first attempt of a read (an operation retried after a timeout),
+ * response body included: 10 seconds. A connection that went silent is given up early and the
+ * read tried again, with the whole `timeout` (and what is left of the deadline) for the later
+ * attempts, so that a slow but working service still answers.
+ *
+ * @since 0.11.0
+ * @category constants
+ */
+export const DefaultFirstAttemptTimeout: Duration.Duration = Duration.seconds(10)
+
+/**
+ * Default deadline of one call: 30 seconds for its attempts and the waits between them together.
+ * Against a service that never answers, a read fails within it (one attempt of 10 s, then a
+ * second cut short at the deadline).
+ *
+ * @since 0.11.0
+ * @category constants
+ */
+export const DefaultDeadline: Duration.Duration = Duration.seconds(30)
 
 /**
  * Default number of pages a listing stream fetches ahead of its consumer: 1.
@@ -159,8 +182,34 @@ export interface Options {
    * `listKeys` lists it when given no `krn`. Absent or `null`: the member's default key pool.
    */
   readonly keyPool?: KeyPoolSelection | undefined
-  /** Time allowed for one attempt, response body included. Default `DefaultTimeout` (30 s). */
+  /**
+   * Time allowed for one attempt, response body included: every attempt of a write, and a
+   * read's attempts after the first (and its first too when given and `firstAttemptTimeout` is
+   * not). Default `DefaultTimeout` (30 s). A positive duration; `Duration.infinity` for none.
+   */
   readonly timeout?: Duration.DurationInput | undefined
+  /**
+   * Time allowed for the first attempt of a read (an operation retried after a timeout), response
+   * body included: shorter than `timeout`, so that a silent connection is given up and the read
+   * tried again early. Default `DefaultFirstAttemptTimeout` (10 s), or `timeout` when that is
+   * given. A write's first attempt has `timeout`: a write is not retried once it may have left,
+   * so cutting it short would only lose its answer.
+   *
+   * @since 0.11.0
+   */
+  readonly firstAttemptTimeout?: Duration.DurationInput | undefined
+  /**
+   * Deadline of one call: its attempts and the waits between them (backoff, `Retry-After`)
+   * together. An attempt is cut short at the deadline, and a wait that would end past it is not
+   * begun: the call fails with the last attempt's error. Default `DefaultDeadline` (30 s), or
+   * `timeout` when a longer one is given, so that no attempt is cut short by a default. It bounds
+   * one request of the service: `sendReliably` (a submission, look-ups, resubmissions) and
+   * `awaitReceipt` (a read per poll) make several, each with its own deadline, within their own
+   * schedule and timeout. `Duration.infinity` for none.
+   *
+   * @since 0.11.0
+   */
+  readonly deadline?: Duration.DurationInput | undefined
   /** Retry policy, partly or wholly overriding `DefaultRetryPolicy`; `false` disables retries. */
   readonly retry?: Partial<RetryPolicy> | false | undefined
   /**
@@ -217,7 +266,9 @@ export const EnvironmentVariables = {
   nodeUrl: "KAS_NODE_URL",
   pool: "KAS_ACCOUNT_POOL",
   feePayerPool: "KAS_FEEPAYER_POOL",
-  keyPool: "KAS_KEY_POOL"
+  keyPool: "KAS_KEY_POOL",
+  /** The `deadline` of each call, as a duration with its unit (`5s`, `500ms`, `2m`). */
+  deadline: "KAS_TIMEOUT"
 } as const
 
 /** What each variable holds, for the messages of a mistake in one. */
@@ -230,7 +281,8 @@ const meaning: Record<string, string> = {
   [EnvironmentVariables.pool]: "an account pool KRN, krn:<chain-id>:wallet:<account-id>:account-pool:<pool-name> (unset: the default pool)",
   [EnvironmentVariables.feePayerPool]:
     "a fee-payer pool KRN, krn:<chain-id>:wallet:<account-id>:feepayer-pool:<pool-name> (unset: the default fee-payer pool)",
-  [EnvironmentVariables.keyPool]: "a key pool KRN, krn:<chain-id>:wallet:<account-id>:key-pool:<pool-name> (unset: the default key pool)"
+  [EnvironmentVariables.keyPool]: "a key pool KRN, krn:<chain-id>:wallet:<account-id>:key-pool:<pool-name> (unset: the default key pool)",
+  [EnvironmentVariables.deadline]: "the deadline of each request, retries included, such as 5s, 500ms or 2m (unset: 30s)"
 }
 
 /** A setting's value checked by `schema`; the mistake, if any, in one line (no tree). */
@@ -254,6 +306,27 @@ const optional = <A>(name: string, schema: Schema.Schema<A, string>): Config.Con
   )
 }
 
+const durationUnits: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
+
+/**
+ * A duration as a person writes it: a positive number and its unit, short (`5s`, `500ms`, `2m`,
+ * `1h`) or Effect's (`5 seconds`, `500 millis`). A bare number is refused: seconds or milliseconds
+ * would be a guess.
+ */
+const DurationText = Schema.transformOrFail(Schema.String, Schema.DurationFromSelf, {
+  strict: true,
+  decode: (text, _, ast) => {
+    const short = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)$/.exec(text.trim())
+    const duration = short !== null
+      ? Option.some(Duration.millis(Number(short[1]) * durationUnits[short[2]!]!))
+      : Duration.decodeUnknown(text.trim())
+    return Option.isSome(duration) && Duration.greaterThan(duration.value, Duration.zero)
+      ? ParseResult.succeed(duration.value)
+      : ParseResult.fail(new ParseResult.Type(ast, text, `expected a positive duration with its unit, such as 5s, 500ms or 2m, got ${JSON.stringify(text)}`))
+  },
+  encode: (duration) => ParseResult.succeed(Duration.format(duration))
+})
+
 const Url = Schema.String.pipe(
   Schema.filter((s) => URL.canParse(s), { message: () => "expected a URL such as https://wallet-api.klaytnapi.com" })
 )
@@ -272,6 +345,7 @@ const Url = Schema.String.pipe(
  * | `KAS_ACCOUNT_POOL` | account pool KRN | the member's default pool |
  * | `KAS_FEEPAYER_POOL` | fee-payer pool KRN | the member's default fee-payer pool |
  * | `KAS_KEY_POOL` | key pool KRN | the member's default key pool |
+ * | `KAS_TIMEOUT` | `deadline`: each call's, retries included (`5s`, `500ms`, `2m`) | `DefaultDeadline` (30 s) |
  *
  * @since 0.1.0
  * @category config
@@ -284,16 +358,18 @@ export const fromEnv: Config.Config<Options> = Config.all({
   nodeUrl: optional(EnvironmentVariables.nodeUrl, Url),
   pool: optional(EnvironmentVariables.pool, Krn.AccountPoolKrn),
   feePayerPool: optional(EnvironmentVariables.feePayerPool, Krn.FeePayerPoolKrn),
-  keyPool: optional(EnvironmentVariables.keyPool, Krn.KeyPoolKrn)
+  keyPool: optional(EnvironmentVariables.keyPool, Krn.KeyPoolKrn),
+  deadline: optional(EnvironmentVariables.deadline, DurationText)
 }).pipe(
-  Config.map(({ accessKeyId, baseUrl, chainId, feePayerPool, keyPool, nodeUrl, pool, secretAccessKey }): Options => ({
+  Config.map(({ accessKeyId, baseUrl, chainId, deadline, feePayerPool, keyPool, nodeUrl, pool, secretAccessKey }): Options => ({
     credentials: { accessKeyId, secretAccessKey },
     chainId,
     baseUrl: Option.getOrUndefined(baseUrl),
     ...(Option.isSome(nodeUrl) ? { nodeUrl: nodeUrl.value } : {}),
     pool: Option.getOrUndefined(pool),
     feePayerPool: Option.getOrUndefined(feePayerPool),
-    ...(Option.isSome(keyPool) ? { keyPool: keyPool.value } : {})
+    ...(Option.isSome(keyPool) ? { keyPool: keyPool.value } : {}),
+    ...(Option.isSome(deadline) ? { deadline: deadline.value } : {})
   }))
 )
 

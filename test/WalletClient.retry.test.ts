@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Deferred, Effect, Fiber, Random, TestClock } from "effect"
+import { Deferred, Effect, Fiber, Option, Random, TestClock } from "effect"
 import { WalletClient, type WalletConfig, type WalletError } from "../src/index.js"
 import { testClient, withClient } from "./support/client.js"
 import { accountJson } from "./support/fakeWallet.js"
@@ -164,6 +164,113 @@ describe("WalletClient retries and timeouts", () => {
     }))
 })
 
+describe("one deadline per call, a shorter first attempt for reads", () => {
+  /** Whether `fiber` has ended. */
+  const ended = <A, E>(fiber: Fiber.RuntimeFiber<A, E>) => Effect.map(Fiber.poll(fiber), Option.isSome)
+  const descriptionOf = (error: WalletError.WalletError) => {
+    expect(error._tag).toBe("TransportError")
+    expect((error as WalletError.TransportError).reason).toBe("Timeout")
+    return (error as WalletError.TransportError).description
+  }
+  // A fixed Random makes each backoff exact: half its cap (100 ms before the second attempt).
+  const halfJitter = Random.fixed([0.5])
+
+  it.effect("defaults, against a silent server: a read's first attempt ends at 10 s, the second at the 30 s deadline", () =>
+    Effect.gen(function*() {
+      const test = testClient(() => Effect.never)
+      const fiber = yield* Effect.fork(Effect.flip(withClient(test, WalletClient.getAccount(address))).pipe(Effect.withRandom(halfJitter)))
+      yield* TestClock.adjust(9_999)
+      expect(test.requests).toHaveLength(1)
+      // 10 s: the first attempt's timeout; 100 ms of backoff; the second attempt has the 19.9 s left.
+      yield* TestClock.adjust(101)
+      expect(test.requests).toHaveLength(2)
+      yield* TestClock.adjust(19_899)
+      expect(yield* ended(fiber)).toBe(false)
+      yield* TestClock.adjust(1)
+      const description = descriptionOf(yield* Fiber.join(fiber))
+      expect(description).toBe(
+        "getAccount: no complete response within 30s, the deadline of the whole call (attempts and the waits between them); attempt 2 of 3 was stopped after 19s 900ms"
+      )
+      expect(test.requests).toHaveLength(2)
+    }))
+
+  it.effect("the first attempt's timeout is named when it is what stopped the last attempt", () =>
+    Effect.gen(function*() {
+      const test = testClient(() => Effect.never, { retry: false })
+      const fiber = yield* Effect.fork(Effect.flip(withClient(test, WalletClient.getAccount(address))))
+      yield* TestClock.adjust("10 seconds")
+      expect(descriptionOf(yield* Fiber.join(fiber))).toBe(
+        "getAccount: no complete response within 10s, the timeout of a read's first attempt (attempt 1 of 1)"
+      )
+    }))
+
+  it.effect("a slow service still answers a read: the attempts after the first have the whole timeout, within the deadline", () =>
+    Effect.gen(function*() {
+      const slow = () => Effect.as(Effect.sleep("15 seconds"), ok())
+      const test = testClient(sequence(() => Effect.never, slow))
+      const fiber = yield* Effect.fork(withClient(test, WalletClient.getAccount(address)).pipe(Effect.withRandom(halfJitter)))
+      yield* TestClock.adjust(10_100 + 14_999)
+      expect(yield* ended(fiber)).toBe(false)
+      yield* TestClock.adjust(1)
+      expect((yield* Fiber.join(fiber)).address).toBe(address)
+      expect(test.requests).toHaveLength(2)
+    }))
+
+  it.effect("a write's attempt keeps the whole timeout (30 s), and is not tried again", () =>
+    Effect.gen(function*() {
+      const test = testClient(() => Effect.never)
+      const fiber = yield* Effect.fork(Effect.flip(withClient(test, WalletClient.createAccount())))
+      yield* TestClock.adjust(29_999)
+      expect(yield* ended(fiber)).toBe(false)
+      yield* TestClock.adjust(1)
+      expect(descriptionOf(yield* Fiber.join(fiber))).toBe("createAccount: no complete response within 30s, the timeout of one attempt (attempt 1)")
+      expect(test.requests).toHaveLength(1)
+    }))
+
+  it.effect("deadline, timeout and firstAttemptTimeout are the layer's options", () =>
+    Effect.gen(function*() {
+      const short = testClient(() => Effect.never, { deadline: "5 seconds" })
+      const read = yield* Effect.fork(Effect.flip(withClient(short, WalletClient.getAccount(address))))
+      yield* TestClock.adjust(4_999)
+      expect(yield* ended(read)).toBe(false)
+      yield* TestClock.adjust(1)
+      expect(descriptionOf(yield* Fiber.join(read))).toBe(
+        "getAccount: no complete response within 5s, the deadline of the whole call (attempts and the waits between them); attempt 1 of 3 was stopped after 5s"
+      )
+      expect(short.requests).toHaveLength(1)
+      // A write's attempt is cut at the deadline too.
+      const write = yield* Effect.fork(Effect.flip(withClient(short, WalletClient.createAccount())))
+      yield* TestClock.adjust("5 seconds")
+      expect(descriptionOf(yield* Fiber.join(write))).toMatch(/^createAccount: no complete response within 5s, the deadline .*attempt 1 was stopped after 5s$/)
+
+      // Three attempts of 1 s, 2 s and 2 s, with 100 and 200 ms of backoff: 5.3 s in all.
+      const chosen = testClient(() => Effect.never, { firstAttemptTimeout: "1 second", timeout: "2 seconds", deadline: "1 minute" })
+      const tried = yield* Effect.fork(Effect.flip(withClient(chosen, WalletClient.getAccount(address))).pipe(Effect.withRandom(halfJitter)))
+      yield* TestClock.adjust(1_100)
+      expect(chosen.requests).toHaveLength(2)
+      yield* TestClock.adjust(2_200)
+      expect(chosen.requests).toHaveLength(3)
+      yield* TestClock.adjust(1_999)
+      expect(yield* ended(tried)).toBe(false)
+      yield* TestClock.adjust(1)
+      expect(descriptionOf(yield* Fiber.join(tried))).toBe("getAccount: no complete response within 2s, the timeout of one attempt (attempt 3 of 3)")
+    }))
+
+  it.effect("a wait that would end past the deadline is not begun: the last error is the call's, at once", () =>
+    Effect.gen(function*() {
+      const limited = testClient(() => json(429, { code: 1, message: "slow" }, { "retry-after": "10" }), { deadline: "5 seconds" })
+      const error = yield* Effect.flip(withClient(limited, WalletClient.getAccount(address)))
+      expect(error._tag === "RateLimited" && error.retryAfterMillis).toBe(10_000)
+      expect(limited.requests).toHaveLength(1)
+      // Within the deadline, the same wait is made.
+      const waited = testClient(sequence(() => json(429, { code: 1, message: "slow" }, { "retry-after": "10" }), ok), { deadline: "11 seconds" })
+      const fiber = yield* Effect.fork(withClient(waited, WalletClient.getAccount(address)))
+      yield* TestClock.adjust("10 seconds")
+      expect((yield* Fiber.join(fiber)).address).toBe(address)
+      expect(waited.requests).toHaveLength(2)
+    }))
+})
+
 describe("the timeout on the live clock (a plain timer, one forked fiber)", () => {
   // An attempt's timeout, long and unusual: its timer is the only one of this length.
   const timeout = 12_345
@@ -227,6 +334,23 @@ describe("the timeout on the live clock (a plain timer, one forked fiber)", () =
         expect(error._tag).toBe("TransportError")
         expect((error as WalletError.TransportError).reason).toBe("Timeout")
         expect(interrupted.count).toBe(1)
+      })))
+
+  it.live("an attempt cut short by the call's deadline: its timer is the time left, and the call ends with it, not tried again", () =>
+    withHeldTimers(timeout, (held) =>
+      Effect.gen(function*() {
+        const arrived = yield* Deferred.make<void>()
+        const interrupted = { count: 0 }
+        const test = testClient(hanging(arrived, interrupted), { timeout: "1 minute", deadline: `${timeout} millis` })
+        const fiber = yield* Effect.fork(Effect.flip(withClient(test, WalletClient.getAccount(address))))
+        yield* Deferred.await(arrived)
+        expect(held.map((timer) => timer.cleared)).toEqual([false])
+        // Fired at once: the live clock has not moved, yet the deadline is spent.
+        held[0]!.callback()
+        const error = yield* Fiber.join(fiber)
+        expect(error._tag === "TransportError" && error.description).toMatch(/^getAccount: no complete response within 12s 345ms, the deadline of the whole call/)
+        expect(interrupted.count).toBe(1)
+        expect(test.requests).toHaveLength(1)
       })))
 
   it.live("an answer within the timeout is the result; interrupting the caller interrupts the request", () =>

@@ -4,7 +4,7 @@
  * data-last, on Effects and Streams.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Cause, ConfigProvider, Effect, Exit, Layer, Option, Redacted, Stream } from "effect"
+import { Cause, ConfigProvider, Duration, Effect, Exit, Fiber, Layer, Option, Redacted, Stream, TestClock } from "effect"
 import { ChainId, WalletClient, WalletConfig } from "../src/index.js"
 import { accessKeyId, basic, secret, testClient } from "./support/client.js"
 import { json, makeRecordingClient } from "./support/recordingClient.js"
@@ -53,6 +53,43 @@ describe("configuration mistakes are InvalidArgument, never a defect", () => {
       const verify = (verifyResults: unknown) => outcome(fromOptions({ credentials, chainId: ChainId.Testnet, verifyResults }))
       for (const ok of [true, false, "fields", undefined]) expect(yield* verify(ok)).toBe("built")
       expect(yield* verify("yes")).toBe(`verifyResults: invalid verifyResults: must be true, false or "fields", got "yes"`)
+    }))
+
+  it.effect("layer: timeout, firstAttemptTimeout and deadline are positive durations", () =>
+    Effect.gen(function*() {
+      const credentials = { accessKeyId, secretAccessKey: Redacted.make(secret) }
+      for (const name of ["timeout", "firstAttemptTimeout", "deadline"]) {
+        const limit = (value: unknown) => outcome(fromOptions({ credentials, chainId: ChainId.Testnet, [name]: value }))
+        for (const ok of ["10 seconds", 500, Duration.seconds(3), Duration.infinity]) expect(yield* limit(ok)).toBe("built")
+        for (const bad of ["soon", "5s", 0, -1, "0 seconds", Number.NaN, null]) {
+          expect(yield* limit(bad)).toMatch(new RegExp(`^${name}: invalid ${name}: must be a positive duration such as "10 seconds"`))
+        }
+      }
+    }))
+
+  it.effect("layerConfig: KAS_TIMEOUT is the deadline, a duration with its unit", () =>
+    Effect.gen(function*() {
+      for (const ok of ["5s", "500ms", "1.5 s", "2m", "1h", "2 minutes", "750 millis", ""]) {
+        expect(yield* outcome(fromEnv({ ...goodEnv, KAS_TIMEOUT: ok })), ok).toBe("built")
+      }
+      for (const bad of ["5", "0s", "-1s", "soon", "5 parsecs"]) {
+        expect(yield* outcome(fromEnv({ ...goodEnv, KAS_TIMEOUT: bad })), bad).toBe(
+          `KAS_TIMEOUT: invalid KAS_TIMEOUT: is invalid: expected a positive duration with its unit, such as 5s, 500ms or 2m, got ${
+            JSON.stringify(bad)
+          }: set it to the deadline of each request, retries included, such as 5s, 500ms or 2m (unset: 30s)`
+        )
+      }
+      // Read, and applied: a silent service fails the call at 2 s.
+      const silent = makeRecordingClient(() => Effect.never)
+      const layer = WalletClient.layerConfig().pipe(
+        Layer.provide(silent.layer),
+        Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries({ ...goodEnv, KAS_TIMEOUT: "2s" })))))
+      )
+      const fiber = yield* Effect.fork(Effect.flip(Effect.provide(WalletClient.getAccount("0xa809284c83b901ed106aba4ccda14628af128e14"), layer)))
+      yield* TestClock.adjust(1_999)
+      expect(Option.isNone(yield* Fiber.poll(fiber))).toBe(true)
+      yield* TestClock.adjust(1)
+      expect(String(yield* Fiber.join(fiber))).toMatch(/getAccount: no complete response within 2s, the deadline of the whole call/)
     }))
 
   it.effect("layerConfig: each variable missing, empty or wrong is named, with what it must hold", () =>

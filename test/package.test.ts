@@ -73,7 +73,7 @@ describe("the root entry point runs outside Node", () => {
 
 
 describe("the browser bundle of an application using the client", () => {
-  it.effect("adds at most 137 KB to the effect modules its API needs (the Klaytn codec and the large-body parser apart, loaded on first use), and no fast-check of its own", () =>
+  it.effect("adds at most 140 KB to the effect modules its API needs (the Klaytn codec and the large-body parser apart, loaded on first use), and no fast-check of its own", () =>
     Effect.gen(function*() {
       const { sizes } = yield* Effect.promise(bundles)
       // The client's own code, @noble/hashes and the effect modules only it uses (docs/benchmarks.md):
@@ -105,7 +105,10 @@ describe("the browser bundle of an application using the client", () => {
       // operation id and documented codes, the schemas of the query and path values and of the
       // bodies the service reads) 9.5 KB, the client's own request code 1.7 KB less than when it
       // spelt each request out: 136.0 KB measured (an HttpApi of the same operations: docs/design.md).
-      expect(sizes.client.raw - sizes.streams.raw).toBeLessThanOrEqual(137 * 1024)
+      // Issue 33's timeouts (a deadline per call, a shorter first attempt for reads, errors that
+      // say which operation, attempt and limit timed out, KAS_TIMEOUT's durations) 3.0 KB more:
+      // 139.0 KB measured.
+      expect(sizes.client.raw - sizes.streams.raw).toBeLessThanOrEqual(140 * 1024)
       // The only fast-check is what effect's Schema module imports: the same in the baseline.
       expect(sizes.client.fastCheck).toBeLessThanOrEqual(sizes.baseline.fastCheck + 512)
     }), 60_000)

@@ -156,6 +156,8 @@ export const make = (settings: Options.Settings, base: HttpClient.HttpClient): R
     return {
       client: settings.transformClient !== undefined ? settings.transformClient(client) : client,
       timeout: settings.timeout,
+      firstAttemptTimeout: settings.firstAttemptTimeout,
+      deadline: settings.deadline,
       retry: settings.retry,
       maxResponseBytes: settings.maxResponseBytes ?? WalletConfig.DefaultMaxResponseBytes,
       auth: settings.auth
@@ -188,7 +190,7 @@ export const make = (settings: Options.Settings, base: HttpClient.HttpClient): R
   ): Effect.Effect<A, WalletError.WalletError> => {
     const path = Request.pathOf(call.request)
     const krn = call.request.headers["x-krn"]
-    const traced = Spans.withSpan(Request.run(through, call, path), `WalletClient.${name}`, {
+    const traced = Spans.withSpan(Request.run(through, call, path, name), `WalletClient.${name}`, {
       attributes: {
         [Spans.SpanAttributes.chainId]: t.chainId,
         [Spans.SpanAttributes.pool]: krn ?? "default",

@@ -24,7 +24,12 @@ export interface Settings {
   /** The KAS Node API: its origin (what the node's client prepends) and its path (what it posts to). */
   readonly node: { readonly origin: string; readonly path: string }
   readonly auth: Auth.Auth
+  /** Every attempt of a write; a read's after its first. */
   readonly timeout: Duration.Duration
+  /** A read's first attempt. */
+  readonly firstAttemptTimeout: Duration.Duration
+  /** A whole call: attempts and the waits between them. */
+  readonly deadline: Duration.Duration
   readonly retry: WalletConfig.RetryPolicy | undefined
   readonly readAhead: number
   /** The limit of every body when the options set one; absent, each operation's (the table's), else the default. */
@@ -174,6 +179,30 @@ const verificationOf = (value: unknown): Either.Either<"all" | "fields" | "off",
     ? Either.right("fields")
     : Either.left(invalid("verifyResults", `must be true, false or "fields", got ${JSON.stringify(value) ?? String(value)}`))
 
+const durationOf = (name: string, value: unknown): Either.Either<Duration.Duration, WalletError.InvalidArgument> => {
+  const duration = Duration.decodeUnknown(value)
+  return Option.isSome(duration) && Duration.greaterThan(duration.value, Duration.zero)
+    ? Either.right(duration.value)
+    : Either.left(invalid(name, `must be a positive duration such as "10 seconds" (or Duration.infinity), got ${JSON.stringify(value) ?? String(value)}`))
+}
+
+/**
+ * The three limits of a call. Given alone, `timeout` keeps its meaning for every attempt (the
+ * first of a read's included), and the default deadline never cuts one short.
+ */
+const timeoutsOf = (options: WalletConfig.Options) =>
+  Either.gen(function*() {
+    const given = options.timeout !== undefined ? yield* durationOf("timeout", options.timeout) : undefined
+    const timeout = given ?? WalletConfig.DefaultTimeout
+    const firstAttemptTimeout = options.firstAttemptTimeout !== undefined
+      ? yield* durationOf("firstAttemptTimeout", options.firstAttemptTimeout)
+      : given ?? WalletConfig.DefaultFirstAttemptTimeout
+    const deadline = options.deadline !== undefined
+      ? yield* durationOf("deadline", options.deadline)
+      : Duration.max(WalletConfig.DefaultDeadline, timeout)
+    return { timeout, firstAttemptTimeout, deadline }
+  })
+
 const wholeNumber = (name: string, value: number, min: number, max: number) =>
   Number.isInteger(value) && value >= min && value <= max
     ? Either.right(value)
@@ -194,6 +223,7 @@ export const resolve = (options: WalletConfig.Options): Either.Either<Settings, 
     const baseUrl = yield* baseUrlOf(options.baseUrl)
     const node = yield* nodeUrlOf(options.nodeUrl)
     const auth = yield* Auth.make(options.credentials)
+    const { deadline, firstAttemptTimeout, timeout } = yield* timeoutsOf(options)
     const readAhead = yield* wholeNumber("readAhead", options.readAhead ?? WalletConfig.DefaultReadAhead, 0, 16)
     // At most 256 MiB: the body becomes one string, and V8 cannot make one of 512 MiB (the
     // platform's Node transport crashes the process trying).
@@ -207,7 +237,9 @@ export const resolve = (options: WalletConfig.Options): Either.Either<Settings, 
       baseUrl,
       node,
       auth,
-      timeout: Duration.decode(options.timeout ?? WalletConfig.DefaultTimeout),
+      timeout,
+      firstAttemptTimeout,
+      deadline,
       retry: options.retry === false ? undefined : { ...WalletConfig.DefaultRetryPolicy, ...options.retry },
       readAhead,
       maxResponseBytes,

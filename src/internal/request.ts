@@ -25,7 +25,12 @@ import { within } from "./timeout.js"
 export interface Pipeline {
   /** The decorated client: base URL, auth, accept, user agent, the user's transformation. */
   readonly client: HttpClient.HttpClient
+  /** Time allowed for every attempt of a write, and for a read's attempts after the first. */
   readonly timeout: Duration.Duration
+  /** Time allowed for the first attempt of a read (an idempotent call). */
+  readonly firstAttemptTimeout: Duration.Duration
+  /** Time allowed for a whole call: its attempts and the waits between them. */
+  readonly deadline: Duration.Duration
   readonly retry: RetryPolicy | undefined
   /** Largest body read, in bytes after any decompression. */
   readonly maxResponseBytes: number
@@ -320,8 +325,14 @@ const classify = <A>(
   return Either.isRight(decoded) ? Effect.succeed(decoded.right) : Effect.fail(decodeFailure(describeParseError(decoded.left).text))
 }
 
-/** One attempt: send, read the body within the timeout, classify and decode. */
-const attempt = <A>(pipeline: Pipeline, call: Call<A>, where: Where): Effect.Effect<A, WalletError.WalletError> =>
+/** One attempt: send, read the body within `limit` (none when infinite), classify and decode. */
+const attempt = <A>(
+  pipeline: Pipeline,
+  call: Call<A>,
+  where: Where,
+  limit: Duration.Duration,
+  onTimeout: () => WalletError.TransportError
+): Effect.Effect<A, WalletError.WalletError> =>
   Effect.flatMap(
     within(
       Effect.flatMap(pipeline.client.execute(call.request), (response) =>
@@ -332,13 +343,8 @@ const attempt = <A>(pipeline: Pipeline, call: Call<A>, where: Where): Effect.Eff
             (e) => Effect.fail(platformError(e, where))
           )
         ),
-      pipeline.timeout,
-      () =>
-        new WalletError.TransportError({
-          ...where,
-          reason: "Timeout",
-          description: `no complete response within ${Duration.format(pipeline.timeout)}`
-        })
+      limit,
+      onTimeout
     ),
     ({ body, response }) =>
       Effect.zipRight(
@@ -383,29 +389,90 @@ export const retryDelay = (
 }
 
 /**
- * Runs a call with the pipeline's timeout and retry policy; `path` is `pathOf(call.request)`,
- * which the caller has already computed for its span. Every error it fails with is scrubbed of
- * the credentials, whatever the server echoed.
+ * The error of an attempt stopped by its limit, saying which: the operation, the attempt, and
+ * whether it was the attempt's own timeout or the call's deadline.
+ */
+const timedOut = (
+  where: Where,
+  operation: string,
+  attempt: string,
+  limit: { readonly deadline: true; readonly total: Duration.Duration; readonly left: number } | {
+    readonly deadline: false
+    readonly timeout: Duration.Duration
+    readonly first: boolean
+  }
+) =>
+  new WalletError.TransportError({
+    ...where,
+    reason: "Timeout",
+    description: limit.deadline
+      ? `${operation}: no complete response within ${
+        Duration.format(limit.total)
+      }, the deadline of the whole call (attempts and the waits between them); ${attempt} was stopped after ${
+        Duration.format(Duration.millis(limit.left))
+      }`
+      : `${operation}: no complete response within ${Duration.format(limit.timeout)}, the timeout of ${
+        limit.first ? "a read's first attempt" : "one attempt"
+      } (${attempt})`
+  })
+
+/**
+ * Runs a call with the pipeline's timeouts, deadline and retry policy; `path` is
+ * `pathOf(call.request)`, which the caller has already computed for its span, and `operation` the
+ * name errors give it. Every attempt has its limit (a read's first the shorter one), cut to what
+ * is left of the call's deadline; a wait before a retry that would end past the deadline is not
+ * begun, and the call fails with the last error. Every error it fails with is scrubbed of the
+ * credentials, whatever the server echoed.
  *
  * @internal
  */
-export const run = <A>(pipeline: Pipeline, call: Call<A>, path: string): Effect.Effect<A, WalletError.WalletError> => {
+export const run = <A>(
+  pipeline: Pipeline,
+  call: Call<A>,
+  path: string,
+  operation: string
+): Effect.Effect<A, WalletError.WalletError> => {
   const where: Where = { method: call.request.method, path }
-  const once = attempt(pipeline, call, where)
   const policy = pipeline.retry
-  const loop = (n: number): Effect.Effect<A, WalletError.WalletError> =>
-    Effect.catchAll(once, (error) =>
-      policy === undefined || n >= policy.maxAttempts || !isRetryable(error, call.idempotent)
+  const attempts = policy?.maxAttempts ?? 1
+  const total = Duration.toMillis(pipeline.deadline)
+  const tryAt = (n: number, start: number, now: number): Effect.Effect<A, WalletError.WalletError> => {
+    const first = n === 1 && call.idempotent
+    const timeout = first ? pipeline.firstAttemptTimeout : pipeline.timeout
+    const left = total - (now - start)
+    // Reads say how many attempts they may have; a write is tried again only when it never left.
+    const which = call.idempotent ? `attempt ${n} of ${attempts}` : `attempt ${n}`
+    const cut = left < Duration.toMillis(timeout)
+    const once = cut
+      ? attempt(pipeline, call, where, Duration.millis(left), () => timedOut(where, operation, which, { deadline: true, total: pipeline.deadline, left }))
+      : attempt(pipeline, call, where, timeout, () =>
+        timedOut(where, operation, which, {
+          deadline: false,
+          timeout,
+          // Worth saying only when the later attempts have longer.
+          first: first && Duration.lessThan(timeout, pipeline.timeout)
+        }))
+    return Effect.catchAll(once, (error) =>
+      policy === undefined || n >= policy.maxAttempts || !isRetryable(error, call.idempotent) ||
+        // Stopped at the deadline: the call is over, whatever the clock says.
+        (cut && error._tag === "TransportError" && error.reason === "Timeout")
         ? Effect.fail(error)
-        : Effect.flatMap(retryDelay(policy, error, n + 1), (delay) =>
-          Effect.zipRight(
+        : Effect.flatMap(Effect.zip(retryDelay(policy, error, n + 1), Clock.currentTimeMillis), ([delay, failedAt]) => {
+          const wait = Duration.toMillis(delay)
+          // No time would be left for the next attempt: the last error is the call's.
+          if (failedAt + wait - start >= total) return Effect.fail(error)
+          return Effect.zipRight(
             Effect.annotateCurrentSpan({
               [SpanAttributes.retryAttempt]: n + 1,
               [SpanAttributes.retryAfterError]: error._tag,
-              [SpanAttributes.retryDelayMillis]: Duration.toMillis(delay)
+              [SpanAttributes.retryDelayMillis]: wait
             }),
-            Effect.zipRight(Effect.sleep(delay), loop(n + 1))
-          ))
-    )
-  return Effect.mapError(loop(1), (error) => mapStrings(error, pipeline.auth.scrub))
+            Effect.zipRight(Effect.sleep(delay), Effect.flatMap(Clock.currentTimeMillis, (now) => tryAt(n + 1, start, now)))
+          )
+        }))
+  }
+  return Effect.mapError(
+    Effect.flatMap(Clock.currentTimeMillis, (start) => tryAt(1, start, start)),
+    (error) => mapStrings(error, pipeline.auth.scrub)
+  )
 }

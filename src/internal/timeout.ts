@@ -14,13 +14,17 @@ import { Clock, Duration, Effect, type Exit, type Fiber } from "effect"
 // through `DefaultServices`, which would add its other services to a browser bundle.
 const LiveClock = Clock.make().constructor
 
+// The longest delay of a runtime's timer: a longer one (Infinity included) fires at once.
+const MAX_TIMER = 2 ** 31 - 1
+
 // `Fiber.interrupt` through the fiber's own methods: the `Fiber` module would add 3 KB to a bundle.
 const interrupt = <A, E>(fiber: Fiber.RuntimeFiber<A, E>): Effect.Effect<void> =>
   Effect.flatMap(Effect.fiberId, (id) => Effect.zipRight(fiber.interruptAsFork(id), Effect.asVoid(fiber.await)))
 
 /**
  * `self`, failing with `onTimeout()` (and interrupted) when it has not completed within
- * `duration`. Interrupting the caller interrupts `self`.
+ * `duration`. Interrupting the caller interrupts `self`. A duration longer than a timer can
+ * hold (about 24.8 days; `Duration.infinity`) is no limit.
  *
  * @internal
  */
@@ -29,7 +33,7 @@ export const within = <A, E, E2>(
   duration: Duration.Duration,
   onTimeout: () => E2
 ): Effect.Effect<A, E | E2> =>
-  Effect.clockWith((clock) =>
+  Duration.toMillis(duration) > MAX_TIMER ? self : Effect.clockWith((clock) =>
     clock.constructor !== LiveClock
       ? Effect.timeoutFail(self, { duration, onTimeout })
       : Effect.flatMap(Effect.forkDaemon(self), (fiber) =>

@@ -225,6 +225,26 @@ describe("reading a command line against the table", () => {
     expect(read("accounts list --from -5")._tag).toBe("Run")
   })
 
+  it("options may come before the command's words, read as the command's own", () => {
+    const address = "0xa809284c83b901ed106aba4ccda14628af128e14"
+    expect(Argv.read(root, ["--timeout", "5s", "accounts", "get", address])).toEqual(
+      Argv.read(root, ["accounts", "get", address, "--timeout", "5s"])
+    )
+    expect(Argv.read(root, ["--timeout=5s", "--json", "accounts", "--chain", "8217", "get", address])).toMatchObject({
+      _tag: "Run",
+      command: Spec.find(root, ["accounts", "get"]),
+      flags: { timeout: "5s", json: true, chain: "8217" },
+      positionals: [address]
+    })
+    expect(read("--timeout 5s accounts get --help")).toEqual({ _tag: "Help", command: Spec.find(root, ["accounts", "get"]) })
+    // Still the command's: one it does not take is refused by name, as after the words.
+    expect(usage("--timeout 5s emulator")).toBe("kas-wallet: unknown option --timeout for kas-wallet emulator; see 'kas-wallet emulator --help'")
+    expect(usage("--timeout 5s accounts get 0x1 --timeout 6s")).toContain("--timeout is given twice")
+    expect(usage("--timeout 5s")).toContain("unknown option --timeout for kas-wallet: give a command first")
+    // Not an option of any command: left for the top level's reading.
+    expect(usage("--jsno accounts list")).toContain("unknown option --jsno for kas-wallet: give a command first")
+  })
+
   it("a flag that takes many values (--args, --event) takes every word up to the next option", () => {
     const words = ["tx", "execute", "--method", "f(int256,string,uint8[])", "--args", "-5", "two words", "[1,2]", "--wait", "--from", "0xab"]
     expect(Argv.read(root, words)).toMatchObject({ _tag: "Run", flags: { args: ["-5", "two words", "[1,2]"], wait: true, from: "0xab" } })
@@ -264,7 +284,7 @@ describe("the table and the commands", () => {
 
   it("the connection flags read the client's variables, WalletConfig.EnvironmentVariables", () => {
     const S = Shared.flags
-    const connection = [S.url, S.chain, S.pool, S.feePayerPool, S.keyPool, S.accessKeyId, S.secretAccessKey, S.nodeUrl]
+    const connection = [S.url, S.chain, S.pool, S.feePayerPool, S.keyPool, S.accessKeyId, S.secretAccessKey, S.nodeUrl, S.timeout]
     expect(connection.map((f) => f.env).sort()).toEqual(Object.values(WalletConfig.EnvironmentVariables).sort())
     // Every flag of the table that reads one of them is one of these.
     const names = new Set<string>(Object.values(WalletConfig.EnvironmentVariables))

@@ -4,6 +4,8 @@
  * concurrent writers run (none half applied); secrets are shown once and never stored in clear; private
  * keys are sealed; a key from the environment is registered at start; SIGTERM answers the request
  * in flight, then exits 0. One scenario with two starts, since each start loads the whole program.
+ * And a client command (`accounts get`, `migrate`) against a service that never answers: it ends
+ * at its `--timeout`, with the transport's exit code and a line saying what timed out.
  * (The restart with the stored key, the settings to eval and the refusal of another master key are
  * tested in process: test/cli/emulator.test.ts.)
  *
@@ -24,6 +26,7 @@ import * as LedgerStore from "../../emulator/src/store/LedgerStore.js"
 import * as Store from "../../emulator/src/store/Store.js"
 import { txApi } from "../../emulator/test/_ledger.js"
 import { runCli, start } from "./_process.js"
+import * as Klaytn from "effect-kas-wallet/Klaytn"
 import { keccak_256 } from "@noble/hashes/sha3.js"
 import * as KasToken from "../src/tour/KasToken.js"
 import { api, clientLayer, sendEither } from "../../emulator/test/_support.js"
@@ -288,4 +291,58 @@ describe("emulator process", () => {
       expect(contract.toBalance).toBe(executed)
       expect(contract.fromBalance).toBe(supply - executed)
     }).pipe(Effect.scoped, Effect.provide(clientLayer)), { timeout: 120_000 })
+})
+
+describe("a client command against a service that never answers", () => {
+  /** A server that takes connections and never writes a byte: its URL. */
+  const silentServer = Effect.acquireRelease(
+    Effect.async<{ readonly server: net.Server; readonly sockets: Set<net.Socket> }>((resume) => {
+      const sockets = new Set<net.Socket>()
+      const server = net.createServer((socket) => void sockets.add(socket))
+      server.listen(0, "127.0.0.1", () => resume(Effect.succeed({ server, sockets })))
+    }),
+    ({ server, sockets }) =>
+      Effect.async<void>((resume) => {
+        for (const socket of sockets) socket.destroy()
+        server.close(() => resume(Effect.void))
+      })
+  ).pipe(Effect.map(({ server }) => `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`))
+
+  // Only a bound against a hang, far above any deadline below: the command's end is what is awaited.
+  const ended = <A, E>(effect: Effect.Effect<A, E>) =>
+    Effect.timeoutFail(effect, { duration: "90 seconds", onTimeout: () => new Error("the command did not end") })
+
+  it.scopedLive("--timeout 1s, before the command or after it: accounts get and migrate end with exit 7 and a line naming the operation, the attempt and the deadline", () =>
+    Effect.gen(function*() {
+      const url = yield* silentServer
+      const env = {
+        KAS_WALLET_URL: url,
+        KAS_NODE_URL: `${url}/v1/klaytn`,
+        KAS_ACCESS_KEY_ID: "KASKSILENTSERVICE0001",
+        KAS_SECRET_ACCESS_KEY: "silent-service-secret",
+        KAS_CHAIN_ID: "1001"
+      }
+      const key = secp256k1.utils.randomSecretKey()
+      const address = Either.getOrThrow(Klaytn.addressOfKey(key))
+      const began = Date.now()
+      const get = yield* ended(runCli(["--timeout", "1s", "accounts", "get", address], env))
+      const took = Date.now() - began
+      expect(get.code).toBe(7)
+      expect(get.stderr.trim()).toBe(
+        `kas-wallet: ${url} did not answer in time: GET /v2/account/${address}: getAccount: no complete response within 1s, the deadline of the whole call ` +
+          "(attempts and the waits between them); attempt 1 of 3 was stopped after 1s; --timeout (KAS_TIMEOUT) sets how long a request may take, retries included"
+      )
+      // Its own deadline ended it, not the default one (30 s): the margin is for a loaded machine.
+      expect(took).toBeLessThan(25_000)
+
+      const dir = yield* tempDir
+      const accounts = path.join(dir, "accounts.json")
+      yield* Effect.promise(() => fs.writeFile(accounts, JSON.stringify([{ address, privateKey: Buffer.from(key).toString("hex") }]), { mode: 0o600 }))
+      const migrate = yield* ended(runCli(["migrate", accounts, "--timeout", "1s"], env))
+      expect(migrate.code).toBe(7)
+      expect(migrate.stderr).toMatch(
+        new RegExp(`^kas-wallet: ${url}/v1/klaytn did not answer in time: POST /v1/klaytn: node\\.klay_\\w+: no complete response within 1s, the deadline of the whole call`)
+      )
+      expect(migrate.stdout + migrate.stderr).not.toContain(Buffer.from(key).toString("hex"))
+    }), 180_000)
 })

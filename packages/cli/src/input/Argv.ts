@@ -68,7 +68,26 @@ const suggest = (name: string, flags: ReadonlyArray<Spec.Flag>): string => {
 }
 
 /**
- * Reads a command line (the arguments after the program's name) against the table.
+ * How many words the option at `args[i]` takes when it comes before the rest of the command's
+ * words: 1 for a switch or `--name=value`, 2 for `--name value`, 0 when it is no option of a
+ * command below `command` (`--help`, `--version`), or one whose words could not be told from the
+ * command's (a flag of many values, or one taking a value in one command and none in another).
+ */
+const leadingOption = (command: Spec.Command, args: ReadonlyArray<string>, i: number): number => {
+  const arg = args[i]!
+  if (!arg.startsWith("--") || arg === "--") return 0
+  const eq = arg.indexOf("=")
+  const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq)
+  const defined = Spec.all(command).flatMap((c) => Spec.flags(c).filter((f) => f.name === name))
+  if (defined.length === 0 || defined.some((f) => f.many === true)) return 0
+  const takesValue = defined[0]!.value !== undefined
+  if (defined.some((f) => (f.value !== undefined) !== takesValue)) return 0
+  return takesValue && eq === -1 && args[i + 1] !== undefined && !args[i + 1]!.startsWith("--") ? 2 : 1
+}
+
+/**
+ * Reads a command line (the arguments after the program's name) against the table. Options may
+ * come before the command's words too: they are read as if written after them.
  *
  * @since 0.1.0
  * @category parsing
@@ -76,12 +95,22 @@ const suggest = (name: string, flags: ReadonlyArray<Spec.Flag>): string => {
 export const read = (root: Spec.Command, args: ReadonlyArray<string>): Request => {
   let command = root
   let i = 0
+  // Options written before the command's words (`kas-wallet --timeout 5s accounts get ...`),
+  // read with the command's own once it is known. Once a command that runs is named, the line
+  // is read as it always was.
+  const leading: Array<string> = []
   for (; i < args.length; i++) {
+    const taken = command.runs ? 0 : leadingOption(command, args, i)
+    if (taken > 0) {
+      leading.push(...args.slice(i, i + taken))
+      i += taken - 1
+      continue
+    }
     const next = command.subcommands.find((c) => lastWord(c) === args[i])
     if (next === undefined) break
     command = next
   }
-  const rest = args.slice(i)
+  const rest = [...leading, ...args.slice(i)]
   const end = rest.indexOf("--")
   const options = end === -1 ? rest : rest.slice(0, end)
   if (options.includes("--help") || options.includes("-h")) return { _tag: "Help", command }

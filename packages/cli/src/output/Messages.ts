@@ -215,7 +215,10 @@ export const walletError = (error: WalletError.WalletError, context: Context): s
         case "Connect":
           return oneLine(`cannot connect to ${url} (${error.description}); is it running? check ${node !== undefined ? "--node-url / KAS_NODE_URL" : "--url / KAS_WALLET_URL"}`)
         case "Timeout":
-          return oneLine(`${url} did not answer ${error.method} ${error.path} in time (${error.description})`)
+          // The description names the operation, the attempt and the limit that stopped it.
+          return oneLine(
+            `${url} did not answer in time: ${error.method} ${error.path}: ${error.description}; --timeout (KAS_TIMEOUT) sets how long a request may take, retries included`
+          )
         case "Network":
           return oneLine(`the connection to ${url} failed during ${error.method} ${error.path} (${error.description})`)
       }

@@ -69,7 +69,8 @@ const byVariable: ReadonlyArray<readonly [string, Spec.Flag]> = [
   [V.feePayerPool, S.feePayerPool],
   [V.keyPool, S.keyPool],
   [V.accessKeyId, S.accessKeyId],
-  [V.secretAccessKey, S.secretAccessKey]
+  [V.secretAccessKey, S.secretAccessKey],
+  [V.deadline, S.timeout]
 ]
 
 const NoKey =
@@ -84,7 +85,8 @@ const fixes: Readonly<Record<string, string>> = {
   [V.feePayerPool]: "give a fee-payer pool KRN of the chain (--chain / KAS_CHAIN_ID)",
   [V.keyPool]: "give a key pool KRN of the chain (--chain / KAS_CHAIN_ID)",
   [V.accessKeyId]: "give the AccessKey ID of your KAS key",
-  [V.secretAccessKey]: "give the Secret AccessKey of your KAS key"
+  [V.secretAccessKey]: "give the Secret AccessKey of your KAS key",
+  [V.deadline]: "give a duration with its unit, such as 5s, 500ms or 2m"
 }
 
 const readSecretFile = (path: string, source: string) =>

@@ -1,7 +1,7 @@
 /**
  * What the commands of the wallet API (`accounts`, `fee-payers`, `tx`, `keys`, `history`,
  * `migrate`) share in the command table: the connection flags (the client's settings, each with
- * its variable), the output and listing flags, their flag groups, and the `<address>` argument.
+ * its variable, the deadline of each request among them), the output and listing flags, their flag groups, and the `<address>` argument.
  *
  * Plain data with no runtime import, so that `--help` answers without loading effect.
  *
@@ -95,6 +95,14 @@ export const flags = {
     description: "the KAS Node API (JSON-RPC) nonces and the gas price are read from",
     example: "--node-url http://127.0.0.1:8787/v1/klaytn"
   },
+  timeout: {
+    name: "timeout",
+    value: "DURATION",
+    env: "KAS_TIMEOUT",
+    default: "30s",
+    description: "give up on a request after this long, retries included: 5s, 500ms, 2m",
+    example: "--timeout 5s"
+  },
   json: {
     name: "json",
     description: "JSON output: one document (with list --all, one account per line)",
@@ -147,7 +155,7 @@ export const flags = {
 export const connectionOf = (...pool: ReadonlyArray<Spec.Flag>): Spec.Group => ({
   title: "Service and key",
   more: true,
-  flags: [flags.url, flags.chain, ...pool, flags.accessKeyId, flags.secretAccessKeyFile, flags.secretAccessKey]
+  flags: [flags.url, flags.chain, ...pool, flags.accessKeyId, flags.timeout, flags.secretAccessKeyFile, flags.secretAccessKey]
 })
 
 /**
