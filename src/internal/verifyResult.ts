@@ -4,9 +4,9 @@
  * with the RLP's, its signatures recovered). One module, so that what "verified" means is written
  * once.
  *
- * The Klaytn codec (with its elliptic curve, about 45 KB) is imported on the first signed result,
- * not with the client: bundlers split it off, and an application that never sends a transaction
- * never downloads it.
+ * The Klaytn codec (with its elliptic curve and the WebAssembly recovery of signers) is imported
+ * on the first signed result, not with the client: bundlers split it off, and an application that
+ * never sends a transaction never downloads it.
  *
  * @internal
  */
@@ -236,12 +236,15 @@ export const checkSigned = (
   })
 
 /**
- * The Klaytn codec, imported once, on first use (`lazyModule`).
+ * The Klaytn codec, imported once, on first use (`lazyModule`), with the WebAssembly recovery it
+ * checks signers with compiled asynchronously meanwhile (internal/secp256k1Wasm).
  *
  * @internal
  */
 export const loadCodec: Effect.Effect<typeof Klaytn, Mismatch> = Effect.mapError(
-  lazyModule(() => import("../Klaytn.js")),
+  lazyModule(() =>
+    Promise.all([import("../Klaytn.js"), import("./secp256k1Wasm.js").then((recovery) => recovery.prepare())]).then(([klaytn]) => klaytn)
+  ),
   (error) => ({ field: "rlp", expected: "the Klaytn codec to check it with", actual: `it could not be loaded: ${String(error)}` })
 )
 

@@ -1,8 +1,7 @@
 /**
- * A small WebAssembly assembler: the encodings and opcodes the client's hand-written modules use
- * (keccak in `keccakWasm`, secp256k1's field in `secp256k1Wasm`). Modules are emitted from
- * TypeScript rather than shipped as opaque blobs, so that every instruction is reviewable in the
- * module that emits it.
+ * A small WebAssembly assembler: the encodings and opcodes the client's hand-written module uses
+ * (keccak, in `keccakWasm`). The module is emitted from TypeScript rather than shipped as an opaque
+ * blob, so that every instruction is reviewable in the code that emits it.
  *
  * @internal
  */
@@ -47,8 +46,6 @@ export const get = (i: number) => [0x20, ...uleb(i)]
 /** @internal */
 export const set = (i: number) => [0x21, ...uleb(i)]
 /** @internal */
-export const tee = (i: number) => [0x22, ...uleb(i)]
-/** @internal */
 export const i32 = (n: number) => [0x41, ...sleb(BigInt(n))]
 /** @internal */
 export const i64 = (n: bigint) => [0x42, ...sleb(n)]
@@ -59,27 +56,13 @@ export const i32Ne = [0x47]
 /** @internal */
 export const i64Load = (offset: number) => [0x29, 0x03, ...uleb(offset)]
 /** @internal */
-export const i64Load32U = (offset: number) => [0x35, 0x02, ...uleb(offset)]
-/** @internal */
 export const i64Store = (offset: number) => [0x37, 0x03, ...uleb(offset)]
-/** @internal */
-export const i64Store32 = (offset: number) => [0x3e, 0x02, ...uleb(offset)]
-/** @internal */
-export const i64Add = [0x7c]
-/** @internal */
-export const i64Sub = [0x7d]
-/** @internal */
-export const i64Mul = [0x7e]
 /** @internal */
 export const and = [0x83]
 /** @internal */
 export const or = [0x84]
 /** @internal */
 export const xor = [0x85]
-/** @internal */
-export const shrS = [0x87]
-/** @internal */
-export const shrU = [0x88]
 /** @internal */
 export const rotl = [0x89]
 /** @internal */

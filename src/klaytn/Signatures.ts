@@ -1,8 +1,9 @@
 /**
  * secp256k1 signatures as Klaytn makes them: keys and their addresses, signing with `V` bound to
  * the chain (2·chainId + 35 + recovery id) and low `S`, recovery, and the service's `{ V, R, S }`
- * form. A signer recovered once is remembered (internal/signers) so that its next signatures are
- * checked, not recovered.
+ * form. Keys and signing are @noble/curves'; recovery, which checks every signed result, is
+ * libsecp256k1's in WebAssembly (internal/secp256k1Wasm), the same cost for every signer, with
+ * @noble/curves where WebAssembly cannot be compiled.
  *
  * Part of `effect-kas-wallet/Klaytn` (src/Klaytn.ts), which re-exports its public names.
  *
@@ -12,7 +13,8 @@ import { secp256k1 } from "@noble/curves/secp256k1.js"
 import { keccak_256 as keccak256 } from "@noble/hashes/sha3.js"
 import type { Either } from "effect"
 import type * as Address from "../Address.js"
-import * as Signers from "../internal/signers.js"
+import { hexOfBytes } from "../internal/hex.js"
+import { recoverer } from "../internal/secp256k1Wasm.js"
 import type * as Transaction from "../Transaction.js"
 import { addressOfBytes } from "./AddressBytes.js"
 import { guard, invalid, type KlaytnError } from "./KlaytnError.js"
@@ -50,8 +52,10 @@ export const addressOfKeyUnsafe = (privateKey: Uint8Array): Address.Address => {
   return addressOfUncompressed(secp256k1.getPublicKey(privateKey, false))
 }
 
-const addressOfUncompressed = (uncompressed: Uint8Array): Address.Address =>
-  addressOfBytes(keccak256(uncompressed.subarray(1)).subarray(12))
+// The 20 bytes of the address of an uncompressed key (0x04 ‖ x ‖ y).
+const signerBytes = (uncompressed: Uint8Array): Uint8Array => keccak256(uncompressed.subarray(1)).subarray(12)
+
+const addressOfUncompressed = (uncompressed: Uint8Array): Address.Address => addressOfBytes(signerBytes(uncompressed))
 
 /**
  * A fresh random secp256k1 private key (32 bytes, from the platform's secure random source): a
@@ -124,22 +128,30 @@ const recoveryIdUnsafe = (hash: Uint8Array, signature: SignatureValues, chainId:
   return recovery
 }
 
-// The public key that signed `hash`, its signature already checked (`recoveryIdUnsafe`).
-const recoverCheckedUnsafe = (hash: Uint8Array, signature: SignatureValues, recovery: number) => {
+const unrecovered = () => invalid("the signature does not recover a public key")
+
+// The public key that signed `hash` (the checks of `recoveryIdUnsafe` first): 65 bytes, uncompressed.
+const recoverUncompressedUnsafe = (hash: Uint8Array, signature: SignatureValues, chainId: number): Uint8Array => {
+  const recovery = recoveryIdUnsafe(hash, signature, chainId)
+  const recover = recoverer()
+  if (recover !== undefined) return recover(hash, signature.r, signature.s, recovery) ?? unrecovered()
   try {
-    return new secp256k1.Signature(signature.r, signature.s, recovery).recoverPublicKey(hash)
+    return new secp256k1.Signature(signature.r, signature.s, recovery).recoverPublicKey(hash).toBytes(false)
   } catch {
-    return invalid("the signature does not recover a public key")
+    return unrecovered()
   }
 }
 
-// The public key that signed `hash` (the checks of `recoveryIdUnsafe` first).
-const recoverPointUnsafe = (hash: Uint8Array, signature: SignatureValues, chainId: number) =>
-  recoverCheckedUnsafe(hash, signature, recoveryIdUnsafe(hash, signature, chainId))
+// The compressed form (33 bytes) of an uncompressed key: the parity of y, then x.
+const compress = (uncompressed: Uint8Array): Uint8Array => {
+  const key = uncompressed.slice(0, 33)
+  key[0] = 2 + (uncompressed[64]! & 1)
+  return key
+}
 
 /**
- * That `address` signed `hash`: checked against its point when a signature of it was recovered
- * before (internal/signers), else recovered; `mismatch` words the error with who did sign.
+ * That `address` signed `hash`: the signer is recovered and compared; `mismatch` words the error
+ * with who did sign.
  *
  * @internal
  */
@@ -150,12 +162,9 @@ export const checkSignerUnsafe = (
   address: Address.Address,
   mismatch: (signer: Address.Address) => string
 ): void => {
-  const recovery = recoveryIdUnsafe(hash, signature, chainId)
-  if (Signers.signedBy(address, hash, signature.r, signature.s, recovery) === true) return
-  const point = recoverCheckedUnsafe(hash, signature, recovery)
-  const signer = addressOfUncompressed(point.toBytes(false))
-  if (signer !== address) invalid(mismatch(signer))
-  Signers.remember(address, point)
+  // Compared in lower case: the signer's checksum is only worked out for the error.
+  const signer = signerBytes(recoverUncompressedUnsafe(hash, signature, chainId))
+  if (hexOfBytes(signer) !== address.toLowerCase()) invalid(mismatch(addressOfBytes(signer)))
 }
 
 /**
@@ -164,7 +173,7 @@ export const checkSignerUnsafe = (
  * @internal
  */
 export const recoverKeyUnsafe = (hash: Uint8Array, signature: SignatureValues, chainId: number): Uint8Array =>
-  recoverPointUnsafe(hash, signature, chainId).toBytes(true)
+  compress(recoverUncompressedUnsafe(hash, signature, chainId))
 
 /**
  * The address that signed `hash` (`recover`), refused with `invalid`.
@@ -172,7 +181,7 @@ export const recoverKeyUnsafe = (hash: Uint8Array, signature: SignatureValues, c
  * @internal
  */
 export const recoverUnsafe = (hash: Uint8Array, signature: SignatureValues, chainId: number): Address.Address =>
-  addressOfUncompressed(recoverPointUnsafe(hash, signature, chainId).toBytes(false))
+  addressOfUncompressed(recoverUncompressedUnsafe(hash, signature, chainId))
 
 /**
  * The address that signed `hash`, checking `v` against the chain and `s` for low-S.

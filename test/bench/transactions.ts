@@ -3,8 +3,8 @@
  * - result verification: the client's CPU per fee-delegated transfer with `verifyResults` on and
  *   off, interleaved, against a fixed-body server in a child process answering a real signed
  *   transfer (so the client's CPU is the client's own);
- * - one known signer's check, `u1·G + u2·Q` and its affine point: the WebAssembly engine with
- *   the signer's table against @noble/curves alone, side by side;
+ * - one signer's check (its recovery, the address compared): libsecp256k1 in WebAssembly against
+ *   @noble/curves' recovery, side by side, with one signer and with 1000 in turn;
  * - the reliable send's round trips on the happy path, counted at the emulator;
  * - fault × outcome: `send` and `sendReliably` of a transfer through a proxy in front of the
  *   emulator that loses the answer after the emulator accepted the transaction (connection
@@ -15,11 +15,13 @@
  */
 import { FetchHttpClient } from "@effect/platform"
 import { secp256k1 } from "@noble/curves/secp256k1.js"
+import { keccak_256 } from "@noble/hashes/sha3.js"
 import { Duration, Effect, Exit, Layer, ManagedRuntime, Redacted, Schedule, Scope } from "effect"
 import * as http from "node:http"
 import * as Emulator from "../../packages/emulator/src/Emulator.js"
 import { ChainId, FeeDelegation, Transaction, TransactionKind, WalletClient } from "../../src/index.js"
-import * as Secp256k1Wasm from "../../src/internal/secp256k1Wasm.js"
+import { recoverer } from "../../src/internal/secp256k1Wasm.js"
+import * as Signatures from "../../src/klaytn/Signatures.js"
 import { transferResult } from "./fixtures.js"
 import { compare, cpuMs, median, spread, verdict } from "./harness.js"
 import { start } from "./server.js"
@@ -81,35 +83,42 @@ const verificationCost = async (): Promise<Array<string>> => {
   ]
 }
 
-// ---- One known signer's check: the engine against @noble/curves
+// ---- One signer's check: libsecp256k1 in WebAssembly against @noble/curves, 1 and 1000 signers
 
 const signerCheck = async (): Promise<Array<string>> => {
-  const { Point } = secp256k1
-  const engine = Secp256k1Wasm.load()
-  if (engine === undefined) return ["WebAssembly is unavailable here: the signer check's engine was not measured."]
-  const Q = Point.BASE.multiply(0x5eed5eed5eed5eedn)
-  const table = performance.now()
-  engine.tabulate(1, Q)
-  const tableMs = performance.now() - table
-  // 64 pairs of scalars, as a signature's s⁻¹·h and s⁻¹·r would be.
-  const scalars = Array.from({ length: 64 }, (_, i) => [Point.Fn.create(0x9e3779b97f4a7c15n ** BigInt(i + 3)), Point.Fn.create(0xc2b2ae3d27d4eb4fn ** BigInt(i + 5))] as const)
-  const ratios: Array<number> = []
-  let last: ReadonlyArray<{ readonly medianMs: number }> = []
-  for (let run = 0; run < RUNS; run++) {
-    last = await compare([
-      { name: "engine", run: () => scalars.forEach(([u1, u2]) => engine.mulAdd(u1, 1, u2)) },
-      { name: "noble", run: () => scalars.forEach(([u1, u2]) => Point.BASE.mulAddUnsafe(u1, Q, u2).toAffine()) }
-    ], { rounds: 10, warmup: 2 })
-    ratios.push(last[1]!.medianMs / last[0]!.medianMs)
+  const recover = recoverer()
+  if (recover === undefined) return ["WebAssembly is unavailable here: the signers' recovery was not measured."]
+  const CHAIN = 1001
+  const make = (signers: number) => {
+    const keys = Array.from({ length: signers }, (_, i) => Uint8Array.from({ length: 32 }, (_, j) => (i * 31 + j * 7 + 1) % 251 + 1))
+    const addresses = keys.map((k) => Signatures.addressOfKeyUnsafe(k))
+    // 64 signatures, each by the next signer round the list (with 1000 signers, each seen once).
+    return Array.from({ length: 64 }, (_, i) => {
+      const hash = keccak_256(new Uint8Array([i, signers & 255, signers >> 8]))
+      return { hash, address: addresses[i % signers]!, signature: Signatures.signUnsafe(hash, keys[i % signers]!, CHAIN) }
+    })
   }
-  const per = (i: number) => `${(last[i]!.medianMs / scalars.length * 1000).toFixed(0)} µs`
+  const rows: Array<string> = []
+  for (const signers of [1, 1000]) {
+    const signed = make(signers)
+    const ratios: Array<number> = []
+    let last: ReadonlyArray<{ readonly medianMs: number }> = []
+    for (let run = 0; run < RUNS; run++) {
+      last = await compare([
+        // What the client runs: the checks of V, R and S, the recovery, the address compared.
+        { name: "wasm", run: () => signed.forEach(({ address, hash, signature }) => Signatures.checkSignerUnsafe(hash, signature, CHAIN, address, () => "")) },
+        // What it runs where WebAssembly cannot be compiled (the recovery only).
+        { name: "noble", run: () => signed.forEach(({ hash, signature }) => new secp256k1.Signature(signature.r, signature.s, signature.v - (2 * CHAIN + 35)).recoverPublicKey(hash)) }
+      ], { rounds: 10, warmup: 2 })
+      ratios.push(last[1]!.medianMs / last[0]!.medianMs)
+    }
+    const per = (i: number) => `${(last[i]!.medianMs / signed.length * 1000).toFixed(0)} µs`
+    rows.push(`| ${signers === 1 ? "one signer, again and again" : "1000 signers in turn"} | ${per(0)} | ${per(1)} | ${spread(ratios)} |`)
+  }
   return [
-    "| one known signer's check (u1·G + u2·Q, affine) | per check (last run) | @noble/curves / engine |",
-    "| --- | --- | --- |",
-    `| @noble/curves (\`mulAddUnsafe\`) | ${per(1)} | 1 |`,
-    `| WebAssembly engine with the signer's table | ${per(0)} | ${spread(ratios)} |`,
-    "",
-    `The signer's table took ${tableMs.toFixed(0)} ms to build (G's, built on first use, as much): repaid after about 20 checks, hence a table only for a signer seen 8 times (\`internal/signers\`).`
+    "| one signer's check (recovery, the address compared) | libsecp256k1 in WebAssembly, per signature (last run) | @noble/curves' recovery | @noble/curves / WebAssembly |",
+    "| --- | --- | --- | --- |",
+    ...rows
   ]
 }
 

@@ -1,0 +1,2 @@
+/* libsecp256k1 includes <stdio.h> for its default callbacks, which binding.c replaces. */
+#pragma once
