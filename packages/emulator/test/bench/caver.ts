@@ -5,8 +5,11 @@
  * - reads, over a data directory seeded once with 20,000 accounts and kept in node_modules/.cache:
  *   getAccount, one page of 1000, all 20,000 in pages of 1000 (the client's stream, full decoding
  *   and read-ahead, against `getAccountList` following cursors);
- * - writes, over a fresh data directory: sequential creates, value transfers (basic, and paid by
- *   the global fee payer), each verified by the client as shipped.
+ * - writes, over a fresh data directory: sequential creates, value transfers (basic, from one
+ *   sender and from 40 in turn, and paid by the global fee payer), each verified by the client as
+ *   shipped.
+ * `KAS_BENCH_OPERATIONS=transfer,creates` runs only the operations whose names contain one of the
+ * words (the reads' seeded emulator is not started when none of them is asked for).
  * Each operation runs in slices that alternate between the two clients; a run's ratio is the
  * median of its slices' times, ours over theirs. Skipped, with a printed note, when the official
  * client cannot be installed.
@@ -25,6 +28,10 @@ import { cpuMs, fmt, median, spread, verdict } from "../../../../test/bench/harn
 
 const ACCOUNTS = 20_000
 const RUNS = 5
+// Senders in turn, as a service with many accounts sends: every transfer's signer is another.
+const ROTATING = 40
+const only = process.env.KAS_BENCH_OPERATIONS?.split(",").filter((w) => w !== "")
+const wanted = (name: string) => only === undefined || only.some((w) => name.includes(w))
 const to = "0x76c6b1f34562ed7a843786e1d7f57d0d7948a6f1"
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..")
 const dataDir = path.join(root, "node_modules/.cache/effect-kas-wallet/bench-emulator")
@@ -135,6 +142,65 @@ const clients = async ({ ChainId, WalletClient }: ClientModule, emulator: Settin
   return { ours, wallet: caver.kas.wallet, dispose: () => Promise.all(runtimes.map((r) => r.dispose())) }
 }
 
+/** The reads, over the emulator seeded with ACCOUNTS accounts (once: its data directory is kept for later runs). */
+const readOperations = async (
+  client: ClientModule,
+  reader: Settings,
+  loaded: { readonly CaverExtKAS: any },
+  operations: Array<Operation>,
+  cleanups: Array<() => Promise<unknown>>
+) => {
+  const r = await clients(client, reader, loaded)
+  cleanups.push(r.dispose)
+  const [first] = r.ours
+  // Seed once: the data directory is kept for later runs. GET /v2/stat/count: one request
+  // rather than reading every account to count them.
+  const have = (await first!.runtime.runPromise(first!.client.accountCount())).count
+  if (have < ACCOUNTS) {
+    process.stderr.write(`seeding ${ACCOUNTS - have} accounts into ${dataDir} (once)...\n`)
+    await first!.runtime.runPromise(
+      Effect.forEach(Array.from({ length: ACCOUNTS - have }), () => first!.client.createAccount(), { concurrency: 8, discard: true })
+    )
+  }
+  const address = (await first!.runtime.runPromise(first!.client.listAccounts({ pageSize: 1 }))).items[0]!.address
+  const atLeast = (n: number) => (count: number) => {
+    if (count < n) throw new Error(`read ${count} accounts`)
+  }
+  operations.push(
+    {
+      name: "getAccount",
+      perSlice: 20,
+      slices: 10,
+      theirs: () => r.wallet.getAccount(address),
+      ours: r.ours.map(({ client, runtime }) => () => runtime.runPromise(client.getAccount(address)))
+    },
+    {
+      name: "one page of 1000 accounts",
+      perSlice: 4,
+      slices: 6,
+      theirs: () => r.wallet.getAccountList({ size: 1000 }),
+      ours: r.ours.map(({ client, runtime }) => () => runtime.runPromise(client.listAccounts({ pageSize: 1000 })))
+    },
+    {
+      name: `all ${ACCOUNTS.toLocaleString("en")} accounts, pages of 1000`,
+      perSlice: 1,
+      slices: 3,
+      theirs: async () => {
+        let cursor = ""
+        let count = 0
+        do {
+          const page = await r.wallet.getAccountList({ size: 1000, ...(cursor !== "" ? { cursor } : {}) })
+          count += page.items.length
+          cursor = page.cursor
+        } while (cursor !== "")
+        atLeast(ACCOUNTS)(count)
+      },
+      ours: r.ours.map(({ client, runtime }) => () =>
+        runtime.runPromise(Stream.runCount(client.accounts({ pageSize: 1000 }))).then(atLeast(ACCOUNTS)))
+    }
+  )
+}
+
 export const run = async (): Promise<ReadonlyArray<string>> => {
   const title = "### Side by side with the official JavaScript client (caver-js-ext-kas 1.12) against the same emulator"
   const loaded = loadCaver()
@@ -142,60 +208,13 @@ export const run = async (): Promise<ReadonlyArray<string>> => {
   const client = await loadClient()
   const { FeeDelegation } = client
   const operations: Array<Operation> = []
-  const reader = await startEmulator(dataDir)
+  const reads = ["getAccount", "one page of 1000 accounts", `all ${ACCOUNTS.toLocaleString("en")} accounts, pages of 1000`].some(wanted)
+  const reader = reads ? await startEmulator(dataDir) : undefined
   const writesDir = fs.mkdtempSync(path.join(os.tmpdir(), "kas-bench-writes-"))
   const writer = await startEmulator(writesDir)
   const cleanups: Array<() => Promise<unknown>> = []
   try {
-    const r = await clients(client, reader, loaded)
-    cleanups.push(r.dispose)
-    const [first] = r.ours
-    // Seed once: the data directory is kept for later runs. GET /v2/stat/count: one request
-    // rather than reading every account to count them.
-    const have = (await first!.runtime.runPromise(first!.client.accountCount())).count
-    if (have < ACCOUNTS) {
-      process.stderr.write(`seeding ${ACCOUNTS - have} accounts into ${dataDir} (once)...\n`)
-      await first!.runtime.runPromise(
-        Effect.forEach(Array.from({ length: ACCOUNTS - have }), () => first!.client.createAccount(), { concurrency: 8, discard: true })
-      )
-    }
-    const address = (await first!.runtime.runPromise(first!.client.listAccounts({ pageSize: 1 }))).items[0]!.address
-    const atLeast = (n: number) => (count: number) => {
-      if (count < n) throw new Error(`read ${count} accounts`)
-    }
-    operations.push(
-      {
-        name: "getAccount",
-        perSlice: 20,
-        slices: 10,
-        theirs: () => r.wallet.getAccount(address),
-        ours: r.ours.map(({ client, runtime }) => () => runtime.runPromise(client.getAccount(address)))
-      },
-      {
-        name: "one page of 1000 accounts",
-        perSlice: 4,
-        slices: 6,
-        theirs: () => r.wallet.getAccountList({ size: 1000 }),
-        ours: r.ours.map(({ client, runtime }) => () => runtime.runPromise(client.listAccounts({ pageSize: 1000 })))
-      },
-      {
-        name: `all ${ACCOUNTS.toLocaleString("en")} accounts, pages of 1000`,
-        perSlice: 1,
-        slices: 3,
-        theirs: async () => {
-          let cursor = ""
-          let count = 0
-          do {
-            const page = await r.wallet.getAccountList({ size: 1000, ...(cursor !== "" ? { cursor } : {}) })
-            count += page.items.length
-            cursor = page.cursor
-          } while (cursor !== "")
-          atLeast(ACCOUNTS)(count)
-        },
-        ours: r.ours.map(({ client, runtime }) => () =>
-          runtime.runPromise(Stream.runCount(client.accounts({ pageSize: 1000 }))).then(atLeast(ACCOUNTS)))
-      }
-    )
+    if (reader !== undefined) await readOperations(client, reader, loaded, operations, cleanups)
 
     const w = await clients(client, writer, loaded)
     cleanups.push(w.dispose)
@@ -204,7 +223,15 @@ export const run = async (): Promise<ReadonlyArray<string>> => {
       w.wallet.createAccount().then((a: { address: string }) => a.address),
       ...w.ours.map(({ client, runtime }) => runtime.runPromise(client.createAccount()).then((a) => a.address as string))
     ])
-    for (const sender of senders) await fund(writer, sender)
+    // And ROTATING more per candidate, used in turn.
+    const rotating = await Promise.all([
+      Promise.all(Array.from({ length: ROTATING }, () => w.wallet.createAccount().then((a: { address: string }) => a.address as string))),
+      ...w.ours.map(({ client, runtime }) =>
+        runtime.runPromise(Effect.forEach(Array.from({ length: ROTATING }), () => Effect.map(client.createAccount(), (a) => a.address as string))))
+    ])
+    for (const sender of [...senders, ...rotating.flat()]) await fund(writer, sender)
+    const turns = rotating.map(() => 0)
+    const next = (i: number) => rotating[i]![turns[i]!++ % ROTATING]!
     operations.push(
       {
         name: "sequential creates",
@@ -222,6 +249,14 @@ export const run = async (): Promise<ReadonlyArray<string>> => {
           runtime.runPromise(client.transferValue({ from: senders[i + 1] as never, to: to as never, value: 1n })))
       },
       {
+        name: `value transfer (basic), ${ROTATING} senders in turn`,
+        perSlice: 10,
+        slices: 5,
+        theirs: () => w.wallet.requestValueTransfer({ from: next(0), to, value: 1, submit: true }),
+        ours: w.ours.map(({ client, runtime }, i) => () =>
+          runtime.runPromise(client.transferValue({ from: next(i + 1) as never, to: to as never, value: 1n })))
+      },
+      {
         name: "value transfer (global fee delegation)",
         perSlice: 10,
         slices: 5,
@@ -233,7 +268,7 @@ export const run = async (): Promise<ReadonlyArray<string>> => {
 
     const rows: Array<string> = []
     const verdicts: Array<string> = []
-    for (const op of operations) {
+    for (const op of operations.filter((o) => wanted(o.name))) {
       process.stderr.write(`  ${op.name}...\n`)
       await runOnce(op, 0) // warm-up: JIT, connections, the codec's first load
       const times: Array<Array<number>> = [op.theirs, ...op.ours].map(() => [])
@@ -263,7 +298,7 @@ export const run = async (): Promise<ReadonlyArray<string>> => {
     ]
   } finally {
     for (const cleanup of cleanups) await cleanup()
-    reader.stop()
+    reader?.stop()
     writer.stop()
     setTimeout(() => fs.rmSync(writesDir, { recursive: true, force: true }), 500).unref()
   }
