@@ -1,9 +1,10 @@
 /**
  * ECDSA public-key recovery on secp256k1 by libsecp256k1 (bitcoin-core's library, release 0.8.0)
  * compiled to WebAssembly: the module's bytes are `secp256k1WasmBytes`, built by
- * wasm/libsecp256k1/build.sh from the library's sources and a 40-line binding. Every signature
- * costs the same, about 0.1 ms, whoever signed it: no table per signer, no state but the module's
- * buffers (docs/design.md, "Recovering signers"; docs/benchmarks.md).
+ * wasm/libsecp256k1/build.sh from the library's sources and a small binding (`binding.c` beside
+ * it). Every signature costs the same whoever signed it, about what the hand-written engine it
+ * replaces cost for the few signers it kept tables for: no table per signer, no state but the
+ * module's buffers (docs/design.md, "Recovering signers"; docs/benchmarks.md).
  *
  * Compiled on first use, never at import (the package is `sideEffects: false`), or ahead of it
  * with `prepare` (asynchronously: a browser's main thread compiles only small modules

@@ -39,6 +39,11 @@ trap 'rm -rf "$out"' EXIT
 bytes=$(wc -c < "$out/secp256k1.wasm")
 sha=$(sha256sum "$out/secp256k1.wasm" | cut -d' ' -f1)
 {
+  # The library's notice travels with its compiled code (bundlers keep /*! comments).
+  echo "/*! libsecp256k1 0.8.0 (bitcoin-core/secp256k1), compiled to WebAssembly below."
+  echo " *"
+  sed 's/^/ * /; s/ *$//' "$src/COPYING"
+  echo " */"
   echo "/**"
   echo " * libsecp256k1 0.8.0's public-key recovery compiled to WebAssembly ($bytes bytes, SHA-256"
   echo " * $sha), as base64."
