@@ -5,10 +5,13 @@
  * WebAssembly cannot be compiled; errors still name who signed.
  */
 import { secp256k1 } from "@noble/curves/secp256k1.js"
+import { sha256 } from "@noble/hashes/sha2.js"
+import { readFileSync } from "node:fs"
 import { describe, expect, it } from "@effect/vitest"
 import { Either, FastCheck as fc } from "effect"
 import { afterEach, vi } from "vitest"
 import { prepare, recoverer } from "../../src/internal/secp256k1Wasm.js"
+import { base64 } from "../../src/internal/secp256k1WasmBytes.js"
 import * as Klaytn from "../../src/Klaytn.js"
 
 const CHAIN = 1001
@@ -32,6 +35,16 @@ const noble = (h: Uint8Array, r: bigint, s: bigint, recoveryId: number): Uint8Ar
 
 describe("libsecp256k1's recovery", () => {
   const recover = recoverer()!
+
+  it("the module is the one its build recorded: size and SHA-256 as the generated file states them", () => {
+    const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))
+    const header = readFileSync(new URL("../../src/internal/secp256k1WasmBytes.ts", import.meta.url), "utf8")
+    const [, size, digest] = /\((\d+) bytes, SHA-256\n \* ([0-9a-f]{64})\)/.exec(header) ?? []
+    expect(bytes.length).toBe(Number(size))
+    expect(Array.from(sha256(bytes), (b) => b.toString(16).padStart(2, "0")).join("")).toBe(digest)
+    // Nothing imported: the module reaches nothing of its host.
+    expect(WebAssembly.Module.imports(new WebAssembly.Module(bytes))).toStrictEqual([])
+  })
 
   it("compiles here", () => expect(recover).toBeDefined())
 
