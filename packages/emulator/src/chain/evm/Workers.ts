@@ -154,6 +154,28 @@ export const pool = (size: number): Pool => {
   return made
 }
 
+// The runs under way in this process's workers, and who waits for one to start.
+let underWayNow = 0
+let onStart: Array<() => void> = []
+
+/**
+ * How many runs are under way in this process's workers now.
+ *
+ * @since 0.11.0
+ * @category observability
+ */
+export const underWay = (): number => underWayNow
+
+/**
+ * Resolves once a run is under way in a worker of this process (at once when one is): what a test
+ * of "served while a contract runs" waits on.
+ *
+ * @since 0.11.0
+ * @category observability
+ */
+export const whenUnderWay = (): Promise<void> =>
+  underWayNow > 0 ? Promise.resolve() : new Promise((resolve) => onStart.push(resolve))
+
 /**
  * How a run in a worker ended: done (its outcome, or Klaytn's refusal), stopped by a read that
  * failed (the caller knows why), or stopped by `budget`.
@@ -189,6 +211,7 @@ export const run = (
     // The end of a run: its time charged, its worker kept or discarded.
     const end = (keep: boolean) => {
       settled = true
+      underWayNow--
       clearTimeout(timer)
       budget.charge(performance.now() - startedAt)
       if (keep) pool.release(slot!)
@@ -230,6 +253,10 @@ export const run = (
         resume(Effect.die(error))
       }
       startedAt = performance.now()
+      underWayNow++
+      const waiting = onStart
+      onStart = []
+      for (const resolve of waiting) resolve()
       timer = setTimeout(() => {
         end(false)
         resume(Effect.succeed({ _tag: "TimedOut", budget: binding }))
