@@ -210,7 +210,7 @@ export const fields = {
     kind: "port",
     value: "PORT",
     default: "0: a free port",
-    description: "port to listen on; 0 picks a free one",
+    description: "the port; 0 picks a free one",
     example: "0",
     secret: false
   },
