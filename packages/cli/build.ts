@@ -4,7 +4,8 @@
  * alone; a client command loads effect, the platform's HTTP client and the client; the emulator and
  * its database code load only for an emulator command or the tour (a test checks this with the
  * metafile). @libsql/client and libsql (the emulator's embedded database, store/Embedded.ts) stay
- * dependencies: their native binary cannot be bundled.
+ * dependencies: their native binary cannot be bundled. The emulator's EVM worker thread has an
+ * entry of its own, `chunks/EvmWorker.js`.
  *
  * docs/benchmarks.md ("CLI start") compares this with running the modules unbundled.
  */
@@ -19,7 +20,9 @@ export const external = ["@libsql/client", "libsql"]
 /** Builds the bundle into `outdir` (default dist/); the metafile says which module went where. */
 export const bundle = (outdir = `${here}dist`): Promise<BuildResult<{ metafile: true }>> =>
   build({
-    entryPoints: { "kas-wallet": `${here}src/bin.ts` },
+    // The emulator's EVM worker: an entry of its own, beside the chunks (the emulator's code looks
+    // for it next to itself).
+    entryPoints: { "kas-wallet": `${here}src/bin.ts`, "chunks/EvmWorker": `${here}../emulator/src/chain/evm/EvmWorker.ts` },
     outdir,
     bundle: true,
     splitting: true,

@@ -60,5 +60,10 @@ describe("the bundle", () => {
     const emulator = [...loaded([main, byEntry("src/commands/emulator/Handlers.ts")])].flatMap((f) => Object.keys(outputs[f]!.inputs))
     expect(emulator.some((i) => /emulator\/src/.test(i))).toBe(true)
     expect(Object.keys(metafile.inputs).filter((i) => i.includes("@effect/cli"))).toEqual([])
+    // The EVM's worker is an entry of its own, beside the chunk that starts it (which looks for
+    // `./EvmWorker.js` next to itself).
+    const worker = byEntry("chain/evm/EvmWorker.ts")
+    const starter = Object.keys(outputs).find((k) => Object.keys(outputs[k]!.inputs).some((i) => i.endsWith("chain/evm/Workers.ts")))!
+    expect(path.resolve(worker)).toBe(path.resolve(path.dirname(starter), "EvmWorker.js"))
   })
 })

@@ -419,7 +419,7 @@ describe("bash completions", () => {
     const afterFlag = await complete("kas-wallet emulator --port 0 ")
     expect(afterFlag).toContain("--host")
     expect(afterFlag).not.toContain("member")
-    expect(await complete("kas-wallet emulator --port 0 --e")).toEqual(["--ephemeral"])
+    expect(await complete("kas-wallet emulator --port 0 --e")).toEqual(["--ephemeral", "--evm-gas-cap", "--evm-timeout", "--evm-workers"])
     expect(await complete("kas-wallet emulator pool create --chain-id ")).toEqual(["1001", "8217"])
     expect(await complete("kas-wallet emulator member ")).toEqual(["create", "list"])
     expect(await complete(`kas-wallet emulator --data-dir ${path.dirname(script)}/kas`)).toEqual([script])

@@ -20,7 +20,7 @@
  * @since 0.1.0
  */
 import type { SqlError } from "@effect/sql"
-import { Context, type Duration, Effect, Layer, type Redacted, type Scope } from "effect"
+import { Context, Duration, Effect, Layer, type Redacted, type Scope } from "effect"
 import type { ConfigError } from "effect/ConfigError"
 import { type Address, Credentials } from "effect-kas-wallet"
 import * as App from "./http/App.js"
@@ -98,6 +98,13 @@ export interface Service extends EmulatorConsole.Service {
    */
   readonly mining: EmulatorConfig.Mining
   /**
+   * The bounds of the EVM's runs in force: the gas cap of calls, the time a run may take, the
+   * worker threads that run them.
+   *
+   * @since 0.11.0
+   */
+  readonly evm: { readonly gasCap: number; readonly timeout: Duration.Duration; readonly workers: number }
+  /**
    * Manual mining: makes `blocks` blocks (default 1, at most 1000) on a chain (both when absent),
    * the first holding every pending transaction of the chain in acceptance order, run and applied
    * then; their receipts are `Committed` (or `CommitError`) as soon as this answers. Fails with
@@ -166,7 +173,7 @@ export const make = (options: EmulatorConfig.Options = {}): Effect.Effect<Servic
             EmulatorConsole.layer,
             Accounts.layer,
             Keys.layer,
-            Node.layer.pipe(Layer.provideMerge(Ledger.layer({ blockInterval: options.blockInterval, mining: options.mining })))
+            Node.layer.pipe(Layer.provideMerge(Ledger.layer({ blockInterval: options.blockInterval, mining: options.mining, evm: options.evm })))
           )
         )
       ).pipe(
@@ -229,6 +236,7 @@ export const make = (options: EmulatorConfig.Options = {}): Effect.Effect<Servic
       blockInterval: ledger.blockInterval,
       globalFeePayer: ledger.globalFeePayer,
       mining: ledger.mining,
+      evm: { gasCap: ledger.limits.gasCap, timeout: Duration.millis(ledger.limits.timeoutMs), workers: ledger.limits.workers },
       mine: (chainId, blocks) =>
         Effect.gen(function*() {
           if (chainId !== undefined && !Blocks.Chains.includes(chainId)) {

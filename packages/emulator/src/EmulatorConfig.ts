@@ -80,6 +80,37 @@ export interface Options {
    * @since 0.5.0
    */
   readonly mining?: Mining | undefined
+  /**
+   * The bounds of the EVM's runs (contract transactions, `contract/call`, the node's `eth_call` and
+   * gas estimates). Default: go-ethereum's (50,000,000 gas, 5 seconds) and two worker threads.
+   *
+   * @since 0.11.0
+   */
+  readonly evm?: EvmOptions | undefined
+}
+
+/**
+ * The bounds of the EVM's runs. Every one is optional.
+ *
+ * @since 0.11.0
+ * @category models
+ */
+export interface EvmOptions {
+  /**
+   * The most gas a call may give the EVM (go-ethereum's `--rpc.gascap`): a call asking more, or
+   * none, runs with this much; a contract transaction may give at most this or the block gas limit
+   * (30,000,000), the lower. At least 21,000. Default 50,000,000.
+   */
+  readonly gasCap?: number | undefined
+  /**
+   * How long a run may take (go-ethereum's `--rpc.evmtimeout`): a call past it is stopped and
+   * answered `execution aborted (timeout = 5s)`, a transaction past it is refused before it is
+   * accepted. A gas estimate's runs share one such budget, and so do the calls of a JSON-RPC
+   * batch. Default 5 seconds.
+   */
+  readonly timeout?: Duration.DurationInput | undefined
+  /** How many runs may go at once, each in its own worker thread, off the event loop. 1 to 64; default 2. */
+  readonly workers?: number | undefined
 }
 
 /**
@@ -179,7 +210,7 @@ export const fields = {
     kind: "port",
     value: "PORT",
     default: "0: a free port",
-    description: "port to listen on; 0 picks a free one",
+    description: "the port; 0 picks a free one",
     example: "0",
     secret: false
   },
@@ -322,6 +353,36 @@ export const fields = {
     description: "interval (a block every block interval) or manual (blocks only when mined)",
     example: "manual",
     secret: false
+  },
+  evmGasCap: {
+    env: "KAS_EMULATOR_EVM_GAS_CAP",
+    flag: "evm-gas-cap",
+    kind: "integer",
+    value: "GAS",
+    default: "50000000",
+    description: "most gas a contract call may use; contract transactions stay under it too",
+    example: "10000000",
+    secret: false
+  },
+  evmTimeout: {
+    env: "KAS_EMULATOR_EVM_TIMEOUT",
+    flag: "evm-timeout",
+    kind: "duration",
+    value: "DURATION",
+    default: "5 seconds",
+    description: "time a contract run may take (and a JSON-RPC batch's runs together)",
+    example: "\"2 seconds\"",
+    secret: false
+  },
+  evmWorkers: {
+    env: "KAS_EMULATOR_EVM_WORKERS",
+    flag: "evm-workers",
+    kind: "integer",
+    value: "N",
+    default: "2",
+    description: "worker threads running contracts, off the event loop (1 to 64)",
+    example: "1",
+    secret: false
   }
 } as const satisfies Record<string, Field>
 
@@ -403,6 +464,7 @@ export const fromValues = (v: Values): Either.Either<Options, string> => {
   }
   const faults = v.faultRate !== undefined || v.faultSeed !== undefined || v.faultKinds !== undefined ||
     v.faultLatency !== undefined || v.faultRetryAfter !== undefined
+  const evm = v.evmGasCap !== undefined || v.evmTimeout !== undefined || v.evmWorkers !== undefined
   return Either.right({
     host: v.host,
     port: v.port,
@@ -425,7 +487,9 @@ export const fromValues = (v: Values): Either.Either<Options, string> => {
       }
       : undefined,
     blockInterval: v.blockInterval,
-    mining: v.mining as Mining | undefined
+    mining: v.mining as Mining | undefined,
+    // Their ranges are checked when the emulator starts, as the block interval's.
+    evm: evm ? { gasCap: v.evmGasCap, timeout: v.evmTimeout, workers: v.evmWorkers } : undefined
   })
 }
 
@@ -441,6 +505,7 @@ export const fromValues = (v: Values): Either.Either<Options, string> => {
  * | `KAS_EMULATOR_FAULT_RATE`, `_SEED`, `_KINDS` (comma-separated), `_LATENCY` (e.g. `200 millis`), `_RETRY_AFTER` | `faults` |
  * | `KAS_EMULATOR_BLOCK_INTERVAL` (e.g. `200 millis`) | `blockInterval` |
  * | `KAS_EMULATOR_MINING` (`interval` or `manual`) | `mining` |
+ * | `KAS_EMULATOR_EVM_GAS_CAP`, `_TIMEOUT` (e.g. `2 seconds`), `_WORKERS` | `evm` |
  *
  * The access key id and secret go together: one without the other is a configuration error; a
  * mining mode other than `interval` or `manual` is one too.

@@ -417,9 +417,10 @@ describe("the EVM's gas budget", () => {
   // RETURN), behind creation code that returns it (PUSH9 <runtime> PUSH1 0 MSTORE PUSH1 9 PUSH1 23 RETURN).
   const GAS_LEFT = "0x685a60005260206000f3600052600960" + "17f3"
 
-  it.scoped("a call's gas is capped at MaxGas (30,000,000); a transaction asking more is refused with 1065001 and changes nothing", () =>
+  it.scoped("a call's gas is capped at the EVM's gas cap (50,000,000); a transaction asking more than the block gas limit (30,000,000) is refused with 1065001 and changes nothing", () =>
     Effect.gen(function*() {
       const e = yield* scopedEmulator()
+      expect(e.evm.gasCap).toBe(50_000_000)
       const c = contracts(e)
       const from = yield* c.api.account()
       c.ok(yield* c.deploy("fd", { from, input: GAS_LEFT }))
@@ -431,8 +432,8 @@ describe("the EVM's gas budget", () => {
       expect(small).toBeLessThan(100_000n)
       // Far above the cap: the EVM starts with the cap less the intrinsic gas, not with 10^12.
       const huge = yield* left(10 ** 12)
-      expect(huge).toBeGreaterThan(29_000_000n)
-      expect(huge).toBeLessThan(30_000_000n)
+      expect(huge).toBeGreaterThan(49_000_000n)
+      expect(huge).toBeLessThan(50_000_000n)
 
       const before = yield* c.state([from, e.globalFeePayer(1001)])
       const refused = yield* c.execute("fd", { from, to: probe, input: "0x", gas: 30_000_001 })
@@ -442,6 +443,36 @@ describe("the EVM's gas budget", () => {
       // At the cap it is sent.
       c.ok(yield* c.execute("fd", { from, to: probe, input: "0x", gas: 30_000_000 }))
     }).pipe(Effect.provide(FetchHttpClient.layer)))
+
+  it.scoped("a lower gas cap caps calls and transactions alike", () =>
+    Effect.gen(function*() {
+      const e = yield* scopedEmulator({ evm: { gasCap: 1_000_000 } })
+      const c = contracts(e)
+      const from = yield* c.api.account()
+      c.ok(yield* c.deploy("fd", { from, input: GAS_LEFT, gas: 200_000 }))
+      const probe = createdAddress(from, 0)
+      const huge = BigInt(c.ok(yield* c.call({ to: probe, gas: 10 ** 12, data: { methodName: "gasLeft" } })).result)
+      expect(huge).toBeGreaterThan(900_000n)
+      expect(huge).toBeLessThan(1_000_000n)
+      // Without a gas: the default call gas (10,000,000) is above the cap, so the cap.
+      const unset = BigInt(c.ok(yield* c.call({ to: probe, data: { methodName: "gasLeft" } })).result)
+      expect(unset).toBe(huge)
+      const before = yield* c.state([from, e.globalFeePayer(1001)])
+      const refused = yield* c.execute("fd", { from, to: probe, input: "0x", gas: 1_000_001 })
+      expectError(refused, 400, 1065001)
+      expect(refused.text).toContain("exceeds block gas limit")
+      expect(yield* c.state([from, e.globalFeePayer(1001)])).toEqual(before)
+      c.ok(yield* c.execute("fd", { from, to: probe, input: "0x", gas: 1_000_000 }))
+    }).pipe(Effect.provide(FetchHttpClient.layer)))
+
+  it.live("limits out of range fail the layer with a configuration error naming them", () =>
+    Effect.gen(function*() {
+      for (const evm of [{ gasCap: 20_999 }, { gasCap: 1_000_000.5 }, { timeout: 0 }, { timeout: "30 days" as const }, { workers: 0 }, { workers: 65 }]) {
+        const failed = yield* Effect.flip(Effect.scoped(Emulator.make({ port: 0, evm })))
+        expect(failed.reason, JSON.stringify(evm)).toBe("Config")
+        expect(failed.message).toMatch(/the EVM's (gas cap|timeout|workers)/)
+      }
+    }))
 })
 
 describe("call arguments from a hostile client", () => {

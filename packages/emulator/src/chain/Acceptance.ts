@@ -78,6 +78,13 @@ export interface Dependencies {
   readonly intervalMs: number
   /** A chain's settings (its gas price, the start of its block clock, its pool's version). */
   readonly chainRow: (chainId: number) => Effect.Effect<ChainState.ChainRow, SqlError.SqlError>
+  /**
+   * The most gas a contract transaction may give: the block gas limit (`Gas.MaxGas`), or the EVM's
+   * gas cap when it is lower.
+   *
+   * @since 0.11.0
+   */
+  readonly gasLimit: number
 }
 
 /**
@@ -86,7 +93,7 @@ export interface Dependencies {
  * @since 0.10.0
  * @category constructors
  */
-export const make = ({ chainRow, execute, intervalMs, manual, multisigs, pend, signer, store }: Dependencies) => {
+export const make = ({ chainRow, execute, gasLimit, intervalMs, manual, multisigs, pend, signer, store }: Dependencies) => {
   const { keyOf, openKey, rowAddress, storedKey } = signer
   // A transaction signed whole elsewhere, its sender's signatures already checked: a type with a
   // fee payer needs its signatures, checked against the fee payer's key on the chain (its
@@ -280,7 +287,7 @@ export const make = ({ chainRow, execute, intervalMs, manual, multisigs, pend, s
           return yield* new Refusal.NodeRefused({ reason: Reasons.FeePayerFunds, during: "send" })
         }
         if (gas < intrinsic) return yield* new Refusal.NodeRefused({ reason: "intrinsic gas too low", during: "send" })
-        if (gas > Gas.MaxGas && (layout === "contract/deploy" || layout === "contract/execute" || layout === "legacy")) {
+        if (gas > gasLimit && (layout === "contract/deploy" || layout === "contract/execute" || layout === "legacy")) {
           return yield* new Refusal.NodeRefused({ reason: "exceeds block gas limit", during: "send" })
         }
 

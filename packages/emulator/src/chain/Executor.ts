@@ -128,12 +128,13 @@ export type Execute = (
 ) => Effect.Effect<boolean, Refusal.Refusal | SqlError.SqlError>
 
 /**
- * The executor over the ledger's store.
+ * The executor over the ledger's store, its runs bounded by `limits` (a run past its time is the
+ * node's refusal, in go-ethereum's words: `execution aborted (timeout = 5s)`).
  *
  * @since 0.10.0
  * @category constructors
  */
-export const make = (store: LedgerStore.Service): Execute => {
+export const make = (store: LedgerStore.Service, limits: Evm.Limits): Execute => {
   // What a value transfer does: `value` from the sender to the recipient, which must hold no
   // code (Klaytn refuses a transfer to a contract; the write checks it still holds none).
   // `codeHashes`: what acceptance read of the parties' code, when it did.
@@ -162,11 +163,15 @@ export const make = (store: LedgerStore.Service): Execute => {
     })
 
   // What a contract transaction does: the EVM's run with the gas the intrinsic gas leaves. Klaytn
-  // refusing it before it runs (an execution of an address without code) is the node's 1065001.
+  // refusing it before it runs (an execution of an address without code), and a run past its time
+  // budget, are the node's 1065001.
   const contractEffects = (message: Evm.Message, intrinsic: number, gas: number, contractAt: string | undefined) =>
     Effect.gen(function*() {
-      const outcome = yield* Evm.run(message, Evm.storeReader(store, message.chainId)).pipe(
-        Effect.catchTag("EvmError", (e) => new Refusal.NodeRefused({ reason: e.reason === "InsufficientFunds" ? Reasons.SenderFunds : e.message, during: "send" }))
+      const outcome = yield* Evm.run(message, Evm.storeReader(store, message.chainId), limits).pipe(
+        Effect.catchTags({
+          EvmError: (e) => new Refusal.NodeRefused({ reason: e.reason === "InsufficientFunds" ? Reasons.SenderFunds : e.message, during: "send" }),
+          EvmTimeout: (e) => new Refusal.NodeRefused({ reason: e.message, during: "send" })
+        })
       )
       const ok = outcome.status === "success"
       const gasUsed = Number(Evm.totalGas(BigInt(intrinsic), outcome))

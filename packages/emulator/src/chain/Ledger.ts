@@ -89,6 +89,7 @@ import * as MultisigStore from "../store/MultisigStore.js"
 import * as Acceptance from "./Acceptance.js"
 import * as Blocks from "./Blocks.js"
 import * as CallData from "./CallData.js"
+import * as Budget from "./evm/Budget.js"
 import * as Evm from "./Evm.js"
 import * as Executor from "./Executor.js"
 import * as Gas from "./Gas.js"
@@ -112,11 +113,22 @@ export interface Service {
    * Runs calldata (or, without `to`, creation code) read-only on the latest state, in the latest
    * block's context, changing nothing: what a contract call and a node's `eth_call` and gas
    * estimate run. Fails with `EvmError` where Klaytn refuses before running (value the sender
-   * does not hold).
+   * does not hold), and with `EvmTimeout` past its time budget (`limits.timeoutMs`, or what the
+   * budget around it leaves).
+   *
+   * It runs without holding the ledger's lock (a long call does not hold up transactions): its
+   * outcome is kept when no write of this process came between its reads, or when everything it
+   * read is still so; otherwise it runs again, the third time under the lock.
    *
    * @since 0.5.0
    */
-  readonly simulate: (request: Requests.SimulateRequest) => Effect.Effect<Evm.Outcome, Evm.EvmError | SqlError.SqlError>
+  readonly simulate: (request: Requests.SimulateRequest) => Effect.Effect<Evm.Outcome, Evm.EvmError | Evm.EvmTimeout | SqlError.SqlError>
+  /**
+   * What bounds the EVM's runs: the gas cap of calls, the time budget of a run, the worker threads.
+   *
+   * @since 0.11.0
+   */
+  readonly limits: Evm.Limits
   /**
    * The receipt of a transaction by lower-case hash, `Pending` while in the pool;
    * `TransactionNotFound` when the chain has none.
@@ -186,6 +198,40 @@ export interface Service {
  */
 export class Ledger extends Context.Tag("effect-kas-wallet-emulator/Ledger")<Ledger, Service>() {}
 
+/**
+ * The ledger's options: its block clock and how blocks are made, and the bounds of the EVM's runs
+ * (absent: `Evm.DefaultLimits`).
+ *
+ * @since 0.11.0
+ * @category models
+ */
+export interface Options {
+  readonly blockInterval?: Duration.DurationInput | undefined
+  readonly mining?: Blocks.Mining | undefined
+  readonly evm?: {
+    readonly gasCap?: number | undefined
+    readonly timeout?: Duration.DurationInput | undefined
+    readonly workers?: number | undefined
+  } | undefined
+}
+
+// The longest a timer waits (2^31 - 1 ms, about 24.8 days): a longer one would fire at once.
+const MaxTimeoutMs = 2 ** 31 - 1
+
+// The bounds of the EVM's runs from the options, or what is wrong with them.
+const limitsOf = (evm: Options["evm"]): Either.Either<Evm.Limits, string> => {
+  const gasCap = evm?.gasCap ?? Evm.DefaultLimits.gasCap
+  const timeout = evm?.timeout !== undefined ? Duration.decode(evm.timeout) : Duration.millis(Evm.DefaultLimits.timeoutMs)
+  const timeoutMs = Duration.toMillis(timeout)
+  const workers = evm?.workers ?? Evm.DefaultLimits.workers
+  if (!Number.isSafeInteger(gasCap) || gasCap < Klaytn.TxGas) return Either.left(`the EVM's gas cap must be an integer of at least ${Klaytn.TxGas}, got ${gasCap}`)
+  if (!(timeoutMs >= 1 && timeoutMs <= MaxTimeoutMs)) {
+    return Either.left(`the EVM's timeout must be from 1 millisecond to 24 days, got ${Duration.format(timeout)}`)
+  }
+  if (!Number.isSafeInteger(workers) || workers < 1 || workers > 64) return Either.left(`the EVM's workers must be an integer from 1 to 64, got ${workers}`)
+  return Either.right({ gasCap, timeoutMs, workers })
+}
+
 const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000"
 
 const internalFailure = (what: string) => Effect.die(new Error(`ledger: ${what}`))
@@ -199,10 +245,7 @@ const hexOf = (bytes: Uint8Array): string => `0x${Buffer.from(bytes.buffer, byte
  * @since 0.2.0
  * @category constructors
  */
-export const make = (options: {
-  readonly blockInterval?: Duration.DurationInput | undefined
-  readonly mining?: Blocks.Mining | undefined
-}): Effect.Effect<Service, EmulatorError, LedgerStore.LedgerStore | MultisigStore.MultisigStore | KeyVault.KeyVault> =>
+export const make = (options: Options): Effect.Effect<Service, EmulatorError, LedgerStore.LedgerStore | MultisigStore.MultisigStore | KeyVault.KeyVault> =>
   Effect.gen(function*() {
     const store = yield* LedgerStore.LedgerStore
     const multisigs = yield* MultisigStore.MultisigStore
@@ -217,6 +260,10 @@ export const make = (options: {
       return yield* new EmulatorError({ reason: "Config", message: `mining must be interval or manual, got ${String(mining)}` })
     }
     const manual = mining === "manual"
+    const limits = yield* Either.match(limitsOf(options.evm), {
+      onLeft: (message) => new EmulatorError({ reason: "Config", message }),
+      onRight: Effect.succeed
+    })
 
     const signer = yield* Signer.make(store, vault)
 
@@ -231,7 +278,7 @@ export const make = (options: {
       })
     }
 
-    const execute = Executor.make(store)
+    const execute = Executor.make(store, limits)
     const send = Acceptance.make({
       store,
       multisigs,
@@ -240,39 +287,58 @@ export const make = (options: {
       pend: MultisigPending.make(multisigs),
       manual,
       intervalMs,
-      chainRow
+      chainRow,
+      gasLimit: Math.min(Gas.MaxGas, limits.gasCap)
     })
     const mine = Miner.make({ store, execute, keyOf: signer.keyOf, manual, interval })
 
-    const simulate: Service["simulate"] = (request) =>
+    // One run of a simulation, kept when its reads are the state of one instant: no write of this
+    // process came between them, or they all still hold (`checked`: under the lock, no write of
+    // this process can come between them).
+    const simulateOnce = (request: Requests.SimulateRequest, checked: boolean) =>
       Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
-        return yield* store.serialize(Effect.gen(function*() {
-          const chain = yield* chainRow(request.chainId)
-          const latest = Blocks.head(chain, now, mining, intervalMs)
-          const fields = {
-            from: request.from,
-            value: request.value,
-            input: request.input,
-            gasLimit: request.gasLimit,
-            blockNumber: latest.blockNumber,
-            timestamp: Math.floor(latest.blockTimeMs / 1000),
-            chainId: request.chainId,
-            gasPrice: chain.gasPrice
-          }
-          return yield* Evm.run(
-            request.to === undefined ? { kind: "deploy", ...fields } : { kind: "call", to: request.to, ...fields },
-            Evm.storeReader(store, request.chainId)
-          )
-        }))
+        const chain = yield* chainRow(request.chainId)
+        const latest = Blocks.head(chain, now, mining, intervalMs)
+        const fields = {
+          from: request.from,
+          value: request.value,
+          input: request.input,
+          gasLimit: request.gasLimit,
+          blockNumber: latest.blockNumber,
+          timestamp: Math.floor(latest.blockTimeMs / 1000),
+          chainId: request.chainId,
+          gasPrice: chain.gasPrice
+        }
+        const mark = store.writeMark()
+        const outcome = yield* Evm.run(
+          request.to === undefined ? { kind: "deploy", ...fields } : { kind: "call", to: request.to, ...fields },
+          Evm.storeReader(store, request.chainId),
+          limits
+        )
+        const calm = !checked || (mark !== undefined && store.writeMark() === mark)
+        return calm || (yield* store.holds(request.chainId, outcome.reads)) ? Option.some(outcome) : Option.none()
       })
+
+    // Without the lock twice, then under it (where only another process can come between the
+    // reads, as before calls ran off the lock); all within one time budget.
+    const simulate: Service["simulate"] = (request) =>
+      Effect.flatMap(Budget.make(limits.timeoutMs, Budget.aborted(limits.timeoutMs)), (budget) =>
+        Effect.gen(function*() {
+          for (let attempt = 0; attempt < 2; attempt++) {
+            const kept = yield* simulateOnce(request, true)
+            if (Option.isSome(kept)) return kept.value
+          }
+          const locked = yield* store.serialize(simulateOnce(request, false))
+          return yield* Option.match(locked, { onNone: () => internalFailure("a run under the lock was not kept"), onSome: Effect.succeed })
+        }).pipe(Budget.within(budget)))
 
     const call: Service["call"] = (request) =>
       Effect.gen(function*() {
         const data = yield* CallData.callData(request.methodName, request.arguments)
         if (data === undefined) return yield* new Refusal.OutOfRange({ field: "data.arguments" })
         const input = Buffer.from(data.slice(2), "hex")
-        const gas = request.gas === undefined || request.gas === 0 ? Gas.DefaultCallGas : Math.min(request.gas, Gas.MaxGas)
+        const gas = Math.min(request.gas === undefined || request.gas === 0 ? Gas.DefaultCallGas : request.gas, limits.gasCap)
         // As Klaytn's call: the gas must cover the intrinsic gas of an execution with this calldata.
         const intrinsic = Klaytn.intrinsicGas(Wire.TxType.SmartContractExecution, input.length)
         if (gas < intrinsic) return yield* new Refusal.NodeRefused({ reason: "intrinsic gas too low", during: "call" })
@@ -283,7 +349,10 @@ export const make = (options: {
           value: request.value ?? 0n,
           input: new Uint8Array(input),
           gasLimit: BigInt(gas - intrinsic)
-        }).pipe(Effect.catchTag("EvmError", () => new Refusal.NodeRefused({ reason: "insufficient balance for transfer", during: "call" })))
+        }).pipe(Effect.catchTags({
+          EvmError: () => new Refusal.NodeRefused({ reason: "insufficient balance for transfer", during: "call" }),
+          EvmTimeout: (e) => new Refusal.NodeRefused({ reason: e.message, during: "call" })
+        }))
         switch (outcome.status) {
           case "success":
             return { data, result: hexOf(outcome.returnData) } as Transaction.ContractCallResult
@@ -380,7 +449,8 @@ export const make = (options: {
       signAs: signer.signAs,
       globalFeePayer: (chainId) => signer.globalPayer(chainId).address,
       blockInterval: interval,
-      mining
+      mining,
+      limits
     }
   })
 
@@ -391,7 +461,4 @@ export const make = (options: {
  * @since 0.2.0
  * @category layers
  */
-export const layer = (options: {
-  readonly blockInterval?: Duration.DurationInput | undefined
-  readonly mining?: Blocks.Mining | undefined
-}): Layer.Layer<Ledger, EmulatorError, LedgerStore.LedgerStore | MultisigStore.MultisigStore | KeyVault.KeyVault> => Layer.effect(Ledger, make(options))
+export const layer = (options: Options): Layer.Layer<Ledger, EmulatorError, LedgerStore.LedgerStore | MultisigStore.MultisigStore | KeyVault.KeyVault> => Layer.effect(Ledger, make(options))

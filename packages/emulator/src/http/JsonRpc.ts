@@ -27,12 +27,15 @@ export const Code = {
   /** A node's refusal: `nonce too low`, `insufficient funds …`, `header not found`, … */
   ServerError: -32000,
   /** A call or gas estimate that reverted; `data` holds the revert data. */
-  Reverted: 3
+  Reverted: 3,
+  /** go-ethereum's: the calls of a batch left when the batch's time ran out. */
+  Timeout: -32002
 } as const
 
 /**
  * The most calls one batch may hold (go-ethereum's default limit is 1000; a call may run the EVM
- * for its whole gas, so fewer here).
+ * for its whole gas, so fewer here). What they may run together is bounded too: by one call's time
+ * budget (http/routes/Node.ts).
  *
  * @since 0.5.0
  * @category constants
@@ -76,6 +79,14 @@ export const invalidParams = (message: string): RpcError => new RpcError({ code:
  */
 export const refused = (message: string, data?: unknown): RpcError =>
   new RpcError({ code: Code.ServerError, message, ...(data !== undefined ? { data } : {}) })
+
+/**
+ * `-32002 request timed out`: go-ethereum's answer to the calls of a batch its time ran out on.
+ *
+ * @since 0.11.0
+ * @category constructors
+ */
+export const timedOut = (): RpcError => new RpcError({ code: Code.Timeout, message: "request timed out" })
 
 /**
  * A request id: a string, a number or null.

@@ -11,9 +11,12 @@
  * @internal
  */
 import { SqlError } from "@effect/sql"
-import { keccak_256 } from "@noble/hashes/sha3.js"
 import { Effect, Option } from "effect"
 import { bytes, type Client } from "./LedgerClient.js"
+import { type Balance, Empty, ZeroWord } from "./StateValues.js"
+
+// The plain values shared with the EVM's worker live in a leaf module; they are the state's own.
+export { type Balance, codeHash, Empty, ZeroWord } from "./StateValues.js"
 
 /**
  * A chain's ledger settings.
@@ -42,26 +45,6 @@ export interface ChainRow {
    */
   readonly poolVersion: number
 }
-
-/**
- * What the ledger holds for an address: its balance in peb and its next nonce. An address never
- * seen holds 0 with nonce 0.
- *
- * @since 0.2.0
- * @category models
- */
-export interface Balance {
-  readonly balance: bigint
-  readonly nonce: number
-}
-
-/**
- * Nothing: the state of an address the ledger has never seen.
- *
- * @since 0.2.0
- * @category constants
- */
-export const Empty: Balance = { balance: 0n, nonce: 0 }
 
 /**
  * What the ledger holds for some addresses: balances and nonces, and the hash of each one's code.
@@ -202,14 +185,6 @@ export interface AccountState extends Balance {
 }
 
 /**
- * The value of a storage slot never written (or cleared): 32 zero bytes as `0x` + 64 hex digits.
- *
- * @since 0.4.0
- * @category constants
- */
-export const ZeroWord = `0x${"0".repeat(64)}`
-
-/**
  * A storage slot of a contract: its lower-case address, the slot and its value, each `0x` + 64
  * lower-case hex digits.
  *
@@ -221,15 +196,6 @@ export interface Slot {
   readonly slot: string
   readonly value: string
 }
-
-/**
- * The hash by which the ledger knows a contract's code: keccak256 as `0x` + 64 lower-case hex
- * digits (the EVM's code hash).
- *
- * @since 0.4.0
- * @category contracts
- */
-export const codeHash = (code: Uint8Array): string => `0x${Buffer.from(keccak_256(code)).toString("hex")}`
 
 /**
  * An accepted transaction's columns as the database returns them (what `AcceptedRow` is read

@@ -141,6 +141,20 @@ export interface Service extends ChainState.Queries, PendingPool.Queries, Bills.
    * writer changed what was read (read again and retry).
    */
   readonly write: (write: Write) => Effect.Effect<boolean, SqlError.SqlError>
+  /**
+   * Whether what a contract run read is all still so, checked at one instant (one read
+   * transaction): a run whose reads hold is the run the state now gives.
+   *
+   * @since 0.11.0
+   */
+  readonly holds: (chainId: number, reads: Reads) => Effect.Effect<boolean, SqlError.SqlError>
+  /**
+   * How many writes this process has started, when none is under way (`undefined` while one is):
+   * the same mark before and after some reads means no write of this process came between them.
+   *
+   * @since 0.11.0
+   */
+  readonly writeMark: () => number | undefined
 }
 
 /**
@@ -161,35 +175,39 @@ type Condition = { readonly sql: string; readonly args: Array<string | number> }
 // Conditions per statement: each takes at most 5 arguments, far below SQLite's limit of 32766.
 const ConditionsPerCheck = 200
 
-// Read checks are assertions of their own: the guard row takes the truth of the conditions, and
-// its CHECK (ok = 1) fails the batch when one is false. Many conditions go in one statement (each
-// statement of a batch costs about as much as a small query). An absent row compares as what
-// absence means (Empty, no code, a zero slot).
-const readChecks = (chainId: number, reads: Reads): Array<Statement> => {
-  const conditions: Array<Condition> = [
-    ...reads.accounts.map((a): Condition => ({
-      sql: "coalesce((SELECT balance = ? AND nonce = ? FROM ledger_accounts WHERE chain_id = ? AND address = ?), ?)",
-      args: [a.state.balance.toString(), a.state.nonce, chainId, a.address, a.state.balance === 0n && a.state.nonce === 0 ? 1 : 0]
-    })),
-    ...reads.code.map((c): Condition => ({
-      sql: "coalesce((SELECT code_hash FROM contract_code WHERE chain_id = ? AND address = ?), '') = ?",
-      args: [chainId, c.address, c.codeHash ?? ""]
-    })),
-    ...reads.storage.map((s): Condition => ({
-      sql: "coalesce((SELECT value FROM contract_storage WHERE chain_id = ? AND address = ? AND slot = ?), ?) = ?",
-      args: [chainId, s.address, s.slot, ChainState.ZeroWord, s.value]
-    }))
-  ]
-  const out: Array<Statement> = []
-  for (let i = 0; i < conditions.length; i += ConditionsPerCheck) {
-    const chunk = conditions.slice(i, i + ConditionsPerCheck)
-    out.push({
-      sql: `INSERT OR REPLACE INTO ledger_guard (id, ok) VALUES (1, ${chunk.map((c) => `(${c.sql})`).join(" AND ")})`,
-      args: chunk.flatMap((c) => c.args)
-    })
-  }
+// The conditions that what a contract run read is still so, in statements of at most
+// `ConditionsPerCheck` (each statement of a batch costs about as much as a small query). An absent
+// row compares as what absence means (Empty, no code, a zero slot).
+const readConditions = (chainId: number, reads: Reads): Array<Condition> => [
+  ...reads.accounts.map((a): Condition => ({
+    sql: "coalesce((SELECT balance = ? AND nonce = ? FROM ledger_accounts WHERE chain_id = ? AND address = ?), ?)",
+    args: [a.state.balance.toString(), a.state.nonce, chainId, a.address, a.state.balance === 0n && a.state.nonce === 0 ? 1 : 0]
+  })),
+  ...reads.code.map((c): Condition => ({
+    sql: "coalesce((SELECT code_hash FROM contract_code WHERE chain_id = ? AND address = ?), '') = ?",
+    args: [chainId, c.address, c.codeHash ?? ""]
+  })),
+  ...reads.storage.map((s): Condition => ({
+    sql: "coalesce((SELECT value FROM contract_storage WHERE chain_id = ? AND address = ? AND slot = ?), ?) = ?",
+    args: [chainId, s.address, s.slot, ChainState.ZeroWord, s.value]
+  }))
+]
+
+const chunks = <A>(items: ReadonlyArray<A>): Array<ReadonlyArray<A>> => {
+  const out: Array<ReadonlyArray<A>> = []
+  for (let i = 0; i < items.length; i += ConditionsPerCheck) out.push(items.slice(i, i + ConditionsPerCheck))
   return out
 }
+
+const conjunction = (chunk: ReadonlyArray<Condition>) => chunk.map((c) => `(${c.sql})`).join(" AND ")
+
+// Read checks are assertions of their own: the guard row takes the truth of the conditions, and
+// its CHECK (ok = 1) fails the batch when one is false.
+const readChecks = (chainId: number, reads: Reads): Array<Statement> =>
+  chunks(readConditions(chainId, reads)).map((chunk) => ({
+    sql: `INSERT OR REPLACE INTO ledger_guard (id, ok) VALUES (1, ${conjunction(chunk)})`,
+    args: chunk.flatMap((c) => c.args)
+  }))
 
 // Unguarded: the batch runs in one write transaction, so the read checks before it already
 // decided. Only a second creation at one address (its primary key) fails here.
@@ -291,6 +309,8 @@ const statements = (w: Write): Array<Statement> => {
 export const make: Effect.Effect<Service, never, SqlClient.SqlClient | Database.RawClient> = Effect.gen(function*() {
   const client = yield* LedgerClient.make
   const lock = yield* Effect.makeSemaphore(1)
+  let started = 0
+  let finished = 0
   return {
     ...ChainState.make(client),
     ...PendingPool.make(client),
@@ -298,9 +318,22 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient | Database.
     ...FeeRecords.make(client),
     ...Senders.make(client),
     serialize: (self) => lock.withPermits(1)(self),
+    writeMark: () => (started === finished ? started : undefined),
+    holds: (chainId, reads) => {
+      const checks = chunks(readConditions(chainId, reads))
+      if (checks.length === 0) return Effect.succeed(true)
+      return Effect.tryPromise({
+        try: () =>
+          client.raw.batch(checks.map((chunk) => ({ sql: `SELECT ${conjunction(chunk)} AS ok`, args: chunk.flatMap((c) => c.args) })), "read"),
+        catch: (cause) => new SqlError.SqlError({ cause, message: "Failed to check a contract run's reads" })
+      }).pipe(Effect.map((results) => results.every((r) => Number(r.rows[0]?.ok) === 1)))
+    },
     write: (w) =>
       Effect.tryPromise({
-        try: () => client.raw.batch(statements(w), "write").then(() => true),
+        try: () => {
+          started++
+          return client.raw.batch(statements(w), "write").then(() => true).finally(() => void finished++)
+        },
         catch: (cause) => cause
       }).pipe(
         Effect.catchAll((cause) =>

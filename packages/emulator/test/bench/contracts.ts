@@ -76,7 +76,7 @@ const startWall = (preload: boolean) => {
   const script = [
     `const { Effect, Scope, Exit } = await import("effect")`,
     `const Emulator = await import(${JSON.stringify(path.join(here, "../../src/Emulator.ts"))})`,
-    preload ? `await Effect.runPromise((await import(${JSON.stringify(path.join(here, "../../src/chain/Evm.ts"))})).preload)` : ``,
+    preload ? `await Effect.runPromise((await import(${JSON.stringify(path.join(here, "../../src/chain/Evm.ts"))})).preload())` : ``,
     `const t0 = performance.now()`,
     `const scope = Effect.runSync(Scope.make())`,
     `await Effect.runPromise(Scope.extend(Emulator.make({ port: 0, database: ":memory:" }), scope))`,

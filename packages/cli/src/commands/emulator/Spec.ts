@@ -98,13 +98,16 @@ export const spec = (fields: typeof EmulatorConfig.fields | undefined) => {
         flags: [...options("host", "port"), flags.dataDir, flags.ephemeral, ...options("blockInterval")]
       },
       {
-        title: "Storage, mining and faults",
+        title: "Storage, mining, EVM and faults",
         flags: options(
           "database",
           "authToken",
           "masterKey",
           "masterKeyFile",
           "mining",
+          "evmGasCap",
+          "evmTimeout",
+          "evmWorkers",
           "faultRate",
           "faultSeed",
           "faultKinds",

@@ -19,7 +19,7 @@ import type { SqlError } from "@effect/sql"
 import { Effect, Either, Option } from "effect"
 import * as Klaytn from "../../chain/Klaytn.js"
 import * as Wire from "effect-kas-wallet/Wire"
-import * as Gas from "../../chain/Gas.js"
+import * as Budget from "../../chain/evm/Budget.js"
 import type * as Evm from "../../chain/Evm.js"
 import * as Ledger from "../../chain/Ledger.js"
 import type * as Node from "../../chain/Node.js"
@@ -32,12 +32,16 @@ import * as Route from "../Route.js"
 import * as RpcParams from "../RpcParams.js"
 import type * as Accounts from "../../services/Accounts.js"
 
-/** What a method runs with: the request's chain, the caller's default pool, the node and ledger. */
+/**
+ * What a method runs with: the request's chain, the caller's default pool, the node and ledger, and
+ * the time budget of the EVM runs of the whole body (a batch's calls share one call's budget).
+ */
 interface Context {
   readonly chainId: number
   readonly pool: Accounts.SelectedPool
   readonly node: Node.Service
   readonly ledger: Ledger.Service
+  readonly batch: Budget.Budget
 }
 
 type Outcome = Effect.Effect<RpcFormat.Json, JsonRpc.RpcError | SqlError.SqlError>
@@ -133,7 +137,12 @@ const runAt = (context: Context, call: RpcParams.CallObject, gas: number) => {
     input: call.input,
     gasLimit: BigInt(gas - intrinsic)
   }).pipe(
-    Effect.catchTag("EvmError", () => JsonRpc.refused("insufficient balance for transfer")),
+    Effect.catchTags({
+      EvmError: () => JsonRpc.refused("insufficient balance for transfer"),
+      // The call's own budget: the node's words; the batch's: what go-ethereum answers the calls
+      // of a batch whose time ran out.
+      EvmTimeout: (e) => (e.budget === context.batch ? JsonRpc.timedOut() : JsonRpc.refused(e.message))
+    }),
     Effect.map((outcome) => ({ outcome, intrinsic }))
   )
 }
@@ -149,24 +158,33 @@ const failed = (outcome: Evm.Outcome): JsonRpc.RpcError =>
     })
     : JsonRpc.refused(outcome.error ?? "VM error occurs while running smart contract")
 
-const gasCap = (call: RpcParams.CallObject) =>
-  call.gas === undefined || call.gas > BigInt(Gas.MaxGas) ? Gas.MaxGas : Number(call.gas)
+// The gas of a call: its own, at most the EVM's gas cap (go-ethereum's `--rpc.gascap`), the cap
+// when it gives none.
+const gasOf = (context: Context, call: RpcParams.CallObject) => {
+  const cap = context.ledger.limits.gasCap
+  return call.gas === undefined || call.gas > BigInt(cap) ? cap : Number(call.gas)
+}
 
 const call = method([RpcParams.required(RpcParams.callObject), RpcParams.optional(RpcParams.block, RpcParams.Latest)], (context, [object, ref]) =>
   Effect.gen(function*() {
     yield* latestState(context, ref)
-    const ran = yield* runAt(context, object, gasCap(object))
+    const ran = yield* runAt(context, object, gasOf(context, object))
     if (ran === undefined) return yield* JsonRpc.refused("intrinsic gas too low")
     if (ran.outcome.status !== "success") return yield* failed(ran.outcome)
     return RpcFormat.data(ran.outcome.returnData)
   }))
 
 // The least gas limit at which the call succeeds, as Klaytn's DoEstimateGas searches it: between
-// 21000 - 1 and the cap (the given gas, at most the ledger's most; capped by what the sender's
-// balance pays at the given gas price).
+// 21000 - 1 and the cap (the given gas, at most the EVM's gas cap; capped by what the sender's
+// balance pays at the given gas price). Its runs share one time budget, as one call's.
 const estimate = (context: Context, object: RpcParams.CallObject) =>
+  Effect.flatMap(Budget.make(context.ledger.limits.timeoutMs, Budget.aborted(context.ledger.limits.timeoutMs)), (budget) =>
+    Budget.within(budget)(searchGas(context, object)))
+
+const searchGas = (context: Context, object: RpcParams.CallObject) =>
   Effect.gen(function*() {
-    let hi = object.gas !== undefined && object.gas >= BigInt(Klaytn.TxGas) ? Math.min(Number(object.gas), Gas.MaxGas) : Gas.MaxGas
+    const cap = context.ledger.limits.gasCap
+    let hi = object.gas !== undefined && object.gas >= BigInt(Klaytn.TxGas) ? Math.min(Number(object.gas), cap) : cap
     if (object.gasPrice !== undefined && object.gasPrice > 0n) {
       const { balance } = yield* context.node.account(context.chainId, object.from ?? ZeroAddress)
       if (object.value >= balance) return yield* JsonRpc.refused("insufficient funds for transfer")
@@ -259,10 +277,13 @@ export const methods: Readonly<Record<string, Method>> = {
 }
 
 const dispatch = (context: Context) => (request: JsonRpc.Call): Outcome => {
+  // Once a batch's budget is spent, its other calls are answered as go-ethereum answers them.
+  if (context.batch.leftMs <= 0) return Effect.fail(JsonRpc.timedOut())
   const run = Object.hasOwn(methods, request.method) ? methods[request.method] : undefined
-  return run === undefined
-    ? Effect.fail(new JsonRpc.RpcError({ code: JsonRpc.Code.MethodNotFound, message: `the method ${request.method} does not exist/is not available` }))
-    : run(context, request.params)
+  if (run === undefined) {
+    return Effect.fail(new JsonRpc.RpcError({ code: JsonRpc.Code.MethodNotFound, message: `the method ${request.method} does not exist/is not available` }))
+  }
+  return run(context, request.params)
 }
 
 /**
@@ -290,6 +311,10 @@ export const routes: ReadonlyArray<Route.Route> = [
     },
     errors: { 400: "A body over 64 KiB (1061615, before any JSON-RPC), or a bad x-chain-id (1061608, 1061615)." },
     handler: ({ body, caller, services }) =>
-      JsonRpc.serve(body, dispatch({ chainId: caller.chainId, pool: caller, node: services.node, ledger: services.ledger }))
+      Effect.flatMap(Budget.make(services.ledger.limits.timeoutMs, "request timed out"), (batch) =>
+        JsonRpc.serve(body, dispatch({ chainId: caller.chainId, pool: caller, node: services.node, ledger: services.ledger, batch })).pipe(
+          // The runs of transactions sent in the body fall within it too.
+          Budget.within(batch)
+        ))
   })
 ]

@@ -1,0 +1,167 @@
+/**
+ * The bounded EVM (issue 33): a contract that never halts — a loop over dense JUMPDESTs, written
+ * by hand below — runs in a worker thread for at most its time budget (200 ms here), while the
+ * emulator goes on answering everyone else; each way of running it ends with what a node answers:
+ * `eth_call` and `eth_estimateGas` with go-ethereum's `execution aborted (timeout = 200ms)`, the
+ * other calls of a batch whose budget is spent with `-32002 request timed out`, `contract/call`
+ * and a contract transaction with 1065001 in the node's words (the transaction refused before it
+ * is accepted: nothing changes); in manual mining, where the run comes at mining, the
+ * transaction is committed failed and the block goes on.
+ *
+ * Nothing here waits for a length of time: the test waits for a run to be under way in a worker
+ * (`Workers.whenUnderWay`) and for answers.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Redacted } from "effect"
+import * as Workers from "../src/chain/evm/Workers.js"
+import * as Emulator from "../src/Emulator.js"
+
+// Runtime: 1000 JUMPDESTs, then PUSH1 0 JUMP back to the first: 1011 gas a lap, for ever.
+const BOMB_RUNTIME = `${"5b".repeat(1000)}600056`
+// Creation: CODECOPY the runtime (1003 bytes, after these 14) to memory and RETURN it.
+const BOMB_CREATION = `0x6103eb600e6000396103eb6000f3${BOMB_RUNTIME}`
+const KLAY = 10n ** 18n
+const ABORTED = "execution aborted (timeout = 200ms)"
+
+interface Reply {
+  readonly status: number
+  readonly body: any
+}
+
+/** A member's view of the emulator over plain HTTP: its routes and the node's JSON-RPC. */
+const client = (url: string, authorization: string) => {
+  const call = (method: string, path: string, body?: unknown): Promise<Reply> =>
+    fetch(`${url}${path}`, {
+      method,
+      headers: { authorization, "x-chain-id": "1001", ...(body !== undefined ? { "content-type": "application/json" } : {}) },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {})
+    }).then(async (r) => ({ status: r.status, body: await r.text().then((t) => (t === "" ? undefined : JSON.parse(t))) }))
+  return {
+    call,
+    rpc: (payload: unknown) => call("POST", "/v1/klaytn", payload),
+    ok: async (method: string, path: string, body?: unknown) => {
+      const reply = await call(method, path, body)
+      expect(reply.status, JSON.stringify(reply.body)).toBe(200)
+      return reply.body
+    }
+  }
+}
+
+const rpcCall = (id: number, method: string, params: ReadonlyArray<unknown>) => ({ jsonrpc: "2.0", id, method, params })
+
+/** An emulator with a 200 ms budget, its member's client, and a bomb deployed by a funded account. */
+const setUp = (options: Parameters<typeof Emulator.make>[0] = {}) =>
+  Effect.gen(function*() {
+    const e = yield* Emulator.make({ port: 0, blockInterval: "10 millis", evm: { timeout: "200 millis", workers: 2 }, ...options }).pipe(Effect.orDie)
+    const own = client(e.url, Redacted.value(e.member.authorization))
+    return yield* Effect.promise(async () => {
+      const from: string = (await own.ok("POST", "/v2/account")).address
+      await Effect.runPromise(e.fund(1001, from, 100n * KLAY))
+      const deployed = await own.ok("POST", "/v2/tx/contract/deploy", { from, input: BOMB_CREATION, gas: 500_000 })
+      if (e.mining === "manual") await Effect.runPromise(e.mine(1001))
+      let receipt: any
+      do receipt = await own.ok("GET", `/v2/tx/${deployed.transactionHash}`)
+      while (receipt.status === "Pending")
+      expect(receipt.status).toBe("Committed")
+      return { e, own, from, bomb: receipt.contractAddress as string }
+    })
+  })
+
+describe("a contract that never halts", () => {
+  it.scopedLive("while batches of bombs run, /health, another member's getAccount and transfers are answered; every bomb ends with a node's error, no 5xx", () =>
+    Effect.gen(function*() {
+      const { bomb, e, own } = yield* setUp()
+      const otherMember = yield* Effect.orDie(e.createMember())
+      const otherKey = yield* Effect.orDie(e.createKey(otherMember.accountId))
+      const other = client(e.url, Redacted.value(otherKey.authorization))
+      yield* Effect.promise(async () => {
+        const a: string = (await other.ok("POST", "/v2/account")).address
+        const b: string = (await other.ok("POST", "/v2/account")).address
+        await Effect.runPromise(e.fund(1001, a, 10n * KLAY))
+
+        // 3 batches of 100 bombs, sent together and not awaited yet.
+        const batch = Array.from({ length: 100 }, (_, i) => rpcCall(i, "eth_call", [{ to: bomb, data: "0x" }, "latest"]))
+        let settled = 0
+        const batches = Array.from({ length: 3 }, () => own.rpc(batch).finally(() => void settled++))
+
+        // Once a bomb is under way in a worker: the other member is served until the batches end.
+        await Workers.whenUnderWay()
+        const served = { health: 0, duringRun: 0, getAccount: 0, transfers: 0 }
+        while (settled < batches.length) {
+          const health = await other.call("GET", "/health")
+          expect(health.status).toBe(200)
+          served.health++
+          // Answered while a contract ran: the event loop was free.
+          if (Workers.underWay() > 0) served.duringRun++
+          expect((await other.ok("GET", `/v2/account/${a}`)).address).toBe(a)
+          served.getAccount++
+          await other.ok("POST", "/v2/tx/value", { from: a, to: b, value: "0x1" })
+          served.transfers++
+        }
+        expect(served.duringRun, JSON.stringify(served)).toBeGreaterThan(0)
+
+        // Each batch: its first bomb stopped by its own budget (which spends the batch's), the
+        // other 99 answered as go-ethereum answers the calls of a batch out of time.
+        for (const reply of await Promise.all(batches)) {
+          expect(reply.status).toBe(200)
+          expect(reply.body).toHaveLength(100)
+          const errors = (reply.body as Array<any>).map((r) => r.error)
+          expect(errors.every((error) => error !== undefined)).toBe(true)
+          expect(errors[0]).toEqual({ code: -32000, message: ABORTED })
+          expect(errors.slice(1).every((error) => error.code === -32002 && error.message === "request timed out")).toBe(true)
+        }
+        // The transfers all went through.
+        const balance = await other.rpc(rpcCall(1, "eth_getBalance", [b, "latest"]))
+        expect(BigInt(balance.body.result)).toBe(BigInt(served.transfers))
+      })
+    }), 60_000)
+
+  it.scopedLive("each way of running it ends in its budget with the node's answer; a transaction over budget changes nothing", () =>
+    Effect.gen(function*() {
+      const { bomb, from, own } = yield* setUp()
+      yield* Effect.promise(async () => {
+        // One call, and a gas estimate (its runs share one budget).
+        const called = await own.rpc(rpcCall(1, "eth_call", [{ to: bomb }, "latest"]))
+        expect(called.body.error).toEqual({ code: -32000, message: ABORTED })
+        const estimated = await own.rpc(rpcCall(2, "klay_estimateGas", [{ to: bomb }]))
+        expect(estimated.body.error).toEqual({ code: -32000, message: ABORTED })
+        // Within its gas, the loop ends as any other: out of gas, whatever the time.
+        const capped = await own.rpc(rpcCall(3, "eth_call", [{ to: bomb, gas: "0x186a0" }, "latest"]))
+        expect(capped.body.error).toEqual({ code: -32000, message: "out of gas" })
+
+        // The wallet's read-only call: the service's code for the node's failures.
+        const viaWallet = await own.call("POST", "/v2/tx/contract/call", { to: bomb, data: { methodName: "anything" } })
+        expect(viaWallet.status).toBe(400)
+        expect(viaWallet.body.code).toBe(1065001)
+        expect(viaWallet.body.message).toBe(`failed to call a contract on klaytn node; -32000::${ABORTED}`)
+
+        // A transaction: refused before it is accepted, nothing applied.
+        const state = async () =>
+          Promise.all(["eth_getBalance", "eth_getTransactionCount"].map((m, i) => own.rpc(rpcCall(i, m, [from, "latest"])).then((r) => r.body.result)))
+        const before = await state()
+        const executed = await own.call("POST", "/v2/tx/contract/execute", { from, to: bomb, input: "0x", gas: 30_000_000 })
+        expect(executed.status).toBe(400)
+        expect(executed.body.code).toBe(1065001)
+        expect(executed.body.message).toBe(`failed to send a raw transaction to klaytn node; -32000::${ABORTED}`)
+        expect(await state()).toEqual(before)
+      })
+    }), 60_000)
+
+  it.scopedLive("in manual mining the run comes at mining: over budget, the transaction is committed failed and the block goes on", () =>
+    Effect.gen(function*() {
+      const { bomb, e, from, own } = yield* setUp({ mining: "manual" })
+      const [stuck, after] = yield* Effect.promise(async () => [
+        await own.ok("POST", "/v2/tx/contract/execute", { from, to: bomb, input: "0x", gas: 30_000_000 }),
+        await own.ok("POST", "/v2/tx/value", { from, to: bomb.replace(/.$/, "0"), value: "0x1" })
+      ])
+      expect(stuck.status).toBe("Submitted")
+      const [block] = yield* Effect.orDie(e.mine(1001))
+      expect(block!.transactions).toEqual([stuck.transactionHash, after.transactionHash])
+      yield* Effect.promise(async () => {
+        const failed = await own.ok("GET", `/v2/tx/${stuck.transactionHash}`)
+        expect(failed.status).toBe("CommitError")
+        expect(failed.txError).toBe("0x2")
+        expect((await own.ok("GET", `/v2/tx/${after.transactionHash}`)).status).toBe("Committed")
+      })
+    }), 60_000)
+})
