@@ -238,7 +238,7 @@ describe("reading a command line against the table", () => {
     })
     expect(read("--timeout 5s accounts get --help")).toEqual({ _tag: "Help", command: Spec.find(root, ["accounts", "get"]) })
     // Still the command's: one it does not take is refused by name, as after the words.
-    expect(usage("--timeout 5s emulator")).toBe("kas-wallet: unknown option --timeout for kas-wallet emulator; see 'kas-wallet emulator --help'")
+    expect(usage("--timeout 5s emulator")).toBe("kas-wallet: unknown option --timeout for kas-wallet emulator (did you mean --evm-timeout?); see 'kas-wallet emulator --help'")
     expect(usage("--timeout 5s accounts get 0x1 --timeout 6s")).toContain("--timeout is given twice")
     expect(usage("--timeout 5s")).toContain("unknown option --timeout for kas-wallet: give a command first")
     // Not an option of any command: left for the top level's reading.

@@ -1,6 +1,6 @@
 /**
  * The bounded EVM (issue 33): a contract that never halts — a loop over dense JUMPDESTs, written
- * by hand below — runs in a worker thread for at most its time budget (200 ms here), while the
+ * by hand (fixtures/bomb.ts) — runs in a worker thread for at most its time budget (200 ms here), while the
  * emulator goes on answering everyone else; each way of running it ends with what a node answers:
  * `eth_call` and `eth_estimateGas` with go-ethereum's `execution aborted (timeout = 200ms)`, the
  * other calls of a batch whose budget is spent with `-32002 request timed out`, `contract/call`
@@ -15,11 +15,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Redacted } from "effect"
 import * as Workers from "../src/chain/evm/Workers.js"
 import * as Emulator from "../src/Emulator.js"
+import { BOMB_CREATION } from "./fixtures/bomb.js"
 
-// Runtime: 1000 JUMPDESTs, then PUSH1 0 JUMP back to the first: 1011 gas a lap, for ever.
-const BOMB_RUNTIME = `${"5b".repeat(1000)}600056`
-// Creation: CODECOPY the runtime (1003 bytes, after these 14) to memory and RETURN it.
-const BOMB_CREATION = `0x6103eb600e6000396103eb6000f3${BOMB_RUNTIME}`
 const KLAY = 10n ** 18n
 const ABORTED = "execution aborted (timeout = 200ms)"
 
