@@ -254,7 +254,7 @@ describe("kas-wallet tx deploy, execute, call and receipt against the emulator",
 
       // An address without code: the chain refuses to execute it, and a call of it returns nothing.
       const notContract = yield* run(["tx", "execute", "--from", owner, "--to", owner, "--input", "0x"])
-      expect(notContract.code).toBe(2)
+      expect(notContract.code).toBe(8)
       expect(notContract.err).toMatch(/^kas-wallet: the chain refused the execution \(HTTP 400, code 1065001: .*not a program account.*; check --to: it is not a contract$/)
       const empty = yield* run(["tx", "call", "--to", owner, "--method", "balanceOf(address) returns (uint256)", "--args", owner])
       expect({ code: empty.code, err: empty.err }).toEqual({
