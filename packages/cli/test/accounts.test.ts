@@ -47,8 +47,14 @@ describe("kas-wallet accounts", () => {
       expect(JSON.parse(got.out).address).toBe(account.address)
       const table = yield* cli(["accounts", "list"], env)
       expect(table.out.split("\n")[0]).toMatch(/^ADDRESS +CREATED \(UTC\) +CHAIN +POOL +KEY$/)
-      expect(table.out).toContain(account.address)
+      // At 80 columns: the address shortened as the tour prints it; --wide prints it whole.
+      expect(table.out).toContain(`${account.address.slice(0, 6)}…${account.address.slice(-4)}  `)
+      expect(table.out).not.toContain(account.address)
+      for (const line of table.out.split("\n")) expect([...line].length, line).toBeLessThanOrEqual(80)
       expect(table.out).toMatch(/\(last page\)$/)
+      const wide = yield* cli(["accounts", "list", "--wide"], env)
+      expect(wide.out.split("\n")[0]).toMatch(/^ADDRESS +CREATED \(UTC\) +CHAIN +POOL +KEY$/)
+      expect(wide.out).toContain(account.address)
 
       const failures: Array<[ReadonlyArray<string>, Record<string, string>, number, string | RegExp]> = [
         [["accounts", "list", "--page-size", "0"], env, 2, "kas-wallet: --page-size must be an integer from 1 to 1000 (got 0)"],

@@ -43,7 +43,8 @@ describe("kas-wallet tx and the emulator's ledger commands", () => {
       const sent = yield* run(["tx", "send", "--from", from, "--to", to, "--value", "1.5KLAY", "--fee-payer", "global", "--fee-ratio", "30", "--memo", "hi", "--json"])
       expect(sent.code, sent.err).toBe(0)
       const result = JSON.parse(sent.out)
-      expect(result).toMatchObject({ typeInt: 18, value: "0x14d1120d7b160000", feeRatio: 30, input: "0x6869", status: "Submitted" })
+      // --json's one form: amounts in peb as decimal strings, counts as numbers.
+      expect(result).toMatchObject({ typeInt: 18, value: "1500000000000000000", gasPrice: "25000000000", feeRatio: 30, input: "0x6869", status: "Submitted" })
       expect(result.feePayer).toBe(e.globalFeePayer(1001).toLowerCase())
       const pending = yield* run(["tx", "receipt", result.transactionHash, "--json"])
       expect(JSON.parse(pending.out).status).toBe("Pending")
@@ -54,7 +55,15 @@ describe("kas-wallet tx and the emulator's ledger commands", () => {
       // --wait polls on the clock: the block comes when the TestClock says so.
       const committed = yield* withClockMoving(run(["tx", "receipt", result.transactionHash, "--wait", "--json"]))
       expect(committed.code, committed.err).toBe(0)
-      expect(JSON.parse(committed.out)).toMatchObject({ status: "Committed", blockNumber: "0x1", gasUsed: "0x8d68" })
+      expect(JSON.parse(committed.out)).toMatchObject({
+        status: "Committed",
+        blockNumber: 1,
+        gasUsed: 36200,
+        nonce: 0,
+        transactionIndex: 0,
+        value: "1500000000000000000",
+        gasPrice: "25000000000"
+      })
 
       // The human form of a send, waited for: who paid what.
       const done = yield* withClockMoving(run(["tx", "send", "--from", from, "--to", to, "--value", "1000peb", "--wait"]))

@@ -111,6 +111,13 @@ const service = (error: WalletError.ServiceError) =>
 
 const oneLine = (s: string) => s.replace(/\s*\n\s*/g, " ").trim()
 
+// A base URL with a path (`…/v2`) sends every request to `<path>/v2/...`, which the service does
+// not serve: a 404 then most likely means the URL, not the request.
+const pathHint = (url: string): string => {
+  const path = URL.canParse(url) ? new URL(url).pathname.replace(/\/+$/, "") : ""
+  return path === "" ? "" : `; the base URL ${url} has a path (${path}): requests go to ${path}/v2/…, give the service's root instead (--url / KAS_WALLET_URL)`
+}
+
 const refused = {
   deploy: "deployment",
   execute: "execution",
@@ -209,7 +216,7 @@ export const walletError = (error: WalletError.WalletError, context: Context): s
       if (error.code === ErrorBody.Code.TransactionNotFound) {
         return `no transaction ${context.hash ?? ""} on chain ${context.chainId} (${service(error)}); check --chain, or wait with --wait`
       }
-      return `the service rejected the request (${service(error)})`
+      return `the service rejected the request (${service(error)})${error.status === 404 ? pathHint(context.url) : ""}`
     case "RateLimited":
       return `rate limited (${service(error)}); try again later`
     case "ServerError":
