@@ -81,7 +81,13 @@ describe("kas-wallet accounts", () => {
         [["accounts", "list"], { ...env, KAS_SECRET_ACCESS_KEY: "wrong-secret-value" }, 3, new RegExp(`^kas-wallet: ${e.url} refused the key \\(HTTP 401`)],
         [["accounts", "list"], { ...env, KAS_WALLET_URL: closed }, 7, new RegExp(`^kas-wallet: cannot connect to ${closed} \\(.*\\); is it running\\? check --url / KAS_WALLET_URL$`)],
         [["accounts", "list"], { KAS_WALLET_URL: e.url }, 2, /^kas-wallet: no API key: set KAS_ACCESS_KEY_ID and KAS_SECRET_ACCESS_KEY .*kas-wallet emulator/],
-        [["accounts", "list", "--size", "5"], env, 2, /^kas-wallet: unknown option --size for kas-wallet accounts list \(did you mean --page-size\?\)/]
+        [["accounts", "list", "--size", "5"], env, 2, /^kas-wallet: unknown option --size for kas-wallet accounts list \(did you mean --page-size\?\)/],
+        [["acounts", "list"], env, 2, /^kas-wallet: unknown command "acounts" for kas-wallet \(did you mean accounts\? commands: /],
+        // A base URL with the API's path in it: the 404 points at the URL.
+        [["accounts", "list"], { ...env, KAS_WALLET_URL: `${e.url}/v2` }, 2, new RegExp(
+          `^kas-wallet: the service rejected the request \\(HTTP 404, code 1010007: .*\\); the base URL ${e.url}/v2 has a path \\(/v2\\): requests go to /v2/v2/…, give the service's root instead \\(--url / KAS_WALLET_URL\\)$`
+        )],
+        [["accounts", "get", `0x${"12".repeat(20)}`, "--url", `${e.url}/`], env, 4, /^kas-wallet: no account /]
       ]
       for (const [args, environment, code, message] of failures) {
         const ran = yield* cli(args, environment)
