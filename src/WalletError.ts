@@ -3,6 +3,8 @@
  *
  * - From the service (an HTTP response that is not 2xx): `Unauthorized` (401), `AccountNotFound`
  *   (code 1061010, "data don't exist": the address is unknown or not in the selected pool),
+ *   `PoolNotFound` (code 1061010 about `x-krn`: the pool is not the member's on the chain),
+ *   `NodeRefusal` (code 1065001: the node refused the transaction, with a typed `reason`),
  *   `RateLimited` (429), `ServerError` (5xx), `InvalidRequest` (any other 4xx). Each carries the
  *   HTTP status, the KAS `code`, the service's message and `requestId` when the body is the KAS
  *   error shape, and a short excerpt of the body otherwise (a proxy's HTML page, an empty body).
@@ -30,6 +32,7 @@
  * @since 0.1.0
  */
 import { Predicate, Schema } from "effect"
+import * as RefusalReason from "./RefusalReason.js"
 
 const RequestFields = {
   /** HTTP method of the failed request. */
@@ -86,6 +89,43 @@ export class Unauthorized extends Schema.TaggedError<Unauthorized>()("Unauthoriz
  */
 export class AccountNotFound extends Schema.TaggedError<AccountNotFound>()("AccountNotFound", ServiceFields) {
   /** @since 0.1.0 */
+  override get message(): string {
+    return describe(this)
+  }
+}
+
+/**
+ * The pool the request names (`x-krn`: the client's `pool` or `feePayerPool`) is not one of the
+ * member's on the request's chain, or not of the kind the route takes: another member's pool, an
+ * unknown or deleted one, a fee-payer pool where an account pool is expected. The service answers
+ * it as "data don't exist" (code 1061010) about `x-krn`.
+ *
+ * @since 0.11.0
+ * @category errors
+ */
+export class PoolNotFound extends Schema.TaggedError<PoolNotFound>()("PoolNotFound", ServiceFields) {
+  /** @since 0.11.0 */
+  override get message(): string {
+    return describe(this)
+  }
+}
+
+/**
+ * The node refused the transaction (code 1065001): nothing reached the chain. `reason` says why,
+ * as a tagged value (`RefusalReason`: `InsufficientSenderFunds`, `InsufficientFeePayerFunds`,
+ * `NonceTooLow`, `AlreadyKnown`, `Underpriced`, or `Other` with the node's words), so a program
+ * matches on it rather than on `serviceMessage`. A contract call that reverts is one too (`Other`,
+ * `execution reverted: …`).
+ *
+ * @since 0.11.0
+ * @category errors
+ */
+export class NodeRefusal extends Schema.TaggedError<NodeRefusal>()("NodeRefusal", {
+  ...ServiceFields,
+  /** Why the node refused it. */
+  reason: RefusalReason.RefusalReason
+}) {
+  /** @since 0.11.0 */
   override get message(): string {
     return describe(this)
   }
@@ -330,6 +370,8 @@ export class SubmissionFailed extends Schema.TaggedError<SubmissionFailed>()("Su
   error: Schema.String,
   /** The KAS code of the last failure, when the service answered with one. */
   code: Schema.optional(Schema.Number),
+  /** Why the node refused it, when the last failure was a `NodeRefusal`. */
+  reason: Schema.optional(RefusalReason.RefusalReason),
   /** The last failure's message. */
   description: Schema.String
 }) {
@@ -346,7 +388,14 @@ export class SubmissionFailed extends Schema.TaggedError<SubmissionFailed>()("Su
  * @since 0.1.0
  * @category models
  */
-export type ServiceError = Unauthorized | AccountNotFound | InvalidRequest | RateLimited | ServerError
+export type ServiceError =
+  | Unauthorized
+  | AccountNotFound
+  | PoolNotFound
+  | NodeRefusal
+  | InvalidRequest
+  | RateLimited
+  | ServerError
 
 /**
  * Every error of a WalletClient operation.
@@ -375,6 +424,8 @@ export type WalletError =
 export const WalletError = Schema.Union(
   Unauthorized,
   AccountNotFound,
+  PoolNotFound,
+  NodeRefusal,
   InvalidRequest,
   RateLimited,
   ServerError,
@@ -392,6 +443,8 @@ export const WalletError = Schema.Union(
 const tags = new Set<string>([
   "Unauthorized",
   "AccountNotFound",
+  "PoolNotFound",
+  "NodeRefusal",
   "InvalidRequest",
   "RateLimited",
   "ServerError",
@@ -422,5 +475,6 @@ export const isWalletError = (u: unknown): u is WalletError =>
  * @category guards
  */
 export const isServiceError = (error: WalletError): error is ServiceError =>
-  error._tag === "Unauthorized" || error._tag === "AccountNotFound" || error._tag === "InvalidRequest" ||
+  error._tag === "Unauthorized" || error._tag === "AccountNotFound" || error._tag === "PoolNotFound" ||
+  error._tag === "NodeRefusal" || error._tag === "InvalidRequest" ||
   error._tag === "RateLimited" || error._tag === "ServerError"

@@ -123,6 +123,13 @@ export * as Pagination from "./Pagination.js"
 export * as PublicKey from "./PublicKey.js"
 
 /**
+ * Why the node refused a transaction: the tagged `reason` of `WalletError.NodeRefusal`.
+ *
+ * @since 0.11.0
+ */
+export * as RefusalReason from "./RefusalReason.js"
+
+/**
  * Registration of existing Klaytn accounts under keys KAS holds: the request and its answer.
  *
  * @since 0.8.0

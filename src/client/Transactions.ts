@@ -10,10 +10,10 @@ import type * as Address from "../Address.js"
 import * as Amount from "../Amount.js"
 import * as WalletApi from "../api/WalletApi.js"
 import type * as ChainId from "../ChainId.js"
-import * as ErrorBody from "../ErrorBody.js"
 import * as AbiValue from "../internal/abiValue.js"
 import * as Options from "../internal/options.js"
 import * as Spans from "../internal/spans.js"
+import * as RefusalReason from "../RefusalReason.js"
 import * as Transaction from "../Transaction.js"
 import * as TransactionKind from "../TransactionKind.js"
 import type * as FeeDelegation from "../FeeDelegation.js"
@@ -304,8 +304,8 @@ const outcomeUnknown = (error: WalletError.WalletError, resubmission: boolean) =
   // A 2xx the client could not read (garbled, cut short): the service may well have accepted it.
   error._tag === "ResponseDecodeError" ||
   // A resubmission the node refuses as a duplicate ("already known", "nonce too low") may
-  // mean the first one got through.
-  (resubmission && error._tag === "InvalidRequest" && error.code === ErrorBody.Code.SendFailed)
+  // mean the first one got through; any other refusal means it did not.
+  (resubmission && error._tag === "NodeRefusal" && RefusalReason.isDuplicate(error.reason))
 
 /**
  * The transaction operations over the client's requests; `sendReliably` looks hashes up with the
@@ -407,6 +407,7 @@ export const make = (
           submissions,
           error: error._tag,
           ...("code" in error && error.code !== undefined ? { code: error.code } : {}),
+          ...(error._tag === "NodeRefusal" ? { reason: error.reason } : {}),
           description: error.message
         })
       // Known to the service, pending or in a block: the submission got through.

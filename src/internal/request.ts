@@ -7,6 +7,7 @@
 import { FetchHttpClient, type HttpClient, type HttpClientError, type HttpClientRequest, type HttpClientResponse } from "@effect/platform"
 import { Clock, Duration, Effect, Either, Option, ParseResult, Random, Stream } from "effect"
 import * as ErrorBody from "../ErrorBody.js"
+import * as RefusalReason from "../RefusalReason.js"
 import type { RetryPolicy } from "../WalletConfig.js"
 import * as WalletError from "../WalletError.js"
 import { mapStrings } from "./errors.js"
@@ -141,6 +142,10 @@ interface Where {
   readonly path: string
 }
 
+// The service's "data don't exist" when the pool of `x-krn` is not the member's
+// (`data don't exist; x-krn`, `…; x-krn is not an account pool KRN`).
+const POOL = /;\s*x-krn\b/i
+
 /**
  * The error for a response that is not 2xx. `text` is already scrubbed: an excerpt cut through an
  * echoed secret would keep a part of it that no scrubbing can recognise afterwards.
@@ -179,7 +184,13 @@ const statusError = (
     return new WalletError.RateLimited({ ...fields, ...(wait !== undefined ? { retryAfterMillis: wait } : {}) })
   }
   if (status >= 500) return new WalletError.ServerError(fields)
-  if (kas?.code === ErrorBody.Code.DataNotExist) return new WalletError.AccountNotFound(fields)
+  if (kas?.code === ErrorBody.Code.DataNotExist) {
+    // "data don't exist" about the request's `x-krn` names the pool, not an account.
+    return POOL.test(kas.message) ? new WalletError.PoolNotFound(fields) : new WalletError.AccountNotFound(fields)
+  }
+  if (kas?.code === ErrorBody.Code.SendFailed) {
+    return new WalletError.NodeRefusal({ ...fields, reason: RefusalReason.fromMessage(kas.message) })
+  }
   return new WalletError.InvalidRequest(fields)
 }
 

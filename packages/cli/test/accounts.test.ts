@@ -47,8 +47,14 @@ describe("kas-wallet accounts", () => {
       expect(JSON.parse(got.out).address).toBe(account.address)
       const table = yield* cli(["accounts", "list"], env)
       expect(table.out.split("\n")[0]).toMatch(/^ADDRESS +CREATED \(UTC\) +CHAIN +POOL +KEY$/)
-      expect(table.out).toContain(account.address)
+      // At 80 columns: the address shortened as the tour prints it; --wide prints it whole.
+      expect(table.out).toContain(`${account.address.slice(0, 6)}…${account.address.slice(-4)}  `)
+      expect(table.out).not.toContain(account.address)
+      for (const line of table.out.split("\n")) expect([...line].length, line).toBeLessThanOrEqual(80)
       expect(table.out).toMatch(/\(last page\)$/)
+      const wide = yield* cli(["accounts", "list", "--wide"], env)
+      expect(wide.out.split("\n")[0]).toMatch(/^ADDRESS +CREATED \(UTC\) +CHAIN +POOL +KEY$/)
+      expect(wide.out).toContain(account.address)
 
       const failures: Array<[ReadonlyArray<string>, Record<string, string>, number, string | RegExp]> = [
         [["accounts", "list", "--page-size", "0"], env, 2, "kas-wallet: --page-size must be an integer from 1 to 1000 (got 0)"],
@@ -75,7 +81,13 @@ describe("kas-wallet accounts", () => {
         [["accounts", "list"], { ...env, KAS_SECRET_ACCESS_KEY: "wrong-secret-value" }, 3, new RegExp(`^kas-wallet: ${e.url} refused the key \\(HTTP 401`)],
         [["accounts", "list"], { ...env, KAS_WALLET_URL: closed }, 7, new RegExp(`^kas-wallet: cannot connect to ${closed} \\(.*\\); is it running\\? check --url / KAS_WALLET_URL$`)],
         [["accounts", "list"], { KAS_WALLET_URL: e.url }, 2, /^kas-wallet: no API key: set KAS_ACCESS_KEY_ID and KAS_SECRET_ACCESS_KEY .*kas-wallet emulator/],
-        [["accounts", "list", "--size", "5"], env, 2, /^kas-wallet: unknown option --size for kas-wallet accounts list \(did you mean --page-size\?\)/]
+        [["accounts", "list", "--size", "5"], env, 2, /^kas-wallet: unknown option --size for kas-wallet accounts list \(did you mean --page-size\?\)/],
+        [["acounts", "list"], env, 2, /^kas-wallet: unknown command "acounts" for kas-wallet \(did you mean accounts\? commands: /],
+        // A base URL with the API's path in it: the 404 points at the URL.
+        [["accounts", "list"], { ...env, KAS_WALLET_URL: `${e.url}/v2` }, 2, new RegExp(
+          `^kas-wallet: the service rejected the request \\(HTTP 404, code 1010007: .*\\); the base URL ${e.url}/v2 has a path \\(/v2\\): requests go to /v2/v2/…, give the service's root instead \\(--url / KAS_WALLET_URL\\)$`
+        )],
+        [["accounts", "get", `0x${"12".repeat(20)}`, "--url", `${e.url}/`], env, 4, /^kas-wallet: no account /]
       ]
       for (const [args, environment, code, message] of failures) {
         const ran = yield* cli(args, environment)

@@ -79,6 +79,37 @@ describe("kas-wallet emulator member|key|pool", () => {
       yield* Effect.promise(() => fs.rm(dir, { recursive: true, force: true }))
     }))
 
+  it.live("take the member and the chain from KAS_ACCOUNT_ID and KAS_CHAIN_ID (emulator env's), and print --json", () =>
+    Effect.gen(function*() {
+      const dir = yield* Effect.promise(() => fs.mkdtemp(path.join(os.tmpdir(), "kas-emu-cli-")))
+      const db = path.join(dir, "e.db")
+      const accountId = /^account id: (\S+)$/m.exec((yield* cli("emulator", "member", "create", "--db", db)).out)![1]!
+      const env = { KAS_ACCOUNT_ID: accountId, KAS_CHAIN_ID: "8217" }
+      // As the issue's user typed it: no --account-id, no --chain.
+      const created = yield* run(["emulator", "pool", "create", "--name", "payroll", "--db", db], env)
+      expect(created).toMatchObject({ code: 0, out: `krn:8217:wallet:${accountId}:account-pool:payroll` })
+      // A flag wins over its variable.
+      const testnet = yield* run(["emulator", "pool", "create", "--name", "payroll", "--chain", "1001", "--db", db, "--json"], env)
+      expect(JSON.parse(testnet.out)).toEqual({ krn: `krn:1001:wallet:${accountId}:account-pool:payroll` })
+      const pools = yield* run(["emulator", "pool", "list", "--db", db, "--json"], env)
+      expect(JSON.parse(pools.out)).toEqual([
+        { krn: `krn:1001:wallet:${accountId}:account-pool:default`, isDefault: true },
+        { krn: `krn:1001:wallet:${accountId}:account-pool:payroll`, isDefault: false },
+        { krn: `krn:8217:wallet:${accountId}:account-pool:default`, isDefault: true },
+        { krn: `krn:8217:wallet:${accountId}:account-pool:payroll`, isDefault: false }
+      ])
+      const keys = yield* run(["emulator", "key", "create", "--db", db], env)
+      expect(keys.code, keys.err).toBe(0)
+      const listed = JSON.parse((yield* run(["emulator", "key", "list", "--db", db, "--json"], env)).out)
+      expect(listed).toEqual([{ accessKeyId: expect.stringMatching(/^KASK/), createdAt: expect.any(Number) }])
+      const members = JSON.parse((yield* cli("emulator", "member", "list", "--db", db, "--json")).out)
+      expect(members).toEqual([{ accountId, createdAt: expect.any(Number) }])
+      // Neither given: what to give, and where from.
+      const none = yield* run(["emulator", "pool", "create", "--name", "x", "--db", db], {})
+      expect(none).toMatchObject({ code: 2, err: "kas-wallet: --account-id (or KAS_ACCOUNT_ID) is required, e.g. --account-id 6c5f6a1e-0d3b-4f5e-9a0c-2f1e4d3c2b1a" })
+      yield* Effect.promise(() => fs.rm(dir, { recursive: true, force: true }))
+    }))
+
   it.live("serve refuses an access key id without its secret, and a bad database location", () =>
     Effect.gen(function*() {
       const half = yield* cli("emulator", "--port", "0", "--db", ":memory:", "--access-key-id", "KASKHALF")

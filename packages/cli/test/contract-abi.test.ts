@@ -183,7 +183,7 @@ describe("receipts and results of contracts", () => {
 
   it("logs: address, topics and data; decoded by --event where their topic is the event's", () => {
     const receipt = fixture("tx-receipt-200-contract-execution-receipt-which-has-logs")
-    const plain = TxCommand.receiptDetails(receipt)
+    const plain = TxCommand.receiptDetails(receipt, undefined, { wide: true })
     expect(plain).toMatch(/^logs +2$/m)
     expect(plain).toMatch(/^log 0 +0x270F21FbF544E5f87B4988c521315a87Ce24AcF2$/m)
     expect(plain).toMatch(/^ {2}topic 0 +0x834d96fe4fae8c45fce8c6cb6116dd1a578f5abefcf3c339a16106d8e038c17f$/m)
@@ -211,9 +211,13 @@ describe("receipts and results of contracts", () => {
       signature: "Transfer(address indexed,address indexed,uint256)",
       args: { from: "0x5053e2f0dDe795c423A2b7f551C873f6Ef6F4Daa", to: "0x0000000000000000000000000000000000000000", value: "1000" }
     }])
-    const text = TxCommand.receiptDetails(withTransfer, { events: [transfer], decoded: all, show: Contract.showLog })
+    const text = TxCommand.receiptDetails(withTransfer, { events: [transfer], decoded: all, show: Contract.showLog }, { wide: true })
     expect(text).toMatch(/^logs +3$/m)
     expect(text).toMatch(/^ {2}event +Transfer\(from: 0x5053e2f0dDe795c423A2b7f551C873f6Ef6F4Daa, to: 0x0{40}, value: 1000\)$/m)
+    // At 80 columns (without --wide): the event's line, too wide, has its addresses shortened.
+    const narrow = TxCommand.receiptDetails(withTransfer, { events: [transfer], decoded: all, show: Contract.showLog })
+    expect(narrow).toMatch(/^ {2}event +Transfer\(from: 0x5053…4Daa, to: 0x0000…0000, value: 1000\)$/m)
+    for (const line of narrow.split("\n")) expect([...line].length, line).toBeLessThanOrEqual(80)
     // The event row follows its own log's rows.
     expect(text.indexOf("  event")).toBeGreaterThan(text.indexOf("log 2"))
 
@@ -235,9 +239,13 @@ describe("receipts and results of contracts", () => {
     const result = Schema.decodeUnknownSync(Transaction.TransactionResult)(
       JSON.parse(fs.readFileSync(new URL("../../../test/fixtures/tx/fd-contract-deploy-200-with-fee-ratio.json", import.meta.url), "utf8"))
     )
-    const text = TxCommand.resultDetails(result)
+    const text = TxCommand.resultDetails(result, { wide: true })
     expect(text).toMatch(/^input +0x[0-9a-f]{64}\.\.\. \(\d+ bytes\)$/m)
     expect(text).not.toMatch(/^to /m)
+    // At 80 columns: the head of 16 digits.
+    const narrow = TxCommand.resultDetails(result)
+    expect(narrow).toMatch(/^input +0x[0-9a-f]{16}\.\.\. \(\d+ bytes\)$/m)
+    for (const line of narrow.split("\n")) expect([...line].length, line).toBeLessThanOrEqual(80)
   })
 })
 

@@ -148,6 +148,7 @@ describe("kas-wallet emulator options", () => {
         `export KAS_WALLET_URL=${first.url}`,
         `export KAS_NODE_URL=${first.url}/v1/klaytn`,
         "export KAS_CHAIN_ID=1001",
+        `export KAS_ACCOUNT_ID=${member![1]}`,
         `export KAS_ACCESS_KEY_ID=${member![2]}`,
         `export KAS_SECRET_ACCESS_KEY="$(cat ${file})"`,
         "unset KAS_ACCOUNT_POOL KAS_FEEPAYER_POOL"

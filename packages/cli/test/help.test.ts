@@ -207,12 +207,20 @@ describe("reading a command line against the table", () => {
     expect(usage("accounts get")).toContain("kas-wallet accounts get needs <address>: 0x followed by 40 hex digits")
     expect(usage("accounts get 0x1 0x2")).toContain("unexpected argument \"0x2\" for kas-wallet accounts get")
     expect(usage("accounts lst")).toContain(
-      "unknown command \"lst\" for kas-wallet accounts (commands: create, get, list, count, by-public-key, disable, enable, delete, multisig or register)"
+      "unknown command \"lst\" for kas-wallet accounts (did you mean list? commands: create, get, list, count, by-public-key, disable, enable, delete, multisig or register)"
     )
-    expect(usage("fee-payers lst")).toContain("unknown command \"lst\" for kas-wallet fee-payers (commands: create, get, list or delete)")
+    expect(usage("fee-payers lst")).toContain("unknown command \"lst\" for kas-wallet fee-payers (did you mean list? commands: create, get, list or delete)")
+    // A mistyped command, as a mistyped flag, gets what it may have meant; a word far from every
+    // command gets the list alone.
+    expect(usage("acounts list")).toBe(
+      "kas-wallet: unknown command \"acounts\" for kas-wallet (did you mean accounts? commands: accounts, fee-payers, tx, keys, history, migrate, emulator or tour); see 'kas-wallet --help'"
+    )
+    expect(usage("emulator membr list")).toContain("unknown command \"membr\" for kas-wallet emulator (did you mean member? commands:")
+    expect(usage("tx snd")).toContain("(did you mean send? commands:")
+    expect(usage("accounts frobnicate")).toContain("unknown command \"frobnicate\" for kas-wallet accounts (commands:")
     expect(usage("fee-payers get")).toContain("kas-wallet fee-payers get needs <address>: 0x followed by 40 hex digits")
     expect(usage("accounts by-public-key")).toContain("kas-wallet accounts by-public-key needs <public-key>")
-    expect(usage("keys lst")).toContain("unknown command \"lst\" for kas-wallet keys (commands: create, list, get, delete or sign)")
+    expect(usage("keys lst")).toContain("unknown command \"lst\" for kas-wallet keys (did you mean list? commands: create, list, get, delete or sign)")
     expect(usage("keys sign 0xab")).toContain("kas-wallet keys sign needs <hash>: 0x followed by 64 hex digits (32 bytes)")
     expect(usage("keys list --pool x")).toContain("unknown option --pool for kas-wallet keys list")
     expect(usage("history list --to 5")).toContain("unknown option --to for kas-wallet history list")

@@ -73,11 +73,19 @@ describe("kas-wallet keys", () => {
         expect(key.keyId).toMatch(new RegExp(`^${pool}:0x[0-9a-f]{64}$`))
         expect(Object.keys(key).sort()).toEqual(["blob", "keyId", "krn", "publicKey"])
       }
-      const table = ok(yield* cli(["keys", "create"], env), secret).split("\n")
+      // --wide: the whole key id, to give to keys get | sign | delete.
+      const table = ok(yield* cli(["keys", "create", "--wide"], env), secret).split("\n")
       expect(table[0]).toMatch(/^KEY ID +PUBLIC KEY$/)
       expect(table).toHaveLength(2)
       const third = table[1]!.split(/ +/)[0]!
       expect(third).toMatch(new RegExp(`^${pool}:0x[0-9a-f]{64}$`))
+      // Without: 80 columns, the key id's member id and key shortened as the tour prints them.
+      const narrow = ok(yield* cli(["keys", "list", "--page-size", "1", "--key-pool", pool], env), secret).split("\n")
+      const member = pool.split(":")[3]!
+      expect(narrow[1]).toMatch(
+        new RegExp(`^krn:1001:wallet:${member.slice(0, 4)}…${member.slice(-4)}:key-pool:default:0x[0-9a-f]{4}…[0-9a-f]{4}  0x04[0-9a-f]{8}…[0-9a-f]{6}$`)
+      )
+      expect([...narrow[1]!].length).toBeLessThanOrEqual(80)
 
       // No pool selected: the member's default key pool, whose KRN the count's account id gives.
       const verbose = yield* cli(["keys", "list", "--json", "--verbose"], env)
@@ -90,14 +98,14 @@ describe("kas-wallet keys", () => {
       ])
       // A selected key pool, from the flag or the variable, is listed as it is: no count first.
       for (const [args, environment] of [[["--key-pool", pool], env], [[], { ...env, KAS_KEY_POOL: pool }]] as const) {
-        const selected = yield* cli(["keys", "list", "--page-size", "1", "--verbose", ...args], environment)
+        const selected = yield* cli(["keys", "list", "--page-size", "1", "--verbose", "--wide", ...args], environment)
         const out = ok(selected, secret).split("\n")
         expect(out[0]).toMatch(/^KEY ID +PUBLIC KEY$/)
         expect(out[1]).toMatch(new RegExp(`^${third} +0x04[0-9a-f]{8}…[0-9a-f]{6}$`))
         expect(out[2]).toMatch(/^next page: --cursor \S+$/)
         expect(selected.err).not.toContain("/v2/stat/count")
       }
-      const second = ok(yield* cli(["keys", "list", "--krn", pool, "--page-size", "1", "--cursor", ok(yield* cli(["keys", "list", "--page-size", "1"], env), secret).split("--cursor ")[1]!], env), secret)
+      const second = ok(yield* cli(["keys", "list", "--wide", "--krn", pool, "--page-size", "1", "--cursor", ok(yield* cli(["keys", "list", "--page-size", "1"], env), secret).split("--cursor ")[1]!], env), secret)
       expect(second).toContain(created[1].keyId)
 
       // Every page, one key per line, with its progress line when the rows go to a pipe.
@@ -108,7 +116,7 @@ describe("kas-wallet keys", () => {
 
       const got = JSON.parse(ok(yield* cli(["keys", "get", created[0].keyId, "--json"], env), secret))
       expect(got).toEqual(created[0])
-      const details = ok(yield* cli(["keys", "get", created[0].keyId], env), secret)
+      const details = ok(yield* cli(["keys", "get", created[0].keyId, "--wide"], env), secret)
       expect(details).toMatch(new RegExp(`^keyId +${created[0].keyId}$`, "m"))
       expect(details).toMatch(new RegExp(`^publicKey +${created[0].publicKey}$`, "m"))
 
@@ -226,7 +234,7 @@ describe("kas-wallet history", () => {
       expect(all.split("\n").map((l) => JSON.parse(l).transactionHash)).toEqual([others, share, whole])
       expect(progress[progress.length - 1]).toBe("\r3 records, 3 pages.\n")
 
-      const rows = ok(yield* cli(["history", "list", "--from", from], env), secret).split("\n")
+      const rows = ok(yield* cli(["history", "list", "--from", from, "--wide"], env), secret).split("\n")
       expect(rows[0]).toMatch(/^TRANSACTION +TIME \(UTC\) +FROM +CHARGED +STATUS$/)
       expect(rows[1]).toMatch(new RegExp(`^${share} +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d +0x[0-9a-fA-F]{4}…[0-9a-fA-F]{4} +[0-9.]+ KLAY +ok$`))
       expect(rows[3]).toBe("(last page)")

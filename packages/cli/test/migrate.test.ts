@@ -62,7 +62,7 @@ describe("kas-wallet migrate", () => {
         { address: late.address, privateKeys: [`0x${late.hex}`], nonce: 4 }
       ])
       // No node is read: every nonce is given, the gas price by the file or the flag.
-      const ran = yield* cli(["migrate", accounts, "--gas-price", "25ston", "--verbose"], env)
+      const ran = yield* cli(["migrate", accounts, "--gas-price", "25ston", "--verbose", "--wide"], env)
       expect(ran.code, ran.err).toBe(2)
       const lines = ran.out.split("\n")
       expect(lines[0]).toMatch(/^ADDRESS\s+OUTCOME\s+KEY ID\s+DETAIL$/)
@@ -185,7 +185,7 @@ describe("kas-wallet accounts register", () => {
       }))
       const rlp = `0x${Buffer.from(Either.getOrThrow(Klaytn.signAsSender(update, { chainId: 1001, sender: w.key }))).toString("hex")}`
       const other = wallet()
-      const ran = yield* cli(["accounts", "register", file("register.json", [{ keyId: key.keyId, address: w.address, rlp }, { keyId: key.keyId, address: other.address }])], env)
+      const ran = yield* cli(["accounts", "register", file("register.json", [{ keyId: key.keyId, address: w.address, rlp }, { keyId: key.keyId, address: other.address }]), "--wide"], env)
       expect(ran.code).toBe(2)
       const lines = ran.out.split("\n")
       expect(lines[1]).toMatch(new RegExp(`^${w.address}\\s+registered\\s+${key.keyId}\\s+updated$`))

@@ -36,8 +36,11 @@ describe("kas-wallet accounts multisig", () => {
       const sent = JSON.parse(ok(yield* cli(["tx", "send", "--from", treasury.address, "--to", to.address, "--value", "1000peb", "--json"], env), secret))
       expect(sent.status).toBe("Pending")
       const id = sent.transactionId as string
-      const table = ok(yield* cli(["accounts", "multisig", "pending", b.address], env), secret)
+      const table = ok(yield* cli(["accounts", "multisig", "pending", b.address, "--wide"], env), secret)
       expect(table).toContain(id)
+      const narrow = ok(yield* cli(["accounts", "multisig", "pending", b.address], env), secret)
+      expect(narrow).toMatch(new RegExp(`^${id.slice(0, 6)}…${id.slice(-4)} +0x[0-9a-fA-F]{4}…[0-9a-fA-F]{4} +\\d+ +\\d+ +\\d+(\\+\\d+)+ +\\d+ +`, "m"))
+      for (const line of narrow.split("\n")) expect([...line].length, line).toBeLessThanOrEqual(80)
       expect(table).toContain("(last page)")
       const listed = ok(yield* cli(["accounts", "multisig", "pending", treasury.address, "--all", "--json"], env), secret).trim().split("\n")
       expect(listed.map((line) => JSON.parse(line).transactionId)).toEqual([id])

@@ -62,10 +62,24 @@ const distance = (a: string, b: string): number => {
   return row[b.length]!
 }
 
+// A typo of `word`: within an edit for a short word, two for a longer one (`--jsn`, `acounts`;
+// not `--size` for `--wide`).
+const near = (word: string, name: string) => distance(word, name) <= Math.max(1, Math.min(2, Math.floor(word.length / 3)))
+
 const suggest = (name: string, flags: ReadonlyArray<Spec.Flag>): string => {
-  const close = flags.filter((f) => distance(name, f.name) <= 2 || f.name.endsWith(`-${name}`) || name.endsWith(f.name))
+  const close = flags.filter((f) => near(name, f.name) || f.name.endsWith(`-${name}`) || name.endsWith(f.name))
   return close.length > 0 ? ` (did you mean ${list(close.map((f) => `--${f.name}`))}?)` : ""
 }
+
+// The commands a mistyped one may have meant: its typos, or those it begins (`acc`).
+const suggestCommand = (word: string, commands: ReadonlyArray<string>): string => {
+  const close = commands.filter((c) => near(word, c) || (word.length >= 3 && c.startsWith(word)))
+  return close.length > 0 ? `did you mean ${list(close)}? ` : ""
+}
+
+/** The usage line of a word that is no command of `command`. */
+const unknownCommand = (word: string, command: Spec.Command, commands: ReadonlyArray<string>) =>
+  `unknown command ${JSON.stringify(word)} for ${display(command)} (${suggestCommand(word, commands)}commands: ${list(commands)})`
 
 /**
  * How many words the option at `args[i]` takes when it comes before the rest of the command's
@@ -135,7 +149,7 @@ export const read = (root: Spec.Command, args: ReadonlyArray<string>): Request =
     const first = rest[0]!
     return first.startsWith("-")
       ? usage(`unknown option ${first.split("=")[0]} for ${display(command)}: give a command first (${list(commands)})`)
-      : usage(`unknown command ${JSON.stringify(first)} for ${display(command)} (commands: ${list(commands)})`)
+      : usage(unknownCommand(first, command, commands))
   }
 
   const flags = Spec.flags(command)
@@ -187,7 +201,7 @@ export const read = (root: Spec.Command, args: ReadonlyArray<string>): Request =
   if (positionals.length > command.positionals.length) {
     const extra = positionals[command.positionals.length]!
     return commands.length > 0 && command.positionals.length === 0
-      ? usage(`unknown command ${JSON.stringify(extra)} for ${display(command)} (commands: ${list(commands)})`)
+      ? usage(unknownCommand(extra, command, commands))
       : usage(`unexpected argument ${JSON.stringify(extra)} for ${display(command)}`)
   }
   // An optional argument left out is absent from `positionals` (`Flags.positional` gives "").

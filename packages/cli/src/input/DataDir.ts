@@ -173,6 +173,8 @@ export type SecretSource =
  */
 export const envLines = (options: {
   readonly url: string
+  /** The member's account id, which the console commands (`emulator pool create`, ...) read. */
+  readonly accountId: string
   readonly accessKeyId: string
   readonly secret: SecretSource
 }): string =>
@@ -181,6 +183,7 @@ export const envLines = (options: {
     // Its Klaytn JSON-RPC, which `kas-wallet migrate` reads nonces and the gas price from.
     `export KAS_NODE_URL=${shellQuote(`${options.url}/v1/klaytn`)}`,
     "export KAS_CHAIN_ID=1001",
+    `export KAS_ACCOUNT_ID=${shellQuote(options.accountId)}`,
     `export KAS_ACCESS_KEY_ID=${shellQuote(options.accessKeyId)}`,
     options.secret._tag === "File"
       ? `export KAS_SECRET_ACCESS_KEY="$(cat ${shellQuote(options.secret.path)})"`

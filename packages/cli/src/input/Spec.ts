@@ -109,7 +109,7 @@ export const program = "kas-wallet"
  * @category constants
  */
 export const exitCodes =
-  "Exit codes: 0 ok, 1 unexpected, 2 invalid argument, 3 unauthorized, 4 not found, 5 rate limited, 6 server error, 7 transport."
+  "Exit codes: 0 ok, 1 unexpected, 2 invalid argument, 3 unauthorized, 4 not found, 5 rate limited, 6 server error, 7 transport, 8 refused by the node."
 
 /**
  * A command that runs and has no subcommands, its words (`P`) known to the type checker.

@@ -8,10 +8,11 @@
  * | 1 | unexpected failure (a bug, or a storage failure of the emulator) |
  * | 2 | invalid argument or configuration (checked locally, or rejected by the service: 4xx) |
  * | 3 | unauthorized (401: wrong or missing key) |
- * | 4 | not found (the account is not in the selected pool and chain) |
+ * | 4 | not found (the account or pool is not in the selected chain) |
  * | 5 | rate limited (429) |
  * | 6 | server error (5xx, or a response the client cannot accept) |
  * | 7 | transport (connection refused or reset, timeout) |
+ * | 8 | refused by the node (1065001: insufficient funds, nonce too low, already known, ...) |
  *
  * @since 0.1.0
  */
@@ -32,7 +33,8 @@ export const ExitCode = {
   NotFound: 4,
   RateLimited: 5,
   Server: 6,
-  Transport: 7
+  Transport: 7,
+  Refused: 8
 } as const
 
 /**
@@ -82,7 +84,10 @@ export const ofWalletError = (error: WalletError.WalletError): ExitCode => {
     case "Unauthorized":
       return ExitCode.Unauthorized
     case "AccountNotFound":
+    case "PoolNotFound":
       return ExitCode.NotFound
+    case "NodeRefusal":
+      return ExitCode.Refused
     case "RateLimited":
       return ExitCode.RateLimited
     case "ServerError":
@@ -92,9 +97,11 @@ export const ofWalletError = (error: WalletError.WalletError): ExitCode => {
     case "ResponseTooLarge":
     case "UnverifiedResult":
       return ExitCode.Server
+    case "SubmissionFailed":
+      // The node's refusal of the signed transaction is final; any other failure left it unknown.
+      return error.reason !== undefined ? ExitCode.Refused : ExitCode.Transport
     case "ReceiptTimeout":
     case "TransportError":
-    case "SubmissionFailed":
       return ExitCode.Transport
   }
 }

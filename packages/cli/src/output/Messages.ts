@@ -4,7 +4,7 @@
  *
  * @since 0.1.0
  */
-import { ErrorBody, type WalletError } from "effect-kas-wallet"
+import { ErrorBody, RefusalReason, type WalletError } from "effect-kas-wallet"
 
 /**
  * What a command was doing, for its messages.
@@ -111,6 +111,48 @@ const service = (error: WalletError.ServiceError) =>
 
 const oneLine = (s: string) => s.replace(/\s*\n\s*/g, " ").trim()
 
+// A base URL with a path (`…/v2`) sends every request to `<path>/v2/...`, which the service does
+// not serve: a 404 then most likely means the URL, not the request.
+const pathHint = (url: string): string => {
+  const path = URL.canParse(url) ? new URL(url).pathname.replace(/\/+$/, "") : ""
+  return path === "" ? "" : `; the base URL ${url} has a path (${path}): requests go to ${path}/v2/…, give the service's root instead (--url / KAS_WALLET_URL)`
+}
+
+const refused = {
+  deploy: "deployment",
+  execute: "execution",
+  call: "call",
+  relay: "transaction",
+  cancel: "cancellation",
+  anchor: "anchoring",
+  "update-key": "account update"
+} as Record<string, string>
+
+// What to do about each reason, in the command line's terms.
+const refusalHint = (reason: RefusalReason.RefusalReason, context: Context): string => {
+  switch (reason._tag) {
+    case "InsufficientSenderFunds":
+      return `; fund ${context.address ?? "the sender"} or send less`
+    case "InsufficientFeePayerFunds":
+      return `; fund the fee payer${context.feePayer !== undefined ? ` ${context.feePayer}` : ""}`
+    case "NonceTooLow":
+      return "; the nonce is used already (the transaction, or another of the sender, is in a block)"
+    case "AlreadyKnown":
+      return "; the node holds this transaction already: await its receipt"
+    case "Underpriced":
+      return "; a replacement must raise the gas price"
+    case "Other":
+      // Klaytn's word for an address without code: a contract's operation on an account.
+      return /not a program account/.test(reason.text) ? "; check --to: it is not a contract" : ""
+  }
+}
+
+const refusal = (error: WalletError.NodeRefusal, context: Context): string =>
+  `the chain refused the ${refused[context.operation as string] ?? "transfer"}` +
+  // The node's own words are in the service's message already.
+  `${error.reason._tag === "Other" ? "" : `: ${RefusalReason.describe(error.reason)}`} (${service(error)})` +
+  refusalHint(error.reason, context)
+
 /**
  * The line for a client error (without the `kas-wallet:` prefix).
  *
@@ -155,6 +197,10 @@ export const walletError = (error: WalletError.WalletError, context: Context): s
       return `no ${subject(context)} ${context.address ?? ""} in ${where(context)}${
         context.pool !== undefined ? ` (or no such ${poolWord(context)})` : ""
       } (${service(error)}); check --chain and ${poolFlag(context)}`
+    case "PoolNotFound":
+      return `no such ${poolWord(context)} ${context.pool ?? "(the member's default)"} on chain ${context.chainId} (${service(error)}); check ${poolFlag(context)} and --chain`
+    case "NodeRefusal":
+      return refusal(error, context)
     case "InvalidRequest":
       // The service answers these for every disable (enable) that changes nothing, an address
       // it does not hold included.
@@ -170,21 +216,7 @@ export const walletError = (error: WalletError.WalletError, context: Context): s
       if (error.code === ErrorBody.Code.TransactionNotFound) {
         return `no transaction ${context.hash ?? ""} on chain ${context.chainId} (${service(error)}); check --chain, or wait with --wait`
       }
-      if (error.code === ErrorBody.Code.SendFailed) {
-        const what = {
-          deploy: "deployment",
-          execute: "execution",
-          call: "call",
-          relay: "transaction",
-          cancel: "cancellation",
-          anchor: "anchoring",
-          "update-key": "account update"
-        }[context.operation as string] ?? "transfer"
-        // Klaytn's word for an address without code: a contract's operation on an account.
-        const hint = /not a program account/.test(error.serviceMessage) ? "; check --to: it is not a contract" : ""
-        return `the chain refused the ${what} (${service(error)})${hint}`
-      }
-      return `the service rejected the request (${service(error)})`
+      return `the service rejected the request (${service(error)})${error.status === 404 ? pathHint(context.url) : ""}`
     case "RateLimited":
       return `rate limited (${service(error)}); try again later`
     case "ServerError":

@@ -78,17 +78,77 @@ export const hex = (data: string, keep = 100): string =>
   data.length <= 2 + 2 * keep ? data : `${data.slice(0, 66)}... (${(data.length - 2) / 2} bytes)`
 
 /**
- * Rows as aligned columns (the last column is not padded), with a header row.
+ * How a command lays out its tables: `wide` (`--wide`) prints every address, hash and id in full;
+ * otherwise a table wider than `Width` shortens them, as the tour prints them (`0xa809…8e14`).
+ *
+ * @since 0.11.0
+ * @category models
+ */
+export interface Layout {
+  readonly wide: boolean
+}
+
+/**
+ * The width tables fit without `--wide`.
+ *
+ * @since 0.11.0
+ * @category formatting
+ */
+export const Width = 80
+
+// An address or key (40 hex digits), a hash (64), a KRN's member id (a UUID): what `fit` shortens.
+// Longer hex (a signed transaction, call data) is already cut by `hex` (its head then `...`), or
+// must print whole.
+const IDS = /\b0x(?:[0-9a-fA-F]{64}|[0-9a-fA-F]{40})\b(?!\.\.\.)|\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g
+
+// The head of long hex that `hex` cut (64 digits, then `... (1601 bytes)`): shorter still.
+const HEAD = /\b0x[0-9a-fA-F]{64}(?=\.\.\.)/g
+
+/**
+ * A text with its addresses, hashes and member ids shortened as the tour prints them: an address
+ * (and a key id's key) `0xa809…8e14`, a hash `0xa51376ff…6fa66a`, a member id `063e…ef87`, the
+ * head of cut data to 16 digits (`0x6080604052610100... (1601 bytes)`).
+ *
+ * @since 0.11.0
+ * @category formatting
+ */
+export const fit = (text: string): string =>
+  text.replace(HEAD, (head) => head.slice(0, 18)).replace(IDS, (id, at: number) =>
+    !id.startsWith("0x")
+      ? short(id, 4, 4)
+      // An address, or a key id's key (after its pool, a colon), as an account's KEY column has it.
+      : id.length === 42 || text[at - 1] === ":"
+      ? short(id)
+      : short(id, 10, 6))
+
+const render = (header: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string>>, indent: string): Array<string> => {
+  const all = [header, ...rows]
+  const widths = header.map((_, c) => Math.max(...all.map((row) => [...(row[c] ?? "")].length)))
+  return all.map((row) => indent + row.map((cell, c) => (c === row.length - 1 ? cell : cell.padEnd(widths[c]!))).join("  ").trimEnd())
+}
+
+const tooWide = (lines: ReadonlyArray<string>) => lines.some((line) => [...line].length > Width)
+
+/**
+ * Rows as aligned columns (the last column is not padded), with a header row. Unless `layout` is
+ * wide, a table wider than `Width` shortens its ids (`fit`): a `FIELD VALUE` table only in its
+ * rows that are too wide, any other in every row, so that a column keeps one form.
  *
  * @since 0.1.0
  * @category formatting
  */
-export const table = (header: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string>>, indent = ""): string => {
-  const all = [header, ...rows]
-  const widths = header.map((_, c) => Math.max(...all.map((row) => [...(row[c] ?? "")].length)))
-  return all
-    .map((row) => indent + row.map((cell, c) => (c === row.length - 1 ? cell : cell.padEnd(widths[c]!))).join("  ").trimEnd())
-    .join("\n")
+export const table = (
+  header: ReadonlyArray<string>,
+  rows: ReadonlyArray<ReadonlyArray<string>>,
+  indent = "",
+  layout: Layout = { wide: false }
+): string => {
+  const lines = render(header, rows, indent)
+  if (layout.wide || !tooWide(lines)) return lines.join("\n")
+  const fitted = header[0] === "FIELD"
+    ? rows.map((row, i) => ([...lines[i + 1]!].length > Width ? row.map(fit) : row))
+    : rows.map((row) => row.map(fit))
+  return render(header, fitted, indent).join("\n")
 }
 
 /**
@@ -127,7 +187,7 @@ export const accountRow = (account: Account.Account | Account.FeePayerAccount, c
  * @since 0.1.0
  * @category formatting
  */
-export const accountDetails = (account: Account.Account | Account.FeePayerAccount, indent = ""): string =>
+export const accountDetails = (account: Account.Account | Account.FeePayerAccount, layout?: Layout, indent = ""): string =>
   table(["FIELD", "VALUE"], [
     ["address", account.address],
     ["chainId", String(account.chainId)],
@@ -136,7 +196,7 @@ export const accountDetails = (account: Account.Account | Account.FeePayerAccoun
     ["krn", account.krn.toString()],
     ["keyId", `…:${short(account.keyId.keyHex, 10, 6)}`],
     ["publicKey", short(account.publicKey, 12, 6)]
-  ], indent)
+  ], indent, layout)
 
 /**
  * What disabling or enabling an account answered, as `field: value` lines.
@@ -144,10 +204,10 @@ export const accountDetails = (account: Account.Account | Account.FeePayerAccoun
  * @since 0.2.0
  * @category formatting
  */
-export const summaryDetails = (summary: Account.AccountSummary, state: "disabled" | "enabled"): string =>
+export const summaryDetails = (summary: Account.AccountSummary, state: "disabled" | "enabled", layout?: Layout): string =>
   table(["FIELD", "VALUE"], [
     ["address", summary.address],
     ["state", state],
     ["krn", summary.krn.toString()],
     ["updatedAt", `${summary.updatedAt} (${time(summary.updatedAt)} UTC)`]
-  ])
+  ], "", layout)

@@ -115,8 +115,8 @@ describe("WalletClient ⇄ emulator: lifecycle, counts, lookups, fee payers", ()
     it.effect("a fee-payer pool set on the layer; null selects the default one", () =>
       Effect.gen(function*() {
         const emulator = yield* Emulator.Emulator
-        // Not created yet: "data don't exist", as for any unknown pool.
-        expect((yield* Effect.flip(WalletClient.createFeePayer()))._tag).toBe("AccountNotFound")
+        // Not created yet: "data don't exist" about x-krn, as for any unknown pool.
+        expect((yield* Effect.flip(WalletClient.createFeePayer()))._tag).toBe("PoolNotFound")
         const pool = yield* emulator.createFeePayerPool({ accountId: "e2e-member", chainId: ChainId.Testnet, name: "layer" })
         const created = yield* WalletClient.createFeePayer()
         expect(Krn.equals(created.krn, pool.krn)).toBe(true)

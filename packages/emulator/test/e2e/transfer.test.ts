@@ -67,7 +67,8 @@ describe("WalletClient ⇄ emulator: transfers and receipts", () => {
 
         // The service's refusals, typed.
         const poor = yield* Effect.flip(WalletClient.transferValue({ from: from.address, to: recipient, value: 10n * KLAY }))
-        expect([poor._tag, (poor as WalletError.InvalidRequest).code]).toEqual(["InvalidRequest", 1065001])
+        expect([poor._tag, (poor as WalletError.NodeRefusal).code, (poor as WalletError.NodeRefusal).reason])
+          .toEqual(["NodeRefusal", 1065001, { _tag: "InsufficientSenderFunds" }])
         const foreign = yield* Effect.flip(
           WalletClient.transferValue({ from: from.address, to: recipient, value: 1n, feePayer: FeeDelegation.user(from.address) })
         )

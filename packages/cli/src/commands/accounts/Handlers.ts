@@ -27,7 +27,7 @@ const toggle = (verb: "disable" | "enable"): Handler => (run) =>
   Client.onAddress(run, uses, { operation: verb }, (address, print, s) =>
     Effect.flatMap(
       verb === "disable" ? WalletClient.disableAccount(address) : WalletClient.enableAccount(address),
-      Client.printer(Account.AccountSummary, (summary) => Output.summaryDetails(summary, verb === "disable" ? "disabled" : "enabled"))(print, s)
+      Client.printer(Account.AccountSummary, (summary, layout) => Output.summaryDetails(summary, verb === "disable" ? "disabled" : "enabled", layout))(print, s)
     ))
 
 const decodePublicKey = Schema.decodeUnknownEither(PublicKey.PublicKey)
@@ -95,7 +95,7 @@ export const handlers = {
               ? JSON.stringify(encodePublicKeyAccounts({ items }))
               : items.length === 0
               ? "(no accounts)"
-              : Output.table(["ADDRESS", "CHAIN"], items.map((a) => [a.address, String(a.chainId)]))
+              : Output.table(["ADDRESS", "CHAIN"], items.map((a) => [a.address, String(a.chainId)]), "", s)
           )))
   },
   disable: toggle("disable"),

@@ -46,7 +46,7 @@ export const recordRow = (record: FeeHistory.FeeDelegationRecord): ReadonlyArray
   status(record)
 ]
 
-const recordDetails = (r: FeeHistory.FeeDelegationRecord): string =>
+const recordDetails = (r: FeeHistory.FeeDelegationRecord, layout: Output.Layout): string =>
   Output.table(["FIELD", "VALUE"], [
     ["transaction", r.transactionHash],
     ["status", `${status(r)} (${r.status})`],
@@ -63,7 +63,7 @@ const recordDetails = (r: FeeHistory.FeeDelegationRecord): string =>
     ["gas", `${r.gasUsed} used at ${Amount.formatKlay(r.gasPrice)} KLAY (${r.gasPrice / Amount.PebPerSton} ston)`],
     ["timestamp", `${r.timestamp} (${Output.time(r.timestamp)} UTC)`],
     ["chainId", String(r.chainId)]
-  ])
+  ], "", layout)
 
 /**
  * The `history` commands, by their words after `history`.

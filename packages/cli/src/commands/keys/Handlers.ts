@@ -68,13 +68,13 @@ export const keyHeader = ["KEY ID", "PUBLIC KEY"] as const
  */
 export const keyRow = (key: Key.KeySummary): ReadonlyArray<string> => [key.keyId.toString(), Output.short(key.publicKey, 12, 6)]
 
-const keyDetails = (key: Key.Key): string =>
+const keyDetails = (key: Key.Key, layout: Output.Layout): string =>
   Output.table(["FIELD", "VALUE"], [
     ["keyId", key.keyId.toString()],
     ["krn", key.krn.toString()],
     ["publicKey", key.publicKey],
     ["blob", Output.hex(key.blob, 32)]
-  ])
+  ], "", layout)
 
 /** The key id argument, checked before anything is sent; a bad one is exit code 2. */
 const withKeyId = (run: Argv.Run, f: (keyId: KeyId.KeyId) => Effect.Effect<void, ExitCode.Failure>) =>
@@ -120,7 +120,7 @@ export const handlers = {
       Client.withClient(run, uses, { operation: "create", kind: "key" }, (print, s) =>
         Effect.flatMap(
           WalletClient.createKeys(Option.getOrElse(size, () => 1)),
-          Client.printer(Key.CreatedKeys, (created) => Output.table(keyHeader, created.items.map(keyRow)))(print, s)
+          Client.printer(Key.CreatedKeys, (created, layout) => Output.table(keyHeader, created.items.map(keyRow), "", layout))(print, s)
         ))),
   list,
   get: (run) =>
@@ -147,7 +147,7 @@ export const handlers = {
                   ["r", r],
                   ["s", sPart],
                   ["v", String(v)]
-                ])
+                ], "", s)
             )
           }))))
 } satisfies Handlers<typeof Table.Keys.spec>

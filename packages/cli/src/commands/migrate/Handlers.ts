@@ -17,6 +17,7 @@ import * as Flags from "../../input/Flags.js"
 import * as Payload from "../../input/Payload.js"
 import * as Value from "../../input/Value.js"
 import * as ExitCode from "../../output/ExitCode.js"
+import * as Json from "../../output/Json.js"
 import * as Output from "../../output/Output.js"
 import type { Handler, Handlers } from "../Handler.js"
 import * as Client from "../shared/Client.js"
@@ -214,9 +215,9 @@ export const migrate: Handler = (run) =>
       Effect.tap(WalletClient.migrateAccounts(accounts), (result) =>
         print(
           s.json
-            ? JSON.stringify({ status: result.status, accounts: result.accounts.map(outcomeJson) })
+            ? Json.stringify({ status: result.status, accounts: result.accounts.map(outcomeJson) })
             : [
-              Output.table(["ADDRESS", "OUTCOME", "KEY ID", "DETAIL"], result.accounts.map(row)),
+              Output.table(["ADDRESS", "OUTCOME", "KEY ID", "DETAIL"], result.accounts.map(row), "", s),
               `${result.accounts.length - failedOf(result)} of ${result.accounts.length} migrated into ${where(s.pool, s.chainId)}`
             ].join("\n")
         )))
@@ -246,7 +247,7 @@ export const register: Handler = (run) =>
               Output.table(["ADDRESS", "OUTCOME", "KEY ID", "DETAIL"], items.map((i) => {
                 const reason = failures.get(i.address.toLowerCase())
                 return [i.address, reason === undefined ? "registered" : "failed", i.keyId.toString(), reason ?? (i.rlp !== undefined ? "updated" : "")]
-              })),
+              }), "", s),
               `${items.length - failures.size} of ${items.length} registered into ${where(s.pool, s.chainId)}`
             ].join("\n")
         )

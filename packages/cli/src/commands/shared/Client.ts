@@ -10,6 +10,7 @@ import { FetchHttpClient } from "@effect/platform"
 import { Console, Effect, Either, Option, Schedule, Schema, Stream } from "effect"
 import { Address, Pagination, Timestamp, Transaction, WalletClient, WalletConfig, WalletError } from "effect-kas-wallet"
 import * as ExitCode from "../../output/ExitCode.js"
+import * as Json from "../../output/Json.js"
 import type * as Argv from "../../input/Argv.js"
 import * as ClientConfig from "./ClientConfig.js"
 import * as Flags from "../../input/Flags.js"
@@ -37,6 +38,8 @@ export interface Settings {
   readonly keyPool: string | undefined
   readonly json: boolean
   readonly verbose: boolean
+  /** `--wide`: every address, hash and id in full, however wide the table. */
+  readonly wide: boolean
 }
 
 const krnOf = (
@@ -60,9 +63,9 @@ export type Print = (line: string) => Effect.Effect<void>
  * @since 0.9.0
  * @category printing
  */
-export const printer = <A, I>(schema: Schema.Schema<A, I>, text: (a: A) => string) => {
+export const printer = <A, I>(schema: Schema.Schema<A, I>, text: (a: A, layout: Output.Layout) => string) => {
   const encode = Schema.encodeSync(schema)
-  return (print: Print, s: Settings) => (a: A): Effect.Effect<void> => print(s.json ? JSON.stringify(encode(a)) : text(a))
+  return (print: Print, s: Settings) => (a: A): Effect.Effect<void> => print(s.json ? Json.stringify(encode(a)) : text(a, s))
 }
 
 /**
@@ -99,7 +102,8 @@ export const withClient = <A>(
       feePayerPool: krnOf(options.feePayerPool),
       keyPool: krnOf(options.keyPool),
       json: Flags.isSet(run, S.json),
-      verbose: Flags.isSet(run, S.verbose)
+      verbose: Flags.isSet(run, S.verbose),
+      wide: Flags.isSet(run, S.wide)
     }
     const scrub = scrubber.scrub
     const print = (line: string) => Console.log(scrub(line))
@@ -294,7 +298,8 @@ export interface Listed<A, IA, P extends { readonly items: ReadonlyArray<A>; rea
   readonly item: Schema.Schema<A, IA>
   readonly page: Schema.Schema<P, IP>
   readonly header: ReadonlyArray<string>
-  readonly row: (item: A) => ReadonlyArray<string>
+  /** An item's cells; `layout` for a row that fits 80 columns otherwise than by `Output.fit`. */
+  readonly row: (item: A, layout: Output.Layout) => ReadonlyArray<string>
   readonly empty: string
   /** One item, for the progress line (`account`: `1000 accounts, 1 page…`). */
   readonly noun: string
@@ -313,16 +318,16 @@ export const list = <A, IA, P extends { readonly items: ReadonlyArray<A>; readon
   listed: Listed<A, IA, P, IP>
 ): Effect.Effect<void, ExitCode.Failure> =>
   Effect.gen(function*() {
-    const itemJson = (item: A) => JSON.stringify(Schema.encodeSync(listed.item)(item))
+    const itemJson = (item: A) => Json.stringify(Schema.encodeSync(listed.item)(item))
     const context = { operation: "list", kind: listed.kind, pool: listed.pool } as const
     if (!Flags.isSet(run, S.all)) {
       return yield* withClient(run, uses, context, (print, s) =>
         Effect.flatMap(listed.one(s), (page) =>
           print(
             s.json
-              ? JSON.stringify(Schema.encodeSync(listed.page)(page))
+              ? Json.stringify(Schema.encodeSync(listed.page)(page))
               : [
-                page.items.length === 0 ? listed.empty : Output.table(listed.header, page.items.map(listed.row)),
+                page.items.length === 0 ? listed.empty : Output.table(listed.header, page.items.map((item) => listed.row(item, s)), "", s),
                 page.cursor === "" ? "(last page)" : `next page: --cursor ${page.cursor}`
               ].join("\n")
           )))
@@ -339,7 +344,7 @@ export const list = <A, IA, P extends { readonly items: ReadonlyArray<A>; readon
               if (s.json) {
                 yield* print(page.items.map(itemJson).join("\n"))
               } else {
-                const text = Output.table(listed.header, page.items.map(listed.row))
+                const text = Output.table(listed.header, page.items.map((item) => listed.row(item, s)), "", s)
                 yield* print(items === 0 ? text : text.slice(text.indexOf("\n") + 1))
               }
             }

@@ -105,8 +105,13 @@ export const flags = {
   },
   json: {
     name: "json",
-    description: "JSON output: one document (with list --all, one account per line)",
+    description: "JSON: one document ({items,cursor} for a page; --all: a line each)",
     example: "--json | jq .address"
+  },
+  wide: {
+    name: "wide",
+    description: "full addresses, hashes and ids in tables",
+    example: "--wide"
   },
   verbose: {
     name: "verbose",
@@ -172,7 +177,7 @@ export const connection: Spec.Group = connectionOf(flags.pool)
  * @since 0.9.0
  * @category groups
  */
-export const outputOf = (...own: ReadonlyArray<Spec.Flag>): Spec.Group => ({ title: "Output", flags: [...own, flags.verbose] })
+export const outputOf = (...own: ReadonlyArray<Spec.Flag>): Spec.Group => ({ title: "Output", flags: [...own, flags.wide, flags.verbose] })
 
 /**
  * The output flags of a command that prints one record or one page.

@@ -27,6 +27,7 @@ import * as Payload from "../../input/Payload.js"
 import type * as Spec from "../../input/Spec.js"
 import * as Value from "../../input/Value.js"
 import * as ExitCode from "../../output/ExitCode.js"
+import * as Json from "../../output/Json.js"
 import * as Output from "../../output/Output.js"
 import * as Multisig from "../accounts/multisig/Handlers.js"
 import type { Handler, Handlers } from "../Handler.js"
@@ -85,7 +86,7 @@ const checksummed = (address: string) => Option.getOrElse(Address.checksum(addre
  * @since 0.2.0
  * @category formatting
  */
-export const resultDetails = (r: Transaction.TransactionResult): string =>
+export const resultDetails = (r: Transaction.TransactionResult, layout?: Output.Layout): string =>
   Output.table(["FIELD", "VALUE"], [
     ...(Transaction.isSigned(r)
       ? [
@@ -106,7 +107,7 @@ export const resultDetails = (r: Transaction.TransactionResult): string =>
     ...(r.input !== undefined ? [["input", Output.hex(r.input)]] : []),
     // An account update's new key, RLP-encoded as Klaytn has it.
     ...(r.accountKey !== undefined ? [["account key", Output.hex(r.accountKey)]] : [])
-  ])
+  ], "", layout)
 
 /**
  * Klaytn's receipt error codes (`txError` of a `CommitError` receipt), in words.
@@ -152,7 +153,7 @@ export interface DecodedLogs {
  * @since 0.2.0
  * @category formatting
  */
-export const receiptDetails = (r: Transaction.TransactionReceipt, logs?: DecodedLogs): string => {
+export const receiptDetails = (r: Transaction.TransactionReceipt, logs?: DecodedLogs, layout?: Output.Layout): string => {
   const rows: Array<readonly [string, string]> = [
     ["transaction", r.transactionHash],
     ["status", r.status],
@@ -176,12 +177,10 @@ export const receiptDetails = (r: Transaction.TransactionReceipt, logs?: Decoded
       ["block", `${r.blockNumber} (${r.blockHash}), index ${r.transactionIndex}`],
       ["gas used", `${r.gasUsed} of ${r.gas}`],
       ["fee", amount(fee)],
-      [
-        "paid by",
-        r.feePayer === undefined
-          ? "the sender"
-          : `fee payer ${r.feePayer}: ${amount(payerPart)}; sender: ${amount(fee - payerPart)}`
-      ]
+      // Each payer on its own line: the two on one line pass 80 columns.
+      ...(r.feePayer === undefined
+        ? [["paid by", "the sender"] as const]
+        : [["paid by", `fee payer ${r.feePayer}: ${amount(payerPart)}`] as const, ["", `sender: ${amount(fee - payerPart)}`] as const])
     )
     const all = r.logs ?? []
     if (all.length > 0 || logs !== undefined) rows.push(["logs", String(all.length)])
@@ -197,7 +196,7 @@ export const receiptDetails = (r: Transaction.TransactionReceipt, logs?: Decoded
   } else {
     rows.push(["block", "none yet: committed in the next block"])
   }
-  return Output.table(["FIELD", "VALUE"], rows)
+  return Output.table(["FIELD", "VALUE"], rows, "", layout)
 }
 
 /** The `--event` signatures, read before anything is sent; none: `undefined` (nothing loaded). */
@@ -218,7 +217,7 @@ const readEvents = (run: Argv.Run): Effect.Effect<{ readonly contract: ContractM
  */
 const printReceipt = (
   print: Client.Print,
-  json: boolean,
+  s: Client.Settings,
   r: Transaction.TransactionReceipt,
   events: Effect.Effect.Success<ReturnType<typeof readEvents>>,
   blankBefore: boolean
@@ -231,9 +230,9 @@ const printReceipt = (
       ? { events: events.events, decoded: decoded.right, show: events.contract.showLog }
       : undefined
     yield* print(
-      json
-        ? JSON.stringify({ ...encodeReceipt(r), ...(logs !== undefined ? { events: logs.decoded.map(events!.contract.logJson) } : {}) })
-        : `${blankBefore ? "\n" : ""}${receiptDetails(r, logs)}`
+      s.json
+        ? Json.stringify({ ...encodeReceipt(r), ...(logs !== undefined ? { events: logs.decoded.map(events!.contract.logJson) } : {}) })
+        : `${blankBefore ? "\n" : ""}${receiptDetails(r, logs, s)}`
     )
     return decoded !== undefined && Either.isLeft(decoded) ? `--${T.event.name}: ${decoded.left}` : undefined
   })
@@ -341,10 +340,10 @@ const transact = (
             Effect.tapError((e) => e._tag === "SubmissionFailed" ? printUnsubmitted(print, s.json, e) : Effect.void)
           )
           : WalletClient.send(kind, { ...options, submit: !noSubmit } as WalletClient.SendOptionsFor<TransactionKind.TransactionKind>)
-        yield* print(s.json ? JSON.stringify(encodeResult(result)) : resultDetails(result))
+        yield* print(s.json ? Json.stringify(encodeResult(result)) : resultDetails(result, s))
         if (!wait || !Transaction.isSigned(result)) return undefined
         const receipt = yield* WalletClient.awaitReceipt(result.transactionHash, { schedule: Client.receiptPolling })
-        return { receipt, problem: yield* printReceipt(print, s.json, receipt, events, true) }
+        return { receipt, problem: yield* printReceipt(print, s, receipt, events, true) }
       }))
     yield* failWith(waited?.problem)
     const receipt = waited?.receipt
@@ -504,7 +503,7 @@ const call = (run: Argv.Run): Effect.Effect<void, ExitCode.Failure> =>
               ["data", Output.hex(called.data)],
               ["result", Output.hex(called.result)],
               ...(decoded !== undefined ? contract.outputRows(decoded) : [])
-            ])
+            ], "", s)
         )
         return outputs !== undefined && Either.isLeft(outputs) ? outputs.left : undefined
       }))
@@ -517,7 +516,7 @@ const receipt = (run: Argv.Run): Effect.Effect<void, ExitCode.Failure> =>
       Client.withClient(run, { pool: true, feePayerPool: false }, { operation: "receipt", hash }, (print, s) =>
         Effect.flatMap(
           Flags.isSet(run, T.wait) ? WalletClient.awaitReceipt(hash, { schedule: Client.receiptPolling }) : WalletClient.getTransactionReceipt(hash),
-          (r) => printReceipt(print, s.json, r, events, false)
+          (r) => printReceipt(print, s, r, events, false)
         )).pipe(Effect.flatMap(failWith))))
 
 /**

@@ -236,6 +236,9 @@ const rarely = (...more: ReadonlyArray<Spec.Flag>): Spec.Group => ({ title: "Rar
 // The flags every new kind shares after its own: who pays, waiting, and how it is sent.
 const kindRarely = rarely(flags.feePayerPool, flags.nonce, flags.contractGas, flags.noSubmit)
 
+// A sending command's help is the longest: its --wide goes with the rarely given flags, on their lines.
+const sendingOutput: Spec.Group = { title: "Output", flags: [flags.json, Shared.flags.verbose] }
+
 /** A command that sends a transaction: its own flags, the rarely given ones, then the output's. */
 const sending = <const V extends string>(
   name: V,
@@ -245,7 +248,7 @@ const sending = <const V extends string>(
   rare: Spec.Group,
   examples: ReadonlyArray<string>,
   positionals: ReadonlyArray<Spec.Positional> = []
-) => verb(name, summary, description, positionals, [own, rare, output], examples)
+) => verb(name, summary, description, positionals, [own, { ...rare, flags: [...rare.flags, Shared.flags.wide] }, sendingOutput], examples)
 
 const send = sending("send", "transfer KLAY from an account of a pool", [
   `Send value from an account of the pool (${Route.route("valueTransfer")}, ${Route.path("feeDelegatedValueTransfer")} or`,

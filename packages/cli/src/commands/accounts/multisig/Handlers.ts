@@ -12,6 +12,7 @@ import type * as Argv from "../../../input/Argv.js"
 import * as Flags from "../../../input/Flags.js"
 import * as Payload from "../../../input/Payload.js"
 import * as ExitCode from "../../../output/ExitCode.js"
+import * as Json from "../../../output/Json.js"
 import * as Output from "../../../output/Output.js"
 import type { Handler, Handlers } from "../../Handler.js"
 import * as Client from "../../shared/Client.js"
@@ -82,44 +83,46 @@ const statusText = (status: Multisig.SignatureStatus) =>
 const printStatus = (run: Argv.Run, print: Client.Print, s: Client.Settings, status: Multisig.SignatureStatus) =>
   Effect.gen(function*() {
     if (!Flags.isSet(run, M.wait) || !Multisig.isSubmitted(status)) {
-      return yield* print(s.json ? JSON.stringify(encodeStatus(status)) : statusText(status))
+      return yield* print(s.json ? Json.stringify(encodeStatus(status)) : statusText(status))
     }
     const receipt = yield* WalletClient.awaitReceipt(status.transactionHash, { schedule: Client.receiptPolling })
     yield* print(
       s.json
-        ? JSON.stringify({ ...encodeStatus(status), receipt: encodeReceipt(receipt) })
+        ? Json.stringify({ ...encodeStatus(status), receipt: encodeReceipt(receipt) })
         : `${statusText(status)}\n${receipt.status} in block ${receipt.blockNumber}, ${receipt.gasUsed} gas, ${receipt.signatures.length} sender signatures`
     )
   })
 
 /**
- * Column titles of `pendingRow`.
+ * Column titles of `pendingRow` (NEEDS: the weight its signatures must reach, its threshold).
  *
  * @since 0.8.0
  * @category formatting
  */
-export const pendingHeader = ["TRANSACTION ID", "FROM", "TYPE", "NONCE", "SIGNERS", "THRESHOLD", "CREATED"] as const
+export const pendingHeader = ["TRANSACTION ID", "FROM", "TYPE", "NONCE", "SIGNERS", "NEEDS", "CREATED"] as const
 
 /**
- * One pending transaction as table cells: its whole id (to give to `sign` and `append`).
+ * One pending transaction as table cells: its whole id (to give to `sign` and `append`) and each
+ * signer with its weight; at 80 columns (not `--wide`) the id shortened and the signers' weights
+ * only (`2+1+1`), in the order of `--wide`'s.
  *
  * @since 0.8.0
  * @category formatting
  */
-export const pendingRow = (p: Multisig.PendingTransaction): ReadonlyArray<string> => [
-  p.transactionId,
+export const pendingRow = (p: Multisig.PendingTransaction, layout: Output.Layout = { wide: true }): ReadonlyArray<string> => [
+  layout.wide ? p.transactionId : Output.short(p.transactionId),
   Output.short(p.address),
   String(p.txData.typeInt),
   String(p.txData.nonce),
-  p.multiSigKeys.map((k) => `${Output.short(k.address)}×${k.weight}`).join(" "),
+  layout.wide ? p.multiSigKeys.map((k) => `${Output.short(k.address)}×${k.weight}`).join(" ") : p.multiSigKeys.map((k) => k.weight).join("+"),
   String(p.threshold),
   Output.time(p.createdAt)
 ]
 
-const printMultisig = Client.printer(Multisig.MultisigAccount, (result) =>
+const printMultisig = Client.printer(Multisig.MultisigAccount, (result, layout) =>
   [
     `${result.address} is multisig: weight ${result.threshold} of its keys signs (account update ${result.transactionHash})`,
-    Output.table(["PUBLIC KEY", "WEIGHT"], result.multiSigKeys.map((k) => [Output.short(k.publicKey, 12, 6), String(k.weight)]))
+    Output.table(["PUBLIC KEY", "WEIGHT"], result.multiSigKeys.map((k) => [Output.short(k.publicKey, 12, 6), String(k.weight)]), "", layout)
   ].join("\n"))
 
 const printSignature = Client.printer(

@@ -108,7 +108,8 @@ export const chainOf = (run: Argv.Run, flag: Spec.Flag): Effect.Effect<Option.Op
 
 const required = <A>(flag: Spec.Flag, value: Effect.Effect<Option.Option<A>, ExitCode.Failure>) =>
   Effect.flatMap(value, Option.match({
-    onNone: () => Effect.fail(ExitCode.invalid(`--${flag.name} is required, e.g. ${flag.example}`)),
+    onNone: () =>
+      Effect.fail(ExitCode.invalid(`--${flag.name}${flag.env !== undefined ? ` (or ${flag.env})` : ""} is required, e.g. ${flag.example}`)),
     onSome: Effect.succeed
   }))
 
@@ -129,6 +130,12 @@ const poolChain = (run: Argv.Run, chainFlag: Spec.Flag, chainIdFlag: Spec.Flag) 
     if (Option.isSome(chain) && Option.isSome(chainId)) return yield* ExitCode.invalid(`give --${chainFlag.name} or --${chainIdFlag.name}, not both`)
     return Option.orElse(chain, () => chainId)
   })
+
+const created = (item: { readonly createdAt: number }) => new Date(item.createdAt * 1000).toISOString()
+
+/** A listing of the console: a line per item, or with `--json` one array. */
+const printList = <A>(run: Argv.Run, items: ReadonlyArray<A>, line: (a: A) => string) =>
+  Flags.isSet(run, E.json) ? Console.log(JSON.stringify(items)) : Effect.forEach(items, (a) => Console.log(line(a)), { discard: true })
 
 const onDatabase = <A>(run: Argv.Run, f: (console: EmulatorConsole.Service) => Effect.Effect<A, EmulatorConsole.ConsoleError | SqlError.SqlError>) =>
   Effect.flatMap(database(run), (db) => withConsole(db, f))
@@ -156,7 +163,7 @@ export const handlers = {
   "member list": (run) =>
     onDatabase(run, (c) =>
       Effect.flatMap(c.listMembers, (members) =>
-        Effect.forEach(members, (m) => Console.log(`${m.accountId}  created ${new Date(m.createdAt * 1000).toISOString()}`), { discard: true }))),
+        printList(run, members.map((m) => ({ accountId: m.accountId, createdAt: m.createdAt })), (m) => `${m.accountId}  created ${created(m)}`))),
   "key create": (run) =>
     Effect.flatMap(required(E.accountId, text(run, E.accountId)), (accountId) =>
       onDatabase(run, (c) => Effect.flatMap(c.createKey(accountId), printNewKey))),
@@ -164,7 +171,7 @@ export const handlers = {
     Effect.flatMap(required(E.accountId, text(run, E.accountId)), (accountId) =>
       onDatabase(run, (c) =>
         Effect.flatMap(c.listKeys(accountId), (keys) =>
-          Effect.forEach(keys, (k) => Console.log(`${k.accessKeyId}  created ${new Date(k.createdAt * 1000).toISOString()}`), { discard: true })))),
+          printList(run, keys.map((k) => ({ accessKeyId: k.accessKeyId, createdAt: k.createdAt })), (k) => `${k.accessKeyId}  created ${created(k)}`)))),
   "key delete": (run) =>
     Effect.gen(function*() {
       const accountId = yield* required(E.accountId, text(run, E.accountId))
@@ -181,7 +188,7 @@ export const handlers = {
           Flags.isSet(run, E.feePayer)
             ? Effect.map(c.createFeePayerPool({ accountId, chainId, name }), (p) => p.krn.toString())
             : Effect.map(c.createPool({ accountId, chainId, name }), (p) => p.krn.toString()),
-          (krn) => Console.log(krn)
+          (krn) => Console.log(Flags.isSet(run, E.json) ? JSON.stringify({ krn }) : krn)
         ))
     }),
   "pool list": (run) =>
@@ -193,7 +200,7 @@ export const handlers = {
           Flags.isSet(run, E.feePayer)
             ? Effect.map(c.listFeePayerPools(accountId, chainId), (pools) => pools.map((p) => ({ krn: p.krn.toString(), isDefault: p.isDefault })))
             : Effect.map(c.listPools(accountId, chainId), (pools) => pools.map((p) => ({ krn: p.krn.toString(), isDefault: p.isDefault }))),
-          (pools) => Effect.forEach(pools, (p) => Console.log(`${p.krn}${p.isDefault ? "  (default)" : ""}`), { discard: true })
+          (pools) => printList(run, pools, (p) => `${p.krn}${p.isDefault ? "  (default)" : ""}`)
         ))
     })
 } satisfies Handlers<(typeof Table.Console.commands)[number], FileSystem.FileSystem>

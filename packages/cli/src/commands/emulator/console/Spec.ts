@@ -39,7 +39,8 @@ export const flags = {
   accountId: {
     name: "account-id",
     value: "ID",
-    description: "account id of the member (a UUID, as printed by member create)",
+    env: "KAS_ACCOUNT_ID",
+    description: "account id of the member (emulator env exports the started one's)",
     example: "--account-id 6c5f6a1e-0d3b-4f5e-9a0c-2f1e4d3c2b1a"
   },
   newAccountId: {
@@ -60,7 +61,7 @@ export const flags = {
     description: "AccessKey ID of the key",
     example: "--access-key-id KASK..."
   },
-  poolChain: Shared.chainFlag({ name: "chain", description: "chain: 8217 (mainnet) or 1001 (testnet)", example: "--chain 1001" }),
+  poolChain: Shared.chainFlag({ name: "chain", env: "KAS_CHAIN_ID", description: "chain: 8217 (mainnet) or 1001 (testnet)", example: "--chain 1001" }),
   chainId: Shared.chainFlag({ name: "chain-id", description: "the same as --chain (an older spelling)", example: "--chain-id 1001" }),
   optionalPoolChain: Shared.chainFlag({
     name: "chain",
@@ -79,6 +80,11 @@ export const flags = {
     name: "fee-payer",
     description: "fee-payer pools (feepayer-pool) rather than account pools",
     example: "--fee-payer"
+  },
+  json: {
+    name: "json",
+    description: "JSON output: one document",
+    example: "--json | jq ."
   }
 } as const satisfies Record<string, Spec.Flag>
 
@@ -119,8 +125,9 @@ export const commands = [
     path: ["emulator", "env"],
     summary: "print the KAS_* shell settings of its stored member",
     description: [
-      "Print export lines for KAS_WALLET_URL, KAS_CHAIN_ID, KAS_ACCESS_KEY_ID and KAS_SECRET_ACCESS_KEY",
-      "(read from its file, never printed), so that kas-wallet accounts and your programs use the emulator."
+      "Print export lines for KAS_WALLET_URL, KAS_NODE_URL, KAS_CHAIN_ID, KAS_ACCOUNT_ID, KAS_ACCESS_KEY_ID and",
+      "KAS_SECRET_ACCESS_KEY (read from its file, never printed), so that kas-wallet accounts, the emulator's",
+      "member, key and pool commands, and your programs use the emulator."
     ],
     groups: [{ title: "Options", flags: [flags.dataDir] }],
     examples: ["eval \"$(kas-wallet emulator env)\""]
@@ -130,7 +137,7 @@ export const commands = [
       flags.newAccountId,
       flags.withKey
     ], "kas-wallet emulator member create --with-key"),
-    command(["emulator", "member", "list"], "list the members", [], "kas-wallet emulator member list")
+    command(["emulator", "member", "list"], "list the members", [flags.json], "kas-wallet emulator member list --json")
   ]),
   group("key", "create, list and delete API keys of members", [
     command(
@@ -142,7 +149,7 @@ export const commands = [
     command(
       ["emulator", "key", "list"],
       "list the API keys of a member, never their secrets",
-      [flags.accountId],
+      [flags.accountId, flags.json],
       "kas-wallet emulator key list --account-id <id>"
     ),
     command(
@@ -156,14 +163,14 @@ export const commands = [
     command(
       ["emulator", "pool", "create"],
       "create a named account pool (or fee-payer pool) on a chain; prints its KRN",
-      [flags.accountId, flags.poolChain, flags.chainId, flags.name, flags.feePayer],
-      "kas-wallet emulator pool create --account-id <id> --chain 1001 --name pay"
+      [flags.name, flags.accountId, flags.poolChain, flags.chainId, flags.feePayer, flags.json],
+      "kas-wallet emulator pool create --name payroll"
     ),
     command(
       ["emulator", "pool", "list"],
       "list the account pools (or fee-payer pools) of a member",
-      [flags.accountId, flags.optionalPoolChain, flags.optionalChainId, flags.feePayer],
-      "kas-wallet emulator pool list --account-id <id>"
+      [flags.accountId, flags.optionalPoolChain, flags.optionalChainId, flags.feePayer, flags.json],
+      "kas-wallet emulator pool list"
     )
   ])
 ] as const
