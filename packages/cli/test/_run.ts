@@ -78,6 +78,13 @@ export const cliEmulator = (options: { readonly database?: string; readonly mini
   Effect.gen(function*() {
     const e = yield* Emulator.make({ port: 0, ...options })
     const secret = Redacted.value(e.member.secretAccessKey)
-    const env = { KAS_WALLET_URL: e.url, KAS_ACCESS_KEY_ID: e.member.accessKeyId, KAS_SECRET_ACCESS_KEY: secret }
+    const env = {
+      KAS_WALLET_URL: e.url,
+      KAS_ACCESS_KEY_ID: e.member.accessKeyId,
+      KAS_SECRET_ACCESS_KEY: secret,
+      // A `--wait` under the TestClock moves the clock while real requests are in flight: on a
+      // loaded machine it would reach a request's own timeout (10 s, 30 s) before the request ends.
+      KAS_TIMEOUT: "1 hour"
+    }
     return { emulator: e, env, secret }
   })
