@@ -45,6 +45,13 @@ export * as EmulatorConfig from "./EmulatorConfig.js"
 export * as EmulatorError from "./EmulatorError.js"
 
 /**
+ * The test kit: a WalletClient on a private in-process emulator, in one layer.
+ *
+ * @since 0.12.0
+ */
+export * as EmulatorTest from "./EmulatorTest.js"
+
+/**
  * Fault injection.
  *
  * @since 0.1.0
