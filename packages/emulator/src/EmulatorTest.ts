@@ -63,10 +63,14 @@ export interface Kit {
 // client's timeouts recognise it as the live clock.
 const live = Clock.make()
 
-const onLive = (value: unknown): unknown => {
-  if (Stream.StreamTypeId in (value as object)) return streamOnLive(value as Stream.Stream<unknown, unknown>)
-  return Effect.isEffect(value) ? Effect.withClock(value, live) : value
-}
+const onLive = (value: unknown): unknown =>
+  typeof value !== "object" || value === null
+    ? value
+    : Stream.StreamTypeId in value
+    ? streamOnLive(value as Stream.Stream<unknown, unknown>)
+    : Effect.isEffect(value)
+    ? Effect.withClock(value, live)
+    : value
 
 // A stream's own work (its pulls and the fibers they fork: a listing's pages, their retries) on
 // the live clock; whatever the consumer does between two pulls stays on the consumer's clock.
@@ -89,9 +93,7 @@ export const onLiveClock = <S extends object>(service: S): S =>
       name,
       typeof member === "function"
         ? (...args: ReadonlyArray<unknown>) => onLive((member as (...args: ReadonlyArray<unknown>) => unknown)(...args))
-        : typeof member === "object" && member !== null
-        ? onLive(member)
-        : member
+        : onLive(member)
     ])
   ) as S
 

@@ -55,7 +55,11 @@ layer(EmulatorTest.layer({ mining: "manual" }))("the kit shared across a file", 
       const { alice, bob } = yield* transferAwaited
       const listed = Chunk.toReadonlyArray(yield* Stream.runCollect(WalletClient.accounts({ pageSize: 1 })))
       expect(listed.map((a) => a.address)).toEqual(expect.arrayContaining([alice.address, bob.address]))
-      expect((yield* (yield* Emulator.Emulator).listMembers).length).toBe(1)
+      const emulator = yield* Emulator.Emulator
+      expect((yield* emulator.listMembers).length).toBe(1)
+      // Its plain values and functions answering plain values stay as they are.
+      expect(emulator.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+      expect(emulator.globalFeePayer(1001)).toMatch(/^0x[0-9a-fA-F]{40}$/)
     }), Limit)
 })
 
