@@ -24,7 +24,7 @@
  *
  * @since 0.12.0
  */
-import { FetchHttpClient } from "@effect/platform"
+import { NodeHttpClient } from "@effect/platform-node"
 import { Clock, Context, Effect, Layer, type Scope, Stream } from "effect"
 import { ChainId, WalletClient, type WalletConfig, type WalletError } from "effect-kas-wallet"
 import * as Emulator from "./Emulator.js"
@@ -100,7 +100,8 @@ export const onLiveClock = <S extends object>(service: S): S =>
 /**
  * Starts the kit in the current scope: an emulator (`Emulator.make`, instant mining unless
  * `options.mining` says otherwise, on the live clock) and a `WalletClient` with its member's key,
- * over the `fetch` HttpClient. Closing the scope stops the emulator.
+ * over `NodeHttpClient.layerUndici` (the transport the client recommends in Node). Closing the
+ * scope stops both.
  *
  * @since 0.12.0
  * @category constructors
@@ -109,12 +110,14 @@ export const make = (options: Options = {}): Effect.Effect<Kit, EmulatorError | 
   Effect.gen(function*() {
     const { chainId = ChainId.Testnet, client: clientOptions, ...emulatorOptions } = options
     const emulator = yield* Effect.withClock(Emulator.make({ ...emulatorOptions }), live)
+    // The transport the client recommends in Node; its dispatcher lives as long as the kit.
+    const http = yield* Layer.build(NodeHttpClient.layerUndici)
     const client = yield* WalletClient.make({
       ...clientOptions,
       credentials: { accessKeyId: emulator.member.accessKeyId, secretAccessKey: emulator.member.secretAccessKey },
       chainId,
       baseUrl: emulator.url
-    }).pipe(Effect.provide(FetchHttpClient.layer))
+    }).pipe(Effect.provide(http))
     return { emulator: onLiveClock(emulator), client: onLiveClock(client), chainId }
   })
 
