@@ -1,9 +1,10 @@
 /**
  * A typed client of a running emulator's console routes (`/_emulator/...`): fund an address, read
- * a balance, mine blocks, read the global fee payer's bills, for programs that talk to a
- * `kas-wallet emulator` process rather than start one. Its operations are the in-process
- * `Emulator` service's, with the same arguments and answers, over HTTP; each answer is decoded,
- * each refusal a `ConsoleClientError` with a closed set of reasons.
+ * a balance, mine blocks, read the global fee payer's bills, take a snapshot and revert to it, set
+ * the next block's time, for programs that talk to a `kas-wallet emulator` process rather than
+ * start one. Its operations are the in-process `Emulator` service's, with the same arguments and
+ * answers, over HTTP; each answer is decoded, each refusal a `ConsoleClientError` with a closed set
+ * of reasons.
  *
  * It imports nothing of the emulator's server: loading it loads the client's vocabulary and
  * `@effect/platform`'s HttpClient only.
@@ -109,6 +110,21 @@ export interface Service {
     readonly accountId?: string | undefined
     readonly chainId?: 8217 | 1001 | undefined
   }) => Effect.Effect<ReadonlyArray<EmulatorConsole.FeeBill>, ConsoleClientError>
+  /**
+   * Takes a snapshot of the whole emulator and answers its id (`POST /_emulator/snapshot`), as
+   * `Emulator.snapshot` does.
+   */
+  readonly snapshot: Effect.Effect<string, ConsoleClientError>
+  /**
+   * Brings the whole emulator back to a snapshot, dropping it and those taken after it
+   * (`POST /_emulator/revert`); `InvalidInput` for an id unknown or reverted already.
+   */
+  readonly revert: (id: string) => Effect.Effect<void, ConsoleClientError>
+  /**
+   * Sets the time (Unix seconds) of the next block, from which the chains' time runs
+   * (`POST /_emulator/time`); `InvalidInput` for a time before the latest block.
+   */
+  readonly setNextBlockTime: (unixSeconds: number) => Effect.Effect<void, ConsoleClientError>
 }
 
 /**
@@ -146,6 +162,8 @@ const FeeBills = Schema.Array(Schema.Struct({
   fees: Peb,
   transactions: Schema.NonNegativeInt
 }))
+
+const SnapshotAnswer = Schema.Struct({ id: Schema.String })
 
 const invalid = (argument: string, description: string) => new WalletError.InvalidArgument({ argument, description })
 
@@ -236,7 +254,8 @@ export const make = (options: Options): Effect.Effect<Service, WalletError.Inval
         }),
         Effect.flatMap(({ status, text }) =>
           status !== 200 ? Effect.fail(refusal(url, status, text)) : Effect.try({
-            try: () => JSON.parse(text) as unknown,
+            // An empty 200 is an answer of no value (a revert's, say).
+            try: () => (text.trim() === "" ? undefined : JSON.parse(text)) as unknown,
             catch: () => new ConsoleClientError({ reason: "Decode", message: `${url} answered ${path} with a body that is not JSON`, status })
           }).pipe(
             Effect.flatMap(Schema.decodeUnknown(answer)),
@@ -266,7 +285,11 @@ export const make = (options: Options): Effect.Effect<Service, WalletError.Inval
           Effect.forEach(filter?.chainId !== undefined ? [filter.chainId] : Chains, (id) => call("GET", `bills${query}`, id, FeeBills)),
           (bills) => bills.flat()
         )
-      }
+      },
+      // Snapshots, reverts and the time are the whole emulator's, whatever chain the header names.
+      snapshot: Effect.map(call("POST", "snapshot", ChainId.Testnet, SnapshotAnswer), (answer) => answer.id),
+      revert: (id) => Effect.asVoid(call("POST", "revert", ChainId.Testnet, Schema.Unknown, { id })),
+      setNextBlockTime: (unixSeconds) => Effect.asVoid(call("POST", "time", ChainId.Testnet, Schema.Unknown, { timestamp: unixSeconds }))
     })
   })
 

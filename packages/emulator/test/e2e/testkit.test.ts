@@ -78,6 +78,25 @@ layer(EmulatorTest.layer({
     }), Limit)
 })
 
+// The defaults: instant mining, a block per transaction committed when the send answers.
+layer(EmulatorTest.layer())("the kit's defaults", (it) => {
+  it.effect("instant mining: 20 transfers, each receipt awaited with awaitReceipt's defaults", () =>
+    Effect.gen(function*() {
+      const emulator = yield* Emulator.Emulator
+      expect(emulator.mining).toBe("instant")
+      const alice = yield* WalletClient.createAccount()
+      const bob = yield* WalletClient.createAccount()
+      yield* emulator.fund(ChainId.Testnet, alice.address, 10n ** 18n)
+      for (let i = 0; i < 20; i++) {
+        const sent = yield* WalletClient.transferValue({ from: alice.address, to: bob.address, value: 1n }).pipe(
+          Effect.filterOrDieMessage(Transaction.isSigned, "the emulator signs at once")
+        )
+        expect((yield* WalletClient.awaitReceipt(sent.transactionHash)).status).toBe("Committed")
+      }
+      expect((yield* emulator.balance(ChainId.Testnet, bob.address)).balance).toBe(20n)
+    }), Limit)
+})
+
 describe("the kit per test", () => {
   it.effect("provided to one it.effect", () =>
     transferAwaited.pipe(Effect.provide(EmulatorTest.layer({ mining: "manual" }))), Limit)
