@@ -87,9 +87,16 @@ export const make = (raw: Libsql.Client) =>
             raw.execute(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE 'snapshot\\_%' ESCAPE '\\' ORDER BY name`),
           catch: sqlError("cannot list the tables of a snapshot")
         })
+        // Tables with triggers first: a restore inserts their rows, whose triggers write rows into
+        // other tables (a member's default pools), replaced when those tables' turn comes.
+        const triggered = yield* Effect.tryPromise({
+          try: () => raw.execute("SELECT DISTINCT tbl_name AS name FROM sqlite_master WHERE type = 'trigger'"),
+          catch: sqlError("cannot list the triggers of a snapshot")
+        })
+        const first = new Set(triggered.rows.map((r) => String(r.name)))
+        const tables = listed.rows.map((r) => String(r.name)).sort((x, y) => Number(first.has(y)) - Number(first.has(x)))
         const made: Array<Shadow> = []
-        for (const row of listed.rows) {
-          const table = String(row.name)
+        for (const table of tables) {
           const info = yield* Effect.tryPromise({ try: () => raw.execute(`PRAGMA table_info(${quote(table)})`), catch: sqlError("cannot read a table of a snapshot") })
           made.push({ table, shadow: `${prefix}${table}`, columns: info.rows.map((c) => quote(String(c.name))).join(", ") })
         }
@@ -128,7 +135,10 @@ export const make = (raw: Libsql.Client) =>
         Effect.suspend(() => {
           if (!taken.includes(n) || shadows === undefined) return Effect.succeed(false)
           // Foreign keys are checked at the commit, once every table holds the snapshot's rows.
+          // Every table is emptied first, and again just before it is filled: what a trigger wrote
+          // meanwhile is replaced.
           const statements: Array<Libsql.InStatement> = [{ sql: "PRAGMA defer_foreign_keys = ON", args: [] }]
+          for (const s of shadows) statements.push({ sql: `DELETE FROM ${quote(s.table)}`, args: [] })
           for (const s of shadows) {
             statements.push({ sql: `DELETE FROM ${quote(s.table)}`, args: [] })
             statements.push({ sql: `INSERT INTO ${quote(s.table)} (${s.columns}) SELECT ${s.columns} FROM ${quote(s.shadow)} WHERE snapshot_number = ?`, args: [n] })
