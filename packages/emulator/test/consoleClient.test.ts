@@ -91,6 +91,37 @@ layer(EmulatorTest.layer({ mining: "manual" }))("the console client against a ru
       expect((yield* emulator.balance(ChainId.Testnet, unfunded)).balance).toBe(0n)
     }))
 
+  it.effect("snapshot and revert the whole emulator; a revert of a reverted id and a time backwards are InvalidInput, nothing changed", () =>
+    Effect.gen(function*() {
+      const emulator = yield* Emulator.Emulator
+      const console = yield* consoleOf(emulator)
+      const holder = "0x1111111111111111111111111111111111111111"
+      yield* console.fund(ChainId.Testnet, holder, 5n)
+      const id = yield* console.snapshot
+      expect(id).toMatch(/^0x[0-9a-f]+$/)
+      const account = yield* WalletClient.createAccount()
+      yield* console.fund(ChainId.Testnet, holder, 7n)
+      expect((yield* console.balance(ChainId.Testnet, holder)).balance).toBe(12n)
+
+      yield* console.revert(id)
+      expect((yield* console.balance(ChainId.Testnet, holder)).balance).toBe(5n)
+      const gone = yield* Effect.flip(WalletClient.getAccount(account.address))
+      expect(gone._tag).toBe("AccountNotFound")
+      const again = yield* Effect.flip(console.revert(id))
+      expect(again).toMatchObject({ reason: "InvalidInput", status: 400 })
+      expect(again.message).toContain(id)
+
+      const now = Math.floor(Date.now() / 1000)
+      yield* console.setNextBlockTime(now + 3600)
+      const from = yield* WalletClient.createAccount()
+      yield* console.fund(ChainId.Testnet, from.address, 10n ** 18n)
+      yield* WalletClient.transferValue({ from: from.address, to: holder, value: 1n })
+      const [block] = yield* console.mine(ChainId.Testnet)
+      expect(block!.blockTimeMs).toBe((now + 3600) * 1000)
+      const backwards = yield* Effect.flip(console.setNextBlockTime(now))
+      expect(backwards).toMatchObject({ reason: "InvalidInput", status: 400 })
+    }))
+
   it.effect("a mine the mining mode does not take is InvalidInput (interval mining)", () =>
     Effect.gen(function*() {
       const interval = yield* Emulator.make({ mining: "interval" })

@@ -76,3 +76,18 @@ describe("docs/emulator.md's kit and console client", () => {
       expect(account.krn.toString()).toContain(":8217:")
     }).pipe(Effect.provide(Manual)))
 })
+
+// docs/emulator.md, "The test kit", one emulator with tests apart, verbatim.
+layer(EmulatorTest.layer())("accounts", (it) => {
+  it.effect("creates one", () =>
+    EmulatorTest.isolated(Effect.gen(function*() {
+      const created = yield* WalletClient.createAccount()
+      expect((yield* WalletClient.accountCount()).count).toBe(1)
+      return created
+    })))
+
+  it.effect("starts again from none", () =>
+    Effect.gen(function*() {
+      expect((yield* WalletClient.accountCount()).count).toBe(0)
+    }))
+})

@@ -95,6 +95,22 @@ layer(EmulatorTest.layer())("the kit's defaults", (it) => {
       }
       expect((yield* emulator.balance(ChainId.Testnet, bob.address)).balance).toBe(20n)
     }), Limit)
+
+  it.effect("isolated: the test's changes are reverted when it ends, whatever its outcome", () =>
+    Effect.gen(function*() {
+      const emulator = yield* Emulator.Emulator
+      const before = (yield* emulator.listMembers).length
+      const created = yield* EmulatorTest.isolated(Effect.gen(function*() {
+        yield* emulator.createMember()
+        return yield* WalletClient.createAccount()
+      }))
+      expect((yield* emulator.listMembers).length).toBe(before)
+      expect((yield* Effect.flip(WalletClient.getAccount(created.address)))._tag).toBe("AccountNotFound")
+
+      const failed = yield* Effect.flip(EmulatorTest.isolated(Effect.zipRight(emulator.createMember(), Effect.fail("boom" as const))))
+      expect(failed).toBe("boom")
+      expect((yield* emulator.listMembers).length).toBe(before)
+    }), Limit)
 })
 
 describe("the kit per test", () => {
