@@ -25,12 +25,12 @@
  * @since 0.12.0
  */
 import { NodeHttpClient } from "@effect/platform-node"
-import { Clock, Context, Effect, Layer, type Scope, Stream } from "effect"
+import type { SqlError } from "@effect/sql"
+import { Clock, Context, Effect, Either, Layer, Option, type Scope, Stream } from "effect"
 import { ChainId, WalletClient, type WalletConfig, type WalletError } from "effect-kas-wallet"
 import * as Emulator from "./Emulator.js"
 import type * as EmulatorConfig from "./EmulatorConfig.js"
 import type { EmulatorError } from "./EmulatorError.js"
-import type { SqlError } from "@effect/sql"
 
 /**
  * The kit's options: the emulator's (`EmulatorConfig.Options`, with `mining` defaulting to
@@ -64,8 +64,9 @@ export interface Kit {
 // client's timeouts recognise it as the live clock.
 const live = Clock.make()
 
+// Options and Eithers are Effects too (yieldable), but values: they stay as they are.
 const onLive = (value: unknown): unknown =>
-  typeof value !== "object" || value === null
+  typeof value !== "object" || value === null || Option.isOption(value) || Either.isEither(value)
     ? value
     : Stream.StreamTypeId in value
     ? streamOnLive(value as Stream.Stream<unknown, unknown>)
@@ -82,8 +83,8 @@ const streamOnLive = <A, E>(stream: Stream.Stream<A, E>): Stream.Stream<A, E> =>
 
 /**
  * `service` with every operation on the live clock: each Effect runs, and each Stream is pulled,
- * with `Clock.make()` as its clock whatever the caller's (a `TestClock`). Plain values stay as
- * they are.
+ * with `Clock.make()` as its clock whatever the caller's (a `TestClock`); so does each Effect or
+ * Stream a member answers. Plain values (Options and Eithers included) stay as they are.
  *
  * @since 0.12.0
  * @category combinators

@@ -6,7 +6,7 @@
  * a listing's pages fetched through faults, injected latency.
  */
 import { describe, expect, it, layer } from "@effect/vitest"
-import { Chunk, Clock, Deferred, Effect, Fiber, Schedule, Stream, TestClock } from "effect"
+import { Chunk, Clock, Deferred, Effect, Either, Fiber, Option, Schedule, Stream, TestClock } from "effect"
 import { ChainId, Transaction, WalletClient } from "effect-kas-wallet"
 import * as Emulator from "../../src/Emulator.js"
 import * as EmulatorTest from "../../src/EmulatorTest.js"
@@ -110,6 +110,31 @@ layer(EmulatorTest.layer())("the kit's defaults", (it) => {
       const failed = yield* Effect.flip(EmulatorTest.isolated(Effect.zipRight(emulator.createMember(), Effect.fail("boom" as const))))
       expect(failed).toBe("boom")
       expect((yield* emulator.listMembers).length).toBe(before)
+    }), Limit)
+})
+
+describe("onLiveClock", () => {
+  it.effect("an Effect, an Effect answered, a Stream answered: each sleeps on the live clock; values stay values", () =>
+    Effect.gen(function*() {
+      const nap = Effect.as(Effect.sleep("5 millis"), "woke")
+      const service = EmulatorTest.onLiveClock({
+        nap,
+        napOf: (s: string) => Effect.as(Effect.sleep("5 millis"), s),
+        naps: (n: number) => Stream.repeatEffect(nap).pipe(Stream.take(n)),
+        some: Option.some(1),
+        none: () => Option.none<number>(),
+        right: Either.right(2),
+        name: "kit"
+      })
+      expect(yield* service.nap).toBe("woke")
+      expect(yield* service.napOf("again")).toBe("again")
+      expect(Chunk.toReadonlyArray(yield* Stream.runCollect(service.naps(3)))).toEqual(["woke", "woke", "woke"])
+      expect(Option.isOption(service.some) && service.some).toEqual(Option.some(1))
+      expect(service.none()).toEqual(Option.none())
+      expect(Either.isEither(service.right)).toBe(true)
+      expect(service.name).toBe("kit")
+      // The caller's clock is still the TestClock.
+      expect(yield* Clock.currentTimeMillis).toBe(0)
     }), Limit)
 })
 
