@@ -21,6 +21,7 @@ const benches: Record<string, () => Promise<{ readonly run: () => Promise<Readon
   keys: () => import("../../packages/emulator/test/bench/keys.js"),
   contracts: () => import("../../packages/emulator/test/bench/contracts.js"),
   bounded: () => import("../../packages/emulator/test/bench/bounded.js"),
+  testkit: () => import("../../packages/emulator/test/bench/testkit.js"),
   cli: () => import("../../packages/cli/test/bench/cli.js"),
   transactions: () => import("./transactions.js"),
   caver: () => import("../../packages/emulator/test/bench/caver.js")

@@ -74,7 +74,7 @@ export const cli = (args: ReadonlyArray<string>, env: Record<string, string> = {
  * An emulator in the scope (a temporary database unless `database` is given) and the `KAS_*`
  * settings that point `kas-wallet` at it with its member's key; `secret` is what no output may hold.
  */
-export const cliEmulator = (options: { readonly database?: string; readonly mining?: "interval" | "manual" } = {}) =>
+export const cliEmulator = (options: { readonly database?: string; readonly mining?: "instant" | "interval" | "manual" } = {}) =>
   Effect.gen(function*() {
     const e = yield* Emulator.make({ port: 0, ...options })
     const secret = Redacted.value(e.member.secretAccessKey)

@@ -93,7 +93,7 @@ describe("--help", () => {
     expect(text).toMatch(/^  accounts +create \| get \| list \| count \| by-public-key \| disable \| enable \| delete \| multisig \| register$/m)
     expect(text).toMatch(/^  migrate +bring existing Klaytn accounts under KAS custody/m)
     expect(text).toMatch(/^  tx +send \| deploy \| execute \| relay \| cancel \| anchor \| update-key \| call \| receipt \| sign$/m)
-    expect(text).toMatch(/^  emulator +run a local emulator.*; or env \| member \| key \| pool \| fund \| balance \| bill \| mine$/m)
+    expect(text).toMatch(/^  emulator +run a local emulator.*; or env \| member \| key \| pool \| fund \| balance \| bill \| mine \| snapshot \| revert \| time$/m)
     expect(text).toMatch(/^  keys +create \| list \| get \| delete \| sign$/m)
     expect(text).toMatch(/^  history +list \| get$/m)
     expect(text).toMatch(/^  tour +a guided tour/m)
@@ -226,7 +226,7 @@ describe("reading a command line against the table", () => {
     expect(usage("history list --to 5")).toContain("unknown option --to for kas-wallet history list")
     expect(usage("fee-payers list --pool x")).toContain("unknown option --pool for kas-wallet fee-payers list (did you mean --fee-payer-pool?)")
     expect(usage("accounts --json")).toContain("unknown option --json for kas-wallet accounts: give a command first")
-    expect(usage("emulator serve")).toContain("unknown command \"serve\" for kas-wallet emulator (commands: env, member, key, pool, fund, balance, bill or mine)")
+    expect(usage("emulator serve")).toContain("unknown command \"serve\" for kas-wallet emulator (commands: env, member, key, pool, fund, balance, bill, mine, snapshot, revert or time)")
     expect(usage("accounts list --version")).toContain("unknown option --version")
     expect(usage("accounts list -x")).toContain("unknown option -x")
     expect(usage("--completions zsh")).toContain("only bash completions exist")
@@ -327,7 +327,7 @@ describe("the table and the commands", () => {
     >()
     expectTypeOf<Spec.Verb<ReturnType<typeof EmulatorSpec.spec>>>().toEqualTypeOf<
       | "" | "env" | "member create" | "member list" | "key create" | "key list" | "key delete" | "pool create" | "pool list"
-      | "fund" | "balance" | "bill" | "mine"
+      | "fund" | "balance" | "bill" | "mine" | "snapshot" | "revert" | "time"
     >()
   })
 
@@ -419,7 +419,7 @@ describe("bash completions", () => {
     expect(await complete("kas-wallet accounts list --pa")).toEqual(["--page-size"])
     expect(await complete("kas-wallet accounts list --chain ")).toEqual(["1001", "8217"])
     expect(await complete("kas-wallet accounts list --page-size ")).toEqual([])
-    expect(await complete("kas-wallet emulator ")).toEqual(["balance", "bill", "env", "fund", "key", "member", "mine", "pool"])
+    expect(await complete("kas-wallet emulator ")).toEqual(["balance", "bill", "env", "fund", "key", "member", "mine", "pool", "revert", "snapshot", "time"])
     expect(await complete("kas-wallet tx ")).toEqual(["anchor", "call", "cancel", "deploy", "execute", "receipt", "relay", "send", "sign", "update-key"])
     expect(await complete("kas-wallet tx deploy --bytecode-f")).toEqual(["--bytecode-file"])
     expect(await complete("kas-wallet emulator --fault-r")).toEqual(["--fault-rate", "--fault-retry-after"])

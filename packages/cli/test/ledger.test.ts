@@ -113,4 +113,41 @@ describe("kas-wallet emulator fund | balance | bill", () => {
         err: "kas-wallet: mine works on a running emulator started with --mining manual: give its --url (or eval its settings: KAS_WALLET_URL)"
       })
     }).pipe(Effect.scoped), 60_000)
+
+  it.live("snapshot prints an id, revert <id> brings the balances back once, time sets the next block's time; instant mining answers Committed and refuses mine", () =>
+    Effect.gen(function*() {
+      const { emulator: e, env } = yield* cliEmulator({ mining: "instant" })
+      const from = JSON.parse((yield* cli(["accounts", "create", "--json"], env)).out).address as string
+      yield* e.fund(1001, from, 10n ** 18n)
+      const taken = yield* cli(["emulator", "snapshot"], env)
+      expect(taken.code, taken.err).toBe(0)
+      expect(taken.out).toMatch(/^0x[0-9a-f]+$/)
+
+      // Instant mining: the receipt is Committed when the send answers.
+      const sent = yield* cli(["tx", "send", "--from", from, "--to", from, "--value", "1peb", "--json"], env)
+      const hash = JSON.parse(sent.out).transactionHash as string
+      expect(JSON.parse((yield* cli(["tx", "receipt", hash, "--json"], env)).out).status).toBe("Committed")
+      const refused = yield* cli(["emulator", "mine"], env)
+      expect(refused.code).toBe(2)
+      expect(refused.err).toContain("instant mining")
+
+      const reverted = yield* cli(["emulator", "revert", taken.out], env)
+      expect(reverted.code, reverted.err).toBe(0)
+      expect(reverted.out).toBe(`reverted to ${taken.out}`)
+      expect(yield* e.balance(1001, from)).toMatchObject({ balance: 10n ** 18n, nonce: 0 })
+      const again = yield* cli(["emulator", "revert", taken.out], env)
+      expect(again.code).toBe(2)
+      expect(again.err).toContain(`no snapshot "${taken.out}"`)
+      expect(yield* cli(["emulator", "revert", "one"], env)).toMatchObject({ code: 2 })
+
+      const time = yield* cli(["emulator", "time", "2030-01-01T00:00:00Z", "--json"], env)
+      expect(time.code, time.err).toBe(0)
+      expect(JSON.parse(time.out)).toEqual({ timestamp: 1893456000 })
+      const next = yield* cli(["tx", "send", "--from", from, "--to", from, "--value", "1peb", "--json"], env)
+      const receipt = JSON.parse((yield* cli(["tx", "receipt", JSON.parse(next.out).transactionHash, "--json"], env)).out)
+      expect(receipt.status).toBe("Committed")
+      const back = yield* cli(["emulator", "time", "1893455999"], env)
+      expect(back.code).toBe(2)
+      expect(back.err).toContain("before the latest block's")
+    }).pipe(Effect.scoped), 60_000)
 })

@@ -5,7 +5,7 @@
  * the receipt awaited (`--wait`); bad input is one line and exit code 2 with nothing sent.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, TestClock } from "effect"
 import { withClockMoving } from "../../../test/support/clock.js"
 import { cli, cliEmulator } from "./_run.js"
 
@@ -32,6 +32,8 @@ describe("kas-wallet accounts multisig", () => {
         env
       ), secret))
       expect(updated.multiSigKeys).toEqual([{ publicKey: a.publicKey, weight: 2 }, { publicKey: b.publicKey, weight: 1 }, { publicKey: c.publicKey, weight: 1 }])
+      // Interval mining: the account's multisig key holds once the update's block is made.
+      yield* TestClock.adjust("1 second")
 
       const sent = JSON.parse(ok(yield* cli(["tx", "send", "--from", treasury.address, "--to", to.address, "--value", "1000peb", "--json"], env), secret))
       expect(sent.status).toBe("Pending")

@@ -4,7 +4,7 @@
  * `--wait` driven by the TestClock.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Redacted } from "effect"
+import { Effect, Redacted, TestClock } from "effect"
 import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -83,6 +83,10 @@ describe("kas-wallet tx and the emulator's ledger commands", () => {
       const user = yield* run(["tx", "send", "--from", from, "--to", to, "--value", "0x10peb", "--fee-payer", created.address])
       expect(user.code, user.err).toBe(0)
       expect(user.out).toMatch(new RegExp(`^fee payer +${created.address} \\(all of the fee\\)$`, "m"))
+      // Interval mining: applied when its block is made, which the running emulator does as it
+      // next reads the chain (the console command reads the database file).
+      yield* TestClock.adjust("1 second")
+      yield* e.balance(1001, created.address)
       expect(JSON.parse((yield* run(["emulator", "balance", created.address, "--db", db, "--json"])).out).balance).toBe(
         String(10n ** 18n - 31_000n * 25_000_000_000n)
       )

@@ -25,6 +25,7 @@ import type { ConfigError } from "effect/ConfigError"
 import { type Address, Credentials } from "effect-kas-wallet"
 import * as App from "./http/App.js"
 import * as Blocks from "./chain/Blocks.js"
+import * as ChainControl from "./console/ChainControl.js"
 import * as EmulatorConsole from "./console/EmulatorConsole.js"
 import * as Database from "./store/Database.js"
 import * as EmulatorConfig from "./EmulatorConfig.js"
@@ -45,6 +46,7 @@ import * as History from "./services/History.js"
 import * as Keys from "./services/Keys.js"
 import * as Multisig from "./services/Multisig.js"
 import * as Registration from "./services/Registration.js"
+import * as Snapshots from "./store/Snapshots.js"
 import * as Store from "./store/Store.js"
 
 /**
@@ -92,7 +94,8 @@ export interface Service extends EmulatorConsole.Service {
   /** The global fee payer of a chain: it signs and pays `/v2/tx/fd/value` transfers and bills the member. */
   readonly globalFeePayer: (chainId: 8217 | 1001) => Address.Address
   /**
-   * How blocks are made: `interval` (by the clock) or `manual` (by `mine`).
+   * How blocks are made: `instant` (a block per transaction), `interval` (by the clock) or
+   * `manual` (by `mine`).
    *
    * @since 0.5.0
    */
@@ -108,7 +111,8 @@ export interface Service extends EmulatorConsole.Service {
    * Manual mining: makes `blocks` blocks (default 1, at most 1000) on a chain (both when absent),
    * the first holding every pending transaction of the chain in acceptance order, run and applied
    * then; their receipts are `Committed` (or `CommitError`) as soon as this answers. Fails with
-   * `ConsoleError` `InvalidInput` in interval mode or for a bad chain or count.
+   * `ConsoleError` `InvalidInput`, changing nothing, in instant mode (every transaction has its
+   * block already), in interval mode (the clock makes the blocks) or for a bad chain or count.
    *
    * @since 0.5.0
    */
@@ -116,6 +120,32 @@ export interface Service extends EmulatorConsole.Service {
     chainId?: 8217 | 1001 | undefined,
     blocks?: number | undefined
   ) => Effect.Effect<ReadonlyArray<MinedBlock>, EmulatorConsole.ConsoleError | SqlError.SqlError>
+  /**
+   * Takes a snapshot of the whole emulator — every member's accounts, keys, pools, balances,
+   * nonces, contracts and their storage, pending pool, multisig transactions, bills and history —
+   * and answers its id (`0x1`, `0x2`, ... as anvil's `evm_snapshot`).
+   *
+   * @since 0.12.0
+   */
+  readonly snapshot: Effect.Effect<string, SqlError.SqlError>
+  /**
+   * Brings the whole emulator back to a snapshot, and drops it and every snapshot taken after it
+   * (anvil's rule: a snapshot is reverted to once). Fails with `ConsoleError` `InvalidInput`,
+   * changing nothing, for an id that is unknown or reverted already.
+   *
+   * @since 0.12.0
+   */
+  readonly revert: (id: string) => Effect.Effect<void, EmulatorConsole.ConsoleError | SqlError.SqlError>
+  /**
+   * Sets the time (Unix seconds) of the next block, from which the chain's time then runs (anvil's
+   * `evm_setNextBlockTimestamp`): in instant and manual mining the next block gets exactly it; by
+   * interval the block clock jumps there and the next block is the first one due after it. Fails
+   * with `ConsoleError` `InvalidInput`, changing nothing, for a time before the latest block of
+   * either chain or one that is not a whole number of seconds.
+   *
+   * @since 0.12.0
+   */
+  readonly setNextBlockTime: (unixSeconds: number) => Effect.Effect<void, EmulatorConsole.ConsoleError | SqlError.SqlError>
 }
 
 /**
@@ -167,7 +197,7 @@ export const make = (options: EmulatorConfig.Options = {}): Effect.Effect<Servic
     const database = options.database ?? EmulatorConfig.DefaultDatabase
 
     const services = yield* Layer.build(
-      Layer.mergeAll(Multisig.layer, Registration.layer, History.layer).pipe(
+      Layer.mergeAll(Multisig.layer, Registration.layer, History.layer, ChainControl.layer).pipe(
         Layer.provideMerge(
           Layer.mergeAll(
             EmulatorConsole.layer,
@@ -179,7 +209,7 @@ export const make = (options: EmulatorConfig.Options = {}): Effect.Effect<Servic
       ).pipe(
         Layer.provideMerge(Cursors.layer),
         Layer.provideMerge(KeyVault.layer(options)),
-        Layer.provideMerge(Layer.mergeAll(Store.layer, LedgerStore.layer, MultisigStore.layer)),
+        Layer.provideMerge(Layer.mergeAll(Store.layer, LedgerStore.layer, MultisigStore.layer, Snapshots.layer)),
         Layer.provideMerge(Database.layer({ database, authToken: options.authToken }))
       )
     )
@@ -193,6 +223,7 @@ export const make = (options: EmulatorConfig.Options = {}): Effect.Effect<Servic
     const node = Context.get(services, Node.Node)
     const vault = Context.get(services, KeyVault.KeyVault)
     const db = Context.get(services, Database.Database)
+    const control = Context.get(services, ChainControl.ChainControl)
 
     const member = yield* startMember(console, options.member).pipe(
       Effect.catchTags({
@@ -215,12 +246,24 @@ export const make = (options: EmulatorConfig.Options = {}): Effect.Effect<Servic
       registration,
       node,
       console,
+      control,
       faults: Faults.makeInjector(faults),
       openApi: openApiJson
     }))
 
+    // The ledger's refusals (a mode without mine, a bad count, a time backwards) are the caller's input.
+    const asInput = <A, E>(self: Effect.Effect<A, E | Refusal.Refusal>): Effect.Effect<A, Exclude<E, Refusal.Refusal> | EmulatorConsole.ConsoleError> =>
+      Effect.catchIf(
+        self,
+        (e): e is Refusal.Refusal => Refusal.isRefusal(e),
+        (e) => Effect.fail(new EmulatorConsole.ConsoleError({ reason: "InvalidInput", message: e.message }))
+      )
     const service: Service = {
       ...console,
+      // The console's readers first make the blocks whose time has come (interval mining).
+      fund: (chainId, address, amount) => Effect.zipRight(ledger.settle, console.fund(chainId, address, amount)),
+      balance: (chainId, address) => Effect.zipRight(ledger.settle, console.balance(chainId, address)),
+      feeBills: (filter) => Effect.zipRight(ledger.settle, console.feeBills(filter)),
       url,
       host,
       port: listener.port,
@@ -244,10 +287,10 @@ export const make = (options: EmulatorConfig.Options = {}): Effect.Effect<Servic
           }
           const made = yield* Effect.forEach(chainId !== undefined ? [chainId] : Blocks.Chains, (id) => ledger.mine(id, blocks ?? 1))
           return made.flat()
-        }).pipe(
-          // The ledger's refusals (interval mode, a bad count) are the caller's input.
-          Effect.catchIf(Refusal.isRefusal, (e) => Effect.fail(new EmulatorConsole.ConsoleError({ reason: "InvalidInput", message: e.message })))
-        )
+        }).pipe(asInput),
+      snapshot: control.snapshot,
+      revert: control.revert,
+      setNextBlockTime: control.setNextBlockTime
     }
     return service
   })

@@ -73,9 +73,12 @@ export interface Options {
    */
   readonly blockInterval?: Duration.DurationInput | undefined
   /**
-   * How blocks are made: `"interval"` (default), one every `blockInterval`, a transaction applied
-   * when accepted; `"manual"`, only when `mine` is called (`Emulator.mine`, the console route,
-   * `kas-wallet emulator mine`), a transaction waiting in the pending pool until then.
+   * How blocks are made, as anvil's mining modes: `"interval"` (default), one every
+   * `blockInterval`, a transaction waiting in the pending pool until then (where a cancel or a
+   * replacement of its nonce takes its place); `"instant"`, a block per transaction, made before
+   * the send answers (its receipt is `Committed` at once); `"manual"`, only when `mine` is called
+   * (`Emulator.mine`, the console route, `kas-wallet emulator mine`), a transaction waiting in the
+   * pending pool until then.
    *
    * @since 0.5.0
    */
@@ -119,7 +122,7 @@ export interface EvmOptions {
  * @since 0.5.0
  * @category models
  */
-export type Mining = "interval" | "manual"
+export type Mining = "instant" | "interval" | "manual"
 
 /**
  * The mining modes, in the order of help texts.
@@ -127,7 +130,7 @@ export type Mining = "interval" | "manual"
  * @since 0.5.0
  * @category constants
  */
-export const MiningModes: ReadonlyArray<Mining> = ["interval", "manual"]
+export const MiningModes: ReadonlyArray<Mining> = ["instant", "interval", "manual"]
 
 /**
  * Default interface.
@@ -350,7 +353,7 @@ export const fields = {
     kind: "string",
     value: "MODE",
     default: "interval",
-    description: "interval (a block every block interval) or manual (blocks only when mined)",
+    description: "interval (a block every block interval), instant (a block per transaction) or manual (blocks only when mined)",
     example: "manual",
     secret: false
   },
@@ -460,7 +463,7 @@ const keyPair = `${fields.accessKeyId.env} (--${fields.accessKeyId.flag}) and ${
 export const fromValues = (v: Values): Either.Either<Options, string> => {
   if ((v.accessKeyId === undefined) !== (v.secretAccessKey === undefined)) return Either.left(keyPair)
   if (v.mining !== undefined && !(MiningModes as ReadonlyArray<string>).includes(v.mining)) {
-    return Either.left(`${fields.mining.env} (--${fields.mining.flag}) must be ${MiningModes.join(" or ")}, got ${JSON.stringify(v.mining)}`)
+    return Either.left(`${fields.mining.env} (--${fields.mining.flag}) must be ${MiningModes.slice(0, -1).join(", ")} or ${MiningModes[MiningModes.length - 1]}, got ${JSON.stringify(v.mining)}`)
   }
   const faults = v.faultRate !== undefined || v.faultSeed !== undefined || v.faultKinds !== undefined ||
     v.faultLatency !== undefined || v.faultRetryAfter !== undefined
@@ -504,11 +507,11 @@ export const fromValues = (v: Values): Either.Either<Options, string> => {
  * | `KAS_ACCESS_KEY_ID` + `KAS_SECRET_ACCESS_KEY` (+ `KAS_ACCOUNT_ID`) | `member` |
  * | `KAS_EMULATOR_FAULT_RATE`, `_SEED`, `_KINDS` (comma-separated), `_LATENCY` (e.g. `200 millis`), `_RETRY_AFTER` | `faults` |
  * | `KAS_EMULATOR_BLOCK_INTERVAL` (e.g. `200 millis`) | `blockInterval` |
- * | `KAS_EMULATOR_MINING` (`interval` or `manual`) | `mining` |
+ * | `KAS_EMULATOR_MINING` (`instant`, `interval` or `manual`) | `mining` |
  * | `KAS_EMULATOR_EVM_GAS_CAP`, `_TIMEOUT` (e.g. `2 seconds`), `_WORKERS` | `evm` |
  *
  * The access key id and secret go together: one without the other is a configuration error; a
- * mining mode other than `interval` or `manual` is one too.
+ * mining mode other than `instant`, `interval` or `manual` is one too.
  *
  * @since 0.1.0
  * @category config

@@ -202,6 +202,32 @@ export class IntervalMining extends Data.TaggedError("IntervalMining")<{ readonl
 }
 
 /**
+ * A block is made for each transaction as it is accepted (instant mining): there is nothing to
+ * mine on demand.
+ *
+ * @since 0.12.0
+ * @category refusals
+ */
+export class InstantMining extends Data.TaggedError("InstantMining")<{}> {
+  override get message() {
+    return "a block is made for each transaction as it is accepted (instant mining): mine needs manual mining (--mining manual)"
+  }
+}
+
+/**
+ * A time set for the next block before the latest block's: a chain's time never goes back.
+ *
+ * @since 0.12.0
+ * @category refusals
+ */
+export class TimeBeforeBlock extends Data.TaggedError("TimeBeforeBlock")<{ readonly timeMs: number; readonly blockMs: number }> {
+  override get message() {
+    const iso = (ms: number) => `${new Date(ms).toISOString()} (${Math.floor(ms / 1000)})`
+    return `the next block's time ${iso(this.timeMs)} is before the latest block's, ${iso(this.blockMs)}: a chain's time never goes back`
+  }
+}
+
+/**
  * Every refusal of the domain.
  *
  * @since 0.10.0
@@ -222,6 +248,8 @@ export type Refusal =
   | AlreadySubmitted
   | NotLegacyAccount
   | IntervalMining
+  | InstantMining
+  | TimeBeforeBlock
 
 const tags: ReadonlySet<string> = new Set<Refusal["_tag"]>([
   "Missing",
@@ -237,7 +265,9 @@ const tags: ReadonlySet<string> = new Set<Refusal["_tag"]>([
   "TransactionNotFound",
   "AlreadySubmitted",
   "NotLegacyAccount",
-  "IntervalMining"
+  "IntervalMining",
+  "InstantMining",
+  "TimeBeforeBlock"
 ])
 
 /**

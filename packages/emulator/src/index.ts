@@ -17,6 +17,13 @@
 export * as ApiError from "./http/ApiError.js"
 
 /**
+ * A typed client of a running emulator's console routes (fund, balance, mine, bills).
+ *
+ * @since 0.12.0
+ */
+export * as ConsoleClient from "./ConsoleClient.js"
+
+/**
  * Members, API keys and account pools (the console's part).
  *
  * @since 0.1.0
@@ -43,6 +50,13 @@ export * as EmulatorConfig from "./EmulatorConfig.js"
  * @since 0.1.0
  */
 export * as EmulatorError from "./EmulatorError.js"
+
+/**
+ * The test kit: a WalletClient on a private in-process emulator, in one layer.
+ *
+ * @since 0.12.0
+ */
+export * as EmulatorTest from "./EmulatorTest.js"
 
 /**
  * Fault injection.

@@ -6,7 +6,7 @@
  * the connection carries the next request.
  */
 import { expect, layer } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, TestClock } from "effect"
 import * as http from "node:http"
 import * as net from "node:net"
 import * as Emulator from "../src/Emulator.js"
@@ -153,6 +153,8 @@ const bothRoutes = (size: number, framing: Framing) =>
     const headers = { authorization: tx.authorization, "x-chain-id": "1001" }
     const feePayer = yield* post(`${e.url}/v2/feepayer`, headers, padded({ withoutAccountUpdate: true }, size), framing)
     const transfer = yield* post(`${e.url}/v2/tx/value`, headers, padded({ from, to: OUTSIDER, value: "0x1" }, size), framing)
+    // Interval mining: a transfer accepted is applied when its block is made.
+    yield* TestClock.adjust("1 second")
     const sender = yield* Effect.orDie(e.balance(1001, from))
     return { feePayer, transfer, sender }
   })

@@ -103,6 +103,8 @@ const withToken = (e: Emulator.Service, c: ReturnType<typeof contracts>) =>
     yield* Effect.orDie(e.fund(1001, from, 10n * KLAY))
     yield* Effect.orDie(e.fund(1001, payer, KLAY))
     c.ok(yield* c.deploy("tx", { from }))
+    // Interval mining: the contract exists once the deployment's block is made.
+    yield* TestClock.adjust("1 second")
     return { from, payer, token: createdAddress(from, 0) }
   })
 
@@ -170,8 +172,10 @@ describe("contracts on the wire", () => {
       const [senderBefore, payerBefore] = [yield* c.account(from), yield* c.account(payer)]
       const sent = c.ok(yield* c.execute("fd-user", { from, to: token, input, feePayer: payer, feeRatio: 40 }))
       expect(sent).toMatchObject({ typeInt: 0x32, to: token, input, feeRatio: 40, feePayer: payer.toLowerCase() })
-      const [senderSent, payerSent] = [yield* c.account(from), yield* c.account(payer)]
+      // In the pool until its block: nothing is paid before it.
+      expect([yield* c.account(from), yield* c.account(payer)]).toEqual([senderBefore, payerBefore])
       const receipt = yield* c.receipt(sent.transactionHash)
+      const [senderSent, payerSent] = [yield* c.account(from), yield* c.account(payer)]
       expect(receipt.status).toBe("Committed")
       expect(receipt.contractAddress).toBeNull()
       expect(receipt.type).toBe("TxTypeFeeDelegatedSmartContractExecutionWithRatio")
@@ -181,8 +185,8 @@ describe("contracts on the wire", () => {
         data: `0x${word(1234n)}`,
         blockHash: receipt.blockHash,
         blockNumber: receipt.blockNumber,
-        // Block-wide: the deployment's Transfer, in the same block, is log 0.
-        logIndex: "0x1",
+        // Alone in its block (the deployment's is an earlier one): its log is the block's first.
+        logIndex: "0x0",
         removed: false,
         transactionHash: sent.transactionHash,
         transactionIndex: receipt.transactionIndex
@@ -190,7 +194,7 @@ describe("contracts on the wire", () => {
       expect(receipt.logsBloom).toBe(bloomOf(receipt.logs))
       expect(receipt.logsBloom).not.toBe(`0x${"00".repeat(256)}`)
       expect(Number(receipt.gasUsed)).toBeGreaterThan(intrinsic("execute", "fd-user", 40, input))
-      // Paid when the transaction was sent (nothing more at its block): the fee payer ⌊40%⌋, the sender the rest.
+      // Paid at its block: the fee payer ⌊40%⌋, the sender the rest.
       const fee = BigInt(receipt.gasUsed) * GasPrice
       expect(payerSent).toEqual([payerBefore[0] - (fee * 40n) / 100n, payerBefore[1]])
       expect(senderSent).toEqual([senderBefore[0] - (fee - (fee * 40n) / 100n), senderBefore[1] + 1])
@@ -229,6 +233,8 @@ describe("contracts on the wire", () => {
       yield* Effect.orDie(e.fund(1001, from, 10n * KLAY))
       c.ok(yield* c.deploy("tx", { from }))
       const token = createdAddress(from, 0)
+      // Interval mining: the contract exists once the deployment's block is made.
+      yield* TestClock.adjust("1 second")
 
       // More than the sender holds: `require(balance >= value, "insufficient balance")` reverts.
       const before = yield* c.account(from)
@@ -346,6 +352,8 @@ describe("contracts on the wire", () => {
       yield* Effect.orDie(e.fund(1001, from, KLAY))
       c.ok(yield* c.deploy("tx", { from }))
       const token = createdAddress(from, 0)
+      // Interval mining: the contract exists once the deployment's block is made.
+      yield* TestClock.adjust("1 second")
       const supply = c.ok(yield* c.call({ to: token, data: { methodName: "totalSupply" } }))
       expect(supply).toEqual({ data: selector("totalSupply()"), result: `0x${word(SUPPLY)}` })
       // Checksummed or not, a JSON number, a decimal or a hex string: one encoding.
@@ -382,7 +390,11 @@ describe("contracts on the wire", () => {
         yield* Effect.orDie(e.fund(1001, from, KLAY))
         yield* Effect.orDie(e.fund(8217, from, KLAY))
         c.ok(yield* c.deploy("tx", { from }))
+        yield* TestClock.adjust("1 second")
         const sent = c.ok(yield* c.execute("tx", { from, to: createdAddress(from, 0), input: transferInput(OUTSIDER, 99n) }))
+        // Interval mining: the emulator stops once the execution's block is made.
+        yield* TestClock.adjust("1 second")
+        expect(yield* c.balanceOf(createdAddress(from, 0), OUTSIDER)).toBe(99n)
         return { member: e.member, from, hash: sent.transactionHash as string }
       }))
       const token = createdAddress(first.from, 0)
@@ -395,6 +407,7 @@ describe("contracts on the wire", () => {
       expect(receipt.logs[0].topics).toEqual([TRANSFER_EVENT, `0x${word(first.from)}`, `0x${word(OUTSIDER)}`])
       // It goes on from there.
       c.ok(yield* c.execute("tx", { from: first.from, to: token, input: transferInput(OUTSIDER, 1n) }))
+      yield* TestClock.adjust("1 second")
       expect(yield* c.balanceOf(token, OUTSIDER)).toBe(100n)
 
       // Mainnet: the address holds no code there; a contract made there is not on testnet.
@@ -405,6 +418,7 @@ describe("contracts on the wire", () => {
       expectError(mainnet, 400, 1065001)
       expect(mainnet.body.message).toBe(NOT_A_PROGRAM)
       c.ok(yield* c.deploy("tx", { from: onMainnet }, 8217))
+      yield* TestClock.adjust("1 second")
       const mainnetToken = createdAddress(onMainnet, 0)
       expect(yield* c.balanceOf(mainnetToken, onMainnet, 8217)).toBe(SUPPLY)
       expect(c.ok(yield* c.call({ to: mainnetToken, data: { methodName: "totalSupply" } })).result).toBe("0x")
@@ -424,6 +438,7 @@ describe("the EVM's gas budget", () => {
       const c = contracts(e)
       const from = yield* c.api.account()
       c.ok(yield* c.deploy("fd", { from, input: GAS_LEFT }))
+      yield* TestClock.adjust("1 second")
       const probe = createdAddress(from, 0)
       const left = (gas: number) =>
         Effect.map(c.call({ to: probe, gas, data: { methodName: "gasLeft" } }), (reply) => BigInt(c.ok(reply).result))
@@ -450,6 +465,7 @@ describe("the EVM's gas budget", () => {
       const c = contracts(e)
       const from = yield* c.api.account()
       c.ok(yield* c.deploy("fd", { from, input: GAS_LEFT, gas: 200_000 }))
+      yield* TestClock.adjust("1 second")
       const probe = createdAddress(from, 0)
       const huge = BigInt(c.ok(yield* c.call({ to: probe, gas: 10 ** 12, data: { methodName: "gasLeft" } })).result)
       expect(huge).toBeGreaterThan(900_000n)

@@ -272,16 +272,20 @@ describe("the service's rules", () => {
       // pools in x-krn, in either order; the pool of the sender selected.
       const exact = yield* api.transfer("value", { ...ok, value: Amount.toHex((KLAY - maxFee) as Amount.Peb) })
       expect(exact.status, exact.text).toBe(200)
+      // Interval mining: applied when its block is made.
+      yield* TestClock.adjust("1 second")
       expect((yield* e.balance(1001, from)).balance).toBe(maxFee - 21_000n * GasPrice)
       const share = yield* api.transfer("fd-user", { ...ok, from: inSide, feePayer: payerInOps, feeRatio: 30 }, { krn: `${ops.krn},${side.krn}` })
       expect(share.status, share.text).toBe(200)
       expect(share.body.typeInt).toBe(0x0a)
+      yield* TestClock.adjust("1 second")
       expect((yield* e.balance(1001, payerInOps)).balance).toBe(KLAY - (36_000n * GasPrice * 30n) / 100n)
       expect((yield* e.balance(1001, inSide)).balance).toBe(KLAY - 1n - (36_000n * GasPrice - (36_000n * GasPrice * 30n) / 100n))
       const global = yield* api.transfer("fd", { ...ok, from: inSide, nonce: 1 }, { krn: side.krn.toString() })
       expect(global.status, global.text).toBe(200)
       expect(global.body.nonce).toBe(1)
       expectError(yield* api.transfer("fd", { ...ok, from: inSide, nonce: 1 }, { krn: side.krn.toString() }), 400, 1065001)
+      yield* TestClock.adjust("1 second")
       expect(yield* Effect.orDie(e.feeBills({ accountId: api.accountId }))).toEqual([
         { accountId: api.accountId, chainId: 1001, feePayer: e.globalFeePayer(1001), fees: 31_000n * GasPrice, transactions: 1 }
       ])
@@ -477,6 +481,8 @@ layer(Layer.merge(Emulator.layer(), FetchHttpClient.layer))("a model of the ledg
             }
             // Fees leave circulation, but the global fee payer's part is billed, not taken from a balance.
             burnt += op.payer === "global" ? fee - part : fee
+            // Interval mining: applied when its block is made.
+            yield* TestClock.adjust("1 second")
           }
           yield* check
         }
@@ -531,6 +537,8 @@ layer(Layer.merge(Emulator.layer(), FetchHttpClient.layer))("a model of the ledg
       )
       for (const r of replies) expect(r.status, r.text).toBe(200)
       expect(replies.map((r) => r.body.nonce).sort((a, b) => a - b)).toEqual(Array.from({ length: 100 }, (_, i) => i))
+      // Interval mining: applied when their block is made.
+      yield* TestClock.adjust("1 second")
       const sent = (100n * 101n) / 2n
       expect((yield* Effect.orDie(e.balance(1001, from)))).toMatchObject({ balance: 10n * KLAY - sent - 100n * 21_000n * GasPrice, nonce: 100 })
       expect((yield* Effect.orDie(e.balance(1001, to))).balance).toBe(sent)
@@ -564,6 +572,8 @@ describe("more than one writer", () => {
       )
       for (const r of replies) expect(r.status, r.text).toBe(200)
       expect(replies.map((r) => r.body.nonce).sort((x, y) => x - y)).toEqual(Array.from({ length: 40 }, (_, i) => i))
+      // Interval mining: applied when their block is made (by whichever emulator reads first).
+      yield* TestClock.adjust("1 second")
       const fees = 20n * 21_000n * GasPrice // the other 20 were paid by the global fee payer
       expect(yield* Effect.orDie(first.balance(1001, from))).toMatchObject({ balance: KLAY - 40n - fees, nonce: 40 })
       expect((yield* Effect.orDie(second.feeBills()))[0]).toMatchObject({ fees: 20n * 31_000n * GasPrice, transactions: 20 })

@@ -11,7 +11,7 @@ import { expect, layer } from "@effect/vitest"
 import { RLP } from "@ethereumjs/rlp"
 import { secp256k1 } from "@noble/curves/secp256k1.js"
 import { keccak_256 } from "@noble/hashes/sha3.js"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, TestClock } from "effect"
 import * as Emulator from "../src/Emulator.js"
 import { memberTx, newMemberTx, type TxApi } from "./_ledger.js"
 import type { Reply } from "./_support.js"
@@ -72,6 +72,8 @@ layer(Layer.merge(Emulator.layer({ port: 0 }), FetchHttpClient.layer))("multisig
         threshold: 3,
         weightedKeys: signers.map((s, i) => ({ publicKey: s.publicKey, weight: weights[i] }))
       }))
+      // Interval mining: the account's new key holds once the update's block is made.
+      yield* TestClock.adjust("1 second")
       return { e, api, m, account, signers, to, updated }
     })
 
@@ -153,6 +155,8 @@ layer(Layer.merge(Emulator.layer({ port: 0 }), FetchHttpClient.layer))("multisig
       expect(receipt.signatures.map((s: any) => recover(hash, rlpSignature(s), CHAIN).address)).toEqual(
         [signers[1], signers[2], signers[0]].map((s) => s.address.toLowerCase())
       )
+      // Interval mining: applied when its block is made.
+      yield* TestClock.adjust("1 second")
       expect((yield* e.balance(CHAIN, to)).balance).toBe(0x1000n)
       expect((yield* e.balance(CHAIN, account.address)).nonce).toBe(2)
 
@@ -180,7 +184,8 @@ layer(Layer.merge(Emulator.layer({ port: 0 }), FetchHttpClient.layer))("multisig
       ok(yield* m.sign(signers[0].address, t1.transactionId))
       const sent = ok(yield* m.sign(signers[2].address, t1.transactionId))
       expect(sent.status).toBe("Submitted")
-      // ...and follows it at once.
+      // ...and follows it at once, into the same block.
+      yield* TestClock.adjust("1 second")
       expect((yield* e.balance(CHAIN, account.address)).nonce).toBe(3)
       expect((yield* e.balance(CHAIN, to)).balance).toBe(3n)
       refused(yield* m.list(account.address), 1061010)

@@ -477,13 +477,16 @@ layer(FetchHttpClient.layer)("the node route, mining by interval", (it) => {
       yield* Effect.orDie(e.fund(CHAIN, sender.address, KLAY))
       const tx = signTyped(0x08, transfer(sender.address, 0, outsider().address, 1n), sender.key)
       expect(yield* rpc("klay_sendRawTransaction", [tx.raw])).toBe(tx.hash)
-      // Applied when accepted (interval mining), in the next block, not made yet.
-      expect(yield* rpc("klay_getTransactionCount", [sender.address, "latest"])).toBe("0x1")
+      // In the pool until the next block (interval mining), not made yet: the latest state is
+      // without it, the pending one with it.
+      expect(yield* rpc("klay_getTransactionCount", [sender.address, "latest"])).toBe("0x0")
+      expect(yield* rpc("klay_getTransactionCount", [sender.address, "pending"])).toBe("0x1")
       expect(yield* rpc("klay_getTransactionReceipt", [tx.hash])).toBeNull()
       expect((yield* rpc("klay_getTransactionByHash", [tx.hash])).blockNumber).toBe("0x0")
       expect(yield* rpc("klay_blockNumber")).toBe("0x0")
       yield* TestClock.adjust("1 second")
       expect(yield* rpc("klay_blockNumber")).toBe("0x1")
+      expect(yield* rpc("klay_getTransactionCount", [sender.address, "latest"])).toBe("0x1")
       const receipt = yield* rpc("klay_getTransactionReceipt", [tx.hash])
       expect(receipt).toMatchObject({ status: "0x1", blockNumber: "0x1" })
       expect((yield* api.receipt(tx.hash)).body).toMatchObject({ status: "Committed", blockHash: receipt.blockHash })

@@ -7,7 +7,7 @@
  * awaitReceipt over loopback HTTP, returning exactly when a block is mined.
  */
 import { FetchHttpClient } from "@effect/platform"
-import { describe, expect, layer } from "@effect/vitest"
+import { describe, expect, it, layer } from "@effect/vitest"
 import { Effect, Either, Fiber, Layer, Option, Schedule, Schema, TestClock } from "effect"
 import { type Address, type Amount, type ChainId, FeeDelegation, Transaction, WalletClient } from "effect-kas-wallet"
 import * as Ledger from "../src/chain/Ledger.js"
@@ -184,31 +184,84 @@ layer(services)("pending pool and manual mining (ledger)", (it) => {
       expect(yield* state(from)).toEqual(committed)
       expect(yield* ledger.pendingBySender(1001, from)).toEqual([])
     }))
+})
 
-  it.effect("interval mode: mine is refused, a transaction is applied at once (nothing pooled)", () =>
+// The same services in another mining mode, fresh for each test.
+const servicesIn = (mining: "instant" | "interval") =>
+  Layer.mergeAll(EmulatorConsole.layer, Accounts.layer, Ledger.layer({ mining })).pipe(
+    Layer.provideMerge(Cursors.layer),
+    Layer.provideMerge(KeyVault.layer({})),
+    Layer.provideMerge(Layer.mergeAll(Store.layer, LedgerStore.layer, MultisigStore.layer)),
+    Layer.provideMerge(Database.layer({ database: ":memory:" })),
+    Layer.orDie
+  )
+
+const valueSend = (s: Effect.Effect.Success<typeof setUp>, from: Address.Address, value: bigint, nonce?: number, replace?: boolean) =>
+  Effect.flatMap(Ledger.Ledger, (ledger) =>
+    ledger.send({
+      kind: "value",
+      pool: s.pool,
+      from,
+      to: s.recipient,
+      value: value as Amount.Peb,
+      memo: undefined,
+      nonce,
+      gas: undefined,
+      submit: true,
+      payer: { _tag: "Sender" },
+      ...(replace === true ? { replace } : {})
+    })).pipe(Effect.map((r) => (r as { transactionHash: string }).transactionHash))
+
+const statusOf = (hash: string) => Effect.flatMap(Ledger.Ledger, (l) => Effect.map(l.lookup(1001, hash), Option.map((k) => k.status)))
+
+describe("interval and instant mining (ledger)", () => {
+  it.effect("interval mode: mine is refused; a transaction waits in the pool until its block's time, then is applied", () =>
     Effect.gen(function*() {
       const s = yield* setUp
-      const interval = yield* Ledger.make({})
+      const interval = yield* Ledger.Ledger
       expect(interval.mining).toBe("interval")
       expect(yield* refusal(interval.mine(1001, 1))).toContain("interval mining")
       const from = yield* s.sender(KLAY)
-      const sent = (
-        yield* interval.send({
-          kind: "value",
-          pool: s.pool,
-          from,
-          to: s.recipient,
-          value: 5n as Amount.Peb,
-          memo: undefined,
-          nonce: undefined,
-          gas: undefined,
-          submit: true,
-          payer: { _tag: "Sender" }
-        })
-      ) as { transactionHash: string }
+      const sent = yield* valueSend(s, from, 5n)
+      expect(yield* state(from)).toEqual({ balance: KLAY, nonce: 0 })
+      expect(yield* statusOf(sent)).toEqual(Option.some("pending"))
+      // The block a second after the chain's first transaction.
+      yield* TestClock.adjust(999)
+      expect(yield* statusOf(sent)).toEqual(Option.some("pending"))
+      yield* TestClock.adjust(1)
+      expect(yield* statusOf(sent)).toEqual(Option.some("committed"))
       expect(yield* state(from)).toEqual({ balance: KLAY - 5n - 21_000n * GasPrice, nonce: 1 })
-      expect(Option.map(yield* interval.lookup(1001, sent.transactionHash), (k) => k.status)).toEqual(Option.some("committed"))
-    }))
+    }).pipe(Effect.provide(servicesIn("interval"))))
+
+  it.effect("interval mode: a replacement of a pending nonce takes its place; the one it replaced never applies", () =>
+    Effect.gen(function*() {
+      const s = yield* setUp
+      const from = yield* s.sender(KLAY)
+      const first = yield* valueSend(s, from, 5n)
+      const second = yield* valueSend(s, from, 6n, 0, true)
+      expect(yield* statusOf(first)).toEqual(Option.none())
+      yield* TestClock.adjust("1 second")
+      expect(yield* statusOf(second)).toEqual(Option.some("committed"))
+      expect(yield* statusOf(first)).toEqual(Option.none())
+      expect(yield* state(from)).toEqual({ balance: KLAY - 6n - 21_000n * GasPrice, nonce: 1 })
+    }).pipe(Effect.provide(servicesIn("interval"))))
+
+  it.effect("instant mode: mine is refused; a transaction is in a block of its own when send answers", () =>
+    Effect.gen(function*() {
+      const s = yield* setUp
+      const instant = yield* Ledger.Ledger
+      expect(yield* refusal(instant.mine(1001, 1))).toContain("instant mining")
+      const from = yield* s.sender(KLAY)
+      const a = yield* valueSend(s, from, 5n)
+      const b = yield* valueSend(s, from, 6n)
+      // No time passes: each is committed, in consecutive blocks.
+      const [ra, rb] = [yield* receiptOf(a), yield* receiptOf(b)]
+      expect([ra.status, ra.blockNumber, rb.status, rb.blockNumber]).toEqual(["Committed", "0x1", "Committed", "0x2"])
+      expect(yield* state(from)).toEqual({ balance: KLAY - 11n - 2n * 21_000n * GasPrice, nonce: 2 })
+      // The console's mine says why, and nothing changes.
+      expect(yield* refusal(instant.mine(1001, 1))).toContain("instant mining")
+      expect((yield* receiptOf(b)).blockNumber).toBe("0x2")
+    }).pipe(Effect.provide(servicesIn("instant"))))
 })
 
 describe("manual mining through the client", () => {

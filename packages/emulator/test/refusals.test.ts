@@ -46,6 +46,20 @@ const cases: ReadonlyArray<readonly [Refusal.Refusal, ApiError.ApiError]> = [
   [
     new Refusal.IntervalMining({ interval: Duration.format(Duration.seconds(1)) }),
     ApiError.refused(ApiError.Code.OutOfRange, "blocks are made every 1s by the clock (interval mining): mine needs manual mining (--mining manual)")
+  ],
+  [
+    new Refusal.InstantMining(),
+    ApiError.refused(
+      ApiError.Code.OutOfRange,
+      "a block is made for each transaction as it is accepted (instant mining): mine needs manual mining (--mining manual)"
+    )
+  ],
+  [
+    new Refusal.TimeBeforeBlock({ timeMs: 1_000_000_000_000, blockMs: 1_000_000_001_000 }),
+    ApiError.refused(
+      ApiError.Code.OutOfRange,
+      "the next block's time 2001-09-09T01:46:40.000Z (1000000000) is before the latest block's, 2001-09-09T01:46:41.000Z (1000000001): a chain's time never goes back"
+    )
   ]
 ]
 

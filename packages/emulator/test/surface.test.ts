@@ -17,8 +17,8 @@ const tsconfig = JSON.parse(readFileSync(new URL("../../../tsconfig.json", impor
 }
 
 describe("effect-kas-wallet-emulator", () => {
-  it("exports exactly the service, its config, errors, faults and console", () => {
-    expect(Object.keys(Public).sort()).toEqual(["ApiError", "Emulator", "EmulatorConfig", "EmulatorConsole", "EmulatorError", "Faults"])
+  it("exports exactly the service, its config, errors, faults, console, test kit and console client", () => {
+    expect(Object.keys(Public).sort()).toEqual(["ApiError", "ConsoleClient", "Emulator", "EmulatorConfig", "EmulatorConsole", "EmulatorError", "EmulatorTest", "Faults"])
   })
 
   it("every entry of the exports map is a module of src/, and tsconfig's paths map the same names to it", () => {

@@ -1,7 +1,8 @@
 /**
  * Acceptance: the one pipeline every transaction goes through, whatever its kind — its parties and
  * keys, its nonce, its signatures, then the node's checks against the state plus the pending pool;
- * then, by mining mode, its run and write at once (interval) or its entry into the pool (manual).
+ * then, by mining mode, its entry into the pool (interval, manual) or its run and write in a block
+ * of its own (instant).
  * A multisig sender's transaction waits for its signers instead (`MultisigPending`).
  *
  * Internal to the emulator: not exported from `effect-kas-wallet-emulator`.
@@ -10,7 +11,7 @@
  * @internal
  */
 import type { SqlError } from "@effect/sql"
-import { Clock, Effect, Either, Option } from "effect"
+import { Effect, Either, Option } from "effect"
 import type { Address, Transaction } from "effect-kas-wallet"
 import * as Klaytn from "./Klaytn.js"
 import * as Wire from "effect-kas-wallet/Wire"
@@ -19,7 +20,8 @@ import type * as LedgerStore from "../store/LedgerStore.js"
 import * as ChainState from "../store/ChainState.js"
 import type * as MultisigStore from "../store/MultisigStore.js"
 import * as AccountKeys from "./AccountKeys.js"
-import * as Blocks from "./Blocks.js"
+import type * as Blocks from "./Blocks.js"
+import type * as ChainClock from "./ChainClock.js"
 import * as Executor from "./Executor.js"
 import * as Gas from "./Gas.js"
 import type * as MultisigPending from "./MultisigPending.js"
@@ -74,8 +76,18 @@ export interface Dependencies {
   readonly signer: Signer.Signer
   readonly execute: Executor.Execute
   readonly pend: (pending: MultisigPending.Pending) => Effect.Effect<Transaction.TransactionResult, Refusal.Refusal | SqlError.SqlError>
-  readonly manual: boolean
-  readonly intervalMs: number
+  /**
+   * How blocks are made.
+   *
+   * @since 0.12.0
+   */
+  readonly mining: Blocks.Mining
+  /**
+   * The chain's clock.
+   *
+   * @since 0.12.0
+   */
+  readonly clock: ChainClock.ChainClock
   /** A chain's settings (its gas price, the start of its block clock, its pool's version). */
   readonly chainRow: (chainId: number) => Effect.Effect<ChainState.ChainRow, SqlError.SqlError>
   /**
@@ -93,7 +105,9 @@ export interface Dependencies {
  * @since 0.10.0
  * @category constructors
  */
-export const make = ({ chainRow, execute, gasLimit, intervalMs, manual, multisigs, pend, signer, store }: Dependencies) => {
+export const make = ({ chainRow, clock, execute, gasLimit, mining, multisigs, pend, signer, store }: Dependencies) => {
+  // Interval and manual mining put a transaction in the pool; instant mining makes its block.
+  const pooled = mining !== "instant"
   const { keyOf, openKey, rowAddress, storedKey } = signer
   // A transaction signed whole elsewhere, its sender's signatures already checked: a type with a
   // fee payer needs its signatures, checked against the fee payer's key on the chain (its
@@ -112,7 +126,8 @@ export const make = ({ chainRow, execute, gasLimit, intervalMs, manual, multisig
 
   // Acceptance, one pipeline for every kind: the request's parties and keys, the nonce, the
   // signed transaction, then the node's checks against the state plus the pool; then, by mining
-  // mode, the run and write at once (interval) or the entry into the pool (manual).
+  // mode, the entry into the pool (interval, manual) or the run and write in a block of its own
+  // (instant).
   const send = (request: Requests.SendRequest): Effect.Effect<Transaction.TransactionResult, Refusal.Refusal | SqlError.SqlError> =>
     Effect.gen(function*() {
       const chainId = request.pool.chainId
@@ -180,15 +195,15 @@ export const make = ({ chainRow, execute, gasLimit, intervalMs, manual, multisig
           : undefined
         const multisigKey = raw === undefined && request.kind !== "legacy" && chainKey?._tag === "WeightedMultiSig" ? chainKey : undefined
 
-        const now = yield* Clock.currentTimeMillis
+        const now = yield* clock.now
         const chain = yield* chainRow(chainId)
         const parties = yield* store.parties(chainId, [from, ...(to !== undefined ? [to] : []), ...(userPayer !== undefined ? [userPayer] : [])])
         const read = new Map(parties.balances)
         const senderState = read.get(from)!
-        // The sender's pending transactions (manual mining only: in interval mode the pool stays
-        // empty), nonces senderState.nonce, +1, ... in order; a multisig sender's next nonce also
-        // follows its transactions waiting for signers.
-        const queued = manual ? yield* store.pending(chainId, from) : []
+        // The sender's pending transactions (none in instant mode: the pool stays empty), nonces
+        // senderState.nonce, +1, ... in order; a multisig sender's next nonce also follows its
+        // transactions waiting for signers.
+        const queued = pooled ? yield* store.pending(chainId, from) : []
         const waiting = multisigKey !== undefined ? yield* multisigs.waiting(chainId, from) : []
         const next = Math.max(senderState.nonce + queued.length, ...waiting.map((w) => w.nonce + 1))
         // A raw transaction has its own nonce; a replacement names its nonce, 0 included;
@@ -266,7 +281,7 @@ export const make = ({ chainRow, execute, gasLimit, intervalMs, manual, multisig
         // already (signing is deterministic: the same request signs the same bytes), the nonce,
         // the funds for the most the transaction may cost (its gas limit at the gas price) with
         // what the pool already reserves, the intrinsic gas, then the recipient.
-        if (manual) {
+        if (pooled) {
           if (Option.isSome(yield* store.pendingTransaction(chainId, hash))) return yield* new Refusal.NodeRefused({ reason: Reasons.AlreadyKnown, during: "send" })
           if (Option.isSome(yield* store.transaction(chainId, hash))) return yield* new Refusal.NodeRefused({ reason: "nonce too low", during: "send" })
         }
@@ -274,7 +289,7 @@ export const make = ({ chainRow, execute, gasLimit, intervalMs, manual, multisig
         const replaced = request.replace === true ? queued.find((p) => p.nonce === nonce) : undefined
         if (replaced === undefined && nonce < next) return yield* new Refusal.NodeRefused({ reason: Reasons.NonceInPool, during: "send" })
         if (nonce > next) return yield* new Refusal.NodeRefused({ reason: "nonce too high", during: "send" })
-        const reserved = manual ? yield* store.reserved(chainId, [from, ...(userPayer !== undefined ? [userPayer] : [])]) : new Map<string, bigint>()
+        const reserved = pooled ? yield* store.reserved(chainId, [from, ...(userPayer !== undefined ? [userPayer] : [])]) : new Map<string, bigint>()
         const reservedBy = (address: string) =>
           (reserved.get(address) ?? 0n) -
           (replaced === undefined ? 0n : (replaced.sender === address ? replaced.senderReserve : 0n) +
@@ -292,7 +307,7 @@ export const make = ({ chainRow, execute, gasLimit, intervalMs, manual, multisig
         }
 
         const accepted: Executor.Accepted = { chainId, memberId: request.pool.memberId, signed: signed.right, payerKind, userPayer, acceptedMs: now }
-        if (manual) {
+        if (pooled) {
           // Into the pool: the recipient is checked now as Klaytn's pool does (the run comes at
           // mining); nothing else changes until then.
           if (to !== undefined) {
@@ -303,6 +318,8 @@ export const make = ({ chainRow, execute, gasLimit, intervalMs, manual, multisig
           const pooled = yield* store.write({
             chainId,
             balances: [],
+            // Interval mining: the chain's first transaction starts its block clock.
+            genesisMs: mining === "interval" && chain.genesisMs === undefined ? now : undefined,
             pool: {
               version: chain.poolVersion,
               remove: replaced !== undefined ? [replaced.hash] : undefined,
@@ -326,19 +343,19 @@ export const make = ({ chainRow, execute, gasLimit, intervalMs, manual, multisig
           return pooled ? Option.some(result) : Option.none()
         }
 
-        const genesisMs = chain.genesisMs ?? now
-        const tip = yield* store.tip(chainId)
-        const place = Blocks.placement(now, genesisMs, intervalMs, tip)
-        const last = Option.getOrUndefined(tip)
+        // Instant mining: a block of its own, made now (the chain's block count moves with it).
+        const last = Option.getOrUndefined(yield* store.tip(chainId))
+        const blockNumber = chain.minedBlock + 1
         const applied = yield* execute(
           accepted,
           read,
           chain.gasPrice,
-          { ...place, logIndex: last !== undefined && last.blockNumber === place.blockNumber ? last.logs : 0 },
-          { genesisMs: chain.genesisMs === undefined ? now : undefined },
+          { blockNumber, blockTimeMs: yield* clock.blockTime(last?.blockTimeMs ?? 0), transactionIndex: 0, logIndex: 0 },
+          { minedBlock: { read: chain.minedBlock, write: blockNumber } },
           false,
           parties.codeHashes
         )
+        if (applied) clock.blockMade()
         return applied ? Option.some(result) : Option.none()
       })
 

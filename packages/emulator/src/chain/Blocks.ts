@@ -28,14 +28,24 @@ export const DefaultBlockInterval: Duration.Duration = Duration.seconds(1)
 export const Chains: ReadonlyArray<number> = [8217, 1001]
 
 /**
- * How blocks are made: `interval`, one every block interval by the clock, a transaction run and
- * applied when accepted (its receipt `Pending` until its block's time); `manual`, only when `mine`
- * is called, a transaction waiting in the chain's pending pool until then.
+ * How blocks are made: `instant`, a block per accepted transaction, made before the send answers;
+ * `interval`, one every block interval by the clock, a transaction waiting in the chain's pending
+ * pool until then; `manual`, only when `mine` is called, a transaction waiting in the pool until
+ * then.
  *
  * @since 0.5.0
  * @category models
  */
-export type Mining = "interval" | "manual"
+export type Mining = "instant" | "interval" | "manual"
+
+/**
+ * Whether blocks are counted (instant and manual mining: block n is the n-th block made, at the
+ * time it was made) rather than given by the clock (interval: block n at genesis + n × interval).
+ *
+ * @since 0.12.0
+ * @category blocks
+ */
+export const counted = (mining: Mining): boolean => mining !== "interval"
 
 /**
  * A block `mine` made: its number, hash and time, and the hashes of its transactions in order.
@@ -110,7 +120,7 @@ export const latestBlock = (
 }
 
 /**
- * The latest block of a chain at `now`: in manual mining the last block `mine` made (its context,
+ * The latest block of a chain at `now`: in instant and manual mining the last block made (its context,
  * for a run, at the clock's time); by interval, the last block the clock has made (`latestBlock`).
  * What a read-only run and a node's `blockNumber` see.
  *
@@ -123,14 +133,14 @@ export const head = (
   mining: Mining,
   intervalMs: number
 ): { readonly blockNumber: number; readonly blockTimeMs: number } =>
-  mining === "manual" ? { blockNumber: chain.minedBlock, blockTimeMs: now } : latestBlock(now, chain.genesisMs, intervalMs)
+  counted(mining) ? { blockNumber: chain.minedBlock, blockTimeMs: now } : latestBlock(now, chain.genesisMs, intervalMs)
 
 /**
  * Whether a transaction written in a block at `blockTimeMs` is in a block at `now`: by interval,
- * once its block's time has come (until then it is pending); in manual mining, as soon as it is
- * written (`mine` made its block).
+ * once its block's time has come (until then it is pending); in instant and manual mining, as
+ * soon as it is written (its block was made).
  *
  * @since 0.5.0
  * @category blocks
  */
-export const inBlock = (mining: Mining, blockTimeMs: number, now: number): boolean => mining === "manual" || now >= blockTimeMs
+export const inBlock = (mining: Mining, blockTimeMs: number, now: number): boolean => counted(mining) || now >= blockTimeMs

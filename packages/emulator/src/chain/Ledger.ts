@@ -75,7 +75,7 @@
  * @internal
  */
 import type { SqlError } from "@effect/sql"
-import { Clock, Context, Duration, Effect, Either, Layer, Option } from "effect"
+import { Context, Duration, Effect, Either, Layer, Option } from "effect"
 import type { Address, Transaction } from "effect-kas-wallet"
 import * as Klaytn from "./Klaytn.js"
 import * as Wire from "effect-kas-wallet/Wire"
@@ -83,12 +83,12 @@ import { EmulatorError } from "../EmulatorError.js"
 import * as Refusal from "../Refusal.js"
 import * as KeyVault from "../store/KeyVault.js"
 import * as LedgerStore from "../store/LedgerStore.js"
-import * as ChainState from "../store/ChainState.js"
 import * as FeeRecords from "../store/FeeRecords.js"
 import * as MultisigStore from "../store/MultisigStore.js"
 import * as Acceptance from "./Acceptance.js"
 import * as Blocks from "./Blocks.js"
 import * as CallData from "./CallData.js"
+import * as ChainClock from "./ChainClock.js"
 import * as Budget from "./evm/Budget.js"
 import * as Evm from "./Evm.js"
 import * as Executor from "./Executor.js"
@@ -188,6 +188,34 @@ export interface Service {
   readonly globalFeePayer: (chainId: number) => Address.Address
   /** The time between two blocks. */
   readonly blockInterval: Duration.Duration
+  /**
+   * Interval mining: makes the blocks whose time has come, with the pending transactions they
+   * hold. Every reader of the chain's state runs it first (the HTTP app before each request, the
+   * ledger's own operations); nothing to do in the other modes, nor when no block is due.
+   *
+   * @since 0.12.0
+   */
+  readonly settle: Effect.Effect<void, SqlError.SqlError>
+  /**
+   * The chain's time now (Unix milliseconds): Effect's clock moved by `setNextBlockTime`.
+   *
+   * @since 0.12.0
+   */
+  readonly now: Effect.Effect<number>
+  /**
+   * The time (Unix milliseconds) of the next block: from then on the chain's time runs from it.
+   * Refused (`OutOfRange` of `timestamp`) before the latest block of either chain.
+   *
+   * @since 0.12.0
+   */
+  readonly setNextBlockTime: (ms: number) => Effect.Effect<void, Refusal.Refusal | SqlError.SqlError>
+  /**
+   * The chain's clock, for snapshots: what it holds, and putting it back (which also forgets when
+   * the next interval block was due).
+   *
+   * @since 0.12.0
+   */
+  readonly clock: { readonly state: () => ChainClock.State; readonly restore: (state: ChainClock.State) => void }
 }
 
 /**
@@ -256,10 +284,10 @@ export const make = (options: Options): Effect.Effect<Service, EmulatorError, Le
       return yield* new EmulatorError({ reason: "Config", message: `blockInterval must be at least 1 millisecond, got ${Duration.format(interval)}` })
     }
     const mining = options.mining ?? "interval"
-    if (mining !== "interval" && mining !== "manual") {
-      return yield* new EmulatorError({ reason: "Config", message: `mining must be interval or manual, got ${String(mining)}` })
+    if (mining !== "interval" && mining !== "manual" && mining !== "instant") {
+      return yield* new EmulatorError({ reason: "Config", message: `mining must be instant, interval or manual, got ${String(mining)}` })
     }
-    const manual = mining === "manual"
+    const counted = Blocks.counted(mining)
     const limits = yield* Either.match(limitsOf(options.evm), {
       onLeft: (message) => new EmulatorError({ reason: "Config", message }),
       onRight: Effect.succeed
@@ -267,16 +295,10 @@ export const make = (options: Options): Effect.Effect<Service, EmulatorError, Le
 
     const signer = yield* Signer.make(store, vault)
 
-    // A chain's gas price never changes, nor its genesis once set (by the first transaction): from
-    // then on, in interval mode, the chain's row is read here rather than from the database. (In
-    // manual mode each `mine` and each pool change move it: read every time.)
-    const settled = new Map<number, ChainState.ChainRow>()
-    const chainRow = (chainId: number) => {
-      const known = settled.get(chainId)
-      return known !== undefined ? Effect.succeed(known) : Effect.tap(store.chain(chainId), (row) => {
-        if (row.genesisMs !== undefined && !manual) settled.set(chainId, row)
-      })
-    }
+    // A chain's row moves with each block and each pool change (its block count, its pool's
+    // version): read every time.
+    const chainRow = store.chain
+    const clock = ChainClock.make()
 
     const execute = Executor.make(store, limits)
     const send = Acceptance.make({
@@ -285,19 +307,36 @@ export const make = (options: Options): Effect.Effect<Service, EmulatorError, Le
       signer,
       execute,
       pend: MultisigPending.make(multisigs),
-      manual,
-      intervalMs,
+      mining,
+      clock,
       chainRow,
       gasLimit: Math.min(Gas.MaxGas, limits.gasCap)
     })
-    const mine = Miner.make({ store, execute, keyOf: signer.keyOf, manual, interval })
+    const miner = Miner.make({ store, execute, keyOf: signer.keyOf, mining, interval, clock })
+
+    // Interval mining: when the next block holding a pending transaction of this process is due
+    // (`undefined`: none known), and when the pool was last looked at (another process's
+    // transactions are found there within a block interval).
+    let dueMs: number | undefined
+    let lookedMs = -Infinity
+    const settle: Effect.Effect<void, SqlError.SqlError> = mining !== "interval" ? Effect.void : Effect.flatMap(clock.now, (now) => {
+      if (!((dueMs !== undefined && now >= dueMs) || now - lookedMs >= intervalMs || now < lookedMs)) return Effect.void
+      lookedMs = now
+      dueMs = undefined
+      return Effect.forEach(Blocks.Chains, miner.settle).pipe(
+        Effect.map((next) => {
+          for (const ms of next) if (ms !== undefined) dueMs = Math.min(dueMs ?? Infinity, ms)
+        })
+      )
+    })
+    const settled = <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.zipRight(settle, self)
 
     // One run of a simulation, kept when its reads are the state of one instant: no write of this
     // process came between them, or they all still hold (`checked`: under the lock, no write of
     // this process can come between them).
     const simulateOnce = (request: Requests.SimulateRequest, checked: boolean) =>
       Effect.gen(function*() {
-        const now = yield* Clock.currentTimeMillis
+        const now = yield* clock.now
         const chain = yield* chainRow(request.chainId)
         const latest = Blocks.head(chain, now, mining, intervalMs)
         const fields = {
@@ -396,7 +435,7 @@ export const make = (options: Options): Effect.Effect<Service, EmulatorError, Le
         }
         const t = row.value
         const signed = yield* decode(t.raw, chainId, hash)
-        if (!Blocks.inBlock(mining, t.blockTimeMs, yield* Clock.currentTimeMillis)) return pendingReceipt(signed)
+        if (!Blocks.inBlock(mining, t.blockTimeMs, yield* clock.now)) return pendingReceipt(signed)
         return Klaytn.toReceipt(signed, {
           blockHash: Blocks.blockHash(chainId, t.blockNumber, t.blockTimeMs),
           blockNumber: t.blockNumber,
@@ -432,17 +471,49 @@ export const make = (options: Options): Effect.Effect<Service, EmulatorError, Le
       Effect.map(store.pending(chainId, sender.toLowerCase()), (rows) =>
         rows.map((p): Requests.Known => ({ status: "pending", hash: p.hash, sender: p.sender, nonce: p.nonce, memberId: p.memberId, raw: p.raw })))
 
+    const setNextBlockTime: Service["setNextBlockTime"] = (ms) =>
+      // The blocks due are made first: the latest block is then the one the clock says.
+      Effect.zipRight(settle, store.serialize(Effect.gen(function*() {
+        if (!Number.isSafeInteger(ms) || ms < 0) return yield* new Refusal.OutOfRange({ field: "timestamp" })
+        const now = yield* clock.now
+        for (const chainId of Blocks.Chains) {
+          const chain = yield* store.chain(chainId)
+          const latestMs = counted
+            ? Option.getOrElse(yield* store.blockTime(chainId, chain.minedBlock), () => 0)
+            : chain.genesisMs === undefined ? 0 : Blocks.latestBlock(now, chain.genesisMs, intervalMs).blockTimeMs
+          if (ms < latestMs) return yield* new Refusal.TimeBeforeBlock({ timeMs: ms, blockMs: latestMs })
+        }
+        yield* clock.setNext(ms)
+        // The chain's time moved: the blocks due are found at the next look.
+        lookedMs = -Infinity
+      })))
+
     return {
-      send,
-      call,
-      simulate,
-      receipt,
-      lookup,
-      pendingBySender,
-      mine,
+      send: (request) =>
+        Effect.zipRight(settle, send(request)).pipe(Effect.tap(() => {
+          // Something may be pending now: look at the next reading.
+          if (mining === "interval") dueMs = -Infinity
+        })),
+      call: (request) => settled(call(request)),
+      simulate: (request) => settled(simulate(request)),
+      receipt: (chainId, hash) => settled(receipt(chainId, hash)),
+      lookup: (chainId, hash) => settled(lookup(chainId, hash)),
+      pendingBySender: (chainId, sender) => settled(pendingBySender(chainId, sender)),
+      mine: miner.mine,
+      settle,
+      now: clock.now,
+      setNextBlockTime,
+      clock: {
+        state: clock.state,
+        restore: (state) => {
+          clock.restore(state)
+          dueMs = undefined
+          lookedMs = -Infinity
+        }
+      },
       feeRecords: (query) =>
         Effect.flatMap(
-          manual ? Effect.succeed(undefined) : Clock.currentTimeMillis,
+          counted ? Effect.succeed(undefined) : Effect.zipRight(settle, clock.now),
           (visibleAtMs) => store.feeHistory({ ...query, visibleAtMs })
         ),
       accountKey: signer.keyOf,

@@ -1,7 +1,8 @@
 /**
- * The miner of manual mining: `mine` makes blocks on demand, the first holding every pending
+ * The miner: `mine` makes blocks on demand (manual mining), the first holding every pending
  * transaction of the chain in acceptance order, each run and applied then and leaving the pool in
- * the atomic write of its state and receipt.
+ * the atomic write of its state and receipt; `settle` makes the blocks of interval mining whose
+ * time has come, each holding the pending transactions accepted before it.
  *
  * Internal to the emulator: not exported from `effect-kas-wallet-emulator`.
  *
@@ -9,11 +10,12 @@
  * @internal
  */
 import type { SqlError } from "@effect/sql"
-import { Clock, Duration, Effect, Either, Option } from "effect"
+import { Duration, Effect, Either, Option } from "effect"
 import * as Klaytn from "effect-kas-wallet/Klaytn"
 import * as Refusal from "../Refusal.js"
 import type * as LedgerStore from "../store/LedgerStore.js"
 import * as Blocks from "./Blocks.js"
+import type * as ChainClock from "./ChainClock.js"
 import type * as Executor from "./Executor.js"
 import * as Retry from "./Retry.js"
 import type * as Signer from "./Signer.js"
@@ -21,8 +23,8 @@ import type * as Signer from "./Signer.js"
 const internalFailure = (what: string) => Effect.die(new Error(`ledger: ${what}`))
 
 /**
- * What the miner works with: the ledger's store, the executor, the account keys on the chain, and
- * the mining mode and its interval (to say why `mine` is refused by interval).
+ * What the miner works with: the ledger's store, the executor, the account keys on the chain, the
+ * chain's clock, and the mining mode and its interval.
  *
  * @since 0.10.0
  * @category models
@@ -31,30 +33,70 @@ export interface Dependencies {
   readonly store: LedgerStore.Service
   readonly execute: Executor.Execute
   readonly keyOf: Signer.Signer["keyOf"]
-  readonly manual: boolean
+  readonly mining: Blocks.Mining
   readonly interval: Duration.Duration
+  readonly clock: ChainClock.ChainClock
 }
 
 /**
- * Builds `mine`: `blocks` blocks (1 to `Blocks.MaxBlocksPerMine`) on a chain; manual mining only
- * (`IntervalMining` otherwise).
+ * The miner's operations.
+ *
+ * @since 0.12.0
+ * @category models
+ */
+export interface Miner {
+  /** `blocks` blocks (1 to `Blocks.MaxBlocksPerMine`) on a chain; manual mining only. */
+  readonly mine: (chainId: number, blocks: number) => Effect.Effect<ReadonlyArray<Blocks.MinedBlock>, Refusal.Refusal | SqlError.SqlError>
+  /**
+   * Interval mining: makes the blocks of a chain whose time has come and that hold pending
+   * transactions (a block without any is made by the clock alone: nothing to write). Answers when
+   * the next block holding a pending transaction is due (`undefined`: the pool is empty).
+   */
+  readonly settle: (chainId: number) => Effect.Effect<number | undefined, SqlError.SqlError>
+}
+
+// Where a block goes: its number and time, and which pending transactions it takes.
+interface Plan {
+  readonly blockNumber: number
+  readonly blockTimeMs: number
+  readonly takes: (pending: { readonly acceptedMs: number; readonly hash: string }) => boolean
+}
+
+/**
+ * The block of interval mining a transaction accepted at `acceptedMs` goes in: the first made
+ * after it.
+ *
+ * @since 0.12.0
+ * @category blocks
+ */
+export const intervalBlock = (acceptedMs: number, genesisMs: number, intervalMs: number): number =>
+  Math.max(1, Math.floor((acceptedMs - genesisMs) / intervalMs) + 1)
+
+/**
+ * Builds the miner: `mine` (`IntervalMining` or `InstantMining` in those modes) and `settle`.
  *
  * @since 0.10.0
  * @category constructors
  */
-export const make = ({ execute, interval, keyOf, manual, store }: Dependencies) => {
-  // One block of manual mining: every pending transaction in acceptance order, each run and
-  // applied, leaving the pool in the batch that writes it (a SIGKILL between two leaves the
-  // block with those before it and the rest pending: they go into the next block).
-  const mineBlock = (chainId: number): Effect.Effect<Blocks.MinedBlock, SqlError.SqlError | Refusal.Refusal> =>
+export const make = ({ clock, execute, interval, keyOf, mining, store }: Dependencies): Miner => {
+  const counted = Blocks.counted(mining)
+  // One block: the pending transactions it takes in acceptance order, each run and applied,
+  // leaving the pool in the batch that writes it (a SIGKILL between two leaves the block with
+  // those before it and the rest pending: they go into the next block). Manual mining: the next
+  // block by count, at the chain's time, taking every pending transaction.
+  const mineBlock = (chainId: number, plan?: Plan): Effect.Effect<Blocks.MinedBlock, SqlError.SqlError | Refusal.Refusal> =>
     Effect.gen(function*() {
       const start = yield* store.chain(chainId)
-      const blockNumber = start.minedBlock + 1
+      const blockNumber = plan?.blockNumber ?? start.minedBlock + 1
       // A block's time never goes before the previous block's, also when the clock goes back.
       const last = Option.getOrUndefined(yield* store.tip(chainId))
-      const blockTimeMs = Math.max(yield* Clock.currentTimeMillis, last?.blockTimeMs ?? 0)
+      const blockTimeMs = plan?.blockTimeMs ?? (yield* clock.blockTime(last?.blockTimeMs ?? 0))
+      // Counted blocks follow one another; interval blocks may skip numbers (those the clock made
+      // without transactions), never go back.
+      const gone = (minedBlock: number) => counted ? minedBlock !== blockNumber - 1 && minedBlock !== blockNumber : minedBlock > blockNumber
       const included: Array<string> = []
       for (const pending of yield* store.pending(chainId)) {
+        if (plan !== undefined && !plan.takes(pending)) continue
         const decoded = Klaytn.fromRaw(pending.raw, chainId)
         if (Either.isLeft(decoded)) return yield* internalFailure(`pending transaction ${pending.hash}: ${decoded.left.reason}`)
         const tx = decoded.right.tx
@@ -69,7 +111,7 @@ export const make = ({ execute, interval, keyOf, manual, store }: Dependencies) 
         const mined = yield* Retry.retrying(Effect.gen(function*() {
           const chain = yield* store.chain(chainId)
           // Another process made this block (or a later one), or took this transaction.
-          if (chain.minedBlock !== blockNumber - 1 && chain.minedBlock !== blockNumber) return Option.some(false)
+          if (gone(chain.minedBlock)) return Option.some(false)
           if (Option.isNone(yield* store.pendingTransaction(chainId, pending.hash))) return Option.some(false)
           const from = tx.from.toLowerCase()
           const parties = [from, ...(tx.to !== undefined ? [tx.to.toLowerCase()] : []), ...(accepted.userPayer !== undefined ? [accepted.userPayer] : [])]
@@ -102,7 +144,7 @@ export const make = ({ execute, interval, keyOf, manual, store }: Dependencies) 
         }))
         if (mined) included.push(pending.hash)
       }
-      if (included.length === 0) {
+      if (included.length === 0 && counted) {
         // An empty block: only the block count moves.
         yield* Retry.retrying(Effect.gen(function*() {
           const chain = yield* store.chain(chainId)
@@ -112,18 +154,52 @@ export const make = ({ execute, interval, keyOf, manual, store }: Dependencies) 
             : Option.none()
         }))
       }
+      if (counted) clock.blockMade()
       return { chainId, blockNumber, blockHash: Blocks.blockHash(chainId, blockNumber, blockTimeMs), blockTimeMs, transactions: included }
     })
 
-  const mine = (chainId: number, blocks: number): Effect.Effect<ReadonlyArray<Blocks.MinedBlock>, Refusal.Refusal | SqlError.SqlError> =>
+  const settle = (chainId: number): Effect.Effect<number | undefined, SqlError.SqlError> =>
     Effect.gen(function*() {
-      if (!manual) {
-        return yield* new Refusal.IntervalMining({ interval: Duration.format(interval) })
+      const chain = yield* store.chain(chainId)
+      const pending = yield* store.pending(chainId)
+      if (pending.length === 0) return undefined
+      // A pool without a block clock (written by a process in another mode): it starts now.
+      const genesisMs = chain.genesisMs ?? Math.min(...pending.map((p) => p.acceptedMs))
+      const intervalMs = Duration.toMillis(interval)
+      const latest = Blocks.latestBlock(yield* clock.now, genesisMs, intervalMs).blockNumber
+      // A transaction goes in the first block after its acceptance that is not made yet (the
+      // clock may have gone back since a block was made).
+      const tip = Option.getOrUndefined(yield* store.tip(chainId))
+      const floor = Math.max(chain.minedBlock, tip?.blockNumber ?? 0) + 1
+      const blockOf = (p: { readonly acceptedMs: number }) => Math.max(intervalBlock(p.acceptedMs, genesisMs, intervalMs), floor)
+      const blocks = new Set<number>()
+      let nextDue: number | undefined
+      for (const p of pending) {
+        const n = blockOf(p)
+        if (n <= latest) blocks.add(n)
+        else nextDue = Math.min(nextDue ?? Infinity, genesisMs + n * intervalMs)
       }
+      for (const n of [...blocks].sort((a, b) => a - b)) {
+        yield* mineBlock(chainId, {
+          blockNumber: n,
+          blockTimeMs: genesisMs + n * intervalMs,
+          takes: (p) => blockOf(p) <= n
+        }).pipe(
+          // A run refused at mining is committed failed: a refusal here is a defect.
+          Effect.catchIf(Refusal.isRefusal, (e) => internalFailure(`mining refused: ${e.message}`))
+        )
+      }
+      return nextDue
+    })
+
+  const mine: Miner["mine"] = (chainId, blocks) =>
+    Effect.gen(function*() {
+      if (mining === "instant") return yield* new Refusal.InstantMining()
+      if (mining === "interval") return yield* new Refusal.IntervalMining({ interval: Duration.format(interval) })
       if (!Number.isSafeInteger(blocks) || blocks < 1 || blocks > Blocks.MaxBlocksPerMine) return yield* new Refusal.OutOfRange({ field: "blocks" })
       const made: Array<Blocks.MinedBlock> = []
       for (let i = 0; i < blocks; i++) made.push(yield* store.serialize(mineBlock(chainId)))
       return made
     })
-  return mine
+  return { mine, settle: (chainId) => store.serialize(settle(chainId)) }
 }

@@ -21,7 +21,7 @@
  * @internal
  */
 import type { SqlError } from "@effect/sql"
-import { Clock, Context, Duration, Effect, Either, Layer, Option } from "effect"
+import { Context, Duration, Effect, Either, Layer, Option } from "effect"
 import * as Klaytn from "effect-kas-wallet/Klaytn"
 import * as Wire from "effect-kas-wallet/Wire"
 import * as Refusal from "../Refusal.js"
@@ -143,14 +143,14 @@ export const make: Effect.Effect<Service, never, LedgerStore.LedgerStore | Ledge
   const latest = (chainId: number) =>
     Effect.gen(function*() {
       const chain = yield* store.chain(chainId)
-      const now = yield* Clock.currentTimeMillis
+      const now = yield* ledger.now
       return { chain, now, blockNumber: Blocks.head(chain, now, ledger.mining, intervalMs).blockNumber }
     })
 
   // The time of a block made: by interval, from the block clock; in manual mining, from its
   // transactions (or the last earlier block's).
   const blockTimeOf = (chain: ChainState.ChainRow, blockNumber: number) =>
-    ledger.mining === "manual"
+    Blocks.counted(ledger.mining)
       ? Effect.map(store.blockTime(chain.chainId, blockNumber), Option.getOrElse(() => 0))
       : Effect.succeed(chain.genesisMs === undefined ? 0 : chain.genesisMs + blockNumber * intervalMs)
 
@@ -192,7 +192,7 @@ export const make: Effect.Effect<Service, never, LedgerStore.LedgerStore | Ledge
     Effect.gen(function*() {
       const row = yield* store.transaction(chainId, hash)
       if (Option.isSome(row)) {
-        if (Blocks.inBlock(ledger.mining, row.value.blockTimeMs, yield* Clock.currentTimeMillis)) {
+        if (Blocks.inBlock(ledger.mining, row.value.blockTimeMs, yield* ledger.now)) {
           return Option.some<Found>(yield* committed(chainId, row.value))
         }
         return Option.some<Found>({ status: "pending", signed: yield* decode(row.value.raw, chainId, hash) })

@@ -103,8 +103,10 @@ export const make = (deps: Dependencies): HttpApp.Default<never, HttpServerReque
 
     const answer: Route.Answer = Option.match(match, {
       onNone: () => Effect.fail(ApiError.notFound()),
+      // Interval mining: the blocks whose time has come are made before the request reads or
+      // writes the chain (Ledger.settle; nothing to do otherwise).
       onSome: ({ params, route }) =>
-        Effect.flatMap(route(request.method), (r) => r.run(deps, request, params, query))
+        Effect.flatMap(route(request.method), (r) => Effect.zipRight(deps.ledger.settle, r.run(deps, request, params, query)))
     })
     return yield* answer.pipe(
       Effect.map((body) => json(200, body, requestId)),

@@ -34,7 +34,9 @@ export const codes: { readonly [T in Refusal.Refusal["_tag"]]: number } = {
   TransactionNotFound: Code.TransactionNotFound,
   AlreadySubmitted: Code.AlreadySubmitted,
   NotLegacyAccount: Code.NotLegacyAccount,
-  IntervalMining: Code.OutOfRange
+  IntervalMining: Code.OutOfRange,
+  InstantMining: Code.OutOfRange,
+  TimeBeforeBlock: Code.OutOfRange
 }
 
 /**

@@ -21,6 +21,7 @@ import { Effect, Option, type Schema, SchemaAST } from "effect"
 import type * as Endpoint from "effect-kas-wallet/Endpoint"
 import type * as ApiError from "./ApiError.js"
 import * as Caller from "./Caller.js"
+import type * as ChainControl from "../console/ChainControl.js"
 import type * as EmulatorConsole from "../console/EmulatorConsole.js"
 import * as Description from "./Description.js"
 import type * as Ledger from "../chain/Ledger.js"
@@ -91,6 +92,12 @@ export interface Services {
   readonly node: Node.Service
   /** The console of the emulator's database, for its own routes (`ConsolePrefix`). */
   readonly console: EmulatorConsole.Service
+  /**
+   * Snapshots, reverts and the chain's time, for the console routes.
+   *
+   * @since 0.12.0
+   */
+  readonly control: ChainControl.Service
   /** The OpenAPI document, serialized (it is derived from the table, so it cannot be in it). */
   readonly openApi: string
 }

@@ -16,6 +16,7 @@ import * as AccountKeys from "../chain/AccountKeys.js"
 import * as ApiKeys from "../store/ApiKeys.js"
 import * as Refusal from "../Refusal.js"
 import * as KeyVault from "../store/KeyVault.js"
+import * as Snapshots from "../store/Snapshots.js"
 import * as Store from "../store/Store.js"
 import * as Cursors from "./Cursors.js"
 import type * as Keys from "./Keys.js"
@@ -200,6 +201,9 @@ export const make: Effect.Effect<Service, never, Store.Store | KeyVault.KeyVault
   // a query (one of a create's three). Only found pools are kept (one may be created later), and
   // keys are never cached: a deleted key must fail at once, also when another process deleted it.
   const pools = new Map<string, SelectedPool>()
+  // A revert may drop pools created since its snapshot: what was found is looked up again.
+  const snapshots = yield* Effect.serviceOption(Snapshots.Snapshots)
+  if (Option.isSome(snapshots)) snapshots.value.onRestore(() => pools.clear())
 
   const changed = (outcome: Store.ChangeOutcome) => {
     switch (outcome._tag) {

@@ -20,6 +20,7 @@ import { type ChainId, Key, Krn } from "effect-kas-wallet"
 import * as AccountKeys from "../chain/AccountKeys.js"
 import * as Refusal from "../Refusal.js"
 import * as KeyVault from "../store/KeyVault.js"
+import * as Snapshots from "../store/Snapshots.js"
 import * as Store from "../store/Store.js"
 import * as Cursors from "./Cursors.js"
 
@@ -163,6 +164,9 @@ export const make: Effect.Effect<Service, never, Store.Store | KeyVault.KeyVault
   const cursors = yield* Cursors.Cursors
   // Key pools are never deleted or renamed: found once, they stay (as the account pools).
   const pools = new Map<string, number>()
+  // A revert may drop pools created since its snapshot: what was found is looked up again.
+  const snapshots = yield* Effect.serviceOption(Snapshots.Snapshots)
+  if (Option.isSome(snapshots)) snapshots.value.onRestore(() => pools.clear())
   const poolOf = (caller: KeyCaller, name: string) => {
     const cacheKey = `${caller.memberId}:${caller.chainId}:${name}`
     const cached = pools.get(cacheKey)

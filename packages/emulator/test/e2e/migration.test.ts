@@ -57,6 +57,8 @@ layer(wallet({}, { transformClient: recording }))("the client's migration agains
         key: Either.getOrThrow(Klaytn.encodeAccountKey({ _tag: "Public", publicKey: secp256k1.getPublicKey(movedKey, true) }))
       }))
       yield* client.send(TransactionKind.RawTransaction({ rlp: hex(Either.getOrThrow(Klaytn.signAsSender(toMovedKey, { chainId: 1001, sender: moved.key }))) }), { feePayer: FeeDelegation.global })
+      // Interval mining: its key is on the chain once its block is made.
+      yield* TestClock.adjust("1 second")
 
       const result = yield* client.migrateAccounts([
         { address: legacy.address, privateKey: Redacted.make(hex(legacy.key)), nonce: 0, gasPrice: GAS_PRICE },
@@ -65,6 +67,8 @@ layer(wallet({}, { transformClient: recording }))("the client's migration agains
         { address: late.address, privateKey: Redacted.make(late.key), nonce: 5, gasPrice: GAS_PRICE }
       ])
       expect(result.status).toBe("partially failed")
+      // Interval mining: the updates hold once their block is made.
+      yield* TestClock.adjust("1 second")
       const [a, b, c] = result.accounts as [Migration.Outcome, Migration.Outcome, Migration.Outcome]
       expect([a._tag, b._tag, c._tag]).toEqual(["Migrated", "Migrated", "Failed"])
       expect(c).toMatchObject({ reason: "failed to send a raw transaction to klaytn node; -32000::nonce too high" })
@@ -136,6 +140,8 @@ layer(wallet({}, { transformClient: recording }))("the client's migration agains
         }))
         yield* client.send(TransactionKind.RawTransaction({ rlp: hex(Either.getOrThrow(Klaytn.signAsSender(tx, { chainId: 1001, sender: w.key }))) }), { feePayer: FeeDelegation.global })
       }
+      // Interval mining: their nonces and keys are on the chain once their block is made.
+      yield* TestClock.adjust("1 second")
       const keysBefore = (yield* Stream.runCollect(client.keys({ krn: `krn:1001:wallet:${e.member.accountId}:key-pool:default` }))).length
       // `moved`'s own key no longer signs for it: refused before anything is created or sent.
       const stale = yield* client.migrateAccounts([{ address: moved.address, privateKey: Redacted.make(moved.key) }])
@@ -147,6 +153,7 @@ layer(wallet({}, { transformClient: recording }))("the client's migration agains
         { address: moved.address, privateKeys: [Redacted.make(movedKey)] }
       ])
       expect(result.status).toBe("ok")
+      yield* TestClock.adjust("1 second")
       expect(result.accounts.map((o) => Migration.$is("Migrated")(o) && o.nonce)).toEqual([1, 1])
       // The chain's key now: AccountKeyPublic of each new key, as the node tells it.
       for (const outcome of result.accounts) {

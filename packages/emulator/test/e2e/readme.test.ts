@@ -1,27 +1,22 @@
 /**
- * The README's "emulator in your own tests" example, verbatim: the package name resolves to the
+ * The README's "emulator in your own tests" example, verbatim: the package names resolve to the
  * sources (tsconfig.json `paths`, vitest.config.ts `alias`), so no build is needed.
  */
-import { FetchHttpClient } from "@effect/platform"
-import { expect, it } from "@effect/vitest"
-import { Effect, Layer } from "effect"
-import { ChainId, WalletClient } from "effect-kas-wallet"
-import { Emulator } from "effect-kas-wallet-emulator"
+import { expect, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { ChainId, Transaction, WalletClient } from "effect-kas-wallet"
+import { Emulator, EmulatorTest } from "effect-kas-wallet-emulator"
 
-// An emulator on 127.0.0.1, a free port, a private in-memory database, and a client with its key.
-const TestWallet = Layer.unwrapEffect(
-  Effect.map(Emulator.Emulator, (emulator) =>
-    WalletClient.layer({
-      credentials: { accessKeyId: emulator.member.accessKeyId, secretAccessKey: emulator.member.secretAccessKey },
-      chainId: ChainId.Testnet,
-      baseUrl: emulator.url
-    })
-  )
-).pipe(Layer.provideMerge(Emulator.layer({ port: 0 })), Layer.provide(FetchHttpClient.layer))
-
-it.effect("creates and finds an account", () =>
-  Effect.gen(function*() {
-    const created = yield* WalletClient.createAccount()
-    const found = yield* WalletClient.getAccount(created.address)
-    expect(found.address).toBe(created.address)
-  }).pipe(Effect.provide(TestWallet)))
+layer(EmulatorTest.layer())("payments", (it) => {
+  it.effect("pays and awaits the receipt", () =>
+    Effect.gen(function*() {
+      const emulator = yield* Emulator.Emulator
+      const alice = yield* WalletClient.createAccount()
+      const bob = yield* WalletClient.createAccount()
+      yield* emulator.fund(ChainId.Testnet, alice.address, 10n ** 18n) // 1 KLAY, in peb
+      const sent = yield* WalletClient.transferValue({ from: alice.address, to: bob.address, value: 1000n })
+      if (!Transaction.isSigned(sent)) return yield* Effect.dieMessage("a multisig sender waits for its signers")
+      const receipt = yield* WalletClient.awaitReceipt(sent.transactionHash) // committed already
+      expect(receipt.status).toBe("Committed")
+    }))
+})

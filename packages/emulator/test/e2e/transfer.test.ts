@@ -4,7 +4,7 @@
  * TestClock (no wall-clock wait).
  */
 import { describe, expect, layer } from "@effect/vitest"
-import { Clock, Effect, Schedule } from "effect"
+import { Clock, Effect, Schedule, TestClock } from "effect"
 import { FeeDelegation, Transaction, WalletClient, type WalletError } from "effect-kas-wallet"
 import * as Wire from "effect-kas-wallet/Wire"
 import * as Emulator from "../../src/Emulator.js"
@@ -55,6 +55,8 @@ describe("WalletClient ⇄ emulator: transfers and receipts", () => {
         expect(Transaction.isFeeDelegatedResult(inOps) && inOps.feePayer).toBe(payerInOps.address)
         expect([basic.nonce, global.nonce, user.nonce, inOps.nonce]).toEqual([0, 1, 2, 3])
 
+        // Interval mining: applied when their block is made.
+        yield* TestClock.adjust("1 second")
         const fee = (gas: number) => BigInt(gas) * GasPrice
         expect((yield* emulator.balance(1001, from.address)).balance).toBe(
           5n * KLAY - KLAY - 1n - 2n - 3n - fee(21_400) - (fee(36_000) - (fee(36_000) * 30n) / 100n) - (fee(36_000) - fee(36_000) / 2n)

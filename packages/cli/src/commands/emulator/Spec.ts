@@ -88,14 +88,11 @@ export const spec = (fields: typeof EmulatorConfig.fields | undefined) => {
   return Spec.parent({
     path: ["emulator"],
     summary: "run a local emulator of the wallet API, which keeps its data",
-    description: [
-      "Serve a local KAS wallet API that keeps its data in a data directory; print the KAS_*",
-      "settings to eval, then `listening on URL`. Ctrl-C stops it."
-    ],
+    description: ["Serve a local KAS wallet API; print its KAS_* settings, then `listening on URL`."],
     groups: [
       {
         title: "Server and data",
-        flags: [...options("host", "port"), flags.dataDir, flags.ephemeral, ...options("blockInterval")]
+        flags: [...options("host", "port"), flags.dataDir, flags.ephemeral]
       },
       {
         title: "Storage, mining, EVM and faults",
@@ -105,6 +102,7 @@ export const spec = (fields: typeof EmulatorConfig.fields | undefined) => {
           "masterKey",
           "masterKeyFile",
           "mining",
+          "blockInterval",
           "evmGasCap",
           "evmTimeout",
           "evmWorkers",
@@ -125,8 +123,7 @@ export const spec = (fields: typeof EmulatorConfig.fields | undefined) => {
     subcommands: [...ConsoleSpec.commands, ...LedgerSpec.commands],
     runs: true,
     examples: [
-      "kas-wallet emulator   # then elsewhere: eval \"$(kas-wallet emulator env)\"",
-      "kas-wallet emulator --ephemeral --block-interval \"200 millis\" --fault-rate 0.2"
+      "kas-wallet emulator   # then elsewhere: eval \"$(kas-wallet emulator env)\""
     ]
   })
 }

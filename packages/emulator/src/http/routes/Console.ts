@@ -1,6 +1,7 @@
 /**
  * The emulator's console over HTTP: fund an address, read a balance, mine blocks (manual mining),
- * read the global fee payer's bills, on a running emulator. These are the emulator's own routes, not the KAS wallet API (which
+ * read the global fee payer's bills, take a snapshot of the whole emulator and revert to it, set
+ * the next block's time, on a running emulator. These are the emulator's own routes, not the KAS wallet API (which
  * has no faucet): they live under `ConsolePrefix`, authenticate with a member's API key like every
  * route of the API, choose the chain with `x-chain-id`, and are never faulted, so that a test that
  * injects faults can still set up its ledger. `kas-wallet emulator fund --url` uses them.
@@ -72,6 +73,34 @@ const parseMineBody = (text: string): Either.Either<number, ApiError.ApiError> =
   return Either.right(blocks)
 }
 
+// A JSON object with exactly one field `name` (any other field is the caller's error); `None`
+// when the body is empty. Never a 5xx.
+const parseOne = (text: string, name: string): Either.Either<unknown, ApiError.ApiError> => {
+  let body: unknown
+  try {
+    body = JSON.parse(text)
+  } catch {
+    return Either.left(ApiError.outOfRange("body"))
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return Either.left(ApiError.outOfRange("body"))
+  const { [name]: value, ...rest } = body as Record<string, unknown>
+  const unknown = Object.keys(rest)[0]
+  if (unknown !== undefined) return Either.left(ApiError.outOfRange(unknown))
+  if (value === undefined || value === "") return Either.left(ApiError.missing(name))
+  return Either.right(value)
+}
+
+const RevertBody = "a JSON object: id, a snapshot's id as `POST /_emulator/snapshot` answered it"
+
+const parseRevertBody = (text: string): Either.Either<string, ApiError.ApiError> =>
+  Either.flatMap(parseOne(text, "id"), (id) => (typeof id === "string" ? Either.right(id) : Either.left(ApiError.outOfRange("id"))))
+
+const TimeBody = "a JSON object: timestamp, the next block's time in Unix seconds (an integer, not before the latest block's)"
+
+const parseTimeBody = (text: string): Either.Either<number, ApiError.ApiError> =>
+  Either.flatMap(parseOne(text, "timestamp"), (t) =>
+    typeof t === "number" && Number.isSafeInteger(t) && t >= 0 ? Either.right(t) : Either.left(ApiError.outOfRange("timestamp")))
+
 /**
  * The console routes, in the document's order.
  *
@@ -117,7 +146,7 @@ export const routes: ReadonlyArray<Route.Route> = [
       description: "The blocks made: chainId, blockNumber, blockHash, blockTimeMs, transactions (their hashes, in order).",
       schema: Description.json({ type: "array", items: { type: "object" } })
     },
-    errors: { 400: `Bad body, or the emulator mines by interval (${ApiError.Code.OutOfRange}).` },
+    errors: { 400: `Bad body, or the emulator mines by interval or instantly (${ApiError.Code.OutOfRange}).` },
     handler: ({ body, caller, services }) =>
       Effect.flatMap(parseMineBody(body), (blocks) =>
         Effect.map(services.ledger.mine(caller.chainId, blocks), (made) => JSON.stringify(made)))
@@ -140,5 +169,41 @@ export const routes: ReadonlyArray<Route.Route> = [
         (bills) => JSON.stringify(bills.map((b) => ({ ...b, fees: b.fees.toString() })))
       )
     }
+  }),
+  Route.make({
+    method: "POST",
+    path: `${Route.ConsolePrefix}snapshot`,
+    operationId: "emulatorSnapshot",
+    summary: "Emulator console: a snapshot of the whole emulator, every member and both chains (not of the KAS API)",
+    description: "Accounts, keys, pools, balances, nonces, contracts, the pending pool, multisig transactions, bills and history; anvil's evm_snapshot. Never faulted.",
+    access: "memberWide",
+    response: { description: "The snapshot's id, for a revert.", schema: Description.json({ type: "object", required: ["id"], properties: { id: { type: "string", example: "0x1" } } }) },
+    handler: ({ services }) => Effect.map(services.control.snapshot, (id) => JSON.stringify({ id }))
+  }),
+  Route.make({
+    method: "POST",
+    path: `${Route.ConsolePrefix}revert`,
+    operationId: "emulatorRevert",
+    summary: "Emulator console: bring the whole emulator back to a snapshot (not of the KAS API)",
+    description: "Drops the snapshot and those taken after it (anvil's evm_revert): an id reverts once. Never faulted.",
+    access: "memberWide",
+    body: { required: true, description: RevertBody, schema: Description.json({ type: "object", required: ["id"], properties: { id: { type: "string" } } }) },
+    response: { description: "Reverted.", schema: Description.json({ type: "object", properties: { reverted: { type: "boolean" } } }) },
+    errors: { 400: `Bad body, or an id unknown or reverted to already (${ApiError.Code.OutOfRange}); nothing changed.` },
+    handler: ({ body, services }) =>
+      Effect.flatMap(parseRevertBody(body), (id) => Effect.as(services.control.revert(id), JSON.stringify({ reverted: true })))
+  }),
+  Route.make({
+    method: "POST",
+    path: `${Route.ConsolePrefix}time`,
+    operationId: "emulatorTime",
+    summary: "Emulator console: set the time of the next block, from which the chain's time runs (not of the KAS API)",
+    description: "anvil's evm_setNextBlockTimestamp, for both chains. Never faulted.",
+    access: "memberWide",
+    body: { required: true, description: TimeBody, schema: Description.json({ type: "object", required: ["timestamp"], properties: { timestamp: { type: "integer" } } }) },
+    response: { description: "The time set.", schema: Description.json({ type: "object", properties: { timestamp: { type: "integer" } } }) },
+    errors: { 400: `Bad body, or a time before the latest block (${ApiError.Code.OutOfRange}); nothing changed.` },
+    handler: ({ body, services }) =>
+      Effect.flatMap(parseTimeBody(body), (timestamp) => Effect.as(services.control.setNextBlockTime(timestamp), JSON.stringify({ timestamp })))
   })
 ]

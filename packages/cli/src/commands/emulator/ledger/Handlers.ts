@@ -1,9 +1,11 @@
 /**
- * `kas-wallet emulator fund | balance | bill | mine`: the emulator's ledger, either through a running
+ * `kas-wallet emulator fund | balance | bill | mine | snapshot | revert | time`: the emulator's
+ * ledger, either through a running
  * emulator (`--url`, else `KAS_WALLET_URL` when set: its console routes under `/_emulator/`, with
  * the member's key of the KAS_* settings) or directly in a database (`--db` or `--data-dir`, else
- * the default data directory). `mine` works only through a running emulator: whether and how it
- * makes blocks is that process's mining mode. Their table is `Spec`.
+ * the default data directory). `mine`, `snapshot`, `revert` and `time` work only through a
+ * running emulator: whether and how it makes blocks is that process's mining mode, and snapshots
+ * belong to it. Their table is `Spec`.
  *
  * They never write elsewhere and claim success: against a database, the database must exist, and
  * `fund` credits only an account or a fee-payer account of it. An address it does not know means
@@ -12,7 +14,7 @@
  * @since 0.2.0
  */
 import { FetchHttpClient, HttpClient, HttpClientRequest } from "@effect/platform"
-import { Console, Effect, Option, Redacted } from "effect"
+import { Console, Effect, Either, Option, Redacted } from "effect"
 import { Amount, type ChainId, Credentials } from "effect-kas-wallet"
 import { existsSync } from "node:fs"
 import type * as Argv from "../../../input/Argv.js"
@@ -52,9 +54,12 @@ interface Ledger {
   readonly bills: (filter: { readonly accountId?: string | undefined; readonly chainId?: ChainId.ChainId | undefined }) => Effect.Effect<ReadonlyArray<Bill>, ExitCode.Failure>
 }
 
-/** What only a running emulator does: make blocks, in its own mining mode. */
+/** What only a running emulator does: make blocks, in its own mining mode; snapshots; its time. */
 interface Running extends Ledger {
   readonly mine: (chainId: ChainId.ChainId | undefined, blocks: number) => Effect.Effect<ReadonlyArray<Block>, ExitCode.Failure>
+  readonly snapshot: Effect.Effect<string, ExitCode.Failure>
+  readonly revert: (id: string) => Effect.Effect<void, ExitCode.Failure>
+  readonly time: (unixSeconds: number) => Effect.Effect<void, ExitCode.Failure>
 }
 
 /** A block `mine` made, as the console route answers it. */
@@ -148,7 +153,11 @@ const emulatorLedger = (run: Argv.Run): Effect.Effect<Running, ExitCode.Failure>
         Effect.map(
           Effect.forEach(chainId !== undefined ? [chainId] : [8217, 1001], (id) => request("POST", "mine", id, { blocks })),
           (answers) => answers.flatMap((made) => made as ReadonlyArray<Block>)
-        )
+        ),
+      // Snapshots and time span both chains: the chain of the request is only its header's.
+      snapshot: Effect.map(request("POST", "snapshot", Number(ClientConfig.DefaultChain)), (answer) => (answer as { readonly id: string }).id),
+      revert: (id) => Effect.asVoid(request("POST", "revert", Number(ClientConfig.DefaultChain), { id })),
+      time: (timestamp) => Effect.asVoid(request("POST", "time", Number(ClientConfig.DefaultChain), { timestamp }))
     } satisfies Running
   })
 
@@ -197,15 +206,22 @@ const ledgerOf = (run: Argv.Run): Effect.Effect<Ledger, ExitCode.Failure> =>
  * A running emulator: `--url`, else `KAS_WALLET_URL`. Blocks are made by the process serving a
  * database, in its mining mode, so `mine` has no database form.
  */
-const runningOf = (run: Argv.Run): Effect.Effect<Running, ExitCode.Failure> =>
+const runningOf = (run: Argv.Run, what: string): Effect.Effect<Running, ExitCode.Failure> =>
   Effect.gen(function*() {
     if (Option.isNone(Flags.given(run, L.url)) && Option.isNone(yield* Flags.raw(L.url, Option.none()))) {
-      return yield* ExitCode.invalid(
-        "mine works on a running emulator started with --mining manual: give its --url (or eval its settings: KAS_WALLET_URL)"
-      )
+      return yield* ExitCode.invalid(`${what}: give its --url (or eval its settings: KAS_WALLET_URL)`)
     }
     return yield* emulatorLedger(run)
   })
+
+/** Unix seconds as digits, or a date `Date.parse` reads with its zone (whole seconds). */
+const parseTime: Flags.Parser<number> = (raw) => {
+  if (/^\d{1,12}$/.test(raw)) return Either.right(Number(raw))
+  const ms = /\d{4}-\d{2}-\d{2}/.test(raw) ? Date.parse(raw) : Number.NaN
+  return Number.isFinite(ms) && ms % 1000 === 0 && ms >= 0
+    ? Either.right(ms / 1000)
+    : Either.left(`must be Unix seconds or a date such as 2030-01-01T00:00:00Z, in whole seconds (got ${Flags.show(raw)})`)
+}
 
 const klay = (peb: bigint) => `${Amount.formatKlay(peb as Amount.Peb)} KLAY (${peb} peb)`
 
@@ -265,7 +281,7 @@ export const handlers = {
     Effect.gen(function*() {
       const chainId = Option.getOrUndefined(yield* ConsoleHandlers.chainOf(run, L.mineChain))
       const blocks = Option.getOrElse(yield* Flags.read(L.blocks, Flags.given(run, L.blocks), Flags.integer(1, 1000)), () => 1)
-      const made = yield* Effect.flatMap(runningOf(run), (ledger) => ledger.mine(chainId, blocks))
+      const made = yield* Effect.flatMap(runningOf(run, "mine works on a running emulator started with --mining manual"), (ledger) => ledger.mine(chainId, blocks))
       yield* Console.log(
         Flags.isSet(run, L.json)
           ? JSON.stringify(made)
@@ -274,6 +290,25 @@ export const handlers = {
               b.transactions.map((h) => `\n  ${h}`).join("")
             }`
           ).join("\n")
+      )
+    }),
+  snapshot: (run) =>
+    Effect.gen(function*() {
+      const id = yield* Effect.flatMap(runningOf(run, "snapshot works on a running emulator"), (ledger) => ledger.snapshot)
+      yield* Console.log(Flags.isSet(run, L.json) ? JSON.stringify({ id }) : id)
+    }),
+  revert: (run) =>
+    Effect.gen(function*() {
+      const id = yield* Flags.argument(run, "id", (raw) => /^0x[0-9a-fA-F]{1,12}$/.test(raw) ? Either.right(raw) : Either.left(`must be a snapshot's id such as 0x1 (got ${Flags.show(raw)})`))
+      yield* Effect.flatMap(runningOf(run, "revert works on a running emulator"), (ledger) => ledger.revert(id))
+      yield* Console.log(Flags.isSet(run, L.json) ? JSON.stringify({ reverted: id }) : `reverted to ${id}`)
+    }),
+  time: (run) =>
+    Effect.gen(function*() {
+      const seconds = yield* Flags.argument(run, "time", parseTime)
+      yield* Effect.flatMap(runningOf(run, "time works on a running emulator"), (ledger) => ledger.time(seconds))
+      yield* Console.log(
+        Flags.isSet(run, L.json) ? JSON.stringify({ timestamp: seconds }) : `the next block's time: ${new Date(seconds * 1000).toISOString()} (${seconds})`
       )
     })
 } satisfies Handlers<(typeof Table.Ledger.commands)[number]>

@@ -1,5 +1,5 @@
 /**
- * The command table of `kas-wallet emulator fund | balance | bill | mine`: the emulator's ledger,
+ * The command table of `kas-wallet emulator fund | balance | bill | mine | snapshot | revert | time`: the emulator's ledger,
  * through a running emulator or in its database. The handlers are in `Handlers`.
  *
  * Plain data with no runtime import but the table's own (help stays free of effect).
@@ -12,7 +12,7 @@ import * as Shared from "../../shared/Spec.js"
 import * as ConsoleSpec from "../console/Spec.js"
 
 /**
- * The flags of `kas-wallet emulator fund | balance | bill | mine`, by key.
+ * The flags of `kas-wallet emulator fund | balance | bill | mine | snapshot | revert | time`, by key.
  *
  * @since 0.2.0
  * @category flags
@@ -68,7 +68,7 @@ const options = (...own: ReadonlyArray<Spec.Flag>): Spec.Group => ({
 const verb = Spec.verbsUnder(["emulator"], [])
 
 /**
- * `kas-wallet emulator fund | balance | bill | mine`.
+ * `kas-wallet emulator fund | balance | bill | mine | snapshot | revert | time`.
  *
  * @since 0.9.0
  * @category commands
@@ -92,5 +92,22 @@ export const commands = [
     "Make blocks on a running emulator started with --mining manual (--url, KAS_WALLET_URL): the",
     "first holds every pending transaction, in the order they were accepted; their receipts are",
     "Committed when this answers."
-  ], [], [{ title: "Options", flags: [flags.mineChain, flags.blocks, flags.json, flags.url] }], ["kas-wallet emulator mine --chain 1001"])
+  ], [], [{ title: "Options", flags: [flags.mineChain, flags.blocks, flags.json, flags.url] }], ["kas-wallet emulator mine --chain 1001"]),
+  verb("snapshot", "snapshot the whole emulator; prints its id", [
+    "Take a snapshot of a running emulator (--url, KAS_WALLET_URL): every member's accounts, keys,",
+    "pools, balances, nonces, contracts, pending transactions, multisig transactions, bills and",
+    "history, on both chains. Prints its id, for `kas-wallet emulator revert`."
+  ], [], [{ title: "Options", flags: [flags.json, flags.url] }], ["id=$(kas-wallet emulator snapshot)"]),
+  verb("revert", "bring the whole emulator back to a snapshot", [
+    "Bring a running emulator (--url, KAS_WALLET_URL) back to a snapshot. The snapshot and those",
+    "taken after it are dropped: an id reverts once (take another snapshot to go back again)."
+  ], [{ name: "id", description: "a snapshot's id, as `kas-wallet emulator snapshot` printed it" }], [{ title: "Options", flags: [flags.json, flags.url] }], [
+    "kas-wallet emulator revert 0x1"
+  ]),
+  verb("time", "set the time of the next block", [
+    "Set the time of the next block of a running emulator (--url, KAS_WALLET_URL), on both chains;",
+    "the chain's time runs on from it. It cannot go before the latest block."
+  ], [{ name: "time", description: "Unix seconds, or a date: 2030-01-01T00:00:00Z" }], [{ title: "Options", flags: [flags.json, flags.url] }], [
+    "kas-wallet emulator time 2030-01-01T00:00:00Z"
+  ])
 ] as const
