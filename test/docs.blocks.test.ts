@@ -1,0 +1,129 @@
+/**
+ * The documentation's TypeScript blocks compile, and the runnable ones run: every ```ts block of
+ * README.md, docs/*.md and each package's README.md and docs/*.md is type-checked, strict, with the
+ * repository's tsconfig.json (its `paths`: `effect-kas-wallet` imports resolve to the sources), all
+ * in one program; a ```ts runnable block is then run as a program of its own against an
+ * in-process emulator, its key and URL in the KAS_* variables `kas-wallet emulator env` sets.
+ * The conventions (```ts nocheck, the imports a fragment takes from the blocks above) are
+ * test/support/docBlocks.ts's.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Redacted } from "effect"
+import { Emulator } from "effect-kas-wallet-emulator"
+import { execFile } from "node:child_process"
+import { mkdirSync, rmSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { allBlocks, type Block, blocksOf, check, documents, show, sourceOf } from "./support/docBlocks.js"
+
+const root = fileURLToPath(new URL("..", import.meta.url))
+const blocks = allBlocks(root)
+
+// Blocks that must fail, checked in the same program: the checker would otherwise pass whatever
+// it failed to see. Each names the error it must report, at the line it must report it.
+const selfTest = blocksOf(
+  "(self-test).md",
+  [
+    "```ts",
+    "import { Effect } from \"effect\"",
+    "export const ok = Effect.succeed(1)",
+    "```",
+    "```ts",
+    "const n: string = Effect.runSync(Effect.succeed(1))", // line 6: imports from above, a type error
+    "```",
+    "```ts nocheck",
+    "this is not TypeScript",
+    "```",
+    "~~~typescript",
+    "import { WalletClient } from \"effect-kas-wallet\"",
+    "WalletClient.nothing()", // line 13: the package resolves to the sources, and is checked
+    "~~~"
+  ].join("\n")
+)
+
+let checked: ReadonlyArray<ReturnType<typeof check>[number]> | undefined
+const problems = () => (checked ??= check(root, [...blocks, ...selfTest]))
+
+describe("the documentation's TypeScript blocks", () => {
+  it("are found: every document has its blocks, each fence with its flags", () => {
+    expect(documents(root)).toContain("README.md")
+    expect(documents(root)).toContain("docs/client.md")
+    expect(documents(root)).toContain("packages/emulator/docs/emulator.md")
+    expect(blocks.filter((b) => b.doc === "README.md").length).toBeGreaterThanOrEqual(3)
+    expect(blocks.some((b) => b.flags.has("runnable"))).toBe(true)
+    expect(selfTest.map((b) => [b.line, [...b.flags], b.prelude])).toEqual([
+      [1, [], ""],
+      [5, [], "import { Effect } from \"effect\""],
+      [8, ["nocheck"], "import { Effect } from \"effect\""],
+      [11, [], ""]
+    ])
+  })
+
+  it("the checker reports an error with its document, line and TypeScript code", () => {
+    expect(problems().filter((p) => p.doc === "(self-test).md").map((p) => `${p.line} TS${p.message.slice(2, 6)}`)).toEqual([
+      "6 TS2322",
+      "13 TS2339"
+    ])
+  }, 120_000)
+
+  for (const doc of documents(root)) {
+    it(`${doc}: every TypeScript block type-checks`, () => {
+      expect(problems().filter((p) => p.doc === doc).map(show)).toEqual([])
+    }, 120_000)
+  }
+})
+
+/**
+ * Runs a block as a program: node with tsx, in the environment given. The file is written into
+ * the repository (.docs-blocks/, ignored by git), outside node_modules: there tsx would not apply
+ * tsconfig.json's `paths`. A variable given as `undefined` is unset.
+ */
+const run = (block: Block, env: Record<string, string | undefined>) =>
+  Effect.async<{ readonly code: number; readonly out: string }>((resume) => {
+    const dir = join(root, ".docs-blocks")
+    mkdirSync(dir, { recursive: true })
+    const file = join(dir, `${block.doc.replace(/[/\\.]/g, "_")}_${block.line}.mts`)
+    writeFileSync(file, sourceOf(block))
+    const child = execFile(
+      process.execPath,
+      ["--import", "tsx", file],
+      { cwd: root, env: { ...process.env, ...env }, timeout: 60_000, encoding: "utf8" },
+      (error, stdout, stderr) => {
+        rmSync(file, { force: true })
+        resume(Effect.succeed({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, out: `${stdout}${stderr}` }))
+      }
+    )
+    return Effect.sync(() => child.kill())
+  })
+
+const errorLines = (out: string) => out.split("\n").filter((l) => /level=(ERROR|WARN|FATAL)|Error\b|FiberFailure/.test(l))
+
+describe("the documentation's runnable blocks", () => {
+  const runnable = blocks.filter((b) => b.flags.has("runnable"))
+  for (const block of runnable) {
+    it.live(`${block.doc}:${block.line} runs against an emulator to the end, logging no error`, () =>
+      Effect.gen(function*() {
+        const emulator = yield* Emulator.Emulator
+        const ran = yield* run(block, {
+          KAS_WALLET_URL: emulator.url,
+          KAS_NODE_URL: `${emulator.url}/v1/klaytn`,
+          KAS_CHAIN_ID: "1001",
+          KAS_ACCESS_KEY_ID: emulator.member.accessKeyId,
+          KAS_SECRET_ACCESS_KEY: Redacted.value(emulator.member.secretAccessKey)
+        })
+        const errors = errorLines(ran.out)
+        expect({ code: ran.code, errors, output: ran.code === 0 && errors.length === 0 ? "" : ran.out }).toEqual({ code: 0, errors: [], output: "" })
+      }).pipe(Effect.provide(Emulator.layer({ port: 0 }))), 120_000)
+  }
+
+  it.live("README.md's first program, its key unset, logs the typed error its comment promises: no defect, no stack trace", () =>
+    Effect.gen(function*() {
+      const first = runnable.find((b) => b.doc === "README.md")!
+      const unset = Object.fromEntries(Object.keys(process.env).filter((k) => k.startsWith("KAS_")).map((k) => [k, undefined]))
+      const ran = yield* run(first, { ...unset, KAS_WALLET_URL: "http://127.0.0.1:9" })
+      expect({ code: ran.code, errors: errorLines(ran.out).map((l) => l.replace(/^.*message="?/, "").replace(/"$/, "")) }).toEqual({
+        code: 0,
+        errors: ["invalid credentials.accessKeyId: is missing: set it to the AccessKey ID of your KAS key (KAS_ACCESS_KEY_ID)"]
+      })
+    }), 120_000)
+})
