@@ -7,14 +7,14 @@
  * The conventions (```ts nocheck, the imports a fragment takes from the blocks above) are
  * test/support/docBlocks.ts's.
  */
-import { describe, expect, it } from "@effect/vitest"
+import { describe, expect, it, vi } from "@effect/vitest"
 import { Effect, Redacted } from "effect"
 import { Emulator } from "effect-kas-wallet-emulator"
-import { execFile } from "node:child_process"
 import { mkdirSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { allBlocks, type Block, blocksOf, check, documents, show, sourceOf } from "./support/docBlocks.js"
+import ts from "typescript"
+import { allBlocks, type Block, blocksOf, type check, checkCached, documents, show, sourceOf } from "./support/docBlocks.js"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
 const blocks = allBlocks(root)
@@ -42,7 +42,8 @@ const selfTest = blocksOf(
 )
 
 let checked: ReadonlyArray<ReturnType<typeof check>[number]> | undefined
-const problems = () => (checked ??= check(root, [...blocks, ...selfTest]))
+// Kept between runs while nothing it depends on changes (checkCached), outside the package.
+const problems = () => (checked ??= checkCached(root, [...blocks, ...selfTest], join(root, "node_modules/.cache/effect-kas-wallet/docs-check.json")))
 
 describe("the documentation's TypeScript blocks", () => {
   it("are found: every document has its blocks, each fence with its flags", () => {
@@ -87,29 +88,63 @@ describe("the documentation's TypeScript blocks", () => {
 })
 
 /**
- * Runs a block as a program: node with tsx, in the environment given. The file is written into
- * the repository (.docs-blocks/, ignored by git), outside node_modules: there tsx would not apply
- * tsconfig.json's `paths`. A variable given as `undefined` is unset.
+ * A runnable block's module: the block, its last statement (the run of its program:
+ * `Effect.runPromise(program)` or `program.pipe(..., Effect.runPromise)`) exported as the
+ * module's default, so that the run can be awaited.
+ */
+const runnableSource = (block: Block): string => {
+  const source = sourceOf(block)
+  const file = ts.createSourceFile("block.ts", source, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS)
+  const last = file.statements[file.statements.length - 1]
+  if (last === undefined || !ts.isExpressionStatement(last)) {
+    throw new Error(`${block.doc}:${block.line}: a runnable block ends with the run of its program (Effect.runPromise(program))`)
+  }
+  return `${source.slice(0, last.getStart(file))}export default ${source.slice(last.getStart(file))}`
+}
+
+let runs = 0
+
+/**
+ * Runs a block as a program, in this process (effect, the client and the emulator are loaded
+ * already: a process of its own would load them again, seconds each), with the environment given
+ * (a variable given as `undefined` is unset) and what it logs captured. The module is written into
+ * the repository (.docs-blocks/, ignored by git), where tsconfig.json's `paths` and vitest's
+ * aliases resolve the packages.
  */
 const run = (block: Block, env: Record<string, string | undefined>) =>
-  Effect.async<{ readonly code: number; readonly out: string }>((resume) => {
-    const dir = join(root, ".docs-blocks")
-    mkdirSync(dir, { recursive: true })
-    const file = join(dir, `${block.doc.replace(/[/\\.]/g, "_")}_${block.line}.mts`)
-    writeFileSync(file, sourceOf(block))
-    const child = execFile(
-      process.execPath,
-      ["--import", "tsx", file],
-      { cwd: root, env: { ...process.env, ...env }, timeout: 60_000, encoding: "utf8" },
-      (error, stdout, stderr) => {
+  Effect.acquireUseRelease(
+    Effect.sync(() => {
+      const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]))
+      for (const [k, v] of Object.entries(env)) if (v === undefined) delete process.env[k]
+      else process.env[k] = v
+      const logged: Array<string> = []
+      const spies = (["log", "info", "warn", "error", "debug"] as const).map((level) =>
+        vi.spyOn(console, level).mockImplementation((...args: Array<unknown>) => void logged.push(args.map(String).join(" ")))
+      )
+      const dir = join(root, ".docs-blocks")
+      mkdirSync(dir, { recursive: true })
+      // A new name each run: a module is evaluated once.
+      const file = join(dir, `${block.doc.replace(/[/\\.]/g, "_")}_${block.line}_${runs++}.ts`)
+      writeFileSync(file, runnableSource(block))
+      return { saved, logged, spies, file }
+    }),
+    ({ file, logged }) =>
+      Effect.promise(() =>
+        import(file).then(
+          (module: { default?: unknown }) => Promise.resolve(module.default).then(() => ({ failure: undefined, logged })),
+          (error: unknown) => ({ failure: `the module failed: ${String(error)}`, logged })
+        ).then((r) => r, (error: unknown) => ({ failure: `the program failed: ${String(error)}`, logged }))
+      ),
+    ({ file, saved, spies }) =>
+      Effect.sync(() => {
+        for (const spy of spies) spy.mockRestore()
+        for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k]
+        else process.env[k] = v
         rmSync(file, { force: true })
-        resume(Effect.succeed({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, out: `${stdout}${stderr}` }))
-      }
-    )
-    return Effect.sync(() => child.kill())
-  })
+      })
+  )
 
-const errorLines = (out: string) => out.split("\n").filter((l) => /level=(ERROR|WARN|FATAL)|Error\b|FiberFailure/.test(l))
+const errorLines = (logged: ReadonlyArray<string>) => logged.filter((l) => /level=(ERROR|WARN|FATAL)|Error\b|FiberFailure/.test(l))
 
 describe("the documentation's runnable blocks", () => {
   const runnable = blocks.filter((b) => b.flags.has("runnable"))
@@ -124,19 +159,20 @@ describe("the documentation's runnable blocks", () => {
           KAS_ACCESS_KEY_ID: emulator.member.accessKeyId,
           KAS_SECRET_ACCESS_KEY: Redacted.value(emulator.member.secretAccessKey)
         })
-        const errors = errorLines(ran.out)
-        expect({ code: ran.code, errors, output: ran.code === 0 && errors.length === 0 ? "" : ran.out }).toEqual({ code: 0, errors: [], output: "" })
-      }).pipe(Effect.provide(Emulator.layer({ port: 0 }))), 120_000)
+        expect({ failure: ran.failure, errors: errorLines(ran.logged) }).toEqual({ failure: undefined, errors: [] })
+        // It ran to its end: its last log line is there.
+        expect(ran.logged.length).toBeGreaterThan(0)
+      }).pipe(Effect.provide(Emulator.layer({ port: 0 }))), 60_000)
   }
 
   it.live("README.md's first program, its key unset, logs the typed error its comment promises: no defect, no stack trace", () =>
     Effect.gen(function*() {
       const first = runnable.find((b) => b.doc === "README.md")!
       const unset = Object.fromEntries(Object.keys(process.env).filter((k) => k.startsWith("KAS_")).map((k) => [k, undefined]))
-      const ran = yield* run(first, { ...unset, KAS_WALLET_URL: "http://127.0.0.1:9" })
-      expect({ code: ran.code, errors: errorLines(ran.out).map((l) => l.replace(/^.*message="?/, "").replace(/"$/, "")) }).toEqual({
-        code: 0,
+      const ran = yield* run(first, { ...unset, KAS_ACCESS_KEY_ID: undefined, KAS_SECRET_ACCESS_KEY: undefined, KAS_WALLET_URL: "http://127.0.0.1:9" })
+      expect({ failure: ran.failure, errors: errorLines(ran.logged).map((l) => l.replace(/^.*message="?/, "").replace(/"$/, "")) }).toEqual({
+        failure: undefined,
         errors: ["invalid credentials.accessKeyId: is missing: set it to the AccessKey ID of your KAS key (KAS_ACCESS_KEY_ID)"]
       })
-    }), 120_000)
+    }), 60_000)
 })

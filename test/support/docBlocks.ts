@@ -11,8 +11,9 @@
  * same document, so that a document can import once and show fragments after; its free names
  * must still be declared (`declare const from: Address.Address`) or be parameters.
  */
-import { readdirSync, readFileSync } from "node:fs"
-import { join, relative } from "node:path"
+import { createHash } from "node:crypto"
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
+import { dirname, join, relative } from "node:path"
 import ts from "typescript"
 
 /** One TypeScript block of a document. */
@@ -177,3 +178,45 @@ export const show = (p: Problem): string => `${p.doc}:${p.line} (block at line $
 /** Every block of the documents of the repository at `root`. */
 export const allBlocks = (root: string): ReadonlyArray<Block> =>
   documents(root).flatMap((doc) => blocksOf(relative(root, join(root, doc)), readFileSync(join(root, doc), "utf8")))
+
+/**
+ * What a check's outcome depends on: the blocks, the sources their imports reach (every package's
+ * src/), the compiler options, the installed packages (package-lock.json) and the compiler.
+ */
+const inputsOf = (root: string, blocks: ReadonlyArray<Block>): string => {
+  const hash = createHash("sha256")
+  hash.update(ts.version)
+  hash.update(JSON.stringify(blocks.map((b) => [b.doc, b.line, [...b.flags], b.code, b.prelude])))
+  const visit = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const file = join(dir, entry.name)
+      if (entry.isDirectory()) visit(file)
+      else {
+        hash.update(relative(root, file))
+        hash.update(readFileSync(file))
+      }
+    }
+  }
+  for (const dir of ["src", ...readdirSync(join(root, "packages")).sort().map((p) => join("packages", p, "src"))]) {
+    if (existsSync(join(root, dir))) visit(join(root, dir))
+  }
+  for (const file of ["tsconfig.json", "package-lock.json"]) hash.update(readFileSync(join(root, file)))
+  return hash.digest("hex")
+}
+
+/**
+ * `check`, its outcome kept in `cacheFile` with the hash of its inputs (`inputsOf`): the same
+ * blocks against the same sources and packages are not checked again (a full check is ~10 s of
+ * CPU: the program reaches effect's, the platform's and Node's declarations and the sources).
+ */
+export const checkCached = (root: string, blocks: ReadonlyArray<Block>, cacheFile: string): ReadonlyArray<Problem> => {
+  const inputs = inputsOf(root, blocks)
+  if (existsSync(cacheFile)) {
+    const kept = JSON.parse(readFileSync(cacheFile, "utf8")) as { inputs: string; problems: ReadonlyArray<Problem> }
+    if (kept.inputs === inputs) return kept.problems
+  }
+  const problems = check(root, blocks)
+  mkdirSync(dirname(cacheFile), { recursive: true })
+  writeFileSync(cacheFile, JSON.stringify({ inputs, problems }))
+  return problems
+}
