@@ -13,7 +13,7 @@ import type { Plugin } from "esbuild"
 import { execFileSync } from "node:child_process"
 import { builtinModules } from "node:module"
 import { execFile } from "node:child_process"
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { createServer } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -257,4 +257,56 @@ describe("a CommonJS application", () => {
       rmSync(dir, { recursive: true, force: true })
     }
   }, 60_000)
+})
+
+// The Effect family's names on npm's `latest` are Effect 4's (effect, @effect/platform-node,
+// @effect/vitest; vitest 4 beside them): an install line that names one bare installs what this
+// library does not run on. docs/benchmarks.md is left out: it records the commands a measurement ran.
+describe("the install lines of the documentation", () => {
+  const installed = (name: string) => JSON.parse(readFileSync(`${root}/node_modules/${name}/package.json`, "utf8")).version as string
+  /** Whether `version` is in the range of `spec`: `N` (major N), `^A.B[.C]` (npm's caret), `~A.B[.C]`. */
+  const satisfies = (version: string, spec: string): boolean => {
+    const [major, minor, patch] = version.split(".").map(Number) as [number, number, number]
+    const m = /^([\^~]?)(\d+)(?:\.(\d+))?(?:\.(\d+))?$/.exec(spec)
+    if (m === null) return false
+    const [a, b, c] = [Number(m[2]), m[3] === undefined ? undefined : Number(m[3]), m[4] === undefined ? 0 : Number(m[4])]
+    if (major !== a) return false
+    if (b === undefined) return true
+    const atLeast = minor > b || (minor === b && patch >= c)
+    return m[1] === "~" || a === 0 ? minor === b && patch >= c : atLeast
+  }
+
+  it("name every package of the Effect family with a version this repository installs and tests with", () => {
+    const docs = [
+      "README.md",
+      ...readdirSync(`${root}/docs`).filter((f) => f.endsWith(".md") && f !== "benchmarks.md").map((f) => `docs/${f}`),
+      ...readdirSync(`${root}/packages`).flatMap((p) => [`packages/${p}/README.md`, `packages/${p}/docs/${p === "cli" ? "cli" : "emulator"}.md`])
+    ].filter((f) => existsSync(`${root}/${f}`))
+    const found: Array<string> = []
+    const wrong: Array<string> = []
+    for (const doc of docs) {
+      readFileSync(`${root}/${doc}`, "utf8").split("\n").forEach((text, i) => {
+        for (const [command] of text.matchAll(/npm (?:install|i) [^`#\n]*/g)) {
+          for (const word of command.split(/\s+/)) {
+            const m = /^((?:@effect\/[a-z-]+)|effect|vitest)(?:@(.+))?$/.exec(word)
+            if (m === null) continue
+            found.push(word)
+            const [, name, spec] = m
+            if (spec === undefined || !satisfies(installed(name!), spec)) wrong.push(`${doc}:${i + 1}: ${word} (installed here: ${installed(name!)})`)
+          }
+        }
+      })
+    }
+    expect(wrong).toEqual([])
+    expect(found).toEqual(expect.arrayContaining(["effect@3", "@effect/platform@^0.97", "@effect/platform-node@^0.108", "@effect/vitest@^0.30", "vitest@3"]))
+    // and the check refuses what it should
+    expect([satisfies("3.22.4", "3"), satisfies("0.97.2", "^0.97"), satisfies("0.98.0", "^0.97"), satisfies("4.1.0", "3"), satisfies("3.2.7", "~3.2")]).toEqual([true, true, false, false, true])
+  })
+
+  it("peer ranges take every later effect 3 minor (npm's ^3.22.4), never Effect 4", () => {
+    for (const manifest of ["package.json", "packages/emulator/package.json"]) {
+      expect(JSON.parse(readFileSync(`${root}/${manifest}`, "utf8")).peerDependencies.effect, manifest).toBe("^3.22.4")
+    }
+    expect([satisfies("3.23.0", "^3.22.4"), satisfies("3.22.3", "^3.22.4"), satisfies("4.0.0", "^3.22.4")]).toEqual([true, false, false])
+  })
 })
