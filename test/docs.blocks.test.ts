@@ -2,8 +2,9 @@
  * The documentation's TypeScript blocks compile, and the runnable ones run: every ```ts block of
  * README.md, docs/*.md and each package's README.md and docs/*.md is type-checked, strict, with the
  * repository's tsconfig.json (its `paths`: `effect-kas-wallet` imports resolve to the sources), all
- * in one program; a ```ts runnable block is then run as a program of its own against an
- * in-process emulator, its key and URL in the KAS_* variables `kas-wallet emulator env` sets.
+ * in one program; a ```ts runnable block is then run, in this process, against an in-process
+ * emulator whose key and URL are in the KAS_* variables `kas-wallet emulator env` sets: to its
+ * end, logging no error. A failure names the document, the line and the TypeScript error.
  * The conventions (```ts nocheck, the imports a fragment takes from the blocks above) are
  * test/support/docBlocks.ts's.
  */
@@ -14,7 +15,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import ts from "typescript"
-import { allBlocks, type Block, blocksOf, type check, checkCached, documents, show, sourceOf } from "./support/docBlocks.js"
+import { allBlocks, type Block, blocksOf, checkCached, documents, type Problem, show, sourceOf } from "./support/docBlocks.js"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
 const blocks = allBlocks(root)
@@ -41,7 +42,7 @@ const selfTest = blocksOf(
   ].join("\n")
 )
 
-let checked: ReadonlyArray<ReturnType<typeof check>[number]> | undefined
+let checked: ReadonlyArray<Problem> | undefined
 // Kept between runs while nothing it depends on changes (checkCached), outside the package.
 const problems = () => (checked ??= checkCached(root, [...blocks, ...selfTest], join(root, "node_modules/.cache/effect-kas-wallet/docs-check.json")))
 

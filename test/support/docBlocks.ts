@@ -5,6 +5,7 @@
  * - none: a module of its own, type-checked with the repository's tsconfig.json (strict, its
  *   `paths`: `effect-kas-wallet` and `effect-kas-wallet-emulator` resolve to the sources);
  * - `runnable`: type-checked, and run against an in-process emulator (test/docs.blocks.test.ts);
+ *   its last statement runs the program (`Effect.runPromise(program)`), which the test awaits;
  * - `nocheck`: not checked at all, for what is no program (a signature listing, a shape). Rare.
  *
  * A block with no `import` of its own is checked with the imports of the blocks above it in the
