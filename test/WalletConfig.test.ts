@@ -35,7 +35,9 @@ describe("configuration mistakes are InvalidArgument, never a defect", () => {
     Effect.gen(function*() {
       const key = (credentials: unknown) => outcome(fromOptions({ credentials, chainId: ChainId.Testnet }))
       // The README's program with its variable unset: `Redacted.make(process.env.SECRET!)`.
-      expect(yield* key({ accessKeyId, secretAccessKey: Redacted.make(undefined) })).toMatch(/^credentials\.secretAccessKey: .*Redacted/)
+      expect(yield* key({ accessKeyId, secretAccessKey: Redacted.make(undefined) })).toMatch(/^credentials\.secretAccessKey: .*is missing: set it to Redacted\.make\(<Secret AccessKey>\)/)
+      expect(yield* key({ accessKeyId, secretAccessKey: Redacted.make(null) })).toMatch(/^credentials\.secretAccessKey: .*is missing/)
+      expect(yield* key({ accessKeyId, secretAccessKey: Redacted.make(42) })).toMatch(/^credentials\.secretAccessKey: .*must be a Redacted string/)
       expect(yield* key({ accessKeyId, secretAccessKey: Redacted.make("") })).toMatch(/^credentials\.secretAccessKey: .*is empty/)
       expect(yield* key({ accessKeyId })).toMatch(/^credentials\.secretAccessKey: .*is missing/)
       expect(yield* key({ accessKeyId, secretAccessKey: secret })).toMatch(/^credentials\.secretAccessKey: .*must be a Redacted string/)

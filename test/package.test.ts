@@ -12,7 +12,9 @@ import { Effect } from "effect"
 import type { Plugin } from "esbuild"
 import { execFileSync } from "node:child_process"
 import { builtinModules } from "node:module"
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { execFile } from "node:child_process"
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
+import { createServer } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -149,26 +151,37 @@ describe("the published package", () => {
     expect(files).not.toContain("src/tsconfig.json")
     // Every module of the build comes from a source: nothing stale is shipped.
     const sources = new Set(files.filter((f) => f.startsWith("src/") && f.endsWith(".ts")).map((f) => f.slice(4, -3)))
-    expect(files.filter((f) => f.startsWith("dist/") && f.endsWith(".js")).filter((f) => !sources.has(f.slice(5, -3)))).toEqual([])
+    const module = (f: string) => f.replace(/^dist\/(cjs\/)?/, "").slice(0, -3)
+    expect(files.filter((f) => f.startsWith("dist/") && f.endsWith(".js")).filter((f) => !sources.has(module(f)))).toEqual([])
+    // Both builds, each module in each.
+    expect(files).toContain("dist/cjs/index.js")
+    expect(files).toContain("dist/cjs/package.json")
+    expect(files.filter((f) => f.startsWith("dist/") && !f.startsWith("dist/cjs/") && f.endsWith(".js")).length).toBe(files.filter((f) => f.startsWith("dist/cjs/") && f.endsWith(".js")).length)
   }, 60_000)
 
-  it("exports map: the root entry, the wire contract, the opt-in ABI layer, the Klaytn codec and the operation table with their types, and no bin", () => {
+  it("exports map: the root entry, the wire contract, the opt-in ABI layer, the Klaytn codec and the operation table, as ES modules and CommonJS with their types, and no bin", () => {
     const pkg = JSON.parse(readFileSync(`${root}/package.json`, "utf8"))
     // The types the map names are the real build's (`prepack`: tsc -p src), which the test build
     // leaves out (test/setup/dist.ts): its configuration must emit them next to the JavaScript.
     const build = JSON.parse(readFileSync(`${root}/src/tsconfig.json`, "utf8").replace(/^\s*\/\/.*$/gm, ""))
     expect(build.compilerOptions).toMatchObject({ declaration: true, outDir: "../dist", rootDir: "." })
-    expect(pkg.scripts.prepack).toBe("tsc -p src")
+    // build.ts: `tsc -p src`, then the CommonJS build and its copy of the declarations.
+    expect(pkg.scripts.prepack).toBe("tsx build.ts")
+    const both = (module: string) => ({
+      import: { types: `./dist/${module}.d.ts`, default: `./dist/${module}.js` },
+      require: { types: `./dist/cjs/${module}.d.ts`, default: `./dist/cjs/${module}.js` }
+    })
     expect(pkg.exports).toEqual({
-      ".": { types: "./dist/index.d.ts", import: "./dist/index.js" },
-      "./Wire": { types: "./dist/Wire.d.ts", import: "./dist/Wire.js" },
-      "./Abi": { types: "./dist/Abi.d.ts", import: "./dist/Abi.js" },
-      "./Klaytn": { types: "./dist/Klaytn.d.ts", import: "./dist/Klaytn.js" },
-      "./WalletApi": { types: "./dist/api/WalletApi.d.ts", import: "./dist/api/WalletApi.js" },
-      "./Endpoint": { types: "./dist/api/Endpoint.d.ts", import: "./dist/api/Endpoint.js" },
-      "./Refusal": { types: "./dist/api/Refusal.d.ts", import: "./dist/api/Refusal.js" },
+      ".": both("index"),
+      "./Wire": both("Wire"),
+      "./Abi": both("Abi"),
+      "./Klaytn": both("Klaytn"),
+      "./WalletApi": both("api/WalletApi"),
+      "./Endpoint": both("api/Endpoint"),
+      "./Refusal": both("api/Refusal"),
       "./package.json": "./package.json"
     })
+    expect(pkg.main).toBe("./dist/cjs/index.js")
     expect(pkg.bin).toBeUndefined()
     expect(pkg.sideEffects).toBe(false)
     expect(pkg.type).toBe("module")
@@ -187,5 +200,115 @@ describe("the published package", () => {
     const allowed = new Set([pkg.name, ...Object.keys(pkg.peerDependencies), ...Object.keys(pkg.dependencies)])
     const imported = new Set(sources.split("\n").filter((line) => line !== "").map((line) => line.slice("from \"".length)))
     expect([...imported].filter((name) => !allowed.has(name))).toEqual([])
+  })
+})
+
+// An application as npm 11's `npm init -y` makes it: `"type": "commonjs"`, its code `require`s.
+// The packages are linked as `file:` dependencies would be (a link to the folder).
+const cjsApp = `
+const { Effect, Layer, Redacted } = require("effect")
+const { FetchHttpClient } = require("@effect/platform")
+const { ChainId, WalletClient } = require("effect-kas-wallet")
+const Wire = require("effect-kas-wallet/Wire")
+
+const Wallet = WalletClient.layer({
+  credentials: { accessKeyId: "KASKCJS", secretAccessKey: Redacted.make("not a secret") },
+  chainId: ChainId.Testnet,
+  baseUrl: process.argv[2]
+}).pipe(Layer.provide(FetchHttpClient.layer))
+
+WalletClient.getAccount("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed").pipe(
+  Effect.flip,
+  Effect.provide(Wallet),
+  Effect.runPromise
+).then(async (error) => {
+  const esm = await import("effect-kas-wallet")
+  console.log(JSON.stringify({
+    tag: error._tag,
+    code: error.code,
+    resolved: require.resolve("effect-kas-wallet").slice(${JSON.stringify(root.length)}),
+    wire: typeof Wire.txPath,
+    esm: typeof esm.WalletClient.layer
+  }))
+})
+`
+
+describe("a CommonJS application", () => {
+  it("requires the package (its CommonJS build, the one copy of effect it requires itself) and calls the service with it; import() still gets the ES modules", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "kas-cjs-"))
+    // A service that knows no account: the client's typed error, through the CommonJS build.
+    const server = createServer((_, response) => {
+      response.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ code: 1061010, message: "data don't exist" }))
+    })
+    try {
+      writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "cjs-app", version: "1.0.0", type: "commonjs", private: true }))
+      mkdirSync(join(dir, "node_modules/@effect"), { recursive: true })
+      symlinkSync(root, join(dir, "node_modules/effect-kas-wallet"), "dir")
+      symlinkSync(join(root, "node_modules/effect"), join(dir, "node_modules/effect"), "dir")
+      symlinkSync(join(root, "node_modules/@effect/platform"), join(dir, "node_modules/@effect/platform"), "dir")
+      writeFileSync(join(dir, "app.js"), cjsApp)
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+      const { port } = server.address() as { port: number }
+      const out = await new Promise<string>((resolve, reject) =>
+        execFile(process.execPath, ["app.js", `http://127.0.0.1:${port}`], { cwd: dir, encoding: "utf8", timeout: 30_000 }, (error, stdout, stderr) =>
+          error === null ? resolve(stdout) : reject(new Error(`${error.message}\n${stderr}`)))
+      )
+      expect(JSON.parse(out)).toEqual({ tag: "AccountNotFound", code: 1061010, resolved: "dist/cjs/index.js", wire: "function", esm: "function" })
+    } finally {
+      server.close()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }, 60_000)
+})
+
+// The Effect family's names on npm's `latest` are Effect 4's (effect, @effect/platform-node,
+// @effect/vitest; vitest 4 beside them): an install line that names one bare installs what this
+// library does not run on. docs/benchmarks.md is left out: it records the commands a measurement ran.
+describe("the install lines of the documentation", () => {
+  const installed = (name: string) => JSON.parse(readFileSync(`${root}/node_modules/${name}/package.json`, "utf8")).version as string
+  /** Whether `version` is in the range of `spec`: `N` (major N), `^A.B[.C]` (npm's caret), `~A.B[.C]`. */
+  const satisfies = (version: string, spec: string): boolean => {
+    const [major, minor, patch] = version.split(".").map(Number) as [number, number, number]
+    const m = /^([\^~]?)(\d+)(?:\.(\d+))?(?:\.(\d+))?$/.exec(spec)
+    if (m === null) return false
+    const [a, b, c] = [Number(m[2]), m[3] === undefined ? undefined : Number(m[3]), m[4] === undefined ? 0 : Number(m[4])]
+    if (major !== a) return false
+    if (b === undefined) return true
+    const atLeast = minor > b || (minor === b && patch >= c)
+    return m[1] === "~" || a === 0 ? minor === b && patch >= c : atLeast
+  }
+
+  it("name every package of the Effect family with a version this repository installs and tests with", () => {
+    const docs = [
+      "README.md",
+      ...readdirSync(`${root}/docs`).filter((f) => f.endsWith(".md") && f !== "benchmarks.md").map((f) => `docs/${f}`),
+      ...readdirSync(`${root}/packages`).flatMap((p) => [`packages/${p}/README.md`, `packages/${p}/docs/${p === "cli" ? "cli" : "emulator"}.md`])
+    ].filter((f) => existsSync(`${root}/${f}`))
+    const found: Array<string> = []
+    const wrong: Array<string> = []
+    for (const doc of docs) {
+      readFileSync(`${root}/${doc}`, "utf8").split("\n").forEach((text, i) => {
+        for (const [command] of text.matchAll(/npm (?:install|i) [^`#\n]*/g)) {
+          for (const word of command.split(/\s+/)) {
+            const m = /^((?:@effect\/[a-z-]+)|effect|vitest)(?:@(.+))?$/.exec(word)
+            if (m === null) continue
+            found.push(word)
+            const [, name, spec] = m
+            if (spec === undefined || !satisfies(installed(name!), spec)) wrong.push(`${doc}:${i + 1}: ${word} (installed here: ${installed(name!)})`)
+          }
+        }
+      })
+    }
+    expect(wrong).toEqual([])
+    expect(found).toEqual(expect.arrayContaining(["effect@3", "@effect/platform@^0.97", "@effect/platform-node@^0.108", "@effect/vitest@^0.30", "vitest@3"]))
+    // and the check refuses what it should
+    expect([satisfies("3.22.4", "3"), satisfies("0.97.2", "^0.97"), satisfies("0.98.0", "^0.97"), satisfies("4.1.0", "3"), satisfies("3.2.7", "~3.2")]).toEqual([true, true, false, false, true])
+  })
+
+  it("peer ranges take every later effect 3 minor (npm's ^3.22.4), never Effect 4", () => {
+    for (const manifest of ["package.json", "packages/emulator/package.json"]) {
+      expect(JSON.parse(readFileSync(`${root}/${manifest}`, "utf8")).peerDependencies.effect, manifest).toBe("^3.22.4")
+    }
+    expect([satisfies("3.23.0", "^3.22.4"), satisfies("3.22.3", "^3.22.4"), satisfies("4.0.0", "^3.22.4")]).toEqual([true, false, false])
   })
 })

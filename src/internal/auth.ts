@@ -179,9 +179,12 @@ export const make = (given: unknown): Either.Either<Auth, WalletError.InvalidArg
   const raw: unknown = "secretAccessKey" in given ? given.secretAccessKey : undefined
   const secret = redactedText(raw)
   if (secret === undefined) {
+    // `Redacted.make(process.env.SECRET!)` with the variable unset holds `undefined`: the secret
+    // is missing, not of the wrong kind.
+    const missing = raw === undefined || (Redacted.isRedacted(raw) && Redacted.value(raw as Redacted.Redacted<unknown>) == null)
     return Either.left(invalid(
       "secretAccessKey",
-      raw === undefined ? "is missing: set it to Redacted.make(<Secret AccessKey>) (KAS_SECRET_ACCESS_KEY)" : "must be a Redacted string: Redacted.make(<Secret AccessKey>)"
+      missing ? "is missing: set it to Redacted.make(<Secret AccessKey>) (KAS_SECRET_ACCESS_KEY)" : "must be a Redacted string: Redacted.make(<Secret AccessKey>)"
     ))
   }
   if (secret === "") return Either.left(invalid("secretAccessKey", "is empty: set it to the Secret AccessKey of your KAS key (KAS_SECRET_ACCESS_KEY)"))
