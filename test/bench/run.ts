@@ -22,7 +22,8 @@ const benches: Record<string, () => Promise<{ readonly run: () => Promise<Readon
   contracts: () => import("../../packages/emulator/test/bench/contracts.js"),
   cli: () => import("../../packages/cli/test/bench/cli.js"),
   transactions: () => import("./transactions.js"),
-  caver: () => import("../../packages/emulator/test/bench/caver.js")
+  caver: () => import("../../packages/emulator/test/bench/caver.js"),
+  mining: () => import("../../packages/emulator/test/bench/mining.js")
 }
 const [flag, name] = process.argv.slice(2)
 
