@@ -37,9 +37,12 @@
  *   no contract state changes. A successful run's balances, code and storage are written with the
  *   transaction and its receipt in one atomic write.
  * - **Blocks, interval mining** (the default): block n is made at genesis + n × interval, genesis
- *   being the chain's first transaction. A transaction is run and applied when accepted, into the
- *   next block to be made; its receipt is `Pending` until then, `Committed` (or `CommitError`)
- *   after. There is no pool: a transaction accepted cannot be replaced (`nonce too low`).
+ *   being the chain's first transaction. A transaction waits in the pending pool (as in manual
+ *   mining) until its block's time; `settle`, run before every reading of the chain, makes the
+ *   blocks whose time has come (`Miner.settle`). Its receipt is `Pending` until then, `Committed`
+ *   (or `CommitError`) after; a cancel or replacement of a pending nonce takes its place.
+ * - **Blocks, instant mining**: a block per transaction, made in `send` before it answers (block
+ *   n + 1 of the chain's count, at the chain's time); the pool stays empty.
  * - **Blocks, manual mining** (docs/emulator.md, "Blocks and the pending pool"): `send` checks and
  *   signs, then puts the transaction in the chain's pending pool (stored: `pending_transactions`);
  *   nothing else changes and its receipt is `Pending`. `mine` makes a block of every pending
@@ -52,8 +55,8 @@
  *   again it is refused, changing nothing: "already known" while pending, "nonce too low" once
  *   committed.
  * - **One pipeline** for every kind: acceptance (parties and keys, nonce, signing, the node's
- *   checks) in `send`, then the run and write in `execute` (at once in interval mode, from the pool
- *   at mining in manual mode), which decodes everything it runs from the signed bytes. A new kind
+ *   checks) in `send`, then the run and write in `execute` (at once in instant mode, from the pool
+ *   at mining otherwise), which decodes everything it runs from the signed bytes. A new kind
  *   is one entry in each.
  * - `submit: false` signs and answers (status `Pending`) without the node's checks (nonce, gas,
  *   funds, recipient), runs nothing and changes nothing.
@@ -148,7 +151,8 @@ export interface Service {
   readonly pendingBySender: (chainId: number, sender: string) => Effect.Effect<ReadonlyArray<Requests.Known>, SqlError.SqlError>
   /**
    * Makes `blocks` blocks (1 to `MaxBlocksPerMine`) on a chain, the first holding every pending
-   * transaction in acceptance order; manual mining only (400 1065001 otherwise).
+   * transaction in acceptance order; manual mining only (`IntervalMining`, `InstantMining`
+   * otherwise).
    *
    * @since 0.5.0
    */
@@ -227,7 +231,7 @@ export interface Service {
 export class Ledger extends Context.Tag("effect-kas-wallet-emulator/Ledger")<Ledger, Service>() {}
 
 /**
- * The ledger's options: its block clock and how blocks are made, and the bounds of the EVM's runs
+ * The ledger's options: its block clock and how blocks are made (`instant`, `interval`, `manual`), and the bounds of the EVM's runs
  * (absent: `Evm.DefaultLimits`).
  *
  * @since 0.11.0
