@@ -305,6 +305,11 @@ export const make = (options: Options): Effect.Effect<Service, EmulatorError, Le
     const clock = ChainClock.make()
 
     const execute = Executor.make(store, limits)
+    // Interval mining: when the next block holding a pending transaction of this process is due
+    // (`undefined`: none known), and when the pool was last looked at (another process's
+    // transactions are found there within a block interval).
+    let dueMs: number | undefined
+    let lookedMs = -Infinity
     const send = Acceptance.make({
       store,
       multisigs,
@@ -313,16 +318,16 @@ export const make = (options: Options): Effect.Effect<Service, EmulatorError, Le
       pend: MultisigPending.make(multisigs),
       mining,
       clock,
+      // Interval mining: the block of a transaction put in the pool is due at the latest then
+      // (a later one when blocks were made since; looking early costs a look).
+      pooled: (_chainId, genesisMs, acceptedMs) => {
+        if (mining === "interval") dueMs = Math.min(dueMs ?? Infinity, genesisMs + Miner.intervalBlock(acceptedMs, genesisMs, intervalMs) * intervalMs)
+      },
       chainRow,
       gasLimit: Math.min(Gas.MaxGas, limits.gasCap)
     })
     const miner = Miner.make({ store, execute, keyOf: signer.keyOf, mining, interval, clock })
 
-    // Interval mining: when the next block holding a pending transaction of this process is due
-    // (`undefined`: none known), and when the pool was last looked at (another process's
-    // transactions are found there within a block interval).
-    let dueMs: number | undefined
-    let lookedMs = -Infinity
     const settle: Effect.Effect<void, SqlError.SqlError> = mining !== "interval" ? Effect.void : Effect.flatMap(clock.now, (now) => {
       if (!((dueMs !== undefined && now >= dueMs) || now - lookedMs >= intervalMs || now < lookedMs)) return Effect.void
       lookedMs = now
@@ -493,11 +498,7 @@ export const make = (options: Options): Effect.Effect<Service, EmulatorError, Le
       })))
 
     return {
-      send: (request) =>
-        Effect.zipRight(settle, send(request)).pipe(Effect.tap(() => {
-          // Something may be pending now: look at the next reading.
-          if (mining === "interval") dueMs = -Infinity
-        })),
+      send: (request) => Effect.zipRight(settle, send(request)),
       call: (request) => settled(call(request)),
       simulate: (request) => settled(simulate(request)),
       receipt: (chainId, hash) => settled(receipt(chainId, hash)),
