@@ -24,7 +24,8 @@ const benches: Record<string, () => Promise<{ readonly run: () => Promise<Readon
   testkit: () => import("../../packages/emulator/test/bench/testkit.js"),
   cli: () => import("../../packages/cli/test/bench/cli.js"),
   transactions: () => import("./transactions.js"),
-  caver: () => import("../../packages/emulator/test/bench/caver.js")
+  caver: () => import("../../packages/emulator/test/bench/caver.js"),
+  mining: () => import("../../packages/emulator/test/bench/mining.js")
 }
 const [flag, name] = process.argv.slice(2)
 

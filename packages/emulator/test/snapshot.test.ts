@@ -26,7 +26,7 @@ const ok = (reply: { readonly status: number; readonly text: string; readonly bo
 
 // What a member sees, read over the wire: its accounts, each one's balance, nonce and key, its
 // keys, its history, the contract's storage, a transaction's receipt; and the console's bills.
-const view = (e: Emulator.Service, t: TxApi, token: string, hashes: ReadonlyArray<string>) =>
+const view = (e: Emulator.Service, t: TxApi, token: string, holders: ReadonlyArray<string>, hashes: ReadonlyArray<string>) =>
   Effect.gen(function*() {
     const strip = (reply: { readonly status: number; readonly body: any }) => {
       const { requestId: _id, ...rest } = reply.body ?? {}
@@ -40,9 +40,8 @@ const view = (e: Emulator.Service, t: TxApi, token: string, hashes: ReadonlyArra
       }))
     const keys = strip(yield* t.request("GET", `/v2/key?krn=${encodeURIComponent(`krn:1001:wallet:${t.accountId}:key-pool:default`)}&size=100`, undefined))
     const history = strip(yield* t.request("GET", "/v2/history/fd/tx", undefined))
-    const storage = strip(
-      yield* t.post("/v2/tx/contract/call", { to: token, data: { methodName: "balanceOf", arguments: [{ type: "address", value: OUTSIDER }] } })
-    )
+    const storage = yield* Effect.forEach([OUTSIDER, ...holders], (holder) =>
+      Effect.map(t.post("/v2/tx/contract/call", { to: token, data: { methodName: "balanceOf", arguments: [{ type: "address", value: holder }] } }), strip))
     const receipts = yield* Effect.forEach(hashes, (hash) => Effect.map(t.receipt(hash), strip))
     const pools = yield* e.listPools(t.accountId)
     return { accounts: state, keys, history, storage, receipts, pools: pools.map((p) => p.krn.toString()), bills: yield* e.feeBills() }
@@ -74,7 +73,7 @@ describe("snapshot and revert", () => {
       yield* mine
       const token = createdAddress(sa.from, 1)
       const pending = ok(yield* a.transfer("value", { from: sa.from, to: OUTSIDER, value: "0x1" })).transactionHash as string
-      const views = Effect.all([view(e, a, token, [pending]), view(e, b, token, [])])
+      const views = Effect.all([view(e, a, token, [sa.from], [pending]), view(e, b, token, [], [])])
       const before = yield* views
 
       const id = ok(yield* console("snapshot")).id as string

@@ -88,6 +88,13 @@ export interface Dependencies {
    * @since 0.12.0
    */
   readonly clock: ChainClock.ChainClock
+  /**
+   * Told of each transaction put in the pool: its chain, the start of the chain's block clock and
+   * when it was accepted (interval mining: when its block is due).
+   *
+   * @since 0.12.0
+   */
+  readonly pooled?: ((chainId: number, genesisMs: number, acceptedMs: number) => void) | undefined
   /** A chain's settings (its gas price, the start of its block clock, its pool's version). */
   readonly chainRow: (chainId: number) => Effect.Effect<ChainState.ChainRow, SqlError.SqlError>
   /**
@@ -105,7 +112,7 @@ export interface Dependencies {
  * @since 0.10.0
  * @category constructors
  */
-export const make = ({ chainRow, clock, execute, gasLimit, mining, multisigs, pend, signer, store }: Dependencies) => {
+export const make = ({ chainRow, clock, execute, gasLimit, mining, multisigs, pend, pooled: onPooled, signer, store }: Dependencies) => {
   // Interval and manual mining put a transaction in the pool; instant mining makes its block.
   const pooled = mining !== "instant"
   const { keyOf, openKey, rowAddress, storedKey } = signer
@@ -315,7 +322,7 @@ export const make = ({ chainRow, clock, execute, gasLimit, mining, multisigs, pe
             if (layout === "value" && hasCode) return yield* new Refusal.NodeRefused({ reason: Reasons.NotForProgramAccount, during: "send" })
             if (layout === "contract/execute" && !hasCode) return yield* new Refusal.NodeRefused({ reason: Reasons.NotAProgramAccount, during: "send" })
           }
-          const pooled = yield* store.write({
+          const written = yield* store.write({
             chainId,
             balances: [],
             // Interval mining: the chain's first transaction starts its block clock.
@@ -340,7 +347,8 @@ export const make = ({ chainRow, clock, execute, gasLimit, mining, multisigs, pe
               }
             }
           })
-          return pooled ? Option.some(result) : Option.none()
+          if (written) onPooled?.(chainId, chain.genesisMs ?? now, now)
+          return written ? Option.some(result) : Option.none()
         }
 
         // Instant mining: a block of its own, made now (the chain's block count moves with it).

@@ -1,6 +1,6 @@
 /**
- * The block clock of the emulated chain: how blocks are made (by interval, or by `mine`), where a
- * transaction goes, which block is the latest at a time, and a block's hash.
+ * The block clock of the emulated chain: how blocks are made (by transaction, by interval, or by
+ * `mine`), which block is the latest at a time, and a block's hash.
  *
  * Internal to the emulator: not exported from `effect-kas-wallet-emulator`.
  *
@@ -8,8 +8,8 @@
  * @internal
  */
 import { keccak_256 as keccak256 } from "@noble/hashes/sha3.js"
-import { Duration, Option } from "effect"
-import * as ChainState from "../store/ChainState.js"
+import { Duration } from "effect"
+import type * as ChainState from "../store/ChainState.js"
 
 /**
  * The time between two blocks when none is configured.
@@ -59,29 +59,6 @@ export interface MinedBlock {
   readonly blockHash: string
   readonly blockTimeMs: number
   readonly transactions: ReadonlyArray<string>
-}
-
-/**
- * Where a transaction goes: the next block to be made at `now`, never before the last block that
- * holds transactions (the clock may go backwards), and its position in that block.
- *
- * @since 0.2.0
- * @category blocks
- */
-export const placement = (
-  now: number,
-  genesisMs: number,
-  intervalMs: number,
-  tip: Option.Option<ChainState.Tip>
-): { readonly blockNumber: number; readonly blockTimeMs: number; readonly transactionIndex: number } => {
-  const next = Math.max(1, Math.floor((now - genesisMs) / intervalMs) + 1)
-  const last = Option.getOrUndefined(tip)
-  const blockNumber = last !== undefined ? Math.max(next, last.blockNumber) : next
-  return {
-    blockNumber,
-    blockTimeMs: genesisMs + blockNumber * intervalMs,
-    transactionIndex: last !== undefined && last.blockNumber === blockNumber ? last.count : 0
-  }
 }
 
 /**

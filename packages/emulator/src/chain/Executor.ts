@@ -81,8 +81,8 @@ const nothingRun = (intrinsic: number, txError: number | undefined): Effects => 
 const NoContracts: LedgerStore.Contracts = { code: [], storage: [], destroyed: [] }
 
 /**
- * A transaction accepted (checked and signed): what its run and write need, at once in interval
- * mode, at mining from the pool's row in manual mode.
+ * A transaction accepted (checked and signed): what its run and write need, at once in instant
+ * mode, at mining from the pool's row in interval and manual mode.
  *
  * @since 0.10.0
  * @category models
@@ -111,8 +111,8 @@ export interface Place {
 }
 
 /**
- * Runs an accepted transaction and writes what it did: at once in interval mode, at mining from
- * the pool in manual mode.
+ * Runs an accepted transaction and writes what it did: at once in instant mode, at mining from
+ * the pool in interval and manual mode.
  *
  * @since 0.10.0
  * @category models

@@ -37,9 +37,12 @@
  *   no contract state changes. A successful run's balances, code and storage are written with the
  *   transaction and its receipt in one atomic write.
  * - **Blocks, interval mining** (the default): block n is made at genesis + n × interval, genesis
- *   being the chain's first transaction. A transaction is run and applied when accepted, into the
- *   next block to be made; its receipt is `Pending` until then, `Committed` (or `CommitError`)
- *   after. There is no pool: a transaction accepted cannot be replaced (`nonce too low`).
+ *   being the chain's first transaction. A transaction waits in the pending pool (as in manual
+ *   mining) until its block's time; `settle`, run before every reading of the chain, makes the
+ *   blocks whose time has come (`Miner.settle`). Its receipt is `Pending` until then, `Committed`
+ *   (or `CommitError`) after; a cancel or replacement of a pending nonce takes its place.
+ * - **Blocks, instant mining**: a block per transaction, made in `send` before it answers (block
+ *   n + 1 of the chain's count, at the chain's time); the pool stays empty.
  * - **Blocks, manual mining** (docs/emulator.md, "Blocks and the pending pool"): `send` checks and
  *   signs, then puts the transaction in the chain's pending pool (stored: `pending_transactions`);
  *   nothing else changes and its receipt is `Pending`. `mine` makes a block of every pending
@@ -52,8 +55,8 @@
  *   again it is refused, changing nothing: "already known" while pending, "nonce too low" once
  *   committed.
  * - **One pipeline** for every kind: acceptance (parties and keys, nonce, signing, the node's
- *   checks) in `send`, then the run and write in `execute` (at once in interval mode, from the pool
- *   at mining in manual mode), which decodes everything it runs from the signed bytes. A new kind
+ *   checks) in `send`, then the run and write in `execute` (at once in instant mode, from the pool
+ *   at mining otherwise), which decodes everything it runs from the signed bytes. A new kind
  *   is one entry in each.
  * - `submit: false` signs and answers (status `Pending`) without the node's checks (nonce, gas,
  *   funds, recipient), runs nothing and changes nothing.
@@ -148,7 +151,8 @@ export interface Service {
   readonly pendingBySender: (chainId: number, sender: string) => Effect.Effect<ReadonlyArray<Requests.Known>, SqlError.SqlError>
   /**
    * Makes `blocks` blocks (1 to `MaxBlocksPerMine`) on a chain, the first holding every pending
-   * transaction in acceptance order; manual mining only (400 1065001 otherwise).
+   * transaction in acceptance order; manual mining only (`IntervalMining`, `InstantMining`
+   * otherwise).
    *
    * @since 0.5.0
    */
@@ -227,7 +231,7 @@ export interface Service {
 export class Ledger extends Context.Tag("effect-kas-wallet-emulator/Ledger")<Ledger, Service>() {}
 
 /**
- * The ledger's options: its block clock and how blocks are made, and the bounds of the EVM's runs
+ * The ledger's options: its block clock and how blocks are made (`instant`, `interval`, `manual`), and the bounds of the EVM's runs
  * (absent: `Evm.DefaultLimits`).
  *
  * @since 0.11.0
@@ -301,6 +305,11 @@ export const make = (options: Options): Effect.Effect<Service, EmulatorError, Le
     const clock = ChainClock.make()
 
     const execute = Executor.make(store, limits)
+    // Interval mining: when the next block holding a pending transaction of this process is due
+    // (`undefined`: none known), and when the pool was last looked at (another process's
+    // transactions are found there within a block interval).
+    let dueMs: number | undefined
+    let lookedMs = -Infinity
     const send = Acceptance.make({
       store,
       multisigs,
@@ -309,16 +318,16 @@ export const make = (options: Options): Effect.Effect<Service, EmulatorError, Le
       pend: MultisigPending.make(multisigs),
       mining,
       clock,
+      // Interval mining: the block of a transaction put in the pool is due at the latest then
+      // (a later one when blocks were made since; looking early costs a look).
+      pooled: (_chainId, genesisMs, acceptedMs) => {
+        if (mining === "interval") dueMs = Math.min(dueMs ?? Infinity, genesisMs + Miner.intervalBlock(acceptedMs, genesisMs, intervalMs) * intervalMs)
+      },
       chainRow,
       gasLimit: Math.min(Gas.MaxGas, limits.gasCap)
     })
     const miner = Miner.make({ store, execute, keyOf: signer.keyOf, mining, interval, clock })
 
-    // Interval mining: when the next block holding a pending transaction of this process is due
-    // (`undefined`: none known), and when the pool was last looked at (another process's
-    // transactions are found there within a block interval).
-    let dueMs: number | undefined
-    let lookedMs = -Infinity
     const settle: Effect.Effect<void, SqlError.SqlError> = mining !== "interval" ? Effect.void : Effect.flatMap(clock.now, (now) => {
       if (!((dueMs !== undefined && now >= dueMs) || now - lookedMs >= intervalMs || now < lookedMs)) return Effect.void
       lookedMs = now
@@ -489,11 +498,7 @@ export const make = (options: Options): Effect.Effect<Service, EmulatorError, Le
       })))
 
     return {
-      send: (request) =>
-        Effect.zipRight(settle, send(request)).pipe(Effect.tap(() => {
-          // Something may be pending now: look at the next reading.
-          if (mining === "interval") dueMs = -Infinity
-        })),
+      send: (request) => Effect.zipRight(settle, send(request)),
       call: (request) => settled(call(request)),
       simulate: (request) => settled(simulate(request)),
       receipt: (chainId, hash) => settled(receipt(chainId, hash)),
