@@ -15,7 +15,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Redacted } from "effect"
 import * as Workers from "../src/chain/evm/Workers.js"
 import * as Emulator from "../src/Emulator.js"
-import { BOMB_CREATION } from "./fixtures/bomb.js"
+import { BOMB_CREATION, LATCHED_BOMB_CREATION } from "./fixtures/bomb.js"
 
 const KLAY = 10n ** 18n
 const ABORTED = "execution aborted (timeout = 200ms)"
@@ -152,18 +152,45 @@ describe("a contract that never halts", () => {
       })
     }), 60_000)
 
-  it.scopedLive("in manual mining the run comes at mining: over budget, the transaction is committed failed and the block goes on", () =>
+  it.scopedLive("interval and manual mining run a transaction at its block: one over budget then is refused before it is accepted, by a run at acceptance", () =>
     Effect.gen(function*() {
-      const { bomb, e, from, own } = yield* setUp({ mining: "manual" })
-      const [stuck, after] = yield* Effect.promise(async () => [
-        await own.ok("POST", "/v2/tx/contract/execute", { from, to: bomb, input: "0x", gas: 30_000_000 }),
-        // To an account of its own (an address near the bomb's could be the bomb's, one time in 16).
+      for (const mining of ["manual", "interval"] as const) {
+        const { bomb, from, own } = yield* setUp({ mining })
+        yield* Effect.promise(async () => {
+          const nonce = async () => (await own.rpc(rpcCall(1, "eth_getTransactionCount", [from, "pending"]))).body.result
+          const before = await nonce()
+          const executed = await own.call("POST", "/v2/tx/contract/execute", { from, to: bomb, input: "0x", gas: 30_000_000 })
+          expect([mining, executed.status, executed.body.code, executed.body.message]).toEqual([
+            mining,
+            400,
+            1065001,
+            `failed to send a raw transaction to klaytn node; -32000::${ABORTED}`
+          ])
+          // Nothing entered the pool.
+          expect(await nonce()).toBe(before)
+        })
+      }
+    }), 60_000)
+
+  it.scopedLive("in manual mining a run that only a block finds over budget (a latch set by the transaction before it) is committed failed, and the block goes on", () =>
+    Effect.gen(function*() {
+      const { e, from, own } = yield* setUp({ mining: "manual" })
+      const latched = yield* Effect.promise(async () => {
+        const deployed = await own.ok("POST", "/v2/tx/contract/deploy", { from, input: LATCHED_BOMB_CREATION, gas: 500_000 })
+        await Effect.runPromise(e.mine(1001))
+        return (await own.ok("GET", `/v2/tx/${deployed.transactionHash}`)).contractAddress as string
+      })
+      const [latch, stuck, after] = yield* Effect.promise(async () => [
+        await own.ok("POST", "/v2/tx/contract/execute", { from, to: latched, input: "0x01", gas: 100_000 }),
+        // Harmless on the state it is accepted on: the latch is not set yet.
+        await own.ok("POST", "/v2/tx/contract/execute", { from, to: latched, input: "0x", gas: 30_000_000 }),
         await own.ok("POST", "/v2/tx/value", { from, to: (await own.ok("POST", "/v2/account")).address, value: "0x1" })
       ])
       expect(stuck.status).toBe("Submitted")
       const [block] = yield* Effect.orDie(e.mine(1001))
-      expect(block!.transactions).toEqual([stuck.transactionHash, after.transactionHash])
+      expect(block!.transactions).toEqual([latch.transactionHash, stuck.transactionHash, after.transactionHash])
       yield* Effect.promise(async () => {
+        expect((await own.ok("GET", `/v2/tx/${latch.transactionHash}`)).status).toBe("Committed")
         const failed = await own.ok("GET", `/v2/tx/${stuck.transactionHash}`)
         expect(failed.status).toBe("CommitError")
         expect(failed.txError).toBe("0x2")

@@ -277,6 +277,28 @@ const hexOf = (bytes: Uint8Array): string => `0x${Buffer.from(bytes.buffer, byte
  * @since 0.2.0
  * @category constructors
  */
+// What a transaction would run on the EVM, when it runs contract code or deploys it: its
+// recipient (none: a deployment), value, input and gas.
+const contractRun = (request: Requests.SendRequest) => {
+  switch (request.kind) {
+    case "contract/deploy":
+    case "contract/execute":
+    case "legacy": {
+      const to = request.kind === "contract/deploy" ? undefined : request.to?.toLowerCase()
+      const input = request.input ?? new Uint8Array()
+      if (request.kind === "legacy" && to !== undefined && input.length === 0) return undefined
+      const gas = request.gas === undefined || request.gas === 0 ? Gas.DefaultGas[request.kind] : request.gas
+      return { to, value: request.value, input, gas }
+    }
+    case "rlp": {
+      const input = request.tx.input
+      return input === undefined || input.length === 0 ? undefined : { to: request.tx.to?.toLowerCase(), value: request.tx.value, input, gas: request.tx.gas }
+    }
+    default:
+      return undefined
+  }
+}
+
 export const make = (options: Options): Effect.Effect<Service, EmulatorError, LedgerStore.LedgerStore | MultisigStore.MultisigStore | KeyVault.KeyVault> =>
   Effect.gen(function*() {
     const store = yield* LedgerStore.LedgerStore
@@ -380,6 +402,24 @@ export const make = (options: Options): Effect.Effect<Service, EmulatorError, Le
           const locked = yield* store.serialize(simulateOnce(request, false))
           return yield* Option.match(locked, { onNone: () => internalFailure("a run under the lock was not kept"), onSome: Effect.succeed })
         }).pipe(Budget.within(budget)))
+
+    // Interval and manual mining run a transaction when its block is made, with the ledger's lock
+    // held: a contract run past the EVM's time budget there would hold every other sender's
+    // transaction for that long. So the run is tried first, off the lock, on the latest state,
+    // and a transaction past its budget is refused before it is accepted, as instant mining
+    // refuses it (a node's `execution aborted`). Any other outcome (a revert, out of gas) is the
+    // block's to find: the state may differ by then.
+    const withinBudget = (request: Requests.SendRequest): Effect.Effect<void, Refusal.Refusal | SqlError.SqlError> => {
+      const run = mining === "instant" ? undefined : contractRun(request)
+      if (run === undefined) return Effect.void
+      return simulate({ chainId: request.pool.chainId, from: request.from.toLowerCase(), ...run, gasLimit: BigInt(Math.min(run.gas, limits.gasCap)) }).pipe(
+        Effect.asVoid,
+        Effect.catchTags({
+          EvmTimeout: (e) => new Refusal.NodeRefused({ reason: e.message, during: "send" }),
+          EvmError: () => Effect.void
+        })
+      )
+    }
 
     const call: Service["call"] = (request) =>
       Effect.gen(function*() {
@@ -498,7 +538,7 @@ export const make = (options: Options): Effect.Effect<Service, EmulatorError, Le
       })))
 
     return {
-      send: (request) => Effect.zipRight(settle, send(request)),
+      send: (request) => Effect.zipRight(withinBudget(request), Effect.zipRight(settle, send(request))),
       call: (request) => settled(call(request)),
       simulate: (request) => settled(simulate(request)),
       receipt: (chainId, hash) => settled(receipt(chainId, hash)),
