@@ -3,7 +3,7 @@
  * sequential creates per second over HTTP, against a file database and an in-memory one; then the
  * throughput of an emulator process of its own on a file database (value transfers from 8 senders
  * at once and from 1, fee-delegated ones, creates one at a time and 8 at once), against issue 21's
- * targets.
+ * targets; and the emulator beside anvil in the same run (start-up, transfers/s: issue 34's targets).
  *
  * The client side is a bare `node:http` keep-alive agent that only collects the body's bytes, so
  * that process CPU is almost all the emulator's; the `/health` row is the floor of one request
@@ -12,18 +12,30 @@
  * row is the database's part of it.
  *
  * Run alone: `node --import tsx packages/emulator/test/bench/emulator.ts` (`... emulator.ts
- * throughput`: the process's throughput only). `KAS_BENCH_LOADS=transfers8,...` runs only those
+ * throughput`: the process's throughput only; `... emulator.ts anvil`: beside anvil only). The
+ * emulator process is the built CLI (`KAS_BENCH_BIN` for another build), the in-process one the
+ * built package (`KAS_BENCH_EMULATOR_MODULE`). `KAS_BENCH_LOADS=transfers8,...` runs only those
  * loads; `KAS_BENCH_CPU_PROF=<dir>` writes a CPU profile of the emulator process (`--cpu-prof`).
  */
 import { SqlClient } from "@effect/sql"
 import { Context, Effect, Exit, Layer, Redacted, Scope } from "effect"
-import { spawn } from "node:child_process"
-import { readFileSync } from "node:fs"
+import { execFileSync } from "node:child_process"
 import * as fs from "node:fs/promises"
 import * as http from "node:http"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
+import {
+  AnvilVersion,
+  cliBin,
+  findAnvil,
+  type InProcessStart,
+  inProcessStart,
+  rpc,
+  type Server,
+  startAnvil,
+  startEmulatorProcess
+} from "./anvil.js"
 import * as Database from "../../src/store/Database.js"
 import * as Emulator from "../../src/Emulator.js"
 import { closeConnections, cpuMs, request as requestText } from "./processCpu.js"
@@ -146,64 +158,14 @@ const commitLatency = async (file: string) => {
   }
 }
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..")
-
-/** A `kas-wallet emulator` process of the benchmark. */
-interface Child {
-  readonly url: string
-  readonly authorization: string
-  /** The process's CPU time so far (user + system, ms), from /proc. */
-  readonly cpuMs: () => number
-  /** SIGTERM, then waits for the exit (a CPU profile is written then). */
-  readonly stop: () => Promise<void>
-}
-
 /**
- * `kas-wallet emulator` (from source, as `npm start` runs it) over a fresh data directory, on a
- * free port; its settings from its output. `KAS_BENCH_CPU_PROF=<dir>` profiles it (`--cpu-prof`).
+ * `kas-wallet emulator` (the built CLI, as a user starts it) over a fresh data directory, on a
+ * free port. `KAS_BENCH_CPU_PROF=<dir>` profiles it (`--cpu-prof`).
  */
-const startChild = (dataDir: string): Promise<Child> =>
-  new Promise((resolve, reject) => {
-    const profile = process.env.KAS_BENCH_CPU_PROF
-    const child = spawn(
-      process.execPath,
-      [
-        ...(profile !== undefined ? ["--cpu-prof", "--cpu-prof-dir", profile] : []),
-        "--import",
-        "tsx",
-        path.join(root, "packages/cli/src/bin.ts"),
-        "emulator",
-        "--data-dir",
-        dataDir,
-        "--port",
-        "0"
-      ],
-      { cwd: root, stdio: ["ignore", "pipe", "inherit"] }
-    )
-    const exited = new Promise<void>((done) => child.once("exit", () => done()))
-    let out = ""
-    child.once("error", reject)
-    child.stdout.on("data", (d: Buffer) => {
-      out += String(d)
-      const url = /^listening on (\S+)$/m.exec(out)?.[1]
-      const authorization = /^authorization: (Basic \S+)$/m.exec(out)?.[1]
-      if (url !== undefined && authorization !== undefined) {
-        resolve({
-          url,
-          authorization,
-          cpuMs: () => {
-            // Fields 14 and 15 of /proc/<pid>/stat: user and system time in clock ticks (100 a second).
-            const fields = readFileSync(`/proc/${child.pid}/stat`, "utf8").replace(/^.*\) /, "").split(" ")
-            return (Number(fields[11]) + Number(fields[12])) * 10
-          },
-          stop: () => {
-            child.kill("SIGTERM")
-            return exited
-          }
-        })
-      }
-    })
-  })
+const startChild = (dataDir: string): Promise<Server> => {
+  const profile = process.env.KAS_BENCH_CPU_PROF
+  return startEmulatorProcess(["--data-dir", dataDir], profile !== undefined ? ["--cpu-prof", "--cpu-prof-dir", profile] : [])
+}
 
 const SENDERS = 8
 const LOAD_ROUNDS = 5
@@ -215,7 +177,10 @@ const SEQUENTIAL_CREATES = 200
 // The load's own keep-alive connections, one per concurrent sender.
 const loadAgent = new http.Agent({ keepAlive: true, maxSockets: SENDERS })
 
-/** One request of the load: its status only (the body is read, not decoded). */
+/**
+ * One request of the load: its status (the body is not decoded; a JSON-RPC answer carrying an
+ * error counts as a 500).
+ */
 const send = (url: string, headers: Readonly<Record<string, string>>, body?: string) =>
   new Promise<number>((resolve, reject) => {
     const req = http.request(url, {
@@ -223,8 +188,10 @@ const send = (url: string, headers: Readonly<Record<string, string>>, body?: str
       headers: body === undefined ? headers : { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(body) },
       agent: loadAgent
     }, (res) => {
-      res.on("data", () => undefined)
-      res.on("end", () => resolve(res.statusCode ?? 0))
+      let text = ""
+      res.setEncoding("utf8")
+      res.on("data", (chunk: string) => (text += chunk))
+      res.on("end", () => resolve(text.startsWith("{\"jsonrpc\"") && text.includes("\"error\"") ? 500 : res.statusCode ?? 0))
       res.on("error", reject)
     })
     req.on("error", reject)
@@ -232,7 +199,7 @@ const send = (url: string, headers: Readonly<Record<string, string>>, body?: str
   })
 
 /** Runs `workers` loops of `each` requests at once: requests a second and the child's CPU ms per request. */
-const load = async (child: Child, workers: number, each: number, one: (worker: number) => Promise<number>) => {
+const load = async (child: Server, workers: number, each: number, one: (worker: number) => Promise<number>) => {
   const begin = performance.now()
   const cpuBefore = child.cpuMs()
   await Promise.all(Array.from({ length: workers }, async (_, worker) => {
@@ -251,6 +218,24 @@ const AllLoadKinds: ReadonlyArray<LoadKind> = ["transfers8", "transfers1", "feeD
 const LoadKinds = AllLoadKinds.filter((k) => process.env.KAS_BENCH_LOADS?.split(",").includes(k) ?? true)
 
 /**
+ * `SENDERS` funded accounts of a running emulator and a recipient: `transfer(route)(worker)` sends
+ * 1 peb from the worker's sender (`POST /v2/tx/value` or `/v2/tx/fd/value`).
+ */
+const transfersOf = async (child: Server) => {
+  const ok = async (route: string, body?: unknown) => {
+    const reply = await requestText("POST", `${child.url}${route}`, child.headers, body)
+    if (reply.status !== 200) throw new Error(`${route} answered ${reply.status}: ${reply.text}`)
+    return JSON.parse(reply.text)
+  }
+  const senders: Array<string> = []
+  for (let i = 0; i < SENDERS; i++) senders.push((await ok("/v2/account")).address)
+  const to: string = (await ok("/v2/account")).address
+  for (const address of senders) await ok("/_emulator/fund", { address, amount: (10n ** 24n).toString() })
+  const bodies = senders.map((from) => JSON.stringify({ from, to, value: "0x1" }))
+  return { transfer: (route: string) => (worker: number) => send(`${child.url}${route}`, child.headers, bodies[worker]) }
+}
+
+/**
  * Throughput of an emulator process on a file database: value transfers (1 peb, the sender paying)
  * from 8 funded senders at once and from 1, fee-delegated ones (the global fee payer) from 8, and
  * creates one at a time and 8 at once; the kinds interleaved, round after round.
@@ -258,18 +243,8 @@ const LoadKinds = AllLoadKinds.filter((k) => process.env.KAS_BENCH_LOADS?.split(
 const throughput = async (dataDir: string) => {
   const child = await startChild(dataDir)
   try {
-    const headers = { authorization: child.authorization, "x-chain-id": "1001" }
-    const ok = async (route: string, body?: unknown) => {
-      const reply = await requestText("POST", `${child.url}${route}`, headers, body)
-      if (reply.status !== 200) throw new Error(`${route} answered ${reply.status}: ${reply.text}`)
-      return JSON.parse(reply.text)
-    }
-    const senders: Array<string> = []
-    for (let i = 0; i < SENDERS; i++) senders.push((await ok("/v2/account")).address)
-    const to: string = (await ok("/v2/account")).address
-    for (const address of senders) await ok("/_emulator/fund", { address, amount: (10n ** 24n).toString() })
-    const bodies = senders.map((from) => JSON.stringify({ from, to, value: "0x1" }))
-    const transfer = (route: string) => (worker: number) => send(`${child.url}${route}`, headers, bodies[worker])
+    const headers = child.headers
+    const { transfer } = await transfersOf(child)
     const create = () => send(`${child.url}/v2/account`, headers)
     const runs: Record<LoadKind, () => ReturnType<typeof load>> = {
       transfers8: () => load(child, SENDERS, TRANSFERS_PER_SENDER, transfer("/v2/tx/value")),
@@ -307,9 +282,9 @@ const CreateTarget = 400
 /** The throughput section: the load on an emulator process, and the targets. */
 const throughputSection = async (dataDir: string): Promise<Array<string>> => {
   const loads = await throughput(dataDir)
-  const rate = (kind: LoadKind) => (loads[kind].rates.length === 0 ? Number.NaN : median(loads[kind].rates))
+  const rate = (kind: LoadKind) => ((loads[kind]?.rates.length ?? 0) === 0 ? Number.NaN : median(loads[kind].rates))
   const row = (label: string, kind: LoadKind) =>
-    loads[kind].rates.length === 0 ? `| ${label} | not run | | | |` : `| ${label} | ${median(loads[kind].rates).toFixed(0)}/s | ${spread(loads[kind].rates, 0)} | ${median(loads[kind].cpu).toFixed(2)} ms | ${spread(loads[kind].cpu, 2)} |`
+    (loads[kind]?.rates.length ?? 0) === 0 ? `| ${label} | not run | | | |` : `| ${label} | ${median(loads[kind].rates).toFixed(0)}/s | ${spread(loads[kind].rates, 0)} | ${median(loads[kind].cpu).toFixed(2)} ms | ${spread(loads[kind].cpu, 2)} |`
   const verdict = (ok: boolean) => (ok ? "**met**" : "**not met**")
   return [
     "### Throughput of the emulator process (file database)",
@@ -331,6 +306,167 @@ const throughputSection = async (dataDir: string): Promise<Array<string>> => {
     `- Target: at least ${TransferTarget} value transfers/s with ${SENDERS} senders on a file database: ${rate("transfers8").toFixed(0)}/s, ${verdict(rate("transfers8") >= TransferTarget)}.`,
     `- Target: at least ${CreateTarget} creates/s on a file database: ${rate("creates1").toFixed(0)}/s one at a time, ${rate("creates8").toFixed(0)}/s ${SENDERS} at once, ${verdict(Math.max(rate("creates1"), rate("creates8")) >= CreateTarget)}.`,
     "- Both with the same durability: nothing answered 200 is lost when the process is killed (packages/cli/test/process.test.ts)."
+  ]
+}
+
+const START_ROUNDS = 7
+const SIDE_ROUNDS = 5
+
+/** A ratio's median and range over rounds: `2.10x (1.90–2.40)`. */
+const ratio = (xs: ReadonlyArray<number>) => `${median(xs).toFixed(2)}x (${spread(xs, 2)})`
+
+/**
+ * Start-up beside anvil's, round after round (the order alternating): anvil from its spawn to its
+ * first answer, the built `kas-wallet emulator --ephemeral` from its spawn to its first answer, and
+ * a new Node process importing the built emulator package and starting `Emulator.make` (from the
+ * import to the first answer, measured inside it). The first answer is an `eth_blockNumber`.
+ */
+const startSideBySide = async (anvil: string) => {
+  const times = { anvil: [] as Array<number>, process: [] as Array<number>, inProcess: [] as Array<InProcessStart> }
+  const candidates: ReadonlyArray<() => Promise<void>> = [
+    async () => {
+      const server = await startAnvil(anvil)
+      times.anvil.push(server.startMs)
+      await server.stop()
+    },
+    async () => {
+      const server = await startEmulatorProcess(["--ephemeral"])
+      times.process.push(server.startMs)
+      await server.stop()
+    },
+    async () => {
+      times.inProcess.push(inProcessStart())
+    }
+  ]
+  // One untimed round: the file system's cache, the CLI's build.
+  for (const candidate of candidates) await candidate()
+  times.anvil.length = times.process.length = times.inProcess.length = 0
+  for (let round = 0; round < START_ROUNDS; round++) {
+    for (const candidate of round % 2 === 0 ? candidates : [...candidates].reverse()) await candidate()
+  }
+  const ms = (xs: ReadonlyArray<number>) => `${median(xs).toFixed(0)} ms (${spread(xs, 0)})`
+  const inProcess = (pick: (s: InProcessStart) => number) => times.inProcess.map(pick)
+  const toAnvil = (xs: ReadonlyArray<number>) => xs.map((x, i) => x / times.anvil[i]!)
+  const processRatio = toAnvil(times.process)
+  const inProcessRatio = toAnvil(inProcess((s) => s.totalMs))
+  const verdict = (xs: ReadonlyArray<number>) => (median(xs) <= 2 ? "**met** (at most 2x)" : "**not met** (at most 2x)")
+  return [
+    `### Start-up beside anvil ${AnvilVersion}`,
+    "",
+    `${START_ROUNDS} rounds after an untimed one, the order alternating; wall time; the ratio to anvil's start is`,
+    "taken in each round, then its median and range. The first answer is one `eth_blockNumber`",
+    "(the emulator's on `/v1/klaytn`, with its printed credentials).",
+    "",
+    "| start | median (range) | to anvil's: median (range) | target |",
+    "|---|---|---|---|",
+    `| anvil \`--port 0\`: spawn to first answer | ${ms(times.anvil)} | 1 | |`,
+    `| \`kas-wallet emulator --ephemeral\` (built CLI): spawn to first answer | ${ms(times.process)} | ${ratio(processRatio)} | ${verdict(processRatio)} |`,
+    `| in process: \`import("effect-kas-wallet-emulator")\` (built package) to first answer | ${ms(inProcess((s) => s.totalMs))} | ${ratio(inProcessRatio)} | ${verdict(inProcessRatio)} |`,
+    `| of which the import | ${ms(inProcess((s) => s.importMs))} | | |`,
+    `| of which \`Emulator.make\` (in-memory database) | ${ms(inProcess((s) => s.makeMs))} | | |`,
+    `| of which the first answer | ${ms(inProcess((s) => s.firstMs))} | | |`
+  ]
+}
+
+/** A server of the transfer side by side, and how it sends a transfer from a worker's sender. */
+interface Transferring {
+  readonly name: string
+  readonly server: Server
+  readonly transfer: (worker: number) => Promise<number>
+}
+
+/** anvil, automine: `eth_sendTransaction` of 1 wei from one of its dev accounts (unlocked: it signs). */
+const anvilTransfers = async (bin: string): Promise<Transferring> => {
+  const server = await startAnvil(bin)
+  const accounts = (await rpc(server.rpcUrl, {}, "eth_accounts")) as ReadonlyArray<string>
+  const to = accounts[accounts.length - 1]!
+  const bodies = accounts.slice(0, SENDERS).map((from) =>
+    JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_sendTransaction", params: [{ from, to, value: "0x1" }] })
+  )
+  return { name: `anvil ${AnvilVersion} (automine), \`eth_sendTransaction\``, server, transfer: (worker) => send(server.rpcUrl, {}, bodies[worker]) }
+}
+
+/** A `kas-wallet emulator` process: `POST /v2/tx/value` of 1 peb (it signs with the account's key). */
+const emulatorTransfers = async (name: string, args: ReadonlyArray<string>): Promise<Transferring> => {
+  const server = await startEmulatorProcess(args)
+  return { name, server, transfer: (await transfersOf(server)).transfer("/v2/tx/value") }
+}
+
+/**
+ * Transfers/s and server CPU per transfer, from 1 sender and from 8 at once, anvil beside emulator
+ * processes (each server a process of its own, running at the same time; the loads take turns),
+ * round after round, the order alternating.
+ */
+const transfersSideBySide = async (anvil: string, dataDir: string) => {
+  const help = execFileSync(process.execPath, [cliBin(), "emulator", "--help"], { encoding: "utf8" })
+  const servers: Array<Transferring> = [await anvilTransfers(anvil)]
+  try {
+    servers.push(await emulatorTransfers("`kas-wallet emulator --data-dir D` (file database, interval mining: the default)", ["--data-dir", dataDir]))
+    servers.push(await emulatorTransfers("`kas-wallet emulator --ephemeral` (in memory, interval mining)", ["--ephemeral"]))
+    if (/\binstant\b/.test(help)) {
+      servers.push(await emulatorTransfers("`kas-wallet emulator --ephemeral --mining instant`", ["--ephemeral", "--mining", "instant"]))
+    }
+    const loads = [
+      { name: "1 sender", workers: 1, each: SINGLE_SENDER_TRANSFERS },
+      { name: `${SENDERS} senders at once`, workers: SENDERS, each: TRANSFERS_PER_SENDER }
+    ]
+    const figures = servers.map(() => loads.map(() => ({ rates: [] as Array<number>, cpu: [] as Array<number> })))
+    for (const s of servers) for (const l of loads) await load(s.server, l.workers, 5, s.transfer)
+    for (let round = 0; round < SIDE_ROUNDS; round++) {
+      const order = servers.map((_, i) => i)
+      for (const i of round % 2 === 0 ? order : order.reverse()) {
+        for (const [j, l] of loads.entries()) {
+          const { cpu, rate } = await load(servers[i]!.server, l.workers, l.each, servers[i]!.transfer)
+          figures[i]![j]!.rates.push(rate)
+          figures[i]![j]!.cpu.push(cpu)
+        }
+      }
+    }
+    const rows = servers.flatMap((s, i) =>
+      loads.map((l, j) => {
+        const f = figures[i]![j]!
+        const toAnvil = f.rates.map((r, k) => r / figures[0]![j]!.rates[k]!)
+        const cpuToAnvil = f.cpu.map((c, k) => c / figures[0]![j]!.cpu[k]!)
+        const target = i === 0 ? "" : median(toAnvil) >= 1 ? "**met** (at least 1x)" : "**not met** (at least 1x)"
+        return `| ${s.name} | ${l.name} | ${median(f.rates).toFixed(0)}/s (${spread(f.rates, 0)}) | ${i === 0 ? "1" : ratio(toAnvil)} | ${median(f.cpu).toFixed(2)} ms (${spread(f.cpu, 2)}) | ${i === 0 ? "1" : ratio(cpuToAnvil)} | ${target} |`
+      })
+    )
+    return [
+      `### Transfers beside anvil ${AnvilVersion}`,
+      "",
+      "Value transfers over `node:http` keep-alive connections (one per sender), each sender one request",
+      "at a time; the body is not decoded. anvil signs with its unlocked dev accounts",
+      "(`eth_sendTransaction`, automine: a block per transaction); the emulator signs with the sending",
+      "account's key (`POST /v2/tx/value`, the wallet API's own way to send, which signs on the",
+      "server as anvil does: `eth_sendRawTransaction` would move the signing into the load).",
+      `${SIDE_ROUNDS} rounds after an untimed warm-up, the servers' order alternating; the ratios to anvil are`,
+      "taken in each round, then their median and range. CPU is the server process's (from /proc) per transfer.",
+      "",
+      "| server | senders | transfers/s (range) | to anvil's rate | server CPU per transfer (range) | to anvil's CPU | target |",
+      "|---|---|---|---|---|---|---|",
+      ...rows
+    ]
+  } finally {
+    await Promise.all(servers.map((s) => s.server.stop()))
+  }
+}
+
+/**
+ * The emulator beside anvil (start-up, transfers), or why not (no anvil).
+ */
+const sideBySideSection = async (dataDir: string): Promise<Array<string>> => {
+  const anvil = findAnvil()
+  if ("missing" in anvil) return ["## Emulator beside anvil", "", `Not measured: ${anvil.missing}.`]
+  return [
+    "## Emulator beside anvil",
+    "",
+    "anvil (Foundry's dev node, installed on demand outside the repository) is the reference a user",
+    "of Ethereum tooling starts their tests against. Issue 34's targets: each start at most 2x",
+    "anvil's, transfers/s with 1 and with 8 senders at least anvil's, all measured in the same run.",
+    "",
+    ...(await startSideBySide(anvil.path)),
+    "",
+    ...(await transfersSideBySide(anvil.path, dataDir))
   ]
 }
 
@@ -362,7 +498,9 @@ export const run = async (): Promise<Array<string>> => {
       `| process CPU per create, \`:memory:\` | ${median(memory.cpu).toFixed(2)} ms | ${spread(memory.cpu, 2)} | |`,
       `| one committed insert into a file database (the database's part of a create there) | ${median(commit).toFixed(2)} ms | ${spread(commit, 2)} | |`,
       "",
-      ...(await throughputSection(path.join(dir, "process")))
+      ...(await throughputSection(path.join(dir, "process"))),
+      "",
+      ...(await sideBySideSection(path.join(dir, "beside")))
     ]
   } finally {
     agent.destroy()
@@ -373,10 +511,10 @@ export const run = async (): Promise<Array<string>> => {
 
 if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   // `throughput`: only the emulator process's throughput (quicker, while working on it).
-  if (process.argv[2] === "throughput") {
+  if (process.argv[2] === "throughput" || process.argv[2] === "anvil") {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), "kas-emu-bench-"))
     try {
-      console.log((await throughputSection(dir)).join("\n"))
+      console.log((await (process.argv[2] === "anvil" ? sideBySideSection(dir) : throughputSection(dir))).join("\n"))
     } finally {
       closeConnections()
       await fs.rm(dir, { recursive: true, force: true })
