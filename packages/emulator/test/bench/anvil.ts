@@ -43,7 +43,11 @@ export const findAnvil = (): { readonly path: string } | { readonly missing: str
   return bin !== undefined ? { path: bin } : { missing: `no anvil binary in ${scope} after installing @foundry-rs/anvil@${AnvilVersion}` }
 }
 
-/** The built `kas-wallet` (packages/cli/dist, built first when missing), or `KAS_BENCH_BIN`. */
+/**
+ * The built `kas-wallet` (packages/cli/dist, built first when missing), or `KAS_BENCH_BIN`.
+ * `KAS_BENCH_BASELINE_BIN` (and `KAS_BENCH_BASELINE_MODULE` for the package) names another build
+ * measured beside it, in the same rounds: a before/after comparison.
+ */
 export const cliBin = (): string => {
   const bin = process.env.KAS_BENCH_BIN ?? path.join(root, "packages/cli/dist/kas-wallet.js")
   if (!existsSync(bin)) execFileSync("npx", ["tsx", "build.ts"], { cwd: path.join(root, "packages/cli"), stdio: "ignore" })
@@ -75,6 +79,8 @@ export interface Server {
   readonly headers: Readonly<Record<string, string>>
   /** Milliseconds from the spawn to the first answer. */
   readonly startMs: number
+  /** The process's CPU time (ms) until its first answer. */
+  readonly startCpuMs: number
   /** The process's CPU time so far (user + system, ms), from /proc. */
   readonly cpuMs: () => number
   /** SIGTERM, then waits for the exit. */
@@ -129,6 +135,7 @@ const spawnServer = (
         resolve({
           ...at,
           startMs: performance.now() - begin,
+          startCpuMs: procCpuMs(child.pid!),
           cpuMs: () => procCpuMs(child.pid!),
           stop: () => {
             child.kill("SIGTERM")
@@ -149,8 +156,8 @@ export const startAnvil = (bin: string): Promise<Server> =>
  * The built `kas-wallet emulator` on a free port, with `args` (`--ephemeral`, `--data-dir D`, …),
  * as a user starts it; its settings from its output.
  */
-export const startEmulatorProcess = (args: ReadonlyArray<string>, node: ReadonlyArray<string> = []): Promise<Server> =>
-  spawnServer(process.execPath, [...node, cliBin(), "emulator", ...args, "--port", "0"], (out) => {
+export const startEmulatorProcess = (args: ReadonlyArray<string>, node: ReadonlyArray<string> = [], bin = cliBin()): Promise<Server> =>
+  spawnServer(process.execPath, [...node, bin, "emulator", ...args, "--port", "0"], (out) => {
     const url = /^listening on (\S+)$/m.exec(out)?.[1]
     const authorization = /^authorization: (Basic \S+)$/m.exec(out)?.[1] ??
       (() => {
@@ -172,6 +179,8 @@ export interface InProcessStart {
   readonly firstMs: number
   /** From the import to the first answer. */
   readonly totalMs: number
+  /** The process's CPU time (ms) until the first answer, its own start included. */
+  readonly cpuMs: number
 }
 
 /**
@@ -179,8 +188,8 @@ export interface InProcessStart {
  * emulator (`Emulator.make`, in-memory database) and asks it one `eth_blockNumber`; the times
  * measured inside it.
  */
-export const inProcessStart = (): InProcessStart => {
-  const entry = pathToFileURL(emulatorModule()).href
+export const inProcessStart = (module = emulatorModule()): InProcessStart => {
+  const entry = pathToFileURL(module).href
   const script = `
 const t0 = performance.now()
 const { Emulator } = await import(${JSON.stringify(entry)})
@@ -196,7 +205,8 @@ const response = await fetch(emulator.url + "/v1/klaytn", {
 })
 if ((await response.json()).result === undefined) throw new Error("no answer")
 const t3 = performance.now()
-console.log(JSON.stringify({ importMs: t1 - t0, makeMs: t2 - t1, firstMs: t3 - t2, totalMs: t3 - t0 }))
+const cpu = process.cpuUsage()
+console.log(JSON.stringify({ importMs: t1 - t0, makeMs: t2 - t1, firstMs: t3 - t2, totalMs: t3 - t0, cpuMs: (cpu.user + cpu.system) / 1000 }))
 await Effect.runPromise(Scope.close(scope, Exit.void))
 `
   // Run from the emulator's folder, so that "effect" resolves as in the package.

@@ -315,6 +315,16 @@ const SIDE_ROUNDS = 5
 /** A ratio's median and range over rounds: `2.10x (1.90–2.40)`. */
 const ratio = (xs: ReadonlyArray<number>) => `${median(xs).toFixed(2)}x (${spread(xs, 2)})`
 
+/** A build measured beside the current one (`KAS_BENCH_BASELINE_BIN`, `KAS_BENCH_BASELINE_MODULE`). */
+const baseline = { bin: process.env.KAS_BENCH_BASELINE_BIN, module: process.env.KAS_BENCH_BASELINE_MODULE }
+
+/** One start of a candidate: wall and CPU ms to the first answer, with the in-process parts. */
+interface Started {
+  readonly ms: number
+  readonly cpu: number
+  readonly parts?: InProcessStart
+}
+
 /**
  * Start-up beside anvil's, round after round (the order alternating): anvil from its spawn to its
  * first answer, the built `kas-wallet emulator --ephemeral` from its spawn to its first answer, and
@@ -322,49 +332,57 @@ const ratio = (xs: ReadonlyArray<number>) => `${median(xs).toFixed(2)}x (${sprea
  * import to the first answer, measured inside it). The first answer is an `eth_blockNumber`.
  */
 const startSideBySide = async (anvil: string) => {
-  const times = { anvil: [] as Array<number>, process: [] as Array<number>, inProcess: [] as Array<InProcessStart> }
-  const candidates: ReadonlyArray<() => Promise<void>> = [
-    async () => {
-      const server = await startAnvil(anvil)
-      times.anvil.push(server.startMs)
-      await server.stop()
-    },
-    async () => {
-      const server = await startEmulatorProcess(["--ephemeral"])
-      times.process.push(server.startMs)
-      await server.stop()
-    },
-    async () => {
-      times.inProcess.push(inProcessStart())
-    }
-  ]
-  // One untimed round: the file system's cache, the CLI's build.
-  for (const candidate of candidates) await candidate()
-  times.anvil.length = times.process.length = times.inProcess.length = 0
-  for (let round = 0; round < START_ROUNDS; round++) {
-    for (const candidate of round % 2 === 0 ? candidates : [...candidates].reverse()) await candidate()
+  const spawned = (start: () => Promise<Server>) => async (): Promise<Started> => {
+    const server = await start()
+    await server.stop()
+    return { ms: server.startMs, cpu: server.startCpuMs }
   }
-  const ms = (xs: ReadonlyArray<number>) => `${median(xs).toFixed(0)} ms (${spread(xs, 0)})`
-  const inProcess = (pick: (s: InProcessStart) => number) => times.inProcess.map(pick)
-  const toAnvil = (xs: ReadonlyArray<number>) => xs.map((x, i) => x / times.anvil[i]!)
-  const processRatio = toAnvil(times.process)
-  const inProcessRatio = toAnvil(inProcess((s) => s.totalMs))
-  const verdict = (xs: ReadonlyArray<number>) => (median(xs) <= 2 ? "**met** (at most 2x)" : "**not met** (at most 2x)")
+  const inProcess = (module?: string) => async (): Promise<Started> => {
+    const parts = inProcessStart(module)
+    return { ms: parts.totalMs, cpu: parts.cpuMs, parts }
+  }
+  const candidates: Array<{ readonly name: string; readonly run: () => Promise<Started> }> = [
+    { name: "anvil `--port 0`: spawn to first answer", run: spawned(() => startAnvil(anvil)) },
+    { name: "`kas-wallet emulator --ephemeral` (built CLI): spawn to first answer", run: spawned(() => startEmulatorProcess(["--ephemeral"])) },
+    { name: "in process: `import(\"effect-kas-wallet-emulator\")` (built package) to first answer", run: inProcess() }
+  ]
+  if (baseline.bin !== undefined) {
+    const bin = baseline.bin
+    candidates.push({ name: "the same process, baseline build", run: spawned(() => startEmulatorProcess(["--ephemeral"], [], bin)) })
+  }
+  if (baseline.module !== undefined) candidates.push({ name: "the same in process, baseline build", run: inProcess(baseline.module) })
+  // One untimed round: the file system's cache, the builds.
+  for (const candidate of candidates) await candidate.run()
+  const starts = candidates.map(() => [] as Array<Started>)
+  for (let round = 0; round < START_ROUNDS; round++) {
+    const order = candidates.map((_, i) => i)
+    for (const i of round % 2 === 0 ? order : order.reverse()) starts[i]!.push(await candidates[i]!.run())
+  }
+  const ms = (xs: ReadonlyArray<number>, digits = 0) => `${median(xs).toFixed(digits)} ms (${spread(xs, digits)})`
+  const parts = (pick: (s: InProcessStart) => number) => starts[2]!.map((s) => pick(s.parts!))
+  const rows = candidates.map((c, i) => {
+    const wall = starts[i]!.map((s) => s.ms)
+    const cpu = starts[i]!.map((s) => s.cpu)
+    if (i === 0) return `| ${c.name} | ${ms(wall)} | 1 | ${ms(cpu)} | 1 | |`
+    const toAnvil = wall.map((x, k) => x / starts[0]![k]!.ms)
+    const cpuToAnvil = cpu.map((x, k) => x / starts[0]![k]!.cpu)
+    const target = i < 3 ? (median(toAnvil) <= 2 ? "**met** (at most 2x)" : "**not met** (at most 2x)") : ""
+    return `| ${c.name} | ${ms(wall)} | ${ratio(toAnvil)} | ${ms(cpu)} | ${ratio(cpuToAnvil)} | ${target} |`
+  })
   return [
     `### Start-up beside anvil ${AnvilVersion}`,
     "",
-    `${START_ROUNDS} rounds after an untimed one, the order alternating; wall time; the ratio to anvil's start is`,
-    "taken in each round, then its median and range. The first answer is one `eth_blockNumber`",
-    "(the emulator's on `/v1/klaytn`, with its printed credentials).",
+    `${START_ROUNDS} rounds after an untimed one, the order alternating; wall time, and the process's CPU time`,
+    "(user + system, its own start included) to the first answer; the ratios to anvil's are taken in each",
+    "round, then their median and range. The first answer is one `eth_blockNumber` (the emulator's on",
+    "`/v1/klaytn`, with its printed credentials).",
     "",
-    "| start | median (range) | to anvil's: median (range) | target |",
-    "|---|---|---|---|",
-    `| anvil \`--port 0\`: spawn to first answer | ${ms(times.anvil)} | 1 | |`,
-    `| \`kas-wallet emulator --ephemeral\` (built CLI): spawn to first answer | ${ms(times.process)} | ${ratio(processRatio)} | ${verdict(processRatio)} |`,
-    `| in process: \`import("effect-kas-wallet-emulator")\` (built package) to first answer | ${ms(inProcess((s) => s.totalMs))} | ${ratio(inProcessRatio)} | ${verdict(inProcessRatio)} |`,
-    `| of which the import | ${ms(inProcess((s) => s.importMs))} | | |`,
-    `| of which \`Emulator.make\` (in-memory database) | ${ms(inProcess((s) => s.makeMs))} | | |`,
-    `| of which the first answer | ${ms(inProcess((s) => s.firstMs))} | | |`
+    "| start | wall: median (range) | to anvil's | CPU: median (range) | to anvil's | target |",
+    "|---|---|---|---|---|---|",
+    ...rows,
+    `| in process, of which the import | ${ms(parts((s) => s.importMs))} | | | | |`,
+    `| in process, of which \`Emulator.make\` (in-memory database) | ${ms(parts((s) => s.makeMs))} | | | | |`,
+    `| in process, of which the first answer | ${ms(parts((s) => s.firstMs))} | | | | |`
   ]
 }
 
@@ -387,8 +405,8 @@ const anvilTransfers = async (bin: string): Promise<Transferring> => {
 }
 
 /** A `kas-wallet emulator` process: `POST /v2/tx/value` of 1 peb (it signs with the account's key). */
-const emulatorTransfers = async (name: string, args: ReadonlyArray<string>): Promise<Transferring> => {
-  const server = await startEmulatorProcess(args)
+const emulatorTransfers = async (name: string, args: ReadonlyArray<string>, bin?: string): Promise<Transferring> => {
+  const server = await startEmulatorProcess(args, [], bin)
   return { name, server, transfer: (await transfersOf(server)).transfer("/v2/tx/value") }
 }
 
@@ -403,6 +421,9 @@ const transfersSideBySide = async (anvil: string, dataDir: string) => {
   try {
     servers.push(await emulatorTransfers("`kas-wallet emulator --data-dir D` (file database, interval mining: the default)", ["--data-dir", dataDir]))
     servers.push(await emulatorTransfers("`kas-wallet emulator --ephemeral` (in memory, interval mining)", ["--ephemeral"]))
+    if (baseline.bin !== undefined) {
+      servers.push(await emulatorTransfers("`kas-wallet emulator --ephemeral`, baseline build", ["--ephemeral"], baseline.bin))
+    }
     if (/\binstant\b/.test(help)) {
       servers.push(await emulatorTransfers("`kas-wallet emulator --ephemeral --mining instant`", ["--ephemeral", "--mining", "instant"]))
     }
@@ -431,6 +452,15 @@ const transfersSideBySide = async (anvil: string, dataDir: string) => {
         return `| ${s.name} | ${l.name} | ${median(f.rates).toFixed(0)}/s (${spread(f.rates, 0)}) | ${i === 0 ? "1" : ratio(toAnvil)} | ${median(f.cpu).toFixed(2)} ms (${spread(f.cpu, 2)}) | ${i === 0 ? "1" : ratio(cpuToAnvil)} | ${target} |`
       })
     )
+    // The current build against the baseline one, both `--ephemeral`, round by round.
+    const base = servers.findIndex((s) => s.name.endsWith("baseline build"))
+    const paired = base < 0 ? [] : loads.map((l, j) => {
+      const now = figures[2]![j]!
+      const then = figures[base]![j]!
+      const rate = now.rates.map((r, k) => r / then.rates[k]!)
+      const cpu = now.cpu.map((c, k) => c / then.cpu[k]!)
+      return `- \`--ephemeral\`, ${l.name}: this build / the baseline: ${ratio(rate)} the rate, ${ratio(cpu)} the CPU per transfer.`
+    })
     return [
       `### Transfers beside anvil ${AnvilVersion}`,
       "",
@@ -444,7 +474,8 @@ const transfersSideBySide = async (anvil: string, dataDir: string) => {
       "",
       "| server | senders | transfers/s (range) | to anvil's rate | server CPU per transfer (range) | to anvil's CPU | target |",
       "|---|---|---|---|---|---|---|",
-      ...rows
+      ...rows,
+      ...(paired.length === 0 ? [] : ["", ...paired])
     ]
   } finally {
     await Promise.all(servers.map((s) => s.server.stop()))
