@@ -4,11 +4,12 @@
  * at about 0.6 of their cost.
  *
  * @noble/curves multiplies a secret scalar by the base point in constant time with a 128-bit
- * blinding: a 384-bit multiplication over a table of its own (built on first use, about 100 ms).
- * That protects keys from someone timing the process; the emulator's keys are test keys in a local
- * database, where the profile of a transfer found the signature the largest single cost. Here
- * the base point is multiplied with the unblinded 256-bit table (`multiplyUnsafe`) and the nonce
- * drawn with Node's HMAC-SHA256. The client keeps the constant-time path for real keys.
+ * blinding: a 384-bit multiplication over a table of its own, built on first use (some 40 ms of
+ * CPU, in every emulator process's start). That protects keys from someone timing the process; the
+ * emulator's keys are test keys in a local database, where the profile of a transfer found the
+ * signature the largest single cost. Here the base point is multiplied over the unblinded 256-bit
+ * table (`multiplyUnsafe`) and the nonce drawn with Node's HMAC-SHA256. The client keeps the
+ * constant-time path for real keys (docs/emulator.md, "Throughput of the emulator process").
  *
  * Internal to the emulator: not exported from `effect-kas-wallet-emulator`.
  *
