@@ -1,215 +1,102 @@
 /**
- * Servers of the emulator's side-by-side benchmarks as child processes: anvil (Foundry's dev node,
- * not a dependency of this project: found or installed on demand outside the repository), the
- * built `kas-wallet emulator`, and a Node process running the emulator in process. Each is timed
- * from its spawn to its first answer, and its CPU time is read from /proc.
+ * Foundry's anvil for side-by-side figures: found where a bench machine keeps it, or installed on
+ * demand outside the repository (`npm install --prefix ~/.cache/kas-bench-anvil
+ * @foundry-rs/anvil@1.7.1`); never a dependency of the project. A bench that cannot get it says
+ * so and goes on without it.
  */
-import { execFileSync, spawn } from "node:child_process"
-import { existsSync, readdirSync, readFileSync } from "node:fs"
+import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import { existsSync, readdirSync } from "node:fs"
+import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
-import { fileURLToPath, pathToFileURL } from "node:url"
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..")
 
 /** The anvil version the figures are measured against. */
-export const AnvilVersion = "1.7.1"
+export const Version = "1.7.1"
+const Prefix = path.join(os.homedir(), ".cache", "kas-bench-anvil")
 
-const anvilCache = path.join(os.homedir(), ".cache", "kas-bench-anvil")
+// The npm package's `bin` is a Node script that spawns the native binary of the platform's
+// package (`@foundry-rs/anvil-linux-amd64`, ...): that binary is what Foundry's users run, starts
+// without Node's own start, and is the process whose CPU time /proc gives.
+const native = (prefix: string): string | undefined => {
+  const scope = path.join(prefix, "node_modules", "@foundry-rs")
+  return (existsSync(scope) ? readdirSync(scope) : [])
+    .filter((name) => name.startsWith("anvil-"))
+    .map((name) => path.join(scope, name, "bin", "anvil"))
+    .find((file) => existsSync(file))
+}
 
 /**
- * The anvil executable: `KAS_BENCH_ANVIL`, else the native binary of `@foundry-rs/anvil` in
- * ~/.cache/kas-bench-anvil (installed there now with npm when absent); or why there is none.
+ * The anvil binary: `KAS_BENCH_ANVIL`, else the native binary of an install under the cache prefix
+ * (or /tmp/anvil), or of a new install there.
  */
-export const findAnvil = (): { readonly path: string } | { readonly missing: string } => {
+export const find = (): string | undefined => {
   const given = process.env.KAS_BENCH_ANVIL
-  if (given !== undefined) return existsSync(given) ? { path: given } : { missing: `KAS_BENCH_ANVIL=${given} does not exist` }
-  // The package's `bin` is a Node script that spawns the native binary of the platform's package:
-  // the binary itself is what Foundry's users run (and what /proc's CPU times must be read from).
-  const scope = path.join(anvilCache, "node_modules", "@foundry-rs")
-  const native = () =>
-    (existsSync(scope) ? readdirSync(scope) : [])
-      .filter((name) => name.startsWith("anvil-"))
-      .map((name) => path.join(scope, name, "bin", "anvil"))
-      .find((file) => existsSync(file))
-  if (native() === undefined) {
-    try {
-      execFileSync("npm", ["install", "--no-audit", "--no-fund", "--prefix", anvilCache, `@foundry-rs/anvil@${AnvilVersion}`], { stdio: "ignore" })
-    } catch (e) {
-      return { missing: `npm could not install @foundry-rs/anvil@${AnvilVersion} into ${anvilCache}: ${(e as Error).message.split("\n")[0]}` }
-    }
+  if (given !== undefined && given !== "") return existsSync(given) ? given : undefined
+  const found = native(Prefix) ?? native("/tmp/anvil")
+  if (found !== undefined) return found
+  try {
+    execFileSync("npm", ["install", "--prefix", Prefix, "--no-audit", "--no-fund", `@foundry-rs/anvil@${Version}`], { stdio: "ignore" })
+  } catch {
+    return undefined
   }
-  const bin = native()
-  return bin !== undefined ? { path: bin } : { missing: `no anvil binary in ${scope} after installing @foundry-rs/anvil@${AnvilVersion}` }
+  return native(Prefix)
 }
 
-/**
- * The built `kas-wallet` (packages/cli/dist, built first when missing), or `KAS_BENCH_BIN`.
- * `KAS_BENCH_BASELINE_BIN` (and `KAS_BENCH_BASELINE_MODULE` for the package) names another build
- * measured beside it, in the same rounds: a before/after comparison.
- */
-export const cliBin = (): string => {
-  const bin = process.env.KAS_BENCH_BIN ?? path.join(root, "packages/cli/dist/kas-wallet.js")
-  if (!existsSync(bin)) execFileSync("npx", ["tsx", "build.ts"], { cwd: path.join(root, "packages/cli"), stdio: "ignore" })
-  return bin
-}
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = net.createServer()
+    server.on("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const port = (server.address() as net.AddressInfo).port
+      server.close(() => resolve(port))
+    })
+  })
 
-/**
- * The emulator package's built entry (packages/emulator/dist/index.js, built with the client's
- * dist first when missing), or `KAS_BENCH_EMULATOR_MODULE`: what a user's test imports.
- */
-export const emulatorModule = (): string => {
-  const given = process.env.KAS_BENCH_EMULATOR_MODULE
-  if (given !== undefined) return path.resolve(given)
-  const entry = path.join(root, "packages/emulator/dist/index.js")
-  if (!existsSync(entry)) {
-    execFileSync("npx", ["tsc", "-p", "src"], { cwd: root, stdio: "ignore" })
-    execFileSync("npx", ["tsc", "-p", "src"], { cwd: path.join(root, "packages/emulator"), stdio: "ignore" })
-  }
-  return entry
-}
-
-/** A server of the benchmark in a child process. */
-export interface Server {
-  /** Where its JSON-RPC is answered. */
-  readonly rpcUrl: string
-  /** Its base URL. */
+/** A running anvil: its JSON-RPC endpoint, a call, and a stop. */
+export interface Anvil {
   readonly url: string
-  /** Headers its requests need (the emulator's credentials and chain). */
-  readonly headers: Readonly<Record<string, string>>
-  /** Milliseconds from the spawn to the first answer. */
-  readonly startMs: number
-  /** The process's CPU time (ms) until its first answer. */
-  readonly startCpuMs: number
-  /** The process's CPU time so far (user + system, ms), from /proc. */
-  readonly cpuMs: () => number
-  /** SIGTERM, then waits for the exit. */
+  readonly rpc: (method: string, params?: ReadonlyArray<unknown>) => Promise<any>
   readonly stop: () => Promise<void>
 }
 
-const procCpuMs = (pid: number) => {
-  // Fields 14 and 15 of /proc/<pid>/stat: user and system time in clock ticks (100 a second).
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /, "").split(" ")
-  return (Number(fields[11]) + Number(fields[12])) * 10
-}
-
-/** One JSON-RPC call over a fresh connection: its result, or a failure with the error. */
-export const rpc = async (url: string, headers: Readonly<Record<string, string>>, method: string, params: ReadonlyArray<unknown> = []) => {
+/** A JSON-RPC call to `url` (with `headers`, an emulator's credentials say): its result, or a failure. */
+export const call = (url: string, headers: Readonly<Record<string, string>> = {}) => async (method: string, params: ReadonlyArray<unknown> = []) => {
   const response = await fetch(url, {
     method: "POST",
     headers: { ...headers, "content-type": "application/json" },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params })
   })
-  const body = (await response.json()) as { result?: unknown; error?: unknown }
-  if (body.error !== undefined || response.status !== 200) throw new Error(`${method} answered ${response.status}: ${JSON.stringify(body.error)}`)
+  const body = (await response.json()) as { result?: unknown; error?: { message: string } }
+  if (body.error !== undefined) throw new Error(`${method}: ${body.error.message}`)
   return body.result
 }
 
-/**
- * Spawns `command args`, waits for the line `ready` matches on its output, then for the answer to
- * one `eth_blockNumber`: the start time is spawn to that answer.
- */
-const spawnServer = (
-  command: string,
-  args: ReadonlyArray<string>,
-  ready: (out: string) => { readonly url: string; readonly rpcUrl: string; readonly headers: Record<string, string> } | undefined
-): Promise<Server> =>
-  new Promise((resolve, reject) => {
-    const begin = performance.now()
-    const child = spawn(command, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } })
-    const exited = new Promise<void>((done) => child.once("exit", () => done()))
-    let out = ""
-    let found = false
-    child.once("error", reject)
-    child.stderr.on("data", (d: Buffer) => (out += String(d)))
-    child.once("exit", (code) => {
-      if (!found) reject(new Error(`${path.basename(command)} exited (${code}) before answering:\n${out}`))
-    })
-    child.stdout.on("data", (d: Buffer) => {
-      if (found) return
-      out += String(d)
-      const at = ready(out)
-      if (at === undefined) return
-      found = true
-      rpc(at.rpcUrl, at.headers, "eth_blockNumber").then(() =>
-        resolve({
-          ...at,
-          startMs: performance.now() - begin,
-          startCpuMs: procCpuMs(child.pid!),
-          cpuMs: () => procCpuMs(child.pid!),
-          stop: () => {
-            child.kill("SIGTERM")
-            return exited
-          }
-        }), reject)
-    })
-  })
-
-/** anvil on a free port, automine (its default). */
-export const startAnvil = (bin: string): Promise<Server> =>
-  spawnServer(bin, ["--port", "0"], (out) => {
-    const at = /^Listening on (\S+)$/m.exec(out)?.[1]
-    return at === undefined ? undefined : { url: `http://${at}`, rpcUrl: `http://${at}`, headers: {} }
-  })
-
-/**
- * The built `kas-wallet emulator` on a free port, with `args` (`--ephemeral`, `--data-dir D`, …),
- * as a user starts it; its settings from its output.
- */
-export const startEmulatorProcess = (args: ReadonlyArray<string>, node: ReadonlyArray<string> = [], bin = cliBin()): Promise<Server> =>
-  spawnServer(process.execPath, [...node, bin, "emulator", ...args, "--port", "0"], (out) => {
-    const url = /^listening on (\S+)$/m.exec(out)?.[1]
-    const authorization = /^authorization: (Basic \S+)$/m.exec(out)?.[1] ??
-      (() => {
-        const id = /^export KAS_ACCESS_KEY_ID=(\S+)$/m.exec(out)?.[1]
-        const secret = /^export KAS_SECRET_ACCESS_KEY='?([^'\s]+)'?$/m.exec(out)?.[1]
-        return id === undefined || secret === undefined ? undefined : `Basic ${Buffer.from(`${id}:${secret}`).toString("base64")}`
-      })()
-    if (url === undefined || authorization === undefined) return undefined
-    return { url, rpcUrl: `${url}/v1/klaytn`, headers: { authorization, "x-chain-id": "1001" } }
-  })
-
-/** What the in-process start measured, inside its process (ms). */
-export interface InProcessStart {
-  /** `import("effect-kas-wallet-emulator")`. */
-  readonly importMs: number
-  /** `Emulator.make` to its listening. */
-  readonly makeMs: number
-  /** The first answer (`eth_blockNumber`). */
-  readonly firstMs: number
-  /** From the import to the first answer. */
-  readonly totalMs: number
-  /** The process's CPU time (ms) until the first answer, its own start included. */
-  readonly cpuMs: number
-}
-
-/**
- * A new Node process that imports the built emulator package as a user's test does, starts an
- * emulator (`Emulator.make`, in-memory database) and asks it one `eth_blockNumber`; the times
- * measured inside it.
- */
-export const inProcessStart = (module = emulatorModule()): InProcessStart => {
-  const entry = pathToFileURL(module).href
-  const script = `
-const t0 = performance.now()
-const { Emulator } = await import(${JSON.stringify(entry)})
-const { Effect, Exit, Redacted, Scope } = await import("effect")
-const t1 = performance.now()
-const scope = Effect.runSync(Scope.make())
-const emulator = await Effect.runPromise(Scope.extend(Emulator.make({ port: 0 }), scope))
-const t2 = performance.now()
-const response = await fetch(emulator.url + "/v1/klaytn", {
-  method: "POST",
-  headers: { authorization: Redacted.value(emulator.member.authorization), "x-chain-id": "1001", "content-type": "application/json" },
-  body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] })
-})
-if ((await response.json()).result === undefined) throw new Error("no answer")
-const t3 = performance.now()
-const cpu = process.cpuUsage()
-console.log(JSON.stringify({ importMs: t1 - t0, makeMs: t2 - t1, firstMs: t3 - t2, totalMs: t3 - t0, cpuMs: (cpu.user + cpu.system) / 1000 }))
-await Effect.runPromise(Scope.close(scope, Exit.void))
-`
-  // Run from the emulator's folder, so that "effect" resolves as in the package.
-  const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd: path.join(root, "packages/emulator"), encoding: "utf8" })
-  return JSON.parse(out.trim().split("\n").pop()!) as InProcessStart
+/** Starts anvil on 127.0.0.1 (automine, its defaults) and waits for its first answer. */
+export const start = async (binary: string, args: ReadonlyArray<string> = []): Promise<Anvil> => {
+  const port = await freePort()
+  const child: ChildProcess = spawn(binary, ["--host", "127.0.0.1", "--port", String(port), "--silent", ...args], { stdio: "ignore" })
+  const url = `http://127.0.0.1:${port}`
+  const rpc = call(url)
+  for (let waited = 0;; waited += 10) {
+    try {
+      await rpc("eth_chainId")
+      break
+    } catch (e) {
+      if (waited > 20_000 || child.exitCode !== null) {
+        child.kill()
+        throw new Error(`anvil did not start: ${String(e)}`)
+      }
+      await new Promise((r) => setTimeout(r, 10))
+    }
+  }
+  return {
+    url,
+    rpc,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve()
+        child.once("exit", () => resolve())
+        child.kill()
+      })
+  }
 }

@@ -24,16 +24,8 @@ import * as http from "node:http"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
-import {
-  AnvilVersion,
-  findAnvil,
-  type InProcessStart,
-  inProcessStart,
-  rpc,
-  type Server,
-  startAnvil,
-  startEmulatorProcess
-} from "./anvil.js"
+import { call, find as findAnvil, Version as AnvilVersion } from "./anvil.js"
+import { type InProcessStart, inProcessStart, type Server, startAnvil, startEmulatorProcess } from "./servers.js"
 import * as Database from "../../src/store/Database.js"
 import * as Emulator from "../../src/Emulator.js"
 import { closeConnections, cpuMs, request as requestText } from "./processCpu.js"
@@ -394,7 +386,7 @@ interface Transferring {
 /** anvil, automine: `eth_sendTransaction` of 1 wei from one of its dev accounts (unlocked: it signs). */
 const anvilTransfers = async (bin: string): Promise<Transferring> => {
   const server = await startAnvil(bin)
-  const accounts = (await rpc(server.rpcUrl, {}, "eth_accounts")) as ReadonlyArray<string>
+  const accounts = (await call(server.rpcUrl)("eth_accounts")) as ReadonlyArray<string>
   const to = accounts[accounts.length - 1]!
   const bodies = accounts.slice(0, SENDERS).map((from) =>
     JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_sendTransaction", params: [{ from, to, value: "0x1" }] })
@@ -484,7 +476,9 @@ const transfersSideBySide = async (anvil: string, dataDir: string) => {
  */
 const sideBySideSection = async (dataDir: string): Promise<Array<string>> => {
   const anvil = findAnvil()
-  if ("missing" in anvil) return ["## Emulator beside anvil", "", `Not measured: ${anvil.missing}.`]
+  if (anvil === undefined) {
+    return ["## Emulator beside anvil", "", `Not measured: no anvil (KAS_BENCH_ANVIL, nor @foundry-rs/anvil@${AnvilVersion} installed or installable).`]
+  }
   return [
     "## Emulator beside anvil",
     "",
@@ -492,9 +486,9 @@ const sideBySideSection = async (dataDir: string): Promise<Array<string>> => {
     "of Ethereum tooling starts their tests against. Issue 34's targets: each start at most 2x",
     "anvil's, transfers/s with 1 and with 8 senders at least anvil's, all measured in the same run.",
     "",
-    ...(await startSideBySide(anvil.path)),
+    ...(await startSideBySide(anvil)),
     "",
-    ...(await transfersSideBySide(anvil.path, dataDir))
+    ...(await transfersSideBySide(anvil, dataDir))
   ]
 }
 
