@@ -210,9 +210,9 @@ export const make = ({ chainRow, clock, execute, gasLimit, mining, multisigs, pe
         // The sender's pending transactions (none in instant mode: the pool stays empty), nonces
         // senderState.nonce, +1, ... in order; a multisig sender's next nonce also follows its
         // transactions waiting for signers.
-        const queued = pooled ? yield* store.pending(chainId, from) : []
+        const queued = pooled ? yield* store.pendingCount(chainId, from) : 0
         const waiting = multisigKey !== undefined ? yield* multisigs.waiting(chainId, from) : []
-        const next = Math.max(senderState.nonce + queued.length, ...waiting.map((w) => w.nonce + 1))
+        const next = Math.max(senderState.nonce + queued, ...waiting.map((w) => w.nonce + 1))
         // A raw transaction has its own nonce; a replacement names its nonce, 0 included;
         // otherwise absent or 0 is the next one.
         const nonce = raw !== undefined
@@ -293,7 +293,7 @@ export const make = ({ chainRow, clock, execute, gasLimit, mining, multisigs, pe
           if (Option.isSome(yield* store.transaction(chainId, hash))) return yield* new Refusal.NodeRefused({ reason: "nonce too low", during: "send" })
         }
         if (nonce < senderState.nonce) return yield* new Refusal.NodeRefused({ reason: "nonce too low", during: "send" })
-        const replaced = request.replace === true ? queued.find((p) => p.nonce === nonce) : undefined
+        const replaced = request.replace === true && pooled ? Option.getOrUndefined(yield* store.pendingAt(chainId, from, nonce)) : undefined
         if (replaced === undefined && nonce < next) return yield* new Refusal.NodeRefused({ reason: Reasons.NonceInPool, during: "send" })
         if (nonce > next) return yield* new Refusal.NodeRefused({ reason: "nonce too high", during: "send" })
         const reserved = pooled ? yield* store.reserved(chainId, [from, ...(userPayer !== undefined ? [userPayer] : [])]) : new Map<string, bigint>()

@@ -108,6 +108,19 @@ export interface Queries {
    */
   readonly pending: (chainId: number, sender?: string | undefined) => Effect.Effect<ReadonlyArray<PendingRow>, SqlError.SqlError>
   /**
+   * How many pending transactions a sender (lower case) has on a chain: a send's next nonce counts
+   * them (the rows themselves would cost each send more as the pool grows within a block).
+   *
+   * @since 0.12.0
+   */
+  readonly pendingCount: (chainId: number, sender: string) => Effect.Effect<number, SqlError.SqlError>
+  /**
+   * A sender's (lower case) pending transaction of a nonce: the one a replacement takes the place of.
+   *
+   * @since 0.12.0
+   */
+  readonly pendingAt: (chainId: number, sender: string, nonce: number) => Effect.Effect<Option.Option<PendingRow>, SqlError.SqlError>
+  /**
    * A pending transaction by chain and lower-case hash.
    *
    * @since 0.5.0
@@ -135,6 +148,19 @@ export const make = ({ sql }: Client): Queries => ({
         fee_payer_reserve AS "feePayerReserve", accepted_ms AS "acceptedMs"
       FROM pending_transactions WHERE chain_id = ${chainId} ${sender !== undefined ? sql`AND sender = ${sender}` : sql``}
       ORDER BY seq`.pipe(Effect.map((rows) => rows.map(pendingRow))),
+
+  pendingCount: (chainId, sender) =>
+    sql<{ readonly n: number }>`SELECT COUNT(*) AS n FROM pending_transactions WHERE chain_id = ${chainId} AND sender = ${sender}`.pipe(
+      Effect.map((rows) => Number(rows[0]?.n ?? 0))
+    ),
+
+  pendingAt: (chainId, sender, nonce) =>
+    sql<RawPending>`SELECT seq, chain_id AS "chainId", hash, sender, nonce, member_id AS "memberId", raw,
+        payer_kind AS "payerKind", fee_payer AS "feePayer", sender_reserve AS "senderReserve",
+        fee_payer_reserve AS "feePayerReserve", accepted_ms AS "acceptedMs"
+      FROM pending_transactions WHERE chain_id = ${chainId} AND sender = ${sender} AND nonce = ${nonce}`.pipe(
+      Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), pendingRow))
+    ),
 
   pendingTransaction: (chainId, hash) =>
     sql<RawPending>`SELECT seq, chain_id AS "chainId", hash, sender, nonce, member_id AS "memberId", raw,
