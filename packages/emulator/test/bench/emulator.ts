@@ -421,11 +421,19 @@ const transfersSideBySide = async (anvil: string, dataDir: string) => {
       { name: `${SENDERS} senders at once`, workers: SENDERS, each: TRANSFERS_PER_SENDER }
     ]
     const figures = servers.map(() => loads.map(() => ({ rates: [] as Array<number>, cpu: [] as Array<number> })))
-    for (const s of servers) for (const l of loads) await load(s.server, l.workers, 5, s.transfer)
+    for (const s of servers) {
+      for (const l of loads) {
+        loadAgent.destroy()
+        await load(s.server, l.workers, 5, s.transfer)
+      }
+    }
     for (let round = 0; round < SIDE_ROUNDS; round++) {
       const order = servers.map((_, i) => i)
       for (const i of round % 2 === 0 ? order : order.reverse()) {
         for (const [j, l] of loads.entries()) {
+          // New connections for each load: a connection left idle while the other servers' loads
+          // ran may be closed by its server (its keep-alive timeout) just as a transfer is sent on it.
+          loadAgent.destroy()
           const { cpu, rate } = await load(servers[i]!.server, l.workers, l.each, servers[i]!.transfer)
           figures[i]![j]!.rates.push(rate)
           figures[i]![j]!.cpu.push(cpu)
