@@ -10,7 +10,6 @@
  */
 import { Either } from "effect"
 import * as Klaytn from "effect-kas-wallet/Klaytn"
-import * as Ecdsa from "./Ecdsa.js"
 import * as Wire from "effect-kas-wallet/Wire"
 
 const refuse = (reason: string) => Either.left(new Klaytn.KlaytnError({ reason }))
@@ -38,7 +37,7 @@ export const signAsFeePayer = (
     let parts: Klaytn.SignedParts = { tx, signatures }
     if (keys.feePayer !== undefined) {
       const address = yield* Klaytn.addressOfKey(keys.feePayer)
-      const signature = yield* Ecdsa.sign(Klaytn.feePayerSigningHash(tx, address, keys.chainId), keys.feePayer, keys.chainId)
+      const signature = yield* Klaytn.sign(Klaytn.feePayerSigningHash(tx, address, keys.chainId), keys.feePayer, keys.chainId)
       parts = { tx, signatures, feePayer: { address, signatures: [signature] } }
     }
     const raw = Klaytn.encodeRaw(parts)

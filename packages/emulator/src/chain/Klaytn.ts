@@ -10,8 +10,6 @@
  * @internal
  */
 export * from "effect-kas-wallet/Klaytn"
-// The emulator signs with its own keys in variable time (Ecdsa.ts): this `sign` stands for the client's.
-export { sign } from "./Ecdsa.js"
 export * from "./ContractAddress.js"
 export * from "./FeePayerSigning.js"
 export * from "./IntrinsicGas.js"

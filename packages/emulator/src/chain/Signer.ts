@@ -9,6 +9,7 @@
  * @internal
  */
 import type { SqlError } from "@effect/sql"
+import { secp256k1 } from "@noble/curves/secp256k1.js"
 import { Effect, Either, Option, Redacted } from "effect"
 import { Address } from "effect-kas-wallet"
 import * as Klaytn from "./Klaytn.js"
@@ -21,7 +22,6 @@ import * as Senders from "../store/Senders.js"
 import type * as Store from "../store/Store.js"
 import * as AccountKeys from "./AccountKeys.js"
 import * as Blocks from "./Blocks.js"
-import * as Ecdsa from "./Ecdsa.js"
 
 const globalContext = (chainId: number) => `global-fee-payer:${chainId}`
 
@@ -174,7 +174,7 @@ export const make = (store: LedgerStore.Service, vault: KeyVault.Service): Effec
           if (row.value.status !== "enabled") return yield* new Refusal.CannotSign({ address: row.value.address })
           const key = yield* openKey(row.value)
           const signature = yield* Either.match(Klaytn.sign(hash, key, pool.chainId), { onLeft: (e) => internalFailure(e.reason), onRight: Effect.succeed })
-          return Option.some({ signature, publicKey: Ecdsa.publicKey(key, true) })
+          return Option.some({ signature, publicKey: secp256k1.getPublicKey(key, true) })
         })
     }
   })
