@@ -112,7 +112,11 @@ export interface EvmOptions {
    * batch. Default 5 seconds.
    */
   readonly timeout?: Duration.DurationInput | undefined
-  /** How many runs may go at once, each in its own worker thread, off the event loop. 1 to 64; default 2. */
+  /**
+   * How many runs may go at once, each in its own worker thread, off the event loop. 1 to 64;
+   * default one less than the machine's cores, at least 1 and at most 2 (a core is left to the
+   * event loop).
+   */
   readonly workers?: number | undefined
 }
 
@@ -382,7 +386,7 @@ export const fields = {
     flag: "evm-workers",
     kind: "integer",
     value: "N",
-    default: "2",
+    default: "cores - 1, at most 2",
     description: "worker threads running contracts, off the event loop (1 to 64)",
     example: "1",
     secret: false

@@ -46,6 +46,7 @@
 import type { SqlError } from "@effect/sql"
 import { keccak_256 } from "@noble/hashes/sha3.js"
 import { type Cause, Data, Effect, Exit, FiberRef, Option, Runtime } from "effect"
+import * as os from "node:os"
 import type * as LedgerStore from "../store/LedgerStore.js"
 import * as ChainState from "../store/ChainState.js"
 import * as Budget from "./evm/Budget.js"
@@ -102,12 +103,23 @@ export interface Limits {
 }
 
 /**
- * go-ethereum's defaults (`--rpc.gascap` 50,000,000, `--rpc.evmtimeout` 5 s) and two workers.
+ * The default number of workers: one core is left to the event loop, up to two workers. Two
+ * workers looping on a 2-core machine leave the event loop a share of a core: under 5 batches of
+ * gas bombs `/health` answered with a p99 of 123 ms against 5.5 ms with one worker (3.2–5.0 ms
+ * idle; docs/benchmarks.md).
+ *
+ * @since 0.12.0
+ * @category constants
+ */
+export const DefaultWorkers: number = Math.max(1, Math.min(2, os.availableParallelism() - 1))
+
+/**
+ * go-ethereum's defaults (`--rpc.gascap` 50,000,000, `--rpc.evmtimeout` 5 s) and `DefaultWorkers`.
  *
  * @since 0.11.0
  * @category constants
  */
-export const DefaultLimits: Limits = { gasCap: 50_000_000, timeoutMs: 5_000, workers: 2 }
+export const DefaultLimits: Limits = { gasCap: 50_000_000, timeoutMs: 5_000, workers: DefaultWorkers }
 
 // ---------------------------------------------------------------------------------------------
 // Pure helpers
