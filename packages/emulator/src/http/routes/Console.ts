@@ -33,62 +33,53 @@ const balanceSchema = Description.json({
 const balanceBody = (b: EmulatorConsole.LedgerBalance) =>
   JSON.stringify({ chainId: b.chainId, address: b.address, balance: b.balance.toString(), nonce: b.nonce })
 
-const FundBody = "a JSON object: address (0x and 40 hex digits) and amount (peb, as decimal digits in a string)"
-
-const parseFundBody = (text: string): Either.Either<{ readonly address: string; readonly amount: bigint }, ApiError.ApiError> => {
-  let body: unknown
+// The console's bodies, read as JSON: text that is not JSON is the caller's error, never a 5xx.
+const parseJson = (text: string): Either.Either<unknown, ApiError.ApiError> => {
   try {
-    body = JSON.parse(text)
+    return Either.right(JSON.parse(text))
   } catch {
     return Either.left(ApiError.outOfRange("body"))
   }
-  if (typeof body !== "object" || body === null) return Either.left(ApiError.outOfRange("body"))
-  const { address, amount } = body as Record<string, unknown>
-  if (address === undefined || address === "") return Either.left(ApiError.missing("address"))
-  if (amount === undefined || amount === "") return Either.left(ApiError.missing("amount"))
-  if (typeof address !== "string") return Either.left(ApiError.notAddress("address"))
-  if (typeof amount !== "string" || !/^\d{1,78}$/.test(amount)) return Either.left(ApiError.outOfRange("amount"))
-  return Either.map(PathValues.parseAddress(address), () => ({ address, amount: BigInt(amount) }))
 }
+
+// A JSON object whose fields are `name`'s alone (the first other field is the caller's error).
+const fieldsOnly = (text: string, name: string): Either.Either<unknown, ApiError.ApiError> =>
+  Either.flatMap(parseJson(text), (body) => {
+    if (typeof body !== "object" || body === null || Array.isArray(body)) return Either.left(ApiError.outOfRange("body"))
+    const { [name]: value, ...rest } = body as Record<string, unknown>
+    const unknown = Object.keys(rest)[0]
+    return unknown !== undefined ? Either.left(ApiError.outOfRange(unknown)) : Either.right(value)
+  })
+
+const FundBody = "a JSON object: address (0x and 40 hex digits) and amount (peb, as decimal digits in a string)"
+
+const parseFundBody = (text: string): Either.Either<{ readonly address: string; readonly amount: bigint }, ApiError.ApiError> =>
+  Either.flatMap(parseJson(text), (body) => {
+    if (typeof body !== "object" || body === null) return Either.left(ApiError.outOfRange("body"))
+    const { address, amount } = body as Record<string, unknown>
+    if (address === undefined || address === "") return Either.left(ApiError.missing("address"))
+    if (amount === undefined || amount === "") return Either.left(ApiError.missing("amount"))
+    if (typeof address !== "string") return Either.left(ApiError.notAddress("address"))
+    if (typeof amount !== "string" || !/^\d{1,78}$/.test(amount)) return Either.left(ApiError.outOfRange("amount"))
+    return Either.map(PathValues.parseAddress(address), () => ({ address, amount: BigInt(amount) }))
+  })
 
 const MineBody = "optional: a JSON object with blocks, the number of blocks to make (1 to 1000, default 1)"
 
 // The body of `mine`: empty (one block) or `{ "blocks": n }`. Anything else is the caller's error, never a 5xx.
-const parseMineBody = (text: string): Either.Either<number, ApiError.ApiError> => {
-  if (text.trim() === "") return Either.right(1)
-  let body: unknown
-  try {
-    body = JSON.parse(text)
-  } catch {
-    return Either.left(ApiError.outOfRange("body"))
-  }
-  if (typeof body !== "object" || body === null || Array.isArray(body)) return Either.left(ApiError.outOfRange("body"))
-  const { blocks, ...rest } = body as Record<string, unknown>
-  const unknown = Object.keys(rest)[0]
-  if (unknown !== undefined) return Either.left(ApiError.outOfRange(unknown))
-  if (blocks === undefined) return Either.right(1)
-  if (typeof blocks !== "number" || !Number.isSafeInteger(blocks) || blocks < 1 || blocks > Blocks.MaxBlocksPerMine) {
-    return Either.left(ApiError.outOfRange("blocks"))
-  }
-  return Either.right(blocks)
-}
+const parseMineBody = (text: string): Either.Either<number, ApiError.ApiError> =>
+  text.trim() === "" ? Either.right(1) : Either.flatMap(fieldsOnly(text, "blocks"), (blocks) => {
+    if (blocks === undefined) return Either.right(1)
+    if (typeof blocks !== "number" || !Number.isSafeInteger(blocks) || blocks < 1 || blocks > Blocks.MaxBlocksPerMine) {
+      return Either.left(ApiError.outOfRange("blocks"))
+    }
+    return Either.right(blocks)
+  })
 
-// A JSON object with exactly one field `name` (any other field is the caller's error); `None`
-// when the body is empty. Never a 5xx.
-const parseOne = (text: string, name: string): Either.Either<unknown, ApiError.ApiError> => {
-  let body: unknown
-  try {
-    body = JSON.parse(text)
-  } catch {
-    return Either.left(ApiError.outOfRange("body"))
-  }
-  if (typeof body !== "object" || body === null || Array.isArray(body)) return Either.left(ApiError.outOfRange("body"))
-  const { [name]: value, ...rest } = body as Record<string, unknown>
-  const unknown = Object.keys(rest)[0]
-  if (unknown !== undefined) return Either.left(ApiError.outOfRange(unknown))
-  if (value === undefined || value === "") return Either.left(ApiError.missing(name))
-  return Either.right(value)
-}
+// A JSON object with exactly one field `name` (any other field is the caller's error; a missing
+// or empty one is missing). Never a 5xx.
+const parseOne = (text: string, name: string): Either.Either<unknown, ApiError.ApiError> =>
+  Either.flatMap(fieldsOnly(text, name), (value) => (value === undefined || value === "" ? Either.left(ApiError.missing(name)) : Either.right(value)))
 
 const RevertBody = "a JSON object: id, a snapshot's id as `POST /_emulator/snapshot` answered it"
 
