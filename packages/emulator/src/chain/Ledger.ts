@@ -270,13 +270,6 @@ const internalFailure = (what: string) => Effect.die(new Error(`ledger: ${what}`
 
 const hexOf = (bytes: Uint8Array): string => `0x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex")}`
 
-/**
- * Builds the ledger: makes each chain's global fee payer on first start (a fresh key, sealed in the
- * database; the first emulator to start on a database makes it, the others use it).
- *
- * @since 0.2.0
- * @category constructors
- */
 // What a transaction would run on the EVM, when it runs contract code or deploys it: its
 // recipient (none: a deployment), value, input and gas.
 const contractRun = (request: Requests.SendRequest) => {
@@ -299,6 +292,13 @@ const contractRun = (request: Requests.SendRequest) => {
   }
 }
 
+/**
+ * Builds the ledger: makes each chain's global fee payer on first start (a fresh key, sealed in the
+ * database; the first emulator to start on a database makes it, the others use it).
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
 export const make = (options: Options): Effect.Effect<Service, EmulatorError, LedgerStore.LedgerStore | MultisigStore.MultisigStore | KeyVault.KeyVault> =>
   Effect.gen(function*() {
     const store = yield* LedgerStore.LedgerStore
