@@ -84,6 +84,7 @@ describe("a contract that never halts", () => {
         // Once a bomb is under way in a worker: the other member is served until the batches end.
         await Workers.whenUnderWay()
         const served = { health: 0, duringRun: 0, getAccount: 0, transfers: 0 }
+        let last: string | undefined
         while (settled < batches.length) {
           const health = await other.call("GET", "/health")
           expect(health.status).toBe(200)
@@ -92,7 +93,7 @@ describe("a contract that never halts", () => {
           if (Workers.underWay() > 0) served.duringRun++
           expect((await other.ok("GET", `/v2/account/${a}`)).address).toBe(a)
           served.getAccount++
-          await other.ok("POST", "/v2/tx/value", { from: a, to: b, value: "0x1" })
+          last = (await other.ok("POST", "/v2/tx/value", { from: a, to: b, value: "0x1" })).transactionHash
           served.transfers++
         }
         expect(served.duringRun, JSON.stringify(served)).toBeGreaterThan(0)
@@ -107,7 +108,10 @@ describe("a contract that never halts", () => {
           expect(errors[0]).toEqual({ code: -32000, message: ABORTED })
           expect(errors.slice(1).every((error) => error.code === -32002 && error.message === "request timed out")).toBe(true)
         }
-        // The transfers all went through.
+        // The transfers all went through, once the last one's block is made (10 ms blocks).
+        while (last !== undefined && (await other.ok("GET", `/v2/tx/${last}`)).status === "Pending") {
+          await new Promise((resolve) => setTimeout(resolve, 5))
+        }
         const balance = await other.rpc(rpcCall(1, "eth_getBalance", [b, "latest"]))
         expect(BigInt(balance.body.result)).toBe(BigInt(served.transfers))
       })
