@@ -63,6 +63,39 @@ const valueOf = (action: Requests.Action): bigint =>
     ? action.tx.value
     : 0n
 
+// The gas a transaction gives: a raw transaction's own, else the request's (absent or 0: the
+// kind's default).
+const gasOf = (request: Requests.SendRequest): number =>
+  request.kind === "rlp"
+    ? request.tx.gas
+    : request.gas === undefined || request.gas === 0
+    ? Gas.DefaultGas[request.kind as Wire.TypedKind]
+    : request.gas
+
+/**
+ * What a transaction would run on the EVM, as a read-only run of it on the latest state: a
+ * deployment, an execution, a legacy or raw transaction with input (its recipient's code, if any,
+ * runs on it), with the transaction's gas up to `gasCap`. `undefined` for a transaction that runs
+ * no contract code.
+ *
+ * @since 0.12.0
+ * @category runs
+ */
+export const contractRun = (request: Requests.SendRequest, gasCap: number): Requests.SimulateRequest | undefined => {
+  const input = inputOf(request)
+  const runs = request.kind === "contract/deploy" || request.kind === "contract/execute" ||
+    ((request.kind === "legacy" || request.kind === "rlp") && input !== undefined && input.length > 0)
+  if (!runs) return undefined
+  return {
+    chainId: request.pool.chainId,
+    from: request.from.toLowerCase(),
+    to: recipientOf(request)?.toLowerCase(),
+    value: valueOf(request),
+    input: input ?? new Uint8Array(),
+    gasLimit: BigInt(Math.min(gasOf(request), gasCap))
+  }
+}
+
 /**
  * What acceptance works with: the ledger's stores and keys, the executor, the multisig pending,
  * the mining mode, and the chains' settings.
@@ -141,7 +174,7 @@ export const make = ({ chainRow, clock, execute, gasLimit, mining, multisigs, pe
       const input = inputOf(request)
       const raw = request.kind === "rlp" ? request : undefined
       const feeRatio = request.payer._tag === "Sender" ? undefined : request.payer.feeRatio
-      const gas = raw !== undefined ? raw.tx.gas : request.gas === undefined || request.gas === 0 ? Gas.DefaultGas[request.kind as Wire.TypedKind] : request.gas
+      const gas = gasOf(request)
       if (!Number.isSafeInteger(gas)) return yield* new Refusal.OutOfRange({ field: "gas" })
       if (request.nonce !== undefined && !Number.isSafeInteger(request.nonce)) return yield* new Refusal.OutOfRange({ field: "nonce" })
       const from = request.from.toLowerCase()

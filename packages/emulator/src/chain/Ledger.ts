@@ -270,28 +270,6 @@ const internalFailure = (what: string) => Effect.die(new Error(`ledger: ${what}`
 
 const hexOf = (bytes: Uint8Array): string => `0x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex")}`
 
-// What a transaction would run on the EVM, when it runs contract code or deploys it: its
-// recipient (none: a deployment), value, input and gas.
-const contractRun = (request: Requests.SendRequest) => {
-  switch (request.kind) {
-    case "contract/deploy":
-    case "contract/execute":
-    case "legacy": {
-      const to = request.kind === "contract/deploy" ? undefined : request.to?.toLowerCase()
-      const input = request.input ?? new Uint8Array()
-      if (request.kind === "legacy" && to !== undefined && input.length === 0) return undefined
-      const gas = request.gas === undefined || request.gas === 0 ? Gas.DefaultGas[request.kind] : request.gas
-      return { to, value: request.value, input, gas }
-    }
-    case "rlp": {
-      const input = request.tx.input
-      return input === undefined || input.length === 0 ? undefined : { to: request.tx.to?.toLowerCase(), value: request.tx.value, input, gas: request.tx.gas }
-    }
-    default:
-      return undefined
-  }
-}
-
 /**
  * Builds the ledger: makes each chain's global fee payer on first start (a fresh key, sealed in the
  * database; the first emulator to start on a database makes it, the others use it).
@@ -410,9 +388,9 @@ export const make = (options: Options): Effect.Effect<Service, EmulatorError, Le
     // refuses it (a node's `execution aborted`). Any other outcome (a revert, out of gas) is the
     // block's to find: the state may differ by then.
     const withinBudget = (request: Requests.SendRequest): Effect.Effect<void, Refusal.Refusal | SqlError.SqlError> => {
-      const run = mining === "instant" ? undefined : contractRun(request)
+      const run = mining === "instant" ? undefined : Acceptance.contractRun(request, limits.gasCap)
       if (run === undefined) return Effect.void
-      return simulate({ chainId: request.pool.chainId, from: request.from.toLowerCase(), ...run, gasLimit: BigInt(Math.min(run.gas, limits.gasCap)) }).pipe(
+      return simulate(run).pipe(
         Effect.asVoid,
         Effect.catchTags({
           EvmTimeout: (e) => new Refusal.NodeRefused({ reason: e.message, during: "send" }),
