@@ -196,21 +196,8 @@ const servicesIn = (mining: "instant" | "interval") =>
     Layer.orDie
   )
 
-const valueSend = (s: Effect.Effect.Success<typeof setUp>, from: Address.Address, value: bigint, nonce?: number, replace?: boolean) =>
-  Effect.flatMap(Ledger.Ledger, (ledger) =>
-    ledger.send({
-      kind: "value",
-      pool: s.pool,
-      from,
-      to: s.recipient,
-      value: value as Amount.Peb,
-      memo: undefined,
-      nonce,
-      gas: undefined,
-      submit: true,
-      payer: { _tag: "Sender" },
-      ...(replace === true ? { replace } : {})
-    })).pipe(Effect.map((r) => (r as { transactionHash: string }).transactionHash))
+const valueSend = (s: Setup, from: Address.Address, value: bigint, nonce?: number, replace?: boolean) =>
+  Effect.map(transfer(s, from, value, { nonce, ...(replace === true ? { replace } : {}) }), (r) => r.transactionHash)
 
 const statusOf = (hash: string) => Effect.flatMap(Ledger.Ledger, (l) => Effect.map(l.lookup(1001, hash), Option.map((k) => k.status)))
 

@@ -202,8 +202,7 @@ export const make: Effect.Effect<Service, never, Store.Store | KeyVault.KeyVault
   // keys are never cached: a deleted key must fail at once, also when another process deleted it.
   const pools = new Map<string, SelectedPool>()
   // A revert may drop pools created since its snapshot: what was found is looked up again.
-  const snapshots = yield* Effect.serviceOption(Snapshots.Snapshots)
-  if (Option.isSome(snapshots)) snapshots.value.onRestore(() => pools.clear())
+  yield* Snapshots.forgetOnRestore(pools)
 
   const changed = (outcome: Store.ChangeOutcome) => {
     switch (outcome._tag) {

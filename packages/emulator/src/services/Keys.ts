@@ -165,8 +165,7 @@ export const make: Effect.Effect<Service, never, Store.Store | KeyVault.KeyVault
   // Key pools are never deleted or renamed: found once, they stay (as the account pools).
   const pools = new Map<string, number>()
   // A revert may drop pools created since its snapshot: what was found is looked up again.
-  const snapshots = yield* Effect.serviceOption(Snapshots.Snapshots)
-  if (Option.isSome(snapshots)) snapshots.value.onRestore(() => pools.clear())
+  yield* Snapshots.forgetOnRestore(pools)
   const poolOf = (caller: KeyCaller, name: string) => {
     const cacheKey = `${caller.memberId}:${caller.chainId}:${name}`
     const cached = pools.get(cacheKey)

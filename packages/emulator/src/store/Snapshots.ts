@@ -22,7 +22,7 @@
  */
 import { SqlError } from "@effect/sql"
 import type * as Libsql from "@libsql/client"
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import { randomBytes } from "node:crypto"
 import * as Database from "./Database.js"
 
@@ -53,6 +53,16 @@ export interface Service {
  * @category tags
  */
 export class Snapshots extends Context.Tag("effect-kas-wallet-emulator/Snapshots")<Snapshots, Service>() {}
+
+/**
+ * Empties `cache` whenever a revert restores the database, when snapshots are kept: a cache of
+ * what was found in the store (pools, say) may hold what the revert dropped.
+ *
+ * @since 0.12.0
+ * @category combinators
+ */
+export const forgetOnRestore = (cache: { readonly clear: () => void }): Effect.Effect<void> =>
+  Effect.asVoid(Effect.map(Effect.serviceOption(Snapshots), Option.map((snapshots) => snapshots.onRestore(() => cache.clear()))))
 
 const quote = (name: string) => `"${name.replaceAll("\"", "\"\"")}"`
 
