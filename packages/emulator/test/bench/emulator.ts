@@ -12,7 +12,8 @@
  * row is the database's part of it.
  *
  * Run alone: `node --import tsx packages/emulator/test/bench/emulator.ts` (`... emulator.ts
- * throughput`: the process's throughput only; `... emulator.ts anvil`: beside anvil only). The
+ * throughput`: the process's throughput only; `... emulator.ts anvil`: beside anvil only; `anvil-start`:
+ * only the starts beside anvil's). The
  * emulator process is the built CLI (`KAS_BENCH_BIN` for another build), the in-process one the
  * built package (`KAS_BENCH_EMULATOR_MODULE`). `KAS_BENCH_LOADS=transfers8,...` runs only those
  * loads; `KAS_BENCH_CPU_PROF=<dir>` writes a CPU profile of the emulator process (`--cpu-prof`).
@@ -25,7 +26,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { call, find as findAnvil, Version as AnvilVersion } from "./anvil.js"
-import { type InProcessStart, inProcessStart, type Server, startAnvil, startEmulatorProcess } from "./servers.js"
+import { importFloor, type InProcessStart, inProcessStart, nodeStart, type Server, startAnvil, startEffectServerFloor, startEmulatorProcess } from "./servers.js"
 import * as Database from "../../src/store/Database.js"
 import * as Emulator from "../../src/Emulator.js"
 import { closeConnections, cpuMs, request as requestText } from "./processCpu.js"
@@ -341,6 +342,18 @@ const startSideBySide = async (anvil: string) => {
     candidates.push({ name: "the same process, baseline build", run: spawned(() => startEmulatorProcess(["--ephemeral"], [], bin)) })
   }
   if (baseline.module !== undefined) candidates.push({ name: "the same in process, baseline build", run: inProcess(baseline.module) })
+  // The floors of the stack the design names (Node 20, Effect 3): what any start pays at least.
+  candidates.push(
+    { name: "floor: `node -e 0`, spawn to exit", run: async () => {
+      const started = nodeStart()
+      return { ms: started.ms, cpu: started.cpuMs }
+    } },
+    { name: "floor: an Effect 3 HTTP server, bundled (`NodeHttpServer`, one JSON-RPC route): spawn to first answer", run: spawned(startEffectServerFloor) },
+    { name: "floor in process: `import(\"effect\")` and `import(\"@effect/platform-node\")`", run: async () => {
+      const floor = importFloor()
+      return { ms: floor.importMs, cpu: floor.cpuMs }
+    } }
+  )
   // One untimed round: the file system's cache, the builds.
   for (const candidate of candidates) await candidate.run()
   const starts = candidates.map(() => [] as Array<Started>)
@@ -365,7 +378,10 @@ const startSideBySide = async (anvil: string) => {
     `${START_ROUNDS} rounds after an untimed one, the order alternating; wall time, and the process's CPU time`,
     "(user + system, its own start included) to the first answer; the ratios to anvil's are taken in each",
     "round, then their median and range. The first answer is one `eth_blockNumber` (the emulator's on",
-    "`/v1/klaytn`, with its printed credentials).",
+    "`/v1/klaytn`, with its printed credentials). The floors are what any start on the stack the design",
+    "names (Node 20, Effect 3) pays at least, measured in the same rounds: Node's own start, a bundled",
+    "Effect HTTP server with one route and nothing of the emulator (test/bench/floor/effectServer.ts), and",
+    "the imports of `effect` and `@effect/platform-node` in a new process.",
     "",
     "| start | wall: median (range) | to anvil's | CPU: median (range) | to anvil's | target |",
     "|---|---|---|---|---|---|",
@@ -482,7 +498,7 @@ const transfersSideBySide = async (anvil: string, dataDir: string) => {
 /**
  * The emulator beside anvil (start-up, transfers), or why not (no anvil).
  */
-const sideBySideSection = async (dataDir: string): Promise<Array<string>> => {
+const sideBySideSection = async (dataDir: string, parts: { readonly transfers: boolean } = { transfers: true }): Promise<Array<string>> => {
   const anvil = findAnvil()
   if (anvil === undefined) {
     return ["## Emulator beside anvil", "", `Not measured: no anvil (KAS_BENCH_ANVIL, nor @foundry-rs/anvil@${AnvilVersion} installed or installable).`]
@@ -495,8 +511,7 @@ const sideBySideSection = async (dataDir: string): Promise<Array<string>> => {
     "anvil's, transfers/s with 1 and with 8 senders at least anvil's, all measured in the same run.",
     "",
     ...(await startSideBySide(anvil)),
-    "",
-    ...(await transfersSideBySide(anvil, dataDir))
+    ...(parts.transfers ? ["", ...(await transfersSideBySide(anvil, dataDir))] : [])
   ]
 }
 
@@ -540,11 +555,14 @@ export const run = async (): Promise<Array<string>> => {
 }
 
 if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  // `throughput`: only the emulator process's throughput (quicker, while working on it).
-  if (process.argv[2] === "throughput" || process.argv[2] === "anvil") {
+  // `throughput`: only the emulator process's throughput; `anvil`: only beside anvil; `anvil-start`:
+  // only the starts beside anvil's (quicker, while working on them).
+  const only = process.argv[2]
+  if (only === "throughput" || only === "anvil" || only === "anvil-start") {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), "kas-emu-bench-"))
     try {
-      console.log((await (process.argv[2] === "anvil" ? sideBySideSection(dir) : throughputSection(dir))).join("\n"))
+      const section = only === "throughput" ? throughputSection(dir) : sideBySideSection(dir, { transfers: only === "anvil" })
+      console.log((await section).join("\n"))
     } finally {
       closeConnections()
       await fs.rm(dir, { recursive: true, force: true })

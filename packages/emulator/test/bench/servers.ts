@@ -4,7 +4,9 @@
  * process. Each is timed from its spawn to its first answer, and its CPU time is read from /proc.
  */
 import { execFileSync, spawn } from "node:child_process"
-import { existsSync, readFileSync } from "node:fs"
+import { existsSync, readFileSync, rmSync } from "node:fs"
+import { mkdtemp } from "node:fs/promises"
+import { tmpdir } from "node:os"
 import * as path from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { call } from "./anvil.js"
@@ -171,4 +173,75 @@ await Effect.runPromise(Scope.close(scope, Exit.void))
   // Run from the emulator's folder, so that "effect" resolves as in the package.
   const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd: path.join(root, "packages/emulator"), encoding: "utf8" })
   return JSON.parse(out.trim().split("\n").pop()!) as InProcessStart
+}
+
+let floorBundle: string | undefined
+
+/**
+ * The floor of the process's start (floor/effectServer.ts: an Effect 3 HTTP server answering one
+ * JSON-RPC route, nothing of the emulator), bundled as the CLI is (esbuild, ES modules, for Node)
+ * once per process, spawned on a free port: what any start of the emulator pays at least.
+ */
+export const startEffectServerFloor = async (): Promise<Server> => {
+  if (floorBundle === undefined) {
+    const { build } = await import("esbuild")
+    const dir = await mkdtemp(path.join(tmpdir(), "kas-bench-floor-"))
+    process.once("exit", () => rmSync(dir, { recursive: true, force: true }))
+    floorBundle = path.join(dir, "effectServer.mjs")
+    await build({
+      entryPoints: [fileURLToPath(new URL("./floor/effectServer.ts", import.meta.url))],
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      target: "node20",
+      minify: true,
+      outfile: floorBundle,
+      // What the CLI's bundle does for the CommonJS packages it takes in (packages/cli/build.ts).
+      banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+      logLevel: "error"
+    })
+  }
+  return spawnServer(process.execPath, [floorBundle], (out) => {
+    const url = /^listening on (\S+)$/m.exec(out)?.[1]
+    return url === undefined ? undefined : { url, rpcUrl: url, headers: {} }
+  })
+}
+
+/** What the in-process floor measured inside its process (ms). */
+export interface ImportFloor {
+  /** `import("effect")` and `import("@effect/platform-node")`. */
+  readonly importMs: number
+  /** The process's CPU time (ms) until then, its own start included. */
+  readonly cpuMs: number
+}
+
+/**
+ * The floor of the in-process start: a new Node process that imports `effect` and
+ * `@effect/platform-node`, what a program must load before it serves HTTP with Effect 3, from the
+ * emulator's folder as a user's test would; the time measured inside it.
+ */
+export const importFloor = (): ImportFloor => {
+  const script = `
+const t0 = performance.now()
+await import("effect")
+await import("@effect/platform-node")
+const cpu = process.cpuUsage()
+console.log(JSON.stringify({ importMs: performance.now() - t0, cpuMs: (cpu.user + cpu.system) / 1000 }))
+`
+  const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd: path.join(root, "packages/emulator"), encoding: "utf8" })
+  return JSON.parse(out.trim().split("\n").pop()!) as ImportFloor
+}
+
+/** Node's own start: `node -e 0` from spawn to exit, wall and CPU ms (its child's rusage). */
+export const nodeStart = (): { readonly ms: number; readonly cpuMs: number } => {
+  const before = childrenCpuMs()
+  const begin = performance.now()
+  execFileSync(process.execPath, ["-e", "0"])
+  return { ms: performance.now() - begin, cpuMs: childrenCpuMs() - before }
+}
+
+// Fields 16 and 17 of /proc/self/stat: the user and system time of the children waited for.
+const childrenCpuMs = () => {
+  const fields = readFileSync("/proc/self/stat", "utf8").replace(/^.*\) /, "").split(" ")
+  return (Number(fields[13]) + Number(fields[14])) * 10
 }
