@@ -431,6 +431,18 @@ describe("the EVM's gas budget", () => {
   // RETURN), behind creation code that returns it (PUSH9 <runtime> PUSH1 0 MSTORE PUSH1 9 PUSH1 23 RETURN).
   const GAS_LEFT = "0x685a60005260206000f3600052600960" + "17f3"
 
+  /** A transaction asking one gas more than `limit` is refused with 1065001 and changes nothing; at `limit` it is sent. */
+  const limitHolds = (e: Emulator.Service, from: string, to: string, limit: number) =>
+    Effect.gen(function*() {
+      const c = contracts(e)
+      const before = yield* c.state([from, e.globalFeePayer(1001)])
+      const refused = yield* c.execute("fd", { from, to, input: "0x", gas: limit + 1 })
+      expectError(refused, 400, 1065001)
+      expect(refused.text).toContain("exceeds block gas limit")
+      expect(yield* c.state([from, e.globalFeePayer(1001)])).toEqual(before)
+      c.ok(yield* c.execute("fd", { from, to, input: "0x", gas: limit }))
+    })
+
   it.scoped("a call's gas is capped at the EVM's gas cap (50,000,000); a transaction asking more than the block gas limit (30,000,000) is refused with 1065001 and changes nothing", () =>
     Effect.gen(function*() {
       const e = yield* scopedEmulator()
@@ -450,13 +462,7 @@ describe("the EVM's gas budget", () => {
       expect(huge).toBeGreaterThan(49_000_000n)
       expect(huge).toBeLessThan(50_000_000n)
 
-      const before = yield* c.state([from, e.globalFeePayer(1001)])
-      const refused = yield* c.execute("fd", { from, to: probe, input: "0x", gas: 30_000_001 })
-      expectError(refused, 400, 1065001)
-      expect(refused.text).toContain("exceeds block gas limit")
-      expect(yield* c.state([from, e.globalFeePayer(1001)])).toEqual(before)
-      // At the cap it is sent.
-      c.ok(yield* c.execute("fd", { from, to: probe, input: "0x", gas: 30_000_000 }))
+      yield* limitHolds(e, from, probe, 30_000_000)
     }).pipe(Effect.provide(FetchHttpClient.layer)))
 
   it.scoped("a lower gas cap caps calls and transactions alike", () =>
@@ -473,12 +479,7 @@ describe("the EVM's gas budget", () => {
       // Without a gas: the default call gas (10,000,000) is above the cap, so the cap.
       const unset = BigInt(c.ok(yield* c.call({ to: probe, data: { methodName: "gasLeft" } })).result)
       expect(unset).toBe(huge)
-      const before = yield* c.state([from, e.globalFeePayer(1001)])
-      const refused = yield* c.execute("fd", { from, to: probe, input: "0x", gas: 1_000_001 })
-      expectError(refused, 400, 1065001)
-      expect(refused.text).toContain("exceeds block gas limit")
-      expect(yield* c.state([from, e.globalFeePayer(1001)])).toEqual(before)
-      c.ok(yield* c.execute("fd", { from, to: probe, input: "0x", gas: 1_000_000 }))
+      yield* limitHolds(e, from, probe, 1_000_000)
     }).pipe(Effect.provide(FetchHttpClient.layer)))
 
   it.live("limits out of range fail the layer with a configuration error naming them", () =>

@@ -22,14 +22,21 @@ const ok = (reply: { readonly status: number; readonly text: string; readonly bo
   return reply.body
 }
 
+/** An emulator with `options`, in the mining mode they should give, and a funded account of its member. */
+const fundedSender = (options: Parameters<typeof Emulator.make>[0], mining: Emulator.Service["mining"]) =>
+  Effect.gen(function*() {
+    const e = yield* Emulator.make({ port: 0, ...options }).pipe(Effect.orDie)
+    expect(e.mining).toBe(mining)
+    const t = memberTx(e)
+    const from = yield* t.account()
+    yield* e.fund(1001, from, KLAY)
+    return { e, from, t }
+  })
+
 describe("instant mining", () => {
   it.scoped("the receipt is Committed when the send answers, on the wallet's routes and the node's; mine is refused and changes nothing", () =>
     Effect.gen(function*() {
-      const e = yield* Emulator.make({ port: 0, mining: "instant" }).pipe(Effect.orDie)
-      expect(e.mining).toBe("instant")
-      const t = memberTx(e)
-      const from = yield* t.account()
-      yield* e.fund(1001, from, KLAY)
+      const { e, from, t } = yield* fundedSender({ mining: "instant" }, "instant")
       const receipts = yield* Effect.forEach(["value", "fd"] as const, (kind) =>
         Effect.gen(function*() {
           const sent = ok(yield* t.transfer(kind, { from, to: OUTSIDER, value: "0x1" }))
@@ -69,11 +76,7 @@ describe("instant mining", () => {
 describe("interval mining: a real pending pool", () => {
   it.scoped("a transaction is pending until its block's time; a cancel of a pending one succeeds; a replacement takes its nonce", () =>
     Effect.gen(function*() {
-      const e = yield* Emulator.make({ port: 0, blockInterval: "1 second" }).pipe(Effect.orDie)
-      expect(e.mining).toBe("interval")
-      const t = memberTx(e)
-      const from = yield* t.account()
-      yield* e.fund(1001, from, KLAY)
+      const { e, from, t } = yield* fundedSender({ blockInterval: "1 second" }, "interval")
       const status = (hash: string) => Effect.map(t.receipt(hash), (r) => ok(r).status as string)
 
       const first = ok(yield* t.transfer("value", { from, to: OUTSIDER, value: "0x1" }))
