@@ -68,6 +68,7 @@ export {
   addressOfKey,
   addressOfPublicKey,
   fromWireSignature,
+  publicKeyOfKey,
   randomPrivateKey,
   recover,
   recoverPublicKey,

@@ -5,6 +5,8 @@
  *   transfer (so the client's CPU is the client's own);
  * - one signer's check (its recovery, the address compared): libsecp256k1 in WebAssembly against
  *   @noble/curves' recovery, side by side, with one signer and with 1000 in turn;
+ * - one signature (`Klaytn.sign`'s work) and one public key: libsecp256k1 in WebAssembly against
+ *   @noble/curves, side by side (the same bytes: test/internal/secp256k1.test.ts);
  * - the reliable send's round trips on the happy path, counted at the emulator;
  * - fault × outcome: `send` and `sendReliably` of a transfer through a proxy in front of the
  *   emulator that loses the answer after the emulator accepted the transaction (connection
@@ -20,7 +22,7 @@ import { Duration, Effect, Exit, Layer, ManagedRuntime, Redacted, Schedule, Scop
 import * as http from "node:http"
 import * as Emulator from "../../packages/emulator/src/Emulator.js"
 import { ChainId, FeeDelegation, Transaction, TransactionKind, WalletClient } from "../../src/index.js"
-import { recoverer } from "../../src/internal/secp256k1Wasm.js"
+import { recoverer, signer } from "../../src/internal/secp256k1Wasm.js"
 import * as Signatures from "../../src/klaytn/Signatures.js"
 import { transferResult } from "./fixtures.js"
 import { compare, cpuMs, median, spread, verdict } from "./harness.js"
@@ -117,6 +119,43 @@ const signerCheck = async (): Promise<Array<string>> => {
   }
   return [
     "| one signer's check (recovery, the address compared) | libsecp256k1 in WebAssembly, per signature (last run) | @noble/curves' recovery | @noble/curves / WebAssembly |",
+    "| --- | --- | --- | --- |",
+    ...rows
+  ]
+}
+
+// ---- One signature and one public key: libsecp256k1 in WebAssembly against @noble/curves
+
+const signing = async (): Promise<Array<string>> => {
+  const wasm = signer()
+  if (wasm === undefined) return ["WebAssembly is unavailable here: signing was not measured."]
+  const keys = Array.from({ length: 64 }, (_, i) => keccak_256(new Uint8Array([i, 1])))
+  const hashes = keys.map((k) => keccak_256(k))
+  const cases = [
+    {
+      name: "one signature (RFC 6979, low s, recovery id)",
+      wasm: () => keys.forEach((k, i) => wasm.sign(hashes[i]!, k)),
+      noble: () => keys.forEach((k, i) => secp256k1.Signature.fromBytes(secp256k1.sign(hashes[i]!, k, { prehash: false, format: "recovered" }), "recovered"))
+    },
+    {
+      name: "one public key (65 bytes)",
+      wasm: () => keys.forEach((k) => wasm.publicKey(k, false)),
+      noble: () => keys.forEach((k) => secp256k1.getPublicKey(k, false))
+    }
+  ]
+  const rows: Array<string> = []
+  for (const c of cases) {
+    const ratios: Array<number> = []
+    let last: ReadonlyArray<{ readonly medianMs: number }> = []
+    for (let run = 0; run < RUNS; run++) {
+      last = await compare([{ name: "wasm", run: c.wasm }, { name: "noble", run: c.noble }], { rounds: 10, warmup: 2 })
+      ratios.push(last[1]!.medianMs / last[0]!.medianMs)
+    }
+    const per = (i: number) => `${(last[i]!.medianMs / keys.length * 1000).toFixed(0)} µs`
+    rows.push(`| ${c.name} | ${per(0)} | ${per(1)} | ${spread(ratios)} |`)
+  }
+  return [
+    "| signing | libsecp256k1 in WebAssembly (last run) | @noble/curves (last run) | @noble/curves / WebAssembly |",
     "| --- | --- | --- | --- |",
     ...rows
   ]
@@ -250,6 +289,7 @@ export const run = async (): Promise<ReadonlyArray<string>> => {
   const lines: Array<string> = ["### Verified results and reliable sends", ""]
   lines.push(...await verificationCost(), "")
   lines.push(...await signerCheck(), "")
+  lines.push(...await signing(), "")
   lines.push(...await faultTable())
   return lines
 }

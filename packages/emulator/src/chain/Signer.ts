@@ -9,7 +9,6 @@
  * @internal
  */
 import type { SqlError } from "@effect/sql"
-import { secp256k1 } from "@noble/curves/secp256k1.js"
 import { Effect, Either, Option, Redacted } from "effect"
 import { Address } from "effect-kas-wallet"
 import * as Klaytn from "./Klaytn.js"
@@ -173,8 +172,8 @@ export const make = (store: LedgerStore.Service, vault: KeyVault.Service): Effec
           if (row.value.status === "corrupted") return yield* new Refusal.AccountCorrupted({ address: row.value.address, use: "sign" })
           if (row.value.status !== "enabled") return yield* new Refusal.CannotSign({ address: row.value.address })
           const key = yield* openKey(row.value)
-          const signature = yield* Either.match(Klaytn.sign(hash, key, pool.chainId), { onLeft: (e) => internalFailure(e.reason), onRight: Effect.succeed })
-          return Option.some({ signature, publicKey: secp256k1.getPublicKey(key, true) })
+          const signed = Either.all({ signature: Klaytn.sign(hash, key, pool.chainId), publicKey: Klaytn.publicKeyOfKey(key) })
+          return Option.some(yield* Either.match(signed, { onLeft: (e) => internalFailure(e.reason), onRight: Effect.succeed }))
         })
     }
   })

@@ -13,10 +13,10 @@
  * @internal
  */
 import type { SqlError } from "@effect/sql"
-import { secp256k1 } from "@noble/curves/secp256k1.js"
 import { Clock, Context, Effect, Either, Layer, Option, Redacted } from "effect"
 import { createHash } from "node:crypto"
 import { type ChainId, Key, Krn } from "effect-kas-wallet"
+import * as Klaytn from "effect-kas-wallet/Klaytn"
 import * as AccountKeys from "../chain/AccountKeys.js"
 import * as Refusal from "../Refusal.js"
 import * as KeyVault from "../store/KeyVault.js"
@@ -258,11 +258,11 @@ export const make: Effect.Effect<Service, never, Store.Store | KeyVault.KeyVault
         const found = yield* store.findWalletKey(poolId, krn, keyHex)
         if (Option.isNone(found)) return yield* new Refusal.NotFound({})
         const opened = yield* openSealed(found.value.sealed, krn, keyHex)
-        // RFC 6979 nonces, low s; noble's recovered form is recovery id, r, s.
-        const signature = secp256k1.sign(hash, Redacted.value(opened), { prehash: false, format: "recovered" })
-        const rs = Buffer.from(signature.subarray(1, 65)).toString("hex")
-        const v = signature[0]!.toString(16).padStart(2, "0")
-        return { signedData: `0x${rs}${v}` as Key.KeySignature["signedData"] }
+        // RFC 6979 nonces, low s. The signature ends with the recovery id: Klaytn's `v` on chain 0
+        // is 35 + it.
+        const { r, s, v } = yield* Effect.orDie(Klaytn.sign(hash, Redacted.value(opened), 0))
+        const hex = (n: bigint | number, digits: number) => n.toString(16).padStart(digits, "0")
+        return { signedData: `0x${hex(r, 64)}${hex(s, 64)}${hex(v - 35, 2)}` as Key.KeySignature["signedData"] }
       }),
 
     openKey: (caller, raw) =>

@@ -343,17 +343,21 @@ export interface Queries {
 export const make = ({ read, sql }: Client): Queries => {
   const transactionColumns = sql.literal(TransactionColumns)
   return {
+    // Read by every transaction's acceptance: straight to the database client (`read`).
     chain: (chainId) =>
-      sql<{
+      read<{
         readonly gasPrice: string
         readonly genesisMs: number | null
         readonly feePayer: string | null
         readonly feePayerKey: unknown
         readonly minedBlock: number
         readonly poolVersion: number
-      }>`SELECT gas_price AS "gasPrice", genesis_ms AS "genesisMs", fee_payer_address AS "feePayer",
+      }>(
+        `SELECT gas_price AS "gasPrice", genesis_ms AS "genesisMs", fee_payer_address AS "feePayer",
           fee_payer_key AS "feePayerKey", mined_block AS "minedBlock", pool_version AS "poolVersion"
-          FROM chains WHERE chain_id = ${chainId}`.pipe(
+          FROM chains WHERE chain_id = ?`,
+        [chainId]
+      ).pipe(
         Effect.flatMap((rows) => {
           const row = rows[0]
           // Migration 0003 made a row for each chain the emulator serves.

@@ -7,11 +7,13 @@
  * columns twice, throws and catches an exception to learn that an `INSERT` returns no rows, and
  * builds each row with `Object.defineProperty` per value. Measured on this project's machine, a
  * one-row query cost about 140 µs through it against 30 µs through the binding with its statement
- * kept; a value transfer runs fifteen statements (docs/emulator.md, "Durability and speed").
+ * kept; a value transfer runs fifteen statements (docs/emulator.md, "Durability and speed"). Here a
+ * statement's rows share a prototype that reads their values by index.
  *
  * What it keeps of @libsql/client's contract, which @effect/sql-libsql and the emulator read:
  * - rows are objects keyed by column name (the first of two equal names wins), with `length` and
- *   the values by index, not enumerable; integers are numbers, and one beyond 2^53 is an error
+ *   the values by index, not enumerable (read through the row's prototype here, where
+ *   @libsql/client defines them on the row); integers are numbers, and one beyond 2^53 is an error
  *   rather than a rounded number; BLOBs are `ArrayBuffer`s;
  * - an SQLite failure is a `LibsqlError` with SQLite's extended code (`SQLITE_CONSTRAINT_CHECK`,
  *   ...), which the ledger reads to tell a conflict;
@@ -50,6 +52,8 @@ interface Prepared {
   readonly statement: Libsql.Statement<Array<unknown>>
   /** Column names, for a statement that returns rows; `undefined` for one that does not. */
   readonly columns: ReadonlyArray<string> | undefined
+  /** How its rows are made, for a statement that returns rows. */
+  readonly rows: RowShape | undefined
 }
 
 const minSafe = BigInt(Number.MIN_SAFE_INTEGER)
@@ -92,15 +96,44 @@ const toArgs = (args: InArgs | undefined): Array<unknown> | Record<string, unkno
 const toError = (e: unknown): unknown =>
   e instanceof Libsql.SqliteError ? new LibsqlError(e.message, e.code, (e as { rawCode?: number }).rawCode, e) : e
 
-const row = (values: ReadonlyArray<unknown>, columns: ReadonlyArray<string>): Row => {
-  const out: Record<string | number, unknown> = {}
-  Object.defineProperty(out, "length", { value: values.length })
-  for (let i = 0; i < values.length; i++) {
-    const value = fromSql(values[i])
-    Object.defineProperty(out, i, { value })
-    const column = columns[i]!
-    if (!Object.hasOwn(out, column)) out[column] = value
-  }
+// A row's values, in column order: where its prototype reads `length` and the values by index.
+const Values = Symbol("values")
+
+type WithValues = { readonly [Values]: ReadonlyArray<unknown> }
+
+/** The rows of one statement: their shared prototype, and which value each name takes. */
+interface RowShape {
+  readonly prototype: object
+  readonly names: ReadonlyArray<readonly [name: string, index: number]>
+}
+
+// The rows of a statement share a prototype that reads `length` and the values by index (not
+// enumerable, as @libsql/client's are), so that a row's own properties are its names only, set in
+// the same order every time: V8 keeps such objects fast, where numbered properties defined one by
+// one on each row made every row a dictionary. A name takes its first column's value; `length`
+// and the indexes stay the prototype's, as they stay the row's own ones in @libsql/client's rows.
+const rowShape = (columns: ReadonlyArray<string>): RowShape => {
+  const prototype = {}
+  Object.defineProperty(prototype, "length", { get: (function(this: WithValues) { return this[Values].length }) })
+  const reserved = new Set(["length"])
+  columns.forEach((_, i) => {
+    reserved.add(String(i))
+    Object.defineProperty(prototype, i, { get: (function(this: WithValues) { return this[Values][i] }) })
+  })
+  const names: Array<readonly [string, number]> = []
+  columns.forEach((name, i) => {
+    if (reserved.has(name)) return
+    reserved.add(name)
+    names.push([name, i])
+  })
+  return { prototype, names }
+}
+
+const row = (raw: ReadonlyArray<unknown>, shape: RowShape): Row => {
+  const values = raw.map(fromSql)
+  const out = Object.create(shape.prototype) as Record<string | symbol, unknown>
+  Object.defineProperty(out, Values, { value: values })
+  for (const [name, i] of shape.names) out[name] = values[i]
   return out as unknown as Row
 }
 
@@ -136,7 +169,8 @@ class Connection {
     if (kept !== undefined) return kept
     const statement = this.#db.prepare<Array<unknown>>(sql)
     statement.safeIntegers(true)
-    const prepared: Prepared = { statement, columns: statement.reader ? statement.raw(true).columns().map((c) => c.name) : undefined }
+    const columns = statement.reader ? statement.raw(true).columns().map((c) => c.name) : undefined
+    const prepared: Prepared = { statement, columns, rows: columns !== undefined ? rowShape(columns) : undefined }
     if (this.#prepared.size >= MaxStatements) this.#prepared.delete(this.#prepared.keys().next().value!)
     this.#prepared.set(sql, prepared)
     return prepared
@@ -145,11 +179,11 @@ class Connection {
   run(stmt: InStatement): ResultSet {
     const { args, sql } = typeof stmt === "string" ? { sql: stmt, args: undefined } : stmt
     try {
-      const { columns, statement } = this.#prepare(sql)
+      const { columns, rows, statement } = this.#prepare(sql)
       // One argument, an array or an object, is how the binding takes positional or named values.
       const values = toArgs(args)
       if (columns !== undefined) {
-        return resultSet(columns, (statement.all(values) as Array<Array<unknown>>).map((r) => row(r, columns)), 0, undefined)
+        return resultSet(columns, (statement.all(values) as Array<Array<unknown>>).map((r) => row(r, rows!)), 0, undefined)
       }
       const info = statement.run(values)
       return resultSet([], [], info.changes, BigInt(info.lastInsertRowid))

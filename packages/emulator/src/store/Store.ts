@@ -11,7 +11,8 @@
 import { SqlClient, type SqlError } from "@effect/sql"
 import { type Brand, Context, Effect, Layer, Option } from "effect"
 import type { ChainId, Krn } from "effect-kas-wallet"
-import { bytes } from "./LedgerClient.js"
+import type * as Database from "./Database.js"
+import { bytes, make as ledgerClient } from "./LedgerClient.js"
 
 /**
  * A member (a service account of the console).
@@ -419,8 +420,8 @@ const toKeyRow = (r: RawKey): KeyRow => ({ ...r, salt: bytes(r.salt), secretHash
  * @since 0.1.0
  * @category constructors
  */
-export const make: Effect.Effect<Service, never, SqlClient.SqlClient> = Effect.gen(function*() {
-  const sql = yield* SqlClient.SqlClient
+export const make: Effect.Effect<Service, never, SqlClient.SqlClient | Database.RawClient> = Effect.gen(function*() {
+  const { read, sql } = yield* ledgerClient
   const first = <A>(rows: ReadonlyArray<A>): Option.Option<A> => Option.fromNullable(rows[0])
 
   const memberColumns = sql`id, account_id AS "accountId", created_at AS "createdAt"`
@@ -442,12 +443,15 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient> = Effect.g
   // A key of the key service exactly as the service answers it: blob, keyId, krn, publicKey.
   const walletKeyJson = (krn: string) =>
     sql`json_object('blob', blob, 'keyId', ${`${krn}:`} || key_hex, 'krn', ${krn}, 'publicKey', public_key)`
-  const keyColumns = sql`k.access_key_id AS "accessKeyId", k.member_id AS "memberId", m.account_id AS "accountId",
+  const keyColumnsText = `k.access_key_id AS "accessKeyId", k.member_id AS "memberId", m.account_id AS "accountId",
     k.salt, k.secret_hash AS "secretHash", k.created_at AS "createdAt"`
+  const keyColumns = sql.literal(keyColumnsText)
 
+  // Every authenticated request reads its key: straight to the database client, as the ledger's
+  // reads (LedgerClient's `read`: no statement compilation, span or semaphore).
   const findKey = (accessKeyId: string) =>
-    sql<RawKey>`SELECT ${keyColumns} FROM api_keys k JOIN members m ON m.id = k.member_id
-      WHERE k.access_key_id = ${accessKeyId}`.pipe(Effect.map((rows) => Option.map(first(rows), toKeyRow)))
+    read<RawKey>(`SELECT ${keyColumnsText} FROM api_keys k JOIN members m ON m.id = k.member_id WHERE k.access_key_id = ?`, [accessKeyId])
+      .pipe(Effect.map((rows) => Option.map(first(rows), toKeyRow)))
 
   const service: Service = {
     setting: (name, initial) =>
@@ -687,4 +691,4 @@ export const make: Effect.Effect<Service, never, SqlClient.SqlClient> = Effect.g
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<Store, never, SqlClient.SqlClient> = Layer.effect(Store, make)
+export const layer: Layer.Layer<Store, never, SqlClient.SqlClient | Database.RawClient> = Layer.effect(Store, make)

@@ -427,11 +427,16 @@ const transfersSideBySide = async (anvil: string, dataDir: string) => {
     servers.push(await emulatorTransfers("`kas-wallet emulator --data-dir D` (file database, interval mining: the default)", ["--data-dir", dataDir]))
     servers.push(await emulatorTransfers("`kas-wallet emulator --ephemeral` (in memory, interval mining)", ["--ephemeral"]))
     if (baseline.bin !== undefined) {
-      servers.push(await emulatorTransfers("`kas-wallet emulator --ephemeral`, baseline build", ["--ephemeral"], baseline.bin))
+      servers.push(await emulatorTransfers("`kas-wallet emulator --ephemeral` (in memory, interval mining), baseline build", ["--ephemeral"], baseline.bin))
     }
     // Instant mining (a block per transaction, as anvil's automine), where the build has it.
-    const instant = await emulatorTransfers("`kas-wallet emulator --ephemeral --mining instant`", ["--ephemeral", "--mining", "instant"]).catch(() => undefined)
+    const instantArgs = ["--ephemeral", "--mining", "instant"]
+    const instant = await emulatorTransfers("`kas-wallet emulator --ephemeral --mining instant`", instantArgs).catch(() => undefined)
     if (instant !== undefined) servers.push(instant)
+    if (instant !== undefined && baseline.bin !== undefined) {
+      const base = await emulatorTransfers("`kas-wallet emulator --ephemeral --mining instant`, baseline build", instantArgs, baseline.bin).catch(() => undefined)
+      if (base !== undefined) servers.push(base)
+    }
     const loads = [
       { name: "1 sender", workers: 1, each: SINGLE_SENDER_TRANSFERS },
       { name: `${SENDERS} senders at once`, workers: SENDERS, each: TRANSFERS_PER_SENDER }
@@ -465,14 +470,18 @@ const transfersSideBySide = async (anvil: string, dataDir: string) => {
         return `| ${s.name} | ${l.name} | ${median(f.rates).toFixed(0)}/s (${spread(f.rates, 0)}) | ${i === 0 ? "1" : ratio(toAnvil)} | ${median(f.cpu).toFixed(2)} ms (${spread(f.cpu, 2)}) | ${i === 0 ? "1" : ratio(cpuToAnvil)} | ${target} |`
       })
     )
-    // The current build against the baseline one, both `--ephemeral`, round by round.
-    const base = servers.findIndex((s) => s.name.endsWith("baseline build"))
-    const paired = base < 0 ? [] : loads.map((l, j) => {
-      const now = figures[2]![j]!
-      const then = figures[base]![j]!
-      const rate = now.rates.map((r, k) => r / then.rates[k]!)
-      const cpu = now.cpu.map((c, k) => c / then.cpu[k]!)
-      return `- \`--ephemeral\`, ${l.name}: this build / the baseline: ${ratio(rate)} the rate, ${ratio(cpu)} the CPU per transfer.`
+    // The current build against the baseline one, in each mode the baseline ran, round by round.
+    const paired = servers.flatMap((s, base) => {
+      if (!s.name.endsWith(", baseline build")) return []
+      const current = servers.findIndex((c) => c.name === s.name.slice(0, -", baseline build".length))
+      const mode = s.name.includes("instant") ? "`--ephemeral --mining instant`" : "`--ephemeral`"
+      return current < 0 ? [] : loads.map((l, j) => {
+        const now = figures[current]![j]!
+        const then = figures[base]![j]!
+        const rate = now.rates.map((r, k) => r / then.rates[k]!)
+        const cpu = now.cpu.map((c, k) => c / then.cpu[k]!)
+        return `- ${mode}, ${l.name}: this build / the baseline: ${ratio(rate)} the rate, ${ratio(cpu)} the CPU per transfer.`
+      })
     })
     return [
       `### Transfers beside anvil ${AnvilVersion}`,
