@@ -2,7 +2,8 @@
  * Raw HTTP helpers for the emulator tests: requests through @effect/platform's HttpClient (the
  * client library is not used here on purpose: these tests pin the wire contract itself).
  */
-import { FetchHttpClient, HttpClient, HttpClientRequest } from "@effect/platform"
+import { HttpClient, HttpClientRequest } from "@effect/platform"
+import { NodeHttpClient } from "@effect/platform-node"
 import type { HttpMethod } from "@effect/platform/HttpMethod"
 import { SqlClient } from "@effect/sql"
 import { expect } from "@effect/vitest"
@@ -37,7 +38,7 @@ const parse = (text: string): unknown => {
 }
 
 /** The HTTP client layer of the tests. */
-export const clientLayer = FetchHttpClient.layer
+export const clientLayer = NodeHttpClient.layerUndici
 
 /** Sends one request; transport failures (a dropped connection) are failures of the effect. */
 export const sendEither = (

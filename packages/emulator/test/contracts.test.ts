@@ -8,7 +8,6 @@
  * contract address (keccak256 of rlp([sender, nonce])), calldata (selector and padded words), the
  * Transfer log's topics, the logs bloom, Klaytn's intrinsic gas, and the fee split.
  */
-import { FetchHttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { keccak_256 } from "@noble/hashes/sha3.js"
 import { Effect, FastCheck as fc, Runtime, Schema, TestClock } from "effect"
@@ -19,7 +18,7 @@ import * as path from "node:path"
 import { Transaction } from "effect-kas-wallet"
 import * as Emulator from "../src/Emulator.js"
 import { GasPrice, memberTx, type TxApi, unhex } from "./_ledger.js"
-import { expectError } from "./_support.js"
+import { clientLayer, expectError } from "./_support.js"
 import { createdAddress, hex } from "./support/klaytn.js"
 import * as KasToken from "../../cli/src/tour/KasToken.js"
 
@@ -160,7 +159,7 @@ describe("contracts on the wire", () => {
       // The global fee payer's part is on the member's bill.
       const bills = yield* Effect.orDie(e.feeBills())
       expect(bills[0]?.transactions).toBe(1)
-    }).pipe(Effect.provide(FetchHttpClient.layer)))
+    }).pipe(Effect.provide(clientLayer)))
 
   it.scoped("execute transfer(address,uint256): balances through contract/call, the Transfer log with its block fields, and the logs bloom", () =>
     Effect.gen(function*() {
@@ -223,7 +222,7 @@ describe("contracts on the wire", () => {
       expect([...inBlock, evmGas(yield* c.receipt(third.transactionHash))]).toEqual([12_663, 12_663, 12_663])
       // The first transfer to an empty balance (a zero slot set: 20000 instead of 2900).
       expect(Number(receipt.gasUsed) - intrinsic("execute", "fd-user", 40, input)).toBe(29_763)
-    }).pipe(Effect.provide(FetchHttpClient.layer)))
+    }).pipe(Effect.provide(clientLayer)))
 
   it.scoped("a revert or a halt is committed: CommitError with txError, the nonce moves on, the fee is charged, nothing else changes", () =>
     Effect.gen(function*() {
@@ -272,7 +271,7 @@ describe("contracts on the wire", () => {
       expect(failedReceipt).toMatchObject({ status: "CommitError", txError: "0x9", contractAddress: createdAddress(from, failed.nonce) })
       const probe = c.ok(yield* c.call({ to: failedReceipt.contractAddress, data: { methodName: "balanceOf", arguments: [{ type: "address", value: from }] } }))
       expect(probe.result).toBe("0x")
-    }).pipe(Effect.provide(FetchHttpClient.layer)))
+    }).pipe(Effect.provide(clientLayer)))
 
   it.scoped("the service's refusals: codes for bad bodies; not a program account, a transfer to a contract: 1065001; nothing changes", () =>
     Effect.gen(function*() {
@@ -342,7 +341,7 @@ describe("contracts on the wire", () => {
       expect(unsentDeploy).toMatchObject({ status: "Pending", typeInt: 0x29 })
       expectError(yield* c.api.receipt(unsent.transactionHash), 400, 1065000)
       expect(yield* c.state(watched)).toEqual(before)
-    }).pipe(Effect.provide(FetchHttpClient.layer)))
+    }).pipe(Effect.provide(clientLayer)))
 
   it.scoped("contract/call: the calldata as the service encodes it, and the raw return data, at the latest state", () =>
     Effect.gen(function*() {
@@ -374,7 +373,7 @@ describe("contracts on the wire", () => {
       // An address without code answers nothing, as Klaytn's call does.
       expect(c.ok(yield* c.call({ to: OUTSIDER, data: { methodName: "totalSupply" } }))).toEqual({ data: selector("totalSupply()"), result: "0x" })
       expect(Schema.decodeUnknownSync(Transaction.ContractCallResult)(supply)).toEqual(supply)
-    }).pipe(Effect.provide(FetchHttpClient.layer)))
+    }).pipe(Effect.provide(clientLayer)))
 
   it.scoped("state survives a restart on the same database; a contract on 1001 does not exist on 8217", () =>
     Effect.gen(function*() {
@@ -423,7 +422,7 @@ describe("contracts on the wire", () => {
       expect(yield* c.balanceOf(mainnetToken, onMainnet, 8217)).toBe(SUPPLY)
       expect(c.ok(yield* c.call({ to: mainnetToken, data: { methodName: "totalSupply" } })).result).toBe("0x")
       expect(yield* c.balanceOf(token, OUTSIDER)).toBe(100n)
-    }).pipe(Effect.provide(FetchHttpClient.layer)))
+    }).pipe(Effect.provide(clientLayer)))
 })
 
 describe("the EVM's gas budget", () => {
@@ -463,7 +462,7 @@ describe("the EVM's gas budget", () => {
       expect(huge).toBeLessThan(50_000_000n)
 
       yield* limitHolds(e, from, probe, 30_000_000)
-    }).pipe(Effect.provide(FetchHttpClient.layer)))
+    }).pipe(Effect.provide(clientLayer)))
 
   it.scoped("a lower gas cap caps calls and transactions alike", () =>
     Effect.gen(function*() {
@@ -480,7 +479,7 @@ describe("the EVM's gas budget", () => {
       const unset = BigInt(c.ok(yield* c.call({ to: probe, data: { methodName: "gasLeft" } })).result)
       expect(unset).toBe(huge)
       yield* limitHolds(e, from, probe, 1_000_000)
-    }).pipe(Effect.provide(FetchHttpClient.layer)))
+    }).pipe(Effect.provide(clientLayer)))
 
   it.live("limits out of range fail the layer with a configuration error naming them", () =>
     Effect.gen(function*() {
@@ -499,7 +498,7 @@ describe("call arguments from a hostile client", () => {
       const c = contracts(e)
       const reply = yield* c.call({ to: OUTSIDER, data: { methodName: "f", arguments: [{ type: `uint8${"[]".repeat(20_000)}`, value: [] }] } })
       expectError(reply, 400, 1061615)
-    }).pipe(Effect.provide(FetchHttpClient.layer)))
+    }).pipe(Effect.provide(clientLayer)))
 })
 
 describe("contract routes under random bodies", () => {
@@ -555,6 +554,6 @@ describe("contract routes under random bodies", () => {
       )
       // Most random bodies are refused: the property is about refusals, not a vacuous pass.
       expect(refused).toBeGreaterThan(answered / 2)
-    }).pipe(Effect.provide(FetchHttpClient.layer)))
+    }).pipe(Effect.provide(clientLayer)))
 })
 

@@ -5,7 +5,7 @@
  * intrinsic gas; cancels replacing a pending transaction; raw RLP relayed from a wallet outside KAS
  * and signed by a pool account; and the spec's refusals, each changing nothing.
  */
-import { FetchHttpClient, type HttpClient } from "@effect/platform"
+import type { HttpClient } from "@effect/platform"
 import { RLP } from "@ethereumjs/rlp"
 import { expect, layer } from "@effect/vitest"
 import { secp256k1 } from "@noble/curves/secp256k1.js"
@@ -15,6 +15,7 @@ import { type Address, ChainId, FeeDelegation, Transaction, TransactionKind, Wal
 import * as Klaytn from "effect-kas-wallet/Klaytn"
 import * as Emulator from "../src/Emulator.js"
 import { memberTx } from "./_ledger.js"
+import { clientLayer } from "./_support.js"
 import { bytesOf, hex, klaytnFields, listOf, minimal, type Nested, recover, unhex } from "./support/klaytn.js"
 
 const KLAY = 10n ** 18n
@@ -46,7 +47,7 @@ const outsider = () => {
   return { key, address: right(Klaytn.addressOfKey(key)) }
 }
 
-layer(Layer.merge(Emulator.layer({ port: 0, mining: "manual" }), FetchHttpClient.layer))("every other transaction kind, in manual mining", (it) => {
+layer(Layer.merge(Emulator.layer({ port: 0, mining: "manual" }), clientLayer))("every other transaction kind, in manual mining", (it) => {
   const setUp = Effect.gen(function*() {
     const e = yield* Emulator.Emulator
     const api = memberTx(e)
@@ -335,7 +336,7 @@ const signedBy = (tx: Klaytn.Tx, key: Uint8Array) => {
   ] as Array<Uint8Array>)]))
 }
 
-layer(Layer.merge(Emulator.layer({ port: 0, mining: "manual" }), FetchHttpClient.layer))("what mining checks again", (it) => {
+layer(Layer.merge(Emulator.layer({ port: 0, mining: "manual" }), clientLayer))("what mining checks again", (it) => {
   it.effect("a value that would overflow its recipient is committed failed, and the block is made; a relayed cancel replaces its nonce; a transaction signed with a key updated away is dropped", () =>
     Effect.gen(function*() {
       const e = yield* Emulator.Emulator

@@ -4,7 +4,6 @@
  * the ledger as it was), a model of the ledger against random transfers, 100 concurrent transfers
  * from one account, two emulators on one database, and the atomicity of a ledger write.
  */
-import { FetchHttpClient } from "@effect/platform"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
 import { Effect, Either, FastCheck as fc, Layer, Schema, TestClock } from "effect"
@@ -22,7 +21,7 @@ import * as ChainState from "../src/store/ChainState.js"
 import * as WalletApi from "effect-kas-wallet/WalletApi"
 import * as Input from "../src/http/Input.js"
 import { GasPrice, intrinsic, memberTx, newMemberTx, unhex, verifySigned } from "./_ledger.js"
-import { expectError } from "./_support.js"
+import { clientLayer, expectError } from "./_support.js"
 
 const KLAY = 10n ** 18n
 const ZERO = "0x0000000000000000000000000000000000000000"
@@ -117,7 +116,7 @@ describe("transfers on the wire", () => {
       expect(new Set(yield* Effect.forEach(sent, ({ result }) => Effect.map(api.receipt(result.transactionHash), (r) => r.body.transactionIndex)))).toEqual(
         new Set(["0x0", "0x1", "0x2", "0x3", "0x4", "0x5"])
       )
-    }).pipe(Effect.provide(FetchHttpClient.layer)))
+    }).pipe(Effect.provide(clientLayer)))
 
   it.scoped("the block clock: Pending without block fields until the next block, then Committed in it; blocks never go back", () =>
     Effect.gen(function*() {
@@ -168,7 +167,7 @@ describe("transfers on the wire", () => {
       expectError(yield* api.receipt("0xnothex"), 400, 1061607)
       // Any case.
       expect((yield* api.receipt(`0x${first.slice(2).toUpperCase()}`)).body.transactionHash).toBe(first)
-    }).pipe(Effect.provide(FetchHttpClient.layer)))
+    }).pipe(Effect.provide(clientLayer)))
 })
 
 describe("the service's rules", () => {
@@ -289,7 +288,7 @@ describe("the service's rules", () => {
       expect(yield* Effect.orDie(e.feeBills({ accountId: api.accountId }))).toEqual([
         { accountId: api.accountId, chainId: 1001, feePayer: e.globalFeePayer(1001), fees: 31_000n * GasPrice, transactions: 1 }
       ])
-    }).pipe(Effect.provide(FetchHttpClient.layer)))
+    }).pipe(Effect.provide(clientLayer)))
 
   it.scoped("submit: false signs and answers Pending, without the node's checks, and changes nothing", () =>
     Effect.gen(function*() {
@@ -312,7 +311,7 @@ describe("the service's rules", () => {
         expectError(yield* api.receipt(reply.body.transactionHash), 400, 1065000)
       }
       expect(yield* snapshot(e, [from, payer, to], api.accountId)).toEqual(before)
-    }).pipe(Effect.provide(FetchHttpClient.layer)))
+    }).pipe(Effect.provide(clientLayer)))
 
   it("the request bodies of the reference's examples decode with the endpoints' schemas", () => {
     // The request examples of the public KAS reference (as the official client documents them,
@@ -389,7 +388,7 @@ const initialBalance = fc.oneof(fc.bigInt({ min: 0n, max: 10n ** 16n }), fc.bigI
 const outcomes = new Map<string, number>()
 const count = (outcome: string) => outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1)
 
-layer(Layer.merge(Emulator.layer(), FetchHttpClient.layer))("a model of the ledger", (it) => {
+layer(Layer.merge(Emulator.layer(), clientLayer))("a model of the ledger", (it) => {
   it.effect.prop(
     "random transfers: each applies fully as the model says or is refused and changes nothing; the sum of balances drops by exactly the fees the ledger's accounts paid; nonces count up; the fee splits exactly",
     [fc.array(initialBalance, { minLength: 4, maxLength: 4 }), fc.array(operation, { minLength: 1, maxLength: 10 })],
@@ -577,7 +576,7 @@ describe("more than one writer", () => {
       const fees = 20n * 21_000n * GasPrice // the other 20 were paid by the global fee payer
       expect(yield* Effect.orDie(first.balance(1001, from))).toMatchObject({ balance: KLAY - 40n - fees, nonce: 40 })
       expect((yield* Effect.orDie(second.feeBills()))[0]).toMatchObject({ fees: 20n * 31_000n * GasPrice, transactions: 20 })
-    }).pipe(Effect.provide(FetchHttpClient.layer)), { timeout: 60_000 })
+    }).pipe(Effect.provide(clientLayer)), { timeout: 60_000 })
 
   it.effect.prop(
     "a ledger write with any one of its reads stale writes nothing, and succeeds once read again",

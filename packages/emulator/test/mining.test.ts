@@ -4,14 +4,13 @@
  * changed), interval (a transaction pending in the pool until its block's time, where a cancel
  * or a replacement of its nonce takes its place). Time is the TestClock's: no wall-clock waits.
  */
-import { FetchHttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { secp256k1 } from "@noble/curves/secp256k1.js"
 import { Effect, Either, TestClock } from "effect"
 import * as Klaytn from "effect-kas-wallet/Klaytn"
 import * as Emulator from "../src/Emulator.js"
 import { GasPrice, memberTx } from "./_ledger.js"
-import { expectError } from "./_support.js"
+import { clientLayer, expectError } from "./_support.js"
 import { hex } from "./support/klaytn.js"
 
 const KLAY = 10n ** 18n
@@ -70,7 +69,7 @@ describe("instant mining", () => {
       expect(refused.body.message).toContain("instant mining")
       expect(yield* Effect.flip(e.mine())).toMatchObject({ _tag: "ConsoleError", reason: "InvalidInput" })
       expect(yield* rpc("eth_blockNumber", [])).toBe("0x3")
-    }).pipe(Effect.provide(FetchHttpClient.layer)))
+    }).pipe(Effect.provide(clientLayer)))
 })
 
 describe("interval mining: a real pending pool", () => {
@@ -107,5 +106,5 @@ describe("interval mining: a real pending pool", () => {
       // Only the cancels' fees: no value moved.
       expect(after.balance).toBe(KLAY - BigInt(a.gasUsed) * GasPrice - BigInt(b.gasUsed) * GasPrice)
       expect((yield* e.balance(1001, OUTSIDER)).balance).toBe(0n)
-    }).pipe(Effect.provide(FetchHttpClient.layer)))
+    }).pipe(Effect.provide(clientLayer)))
 })

@@ -6,7 +6,6 @@
  * implementation (@ethereumjs/rlp, @noble/curves); nonces kept in order, fee delegation, refusals
  * that change nothing.
  */
-import { FetchHttpClient } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import { RLP } from "@ethereumjs/rlp"
 import { secp256k1 } from "@noble/curves/secp256k1.js"
@@ -14,7 +13,7 @@ import { keccak_256 } from "@noble/hashes/sha3.js"
 import { Effect, Layer, TestClock } from "effect"
 import * as Emulator from "../src/Emulator.js"
 import { memberTx, newMemberTx, type TxApi } from "./_ledger.js"
-import type { Reply } from "./_support.js"
+import { clientLayer, type Reply } from "./_support.js"
 import { encodeKey, hex, klaytnFields, minimal, recover } from "./support/klaytn.js"
 
 const CHAIN = 1001
@@ -56,7 +55,7 @@ const routes = (api: TxApi) => ({
   account: (address: string) => api.request("GET", `/v2/account/${address}`, undefined)
 })
 
-layer(Layer.merge(Emulator.layer({ port: 0 }), FetchHttpClient.layer))("multisig accounts", (it) => {
+layer(Layer.merge(Emulator.layer({ port: 0 }), clientLayer))("multisig accounts", (it) => {
   // A multisig account holding `funds`, its three signers (weights 2, 1, 1; threshold 3), a recipient.
   const setUp = (funds: bigint) =>
     Effect.gen(function*() {

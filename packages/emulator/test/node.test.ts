@@ -6,7 +6,7 @@
  * `klay_sendRawTransaction`, and read back through the RPC and the wallet route; contracts are the
  * fixtures of test/fixtures/contracts.
  */
-import { FetchHttpClient, type HttpClient } from "@effect/platform"
+import type { HttpClient } from "@effect/platform"
 import { createMPT } from "@ethereumjs/mpt"
 import { RLP } from "@ethereumjs/rlp"
 import { expect, layer } from "@effect/vitest"
@@ -15,6 +15,7 @@ import { keccak_256 } from "@noble/hashes/sha3.js"
 import { Effect, FastCheck as fc, Layer, Redacted, TestClock } from "effect"
 import * as Emulator from "../src/Emulator.js"
 import { GasPrice, memberTx } from "./_ledger.js"
+import { clientLayer } from "./_support.js"
 import artifacts from "./fixtures/contracts/artifacts.json" with { type: "json" }
 import { addressOfKey, createdAddress, encodeKey, type Fields, hex, type KeySpec, klaytnFields, minimal, unhex } from "./support/klaytn.js"
 
@@ -73,7 +74,7 @@ const signLegacy = (f: { nonce: number; gas: number; to: string; value: bigint }
 
 const transfer = (from: string, nonce: number, to: string, value: bigint, gas = 21_000): Fields => ({ nonce, gasPrice: GasPrice, gas, to, value, from })
 
-layer(Layer.merge(Emulator.layer({ port: 0, mining: "manual" }), FetchHttpClient.layer))("the node route, POST /v1/klaytn", (it) => {
+layer(Layer.merge(Emulator.layer({ port: 0, mining: "manual" }), clientLayer))("the node route, POST /v1/klaytn", (it) => {
   const setUp = Effect.gen(function*() {
     const e = yield* Emulator.Emulator
     const api = memberTx(e)
@@ -462,7 +463,7 @@ layer(Layer.merge(Emulator.layer({ port: 0, mining: "manual" }), FetchHttpClient
 })
 
 /** Interval mining: a receipt exists once its block's time has come, in the block the clock made. */
-layer(FetchHttpClient.layer)("the node route, mining by interval", (it) => {
+layer(clientLayer)("the node route, mining by interval", (it) => {
   it.scoped("a transaction's receipt is null until its block is made, then in the block eth_getBlockByNumber shows at that number", () =>
     Effect.gen(function*() {
       const e = yield* Emulator.make({ port: 0, blockInterval: "1 second" }).pipe(Effect.orDie)

@@ -6,7 +6,6 @@
  * changing anything. Ledger-level (the ledger service over an in-memory database), then the client's
  * awaitReceipt over loopback HTTP, returning exactly when a block is mined.
  */
-import { FetchHttpClient } from "@effect/platform"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Effect, Either, Fiber, Layer, Option, Schedule, Schema, TestClock } from "effect"
 import { type Address, type Amount, type ChainId, FeeDelegation, Transaction, WalletClient } from "effect-kas-wallet"
@@ -23,6 +22,7 @@ import * as Accounts from "../src/services/Accounts.js"
 import * as Cursors from "../src/services/Cursors.js"
 import { wallet } from "./e2e/support.js"
 import { memberTx } from "./_ledger.js"
+import { clientLayer } from "./_support.js"
 import { untilSleeping, withClockMoving } from "../../../test/support/clock.js"
 
 const KLAY = 10n ** 18n
@@ -252,7 +252,7 @@ describe("interval and instant mining (ledger)", () => {
 })
 
 describe("manual mining through the client", () => {
-  layer(Layer.merge(wallet({ mining: "manual" }), FetchHttpClient.layer))((it) => {
+  layer(Layer.merge(wallet({ mining: "manual" }), clientLayer))((it) => {
     it.effect("awaitReceipt returns exactly when a block is mined; the console route mines; a bad body is a 400", () =>
       Effect.gen(function*() {
         const emulator = yield* Emulator.Emulator

@@ -3,12 +3,11 @@
  * `/_emulator/snapshot`, `/_emulator/revert`, `/_emulator/time`) and in-process: a revert brings
  * back every kind of state of every member, an id reverts once, a time never goes back.
  */
-import { FetchHttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as Emulator from "../src/Emulator.js"
 import { memberTx, newMemberTx, type TxApi } from "./_ledger.js"
-import { expectError } from "./_support.js"
+import { clientLayer, expectError } from "./_support.js"
 import { createdAddress } from "./support/klaytn.js"
 import * as KasToken from "../../cli/src/tour/KasToken.js"
 
@@ -120,7 +119,7 @@ describe("snapshot and revert", () => {
       const [block] = yield* e.mine(1001)
       expect(block!.transactions).toHaveLength(2)
       expect((yield* e.balance(1001, side)).nonce).toBe(1)
-    }).pipe(Effect.provide(FetchHttpClient.layer)))
+    }).pipe(Effect.provide(clientLayer)))
 
   it.scoped("a revert drops the snapshots taken after its own; in-process ids are the console's", () =>
     Effect.gen(function*() {
@@ -145,7 +144,7 @@ describe("snapshot and revert", () => {
       expect(yield* e.snapshot).toBe("0x4")
       yield* e.revert(first)
       expect((yield* e.balance(1001, from)).balance).toBe(1n)
-    }).pipe(Effect.provide(FetchHttpClient.layer)))
+    }).pipe(Effect.provide(clientLayer)))
 })
 
 describe("the next block's time", () => {
@@ -179,5 +178,5 @@ describe("the next block's time", () => {
       // The same time again is allowed (not before the latest block).
       yield* e.setNextBlockTime(future + 100)
       expect(yield* blockTime(yield* blockOf(yield* send))).toBe(future + 100)
-    }).pipe(Effect.provide(FetchHttpClient.layer)))
+    }).pipe(Effect.provide(clientLayer)))
 })
