@@ -140,7 +140,12 @@ export const check = (root: string, blocks: ReadonlyArray<Block>): ReadonlyArray
   }
   const checked = blocks.filter((b) => !b.flags.has("nocheck"))
   const files = new Map(checked.map((b) => [moduleOf(root, b), b]))
-  const host = ts.createCompilerHost(options, true)
+  const host = ts.createCompilerHost(options)
+  // As tsc reads them (its default since TypeScript 5.3): JSDoc comments of .ts and .d.ts files
+  // are parsed only where they bear on type errors (@see, @link). effect's declarations are mostly
+  // JSDoc: parsing this program took 2.6-2.7 s rather than 3.9 s, the whole check ~1.5 s less of
+  // CPU, with the same diagnostics.
+  host.jsDocParsingMode = ts.JSDocParsingMode.ParseForTypeErrors
   const getSourceFile = host.getSourceFile
   host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) => {
     const block = files.get(fileName)
