@@ -101,6 +101,7 @@ export const startDist = (): Promise<void> | undefined => {
   fs.rmSync(path.join(root, "dist"), { recursive: true, force: true })
   fs.rmSync(path.join(root, "packages/cli/dist"), { recursive: true, force: true })
   fs.rmSync(cliMetafile, { force: true })
+  // The ES modules, the CommonJS and the CLI's bundle at once: none reads what another writes.
   const client = build({
     entryPoints: sourceFiles(path.join(root, "src")),
     outdir: path.join(root, "dist"),
@@ -110,9 +111,9 @@ export const startDist = (): Promise<void> | undefined => {
     target: "es2022",
     sourcemap: true,
     logLevel: "silent"
-  }).then(buildCommonJs)
+  })
   const cli = bundle().then((result) => fs.writeFileSync(cliMetafile, JSON.stringify(result.metafile)))
-  return Promise.all([client, cli]).then(
+  return Promise.all([client, buildCommonJs(), cli]).then(
     () => {
       fs.writeFileSync(stamp, hash)
       writeOutcome("ok")
