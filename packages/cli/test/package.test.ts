@@ -40,14 +40,15 @@ const cli = (args: ReadonlyArray<string>, env: Record<string, string>): Promise<
 describe("the built CLI as a child process", () => {
   it.effect("--version and --help answer from the build, without colour when piped", () =>
     Effect.gen(function*() {
-      const version = yield* Effect.promise(() => cli(["--version"], {}))
+      // Three processes at once: each only waits for its own.
+      const [version, help, usage] = yield* Effect.promise(() =>
+        Promise.all([cli(["--version"], {}), cli(["accounts", "list", "--help"], { TERM: "xterm-256color" }), cli(["accounts", "list", "--siz", "3"], {})])
+      )
       expect(version).toEqual({ code: 0, stdout: `${manifest.version}\n`, stderr: "" })
-      const help = yield* Effect.promise(() => cli(["accounts", "list", "--help"], { TERM: "xterm-256color" }))
       expect(help.code).toBe(0)
       expect(help.stdout).toMatch(/^Usage: kas-wallet accounts list \[options\]$/m)
       expect(help.stdout).not.toContain("\x1b[")
       expect(help.stdout.trimEnd().split("\n").length).toBeLessThanOrEqual(40)
-      const usage = yield* Effect.promise(() => cli(["accounts", "list", "--siz", "3"], {}))
       expect(usage.code).toBe(2)
       expect(usage.stderr).toBe("kas-wallet: unknown option --siz for kas-wallet accounts list; see 'kas-wallet accounts list --help'\n")
     }))
@@ -62,14 +63,14 @@ describe("the built CLI as a child process", () => {
       }
       const run = (...args: Array<string>) => Effect.promise(() => cli(args, env))
 
-      const created = yield* run("accounts", "create", "--json")
+      // Listing, and the other exit codes, are tested in process (test/cli/): here, that a failure's
+      // exit code is the process's. Both at once: neither needs the other.
+      const [created, notFound] = yield* Effect.all([run("accounts", "create", "--json"), run("accounts", "get", `0x${"12".repeat(20)}`)], {
+        concurrency: 2
+      })
       expect(created.code, created.stderr).toBe(0)
       const account = JSON.parse(created.stdout) as { address: string; krn: string }
       expect(account.address).toMatch(/^0x[0-9a-fA-F]{40}$/)
-
-      // Listing, and the other exit codes, are tested in process (test/cli/): here, that a failure's
-      // exit code is the process's.
-      const notFound = yield* run("accounts", "get", `0x${"12".repeat(20)}`)
       expect(notFound.code).toBe(4)
       expect(notFound.stderr).toMatch(/^kas-wallet: no account 0x(12){20} in the default pool on chain 1001 .*\n$/)
       for (const output of [created, notFound]) {
