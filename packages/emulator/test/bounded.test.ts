@@ -33,13 +33,29 @@ const client = (url: string, authorization: string) => {
       headers: { authorization, "x-chain-id": "1001", ...(body !== undefined ? { "content-type": "application/json" } : {}) },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {})
     }).then(async (r) => ({ status: r.status, body: await r.text().then((t) => (t === "" ? undefined : JSON.parse(t))) }))
+  const ok = async (method: string, path: string, body?: unknown) => {
+    const reply = await call(method, path, body)
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200)
+    return reply.body
+  }
   return {
     call,
     rpc: (payload: unknown) => call("POST", "/v1/klaytn", payload),
-    ok: async (method: string, path: string, body?: unknown) => {
-      const reply = await call(method, path, body)
-      expect(reply.status, JSON.stringify(reply.body)).toBe(200)
-      return reply.body
+    ok,
+    /**
+     * `ok` for a transaction whose run at acceptance halts at once (a deploy, a harmless call)
+     * but may still overrun the 200 ms budget on a loaded machine: a worker's first run compiles
+     * the engine, and a worker stopped by a budget is replaced by a new one. Such a refusal
+     * changes nothing (as the tests below check), so it is sent again, at most 5 times.
+     */
+    accepted: async (path: string, body: unknown) => {
+      for (let attempt = 1; ; attempt++) {
+        const reply = await call("POST", path, body)
+        const overran = reply.status === 400 && String(reply.body?.message).includes(ABORTED)
+        if (overran && attempt < 5) continue
+        expect(reply.status, JSON.stringify(reply.body)).toBe(200)
+        return reply.body
+      }
     }
   }
 }
@@ -54,7 +70,7 @@ const setUp = (options: Parameters<typeof Emulator.make>[0] = {}) =>
     return yield* Effect.promise(async () => {
       const from: string = (await own.ok("POST", "/v2/account")).address
       await Effect.runPromise(e.fund(1001, from, 100n * KLAY))
-      const deployed = await own.ok("POST", "/v2/tx/contract/deploy", { from, input: BOMB_CREATION, gas: 500_000 })
+      const deployed = await own.accepted("/v2/tx/contract/deploy", { from, input: BOMB_CREATION, gas: 500_000 })
       if (e.mining === "manual") await Effect.runPromise(e.mine(1001))
       let receipt: any
       do receipt = await own.ok("GET", `/v2/tx/${deployed.transactionHash}`)
@@ -180,14 +196,14 @@ describe("a contract that never halts", () => {
     Effect.gen(function*() {
       const { e, from, own } = yield* setUp({ mining: "manual" })
       const latched = yield* Effect.promise(async () => {
-        const deployed = await own.ok("POST", "/v2/tx/contract/deploy", { from, input: LATCHED_BOMB_CREATION, gas: 500_000 })
+        const deployed = await own.accepted("/v2/tx/contract/deploy", { from, input: LATCHED_BOMB_CREATION, gas: 500_000 })
         await Effect.runPromise(e.mine(1001))
         return (await own.ok("GET", `/v2/tx/${deployed.transactionHash}`)).contractAddress as string
       })
       const [latch, stuck, after] = yield* Effect.promise(async () => [
-        await own.ok("POST", "/v2/tx/contract/execute", { from, to: latched, input: "0x01", gas: 100_000 }),
+        await own.accepted("/v2/tx/contract/execute", { from, to: latched, input: "0x01", gas: 100_000 }),
         // Harmless on the state it is accepted on: the latch is not set yet.
-        await own.ok("POST", "/v2/tx/contract/execute", { from, to: latched, input: "0x", gas: 30_000_000 }),
+        await own.accepted("/v2/tx/contract/execute", { from, to: latched, input: "0x", gas: 30_000_000 }),
         await own.ok("POST", "/v2/tx/value", { from, to: (await own.ok("POST", "/v2/account")).address, value: "0x1" })
       ])
       expect(stuck.status).toBe("Submitted")
