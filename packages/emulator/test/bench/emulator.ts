@@ -380,7 +380,7 @@ const startSideBySide = async (anvil: string) => {
     "round, then their median and range. The first answer is one `eth_blockNumber` (the emulator's on",
     "`/v1/klaytn`, with its printed credentials). The floors are what any start on the stack the design",
     "names (Node 20, Effect 3) pays at least, measured in the same rounds: Node's own start, a bundled",
-    "Effect HTTP server with one route and nothing of the emulator (test/bench/floor/effectServer.ts), and",
+    "Effect HTTP server with one route and nothing of the emulator (the bench's floor/effectServer.ts), and",
     "the imports of `effect` and `@effect/platform-node` in a new process.",
     "",
     "| start | wall: median (range) | to anvil's | CPU: median (range) | to anvil's | target |",
