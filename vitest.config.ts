@@ -20,29 +20,17 @@ const alias = Object.entries(compilerOptions.paths)
     replacement: fileURLToPath(new URL(target!, import.meta.url))
   }))
 
-// The suite's time. The rule: `npm test` under 60 s on an idle 2-core machine, warm and cold (CI:
-// a fresh clone, `npm ci`, no node_modules/.cache, nothing built). Its CPU (user + sys, children
-// included, `/usr/bin/time`) is the figure to watch: on 2 cores the wall is at least half of it.
-// 2026-11-29, on a machine shared with other work (load 3-4.5), each pair run one after the other:
-// - whole suite, main (a34308c) against the changes below: cold 119-127 s of CPU against 124-126
-//   (wall 72-75 s against 70-73), warm 110-133 against 110-113 (61-76 s against 62-63): the
-//   differences are within what the load moves a run;
-// - the files the changes touch (packages/emulator/test, the CLI's process and package tests,
-//   test/hostile/size.test.ts), three runs each: 67-74 s of CPU against 58-64 (wall 37-41 s
-//   against 32-36); test/docs.blocks.test.ts without its cache: 20-22 s against 18-22.
-// What changed: the emulator's tests send through undici (a request: ~2.7 ms of the worker's CPU
-// over fetch, ~1.4 over undici; routes.test.ts 4.3 -> 2.8 s, concurrency.test.ts 6.0 -> 2.4);
-// the process test's writers stop running ahead of the slowest kind, and its two commands that wait
-// out a 1 s deadline run at once; the docs check parses JSDoc as tsc does (its parse 3.9 -> 2.6 s);
-// a receipt of 24 MB over NodeHttpClient.layer is no longer read by the platform's quadratic
-// arrayBuffer (src/internal/request.ts: 1.4-5.8 s -> 0.3 s). Where the rest goes, per file (warm,
-// run alone less vitest's ~5 s): the CLI's process test ~6 s (two emulator processes, ~0.8 s
-// each to start, and a CLI process), test/package.test.ts ~5 s (effect's CommonJS and ES builds
-// loaded by one child, npm pack, three esbuild bundles), the emulator's ledger, bounded and
-// contract tests 3-6 s each (signing, EVM runs to their 200 ms budgets, worker restarts), the
-// property tests of the decoders 2-3 s each; cold adds the docs check (~10 s) and the build (~2 s).
-// Each vitest worker also bundles the EVM worker once with esbuild (~0.5 s, blocking its first
-// contract run: packages/emulator/src/chain/evm/Workers.ts).
+// The suite's time. The rule: `npm test` under 60 s on an idle 2-core machine. Its CPU (user + sys,
+// children included, `/usr/bin/time`) is the figure to watch: on 2 cores the wall is at least half
+// of it. On 2026-11-29, the machine idle: 57.6 s of wall for 103 s of CPU warm (the docs check and
+// the build kept); 62.1 s for 110 s cold, as CI runs it (a fresh clone, `npm ci`, nothing kept:
+// the docs check, ~8.6 s of one worker, and the build are the difference). Where it goes, per file
+// (warm): the CLI's process test ~6 s (two emulator processes, ~0.8 s each to start, and a CLI
+// process), test/package.test.ts ~5-6 s (effect's CommonJS and ES builds loaded by one child, npm
+// pack, three esbuild bundles), the emulator's ledger, bounded and contract tests 3-5 s each
+// (signing, EVM runs to their 200 ms budgets, worker restarts), the property tests of the decoders
+// 2-3 s each. The emulator's tests send through undici: a request costs the worker ~1.4 ms of CPU
+// against ~2.7 ms over fetch.
 
 /**
  * The test configuration of a package of this repository: its test files, run as the root runs
