@@ -17,6 +17,9 @@ const here = fileURLToPath(new URL(".", import.meta.url))
 /** The packages left out of the bundle, installed as dependencies of effect-kas-wallet-cli. */
 export const external = ["@libsql/client", "libsql"]
 
+/** The start of an ES-module bundle whose bundled CommonJS modules call `require` for Node built-ins. */
+export const requireBanner = "import { createRequire as __kasCreateRequire } from \"node:module\"; const require = __kasCreateRequire(import.meta.url);"
+
 /** Builds the bundle into `outdir` (default dist/); the metafile says which module went where. */
 export const bundle = (outdir = `${here}dist`): Promise<BuildResult<{ metafile: true }>> =>
   build({
@@ -38,8 +41,7 @@ export const bundle = (outdir = `${here}dist`): Promise<BuildResult<{ metafile: 
     metafile: true,
     logLevel: "silent",
     legalComments: "eof",
-    // Some bundled CommonJS modules call `require` for Node built-ins.
-    banner: { js: "import { createRequire as __kasCreateRequire } from \"node:module\"; const require = __kasCreateRequire(import.meta.url);" }
+    banner: { js: requireBanner }
   })
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -50,9 +50,7 @@ const MaxStatements = 500
 
 interface Prepared {
   readonly statement: Libsql.Statement<Array<unknown>>
-  /** Column names, for a statement that returns rows; `undefined` for one that does not. */
-  readonly columns: ReadonlyArray<string> | undefined
-  /** How its rows are made, for a statement that returns rows. */
+  /** Its columns and how its rows are made, for a statement that returns rows; `undefined` for one that does not. */
   readonly rows: RowShape | undefined
 }
 
@@ -101,8 +99,9 @@ const Values = Symbol("values")
 
 type WithValues = { readonly [Values]: ReadonlyArray<unknown> }
 
-/** The rows of one statement: their shared prototype, and which value each name takes. */
+/** The rows of one statement: its column names, their shared prototype, and which value each name takes. */
 interface RowShape {
+  readonly columns: ReadonlyArray<string>
   readonly prototype: object
   readonly names: ReadonlyArray<readonly [name: string, index: number]>
 }
@@ -126,7 +125,7 @@ const rowShape = (columns: ReadonlyArray<string>): RowShape => {
     reserved.add(name)
     names.push([name, i])
   })
-  return { prototype, names }
+  return { columns, prototype, names }
 }
 
 const row = (raw: ReadonlyArray<unknown>, shape: RowShape): Row => {
@@ -169,8 +168,7 @@ class Connection {
     if (kept !== undefined) return kept
     const statement = this.#db.prepare<Array<unknown>>(sql)
     statement.safeIntegers(true)
-    const columns = statement.reader ? statement.raw(true).columns().map((c) => c.name) : undefined
-    const prepared: Prepared = { statement, columns, rows: columns !== undefined ? rowShape(columns) : undefined }
+    const prepared: Prepared = { statement, rows: statement.reader ? rowShape(statement.raw(true).columns().map((c) => c.name)) : undefined }
     if (this.#prepared.size >= MaxStatements) this.#prepared.delete(this.#prepared.keys().next().value!)
     this.#prepared.set(sql, prepared)
     return prepared
@@ -179,11 +177,11 @@ class Connection {
   run(stmt: InStatement): ResultSet {
     const { args, sql } = typeof stmt === "string" ? { sql: stmt, args: undefined } : stmt
     try {
-      const { columns, rows, statement } = this.#prepare(sql)
+      const { rows, statement } = this.#prepare(sql)
       // One argument, an array or an object, is how the binding takes positional or named values.
       const values = toArgs(args)
-      if (columns !== undefined) {
-        return resultSet(columns, (statement.all(values) as Array<Array<unknown>>).map((r) => row(r, rows!)), 0, undefined)
+      if (rows !== undefined) {
+        return resultSet(rows.columns, (statement.all(values) as Array<Array<unknown>>).map((r) => row(r, rows)), 0, undefined)
       }
       const info = statement.run(values)
       return resultSet([], [], info.changes, BigInt(info.lastInsertRowid))

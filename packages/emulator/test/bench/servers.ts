@@ -185,6 +185,7 @@ let floorBundle: string | undefined
 export const startEffectServerFloor = async (): Promise<Server> => {
   if (floorBundle === undefined) {
     const { build } = await import("esbuild")
+    const { requireBanner } = await import("../../../cli/build.js")
     const dir = await mkdtemp(path.join(tmpdir(), "kas-bench-floor-"))
     process.once("exit", () => rmSync(dir, { recursive: true, force: true }))
     floorBundle = path.join(dir, "effectServer.mjs")
@@ -196,8 +197,8 @@ export const startEffectServerFloor = async (): Promise<Server> => {
       target: "node20",
       minify: true,
       outfile: floorBundle,
-      // What the CLI's bundle does for the CommonJS packages it takes in (packages/cli/build.ts).
-      banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+      // As the CLI's bundle, for the CommonJS packages it takes in.
+      banner: { js: requireBanner },
       logLevel: "error"
     })
   }
