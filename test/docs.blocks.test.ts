@@ -2,7 +2,7 @@
  * The documentation's TypeScript blocks compile, and the runnable ones run: every ```ts block of
  * README.md, docs/*.md and each package's README.md and docs/*.md is type-checked, strict, with the
  * repository's tsconfig.json (its `paths`: `effect-kas-wallet` imports resolve to the sources), all
- * in one program; a ```ts runnable block is then run, in this process, against an in-process
+ * in one program, by TypeScript 7 (test/support/docBlocks.ts's `check`); a ```ts runnable block is then run, in this process, against an in-process
  * emulator whose key and URL are in the KAS_* variables `kas-wallet emulator env` sets: to its
  * end, logging no error. A failure names the document, the line and the TypeScript error.
  * The conventions (```ts nocheck, the imports a fragment takes from the blocks above) are
