@@ -520,14 +520,18 @@ describe("nothing throws", () => {
     ["decodeAccount", DecodeAccounts.decodeAccount]
   ]
 
+  // Vitest's `expect` only for a decoder that misbehaves: each `expect` costs vitest its
+  // bookkeeping, and these properties run every decoder on hundreds of values.
   const runAll = (u: unknown): void => {
     for (const [name, decode] of decoders) {
       let result: Either.Either<unknown, ParseResult.ParseError> | undefined
-      expect(() => {
+      try {
         result = decode(u)
-      }, name).not.toThrow()
+      } catch {
+        expect(() => decode(u), name).not.toThrow()
+      }
       // Failures are ParseErrors whose message can be rendered.
-      if (result !== undefined && Either.isLeft(result)) {
+      if (result !== undefined && Either.isLeft(result) && !(ParseResult.isParseError(result.left) && typeof result.left.message === "string")) {
         expect(ParseResult.isParseError(result.left), name).toBe(true)
         expect(typeof result.left.message).toBe("string")
       }
