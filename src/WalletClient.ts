@@ -25,7 +25,7 @@
  *
  * @since 0.1.0
  */
-import { HttpClient } from "@effect/platform"
+import * as HttpClient from "@effect/platform/HttpClient"
 import { type Config, Context, Effect, Layer, Stream } from "effect"
 import type * as Address from "./Address.js"
 import * as Accounts from "./client/Accounts.js"

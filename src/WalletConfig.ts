@@ -5,7 +5,7 @@
  * @since 0.1.0
  */
 import { Config, ConfigError, Context, Duration, Effect, Either, Function, Option, ParseResult, Schema, Stream } from "effect"
-import type { HttpClient } from "@effect/platform"
+import type * as HttpClient from "@effect/platform/HttpClient"
 import * as ChainId from "./ChainId.js"
 import type * as Credentials from "./Credentials.js"
 import * as Krn from "./Krn.js"

@@ -7,7 +7,8 @@
  *
  * @internal
  */
-import { HttpClient, HttpClientRequest } from "@effect/platform"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { type Context, Effect, Either, type ParseResult, Redacted, Schema, type Tracer } from "effect"
 import type * as Endpoint from "../api/Endpoint.js"
 import { fill } from "../api/Endpoint.js"

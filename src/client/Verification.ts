@@ -6,7 +6,7 @@
  *
  * @internal
  */
-import type { HttpClientRequest } from "@effect/platform"
+import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Effect, Either, type ParseResult, Schema } from "effect"
 import * as AccountKey from "../AccountKey.js"
 import type * as Address from "../Address.js"

@@ -5,7 +5,7 @@
  *
  * @internal
  */
-import { HttpClientRequest } from "@effect/platform"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Effect, Either, ParseResult, Schema } from "effect"
 import * as WalletError from "../WalletError.js"
 import type * as Request from "./request.js"

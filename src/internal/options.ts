@@ -4,7 +4,7 @@
  *
  * @internal
  */
-import type { HttpClient } from "@effect/platform"
+import type * as HttpClient from "@effect/platform/HttpClient"
 import { Context, Duration, Either, Option, ParseResult, Schema } from "effect"
 import * as ChainId from "../ChainId.js"
 import * as Krn from "../Krn.js"

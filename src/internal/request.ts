@@ -4,7 +4,11 @@
  *
  * @internal
  */
-import { FetchHttpClient, type HttpClient, type HttpClientError, type HttpClientRequest, type HttpClientResponse } from "@effect/platform"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import type * as HttpClient from "@effect/platform/HttpClient"
+import type * as HttpClientError from "@effect/platform/HttpClientError"
+import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import { Clock, Duration, Effect, Either, Option, ParseResult, Random, Stream } from "effect"
 import * as ErrorBody from "../ErrorBody.js"
 import * as RefusalReason from "../RefusalReason.js"

@@ -29,7 +29,8 @@
  *
  * @since 0.12.0
  */
-import { HttpClient, HttpClientRequest } from "@effect/platform"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { type Config, Context, Data, Duration, Effect, Either, Layer, Redacted, Schema } from "effect"
 import { Address, Amount, ChainId, Credentials, WalletConfig, WalletError } from "effect-kas-wallet"
 import type * as Blocks from "./chain/Blocks.js"

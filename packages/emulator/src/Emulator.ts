@@ -19,7 +19,7 @@
  *
  * @since 0.1.0
  */
-import type { SqlError } from "@effect/sql"
+import type * as SqlError from "@effect/sql/SqlError"
 import { Context, Duration, Effect, Layer, type Redacted, type Scope } from "effect"
 import type { ConfigError } from "effect/ConfigError"
 import { type Address, Credentials } from "effect-kas-wallet"

@@ -24,8 +24,8 @@
  *
  * @since 0.12.0
  */
-import { NodeHttpClient } from "@effect/platform-node"
-import type { SqlError } from "@effect/sql"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+import type * as SqlError from "@effect/sql/SqlError"
 import { Clock, Context, Effect, Either, Layer, Option, type Scope, Stream } from "effect"
 import { ChainId, WalletClient, type WalletConfig, type WalletError } from "effect-kas-wallet"
 import * as Emulator from "./Emulator.js"

@@ -15,7 +15,7 @@
  *
  * @since 0.1.0
  */
-import { FileSystem } from "@effect/platform"
+import * as FileSystem from "@effect/platform/FileSystem"
 import { Effect, Either, Option, Redacted, Schema } from "effect"
 import * as os from "node:os"
 import * as path from "node:path"

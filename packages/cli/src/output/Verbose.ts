@@ -10,7 +10,8 @@
  *
  * @since 0.1.0
  */
-import { HttpClient, type HttpClientRequest } from "@effect/platform"
+import * as HttpClient from "@effect/platform/HttpClient"
+import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Effect, Tracer } from "effect"
 import { WalletClient } from "effect-kas-wallet"
 

@@ -43,7 +43,7 @@
  * @since 0.4.0
  * @internal
  */
-import type { SqlError } from "@effect/sql"
+import type * as SqlError from "@effect/sql/SqlError"
 import { keccak_256 } from "@noble/hashes/sha3.js"
 import { type Cause, Data, Effect, Exit, FiberRef, Option, Runtime } from "effect"
 import * as os from "node:os"

@@ -77,7 +77,7 @@
  * @since 0.2.0
  * @internal
  */
-import type { SqlError } from "@effect/sql"
+import type * as SqlError from "@effect/sql/SqlError"
 import { Context, Duration, Effect, Either, Layer, Option } from "effect"
 import type { Address, Transaction } from "effect-kas-wallet"
 import * as Klaytn from "./Klaytn.js"

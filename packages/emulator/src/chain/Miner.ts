@@ -9,7 +9,7 @@
  * @since 0.10.0
  * @internal
  */
-import type { SqlError } from "@effect/sql"
+import type * as SqlError from "@effect/sql/SqlError"
 import { Duration, Effect, Either, Option } from "effect"
 import * as Klaytn from "effect-kas-wallet/Klaytn"
 import * as Refusal from "../Refusal.js"

@@ -20,7 +20,7 @@
  * @since 0.5.0
  * @internal
  */
-import type { SqlError } from "@effect/sql"
+import type * as SqlError from "@effect/sql/SqlError"
 import { Context, Duration, Effect, Either, Layer, Option } from "effect"
 import * as Klaytn from "effect-kas-wallet/Klaytn"
 import * as Wire from "effect-kas-wallet/Wire"

@@ -8,7 +8,7 @@
  * @since 0.12.0
  * @internal
  */
-import type { SqlError } from "@effect/sql"
+import type * as SqlError from "@effect/sql/SqlError"
 import { Context, Effect, Layer } from "effect"
 import type * as ChainClock from "../chain/ChainClock.js"
 import * as Ledger from "../chain/Ledger.js"

@@ -13,7 +13,7 @@
  *
  * @since 0.1.0
  */
-import type { SqlError } from "@effect/sql"
+import type * as SqlError from "@effect/sql/SqlError"
 import { Clock, Context, Data, Effect, Either, Layer, Option, Redacted, Schema } from "effect"
 import { randomUUID } from "node:crypto"
 import { Address, Amount, type ChainId, Credentials, Krn } from "effect-kas-wallet"

@@ -10,9 +10,9 @@
  * @since 0.3.0
  * @internal
  */
-import type { HttpServerRequest } from "@effect/platform"
+import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
-import type { SqlError } from "@effect/sql"
+import type * as SqlError from "@effect/sql/SqlError"
 import { Effect, Either, Option, Redacted, Schema } from "effect"
 import { ChainId, Krn } from "effect-kas-wallet"
 import type * as Endpoint from "effect-kas-wallet/Endpoint"

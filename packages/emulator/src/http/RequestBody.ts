@@ -11,7 +11,7 @@
  * @since 0.3.0
  * @internal
  */
-import type { HttpServerRequest } from "@effect/platform"
+import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import { Effect, Either } from "effect"
 import { AccountKey } from "effect-kas-wallet"

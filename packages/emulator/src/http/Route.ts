@@ -15,8 +15,8 @@
  * @since 0.3.0
  * @internal
  */
-import type { HttpServerRequest } from "@effect/platform"
-import type { SqlError } from "@effect/sql"
+import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import type * as SqlError from "@effect/sql/SqlError"
 import { Effect, Option, type Schema, SchemaAST } from "effect"
 import type * as Endpoint from "effect-kas-wallet/Endpoint"
 import type * as ApiError from "./ApiError.js"

@@ -9,7 +9,7 @@
  * @since 0.1.0
  * @internal
  */
-import type { SqlError } from "@effect/sql"
+import type * as SqlError from "@effect/sql/SqlError"
 import { Clock, Context, Effect, Either, Layer, Option, type Redacted, Schema } from "effect"
 import { Account, type Address, type ChainId, Krn } from "effect-kas-wallet"
 import * as AccountKeys from "../chain/AccountKeys.js"

@@ -17,7 +17,7 @@
  * @since 0.5.0
  * @internal
  */
-import type { SqlError } from "@effect/sql"
+import type * as SqlError from "@effect/sql/SqlError"
 import { Context, Effect, Either, Layer, Option } from "effect"
 import * as Klaytn from "effect-kas-wallet/Klaytn"
 import * as Ledger from "../chain/Ledger.js"

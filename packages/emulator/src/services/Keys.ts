@@ -12,7 +12,7 @@
  * @since 0.5.0
  * @internal
  */
-import type { SqlError } from "@effect/sql"
+import type * as SqlError from "@effect/sql/SqlError"
 import { Clock, Context, Effect, Either, Layer, Option, Redacted } from "effect"
 import { createHash } from "node:crypto"
 import { type ChainId, Key, Krn } from "effect-kas-wallet"

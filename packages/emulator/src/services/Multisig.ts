@@ -21,7 +21,7 @@
  * @since 0.8.0
  * @internal
  */
-import type { SqlError } from "@effect/sql"
+import type * as SqlError from "@effect/sql/SqlError"
 import { Clock, Context, Effect, Either, Layer, Option, Schema } from "effect"
 import { AccountKey, Address, type ChainId, Krn, Multisig, Transaction } from "effect-kas-wallet"
 import * as AccountKeys from "../chain/AccountKeys.js"

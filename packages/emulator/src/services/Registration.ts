@@ -26,7 +26,7 @@
  * @since 0.8.0
  * @internal
  */
-import type { SqlError } from "@effect/sql"
+import type * as SqlError from "@effect/sql/SqlError"
 import { Context, Effect, Either, Layer, Option } from "effect"
 import { Registration } from "effect-kas-wallet"
 import * as Klaytn from "effect-kas-wallet/Klaytn"

@@ -7,7 +7,7 @@
  * @since 0.2.0
  * @internal
  */
-import type { SqlError } from "@effect/sql"
+import type * as SqlError from "@effect/sql/SqlError"
 import { Effect } from "effect"
 import { type Client, guarded, type Statement } from "./LedgerClient.js"
 

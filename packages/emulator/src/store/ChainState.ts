@@ -10,7 +10,7 @@
  * @since 0.2.0
  * @internal
  */
-import { SqlError } from "@effect/sql"
+import * as SqlError from "@effect/sql/SqlError"
 import { Effect, Option } from "effect"
 import { bytes, type Client } from "./LedgerClient.js"
 import { type Balance, Empty, ZeroWord } from "./StateValues.js"

@@ -19,8 +19,8 @@
  * @internal
  */
 import * as Reactivity from "@effect/experimental/Reactivity"
-import { SqlClient } from "@effect/sql"
-import { LibsqlClient } from "@effect/sql-libsql"
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as LibsqlClient from "@effect/sql-libsql/LibsqlClient"
 import * as Libsql from "@libsql/client"
 import { Context, Effect, Either, Layer, Redacted } from "effect"
 import * as fs from "node:fs/promises"

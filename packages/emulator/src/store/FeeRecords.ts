@@ -7,7 +7,7 @@
  * @since 0.5.0
  * @internal
  */
-import type { SqlError } from "@effect/sql"
+import type * as SqlError from "@effect/sql/SqlError"
 import { Effect } from "effect"
 import { bytes, type Client } from "./LedgerClient.js"
 

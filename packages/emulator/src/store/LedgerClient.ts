@@ -7,7 +7,8 @@
  * @since 0.10.0
  * @internal
  */
-import { SqlClient, SqlError } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as SqlError from "@effect/sql/SqlError"
 import { Effect } from "effect"
 import * as Database from "./Database.js"
 

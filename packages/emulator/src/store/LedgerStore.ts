@@ -28,8 +28,8 @@
  * @since 0.2.0
  * @internal
  */
-import type { SqlClient } from "@effect/sql"
-import { SqlError } from "@effect/sql"
+import type * as SqlClient from "@effect/sql/SqlClient"
+import * as SqlError from "@effect/sql/SqlError"
 import { Context, Effect, Layer } from "effect"
 import * as Bills from "./Bills.js"
 import * as ChainState from "./ChainState.js"

@@ -8,8 +8,8 @@
  * @since 0.1.0
  * @internal
  */
-import { Migrator } from "@effect/sql"
-import { SqlClient } from "@effect/sql"
+import * as Migrator from "@effect/sql/Migrator"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect } from "effect"
 
 const initial = Effect.gen(function*() {

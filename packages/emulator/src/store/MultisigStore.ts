@@ -11,7 +11,8 @@
  * @since 0.8.0
  * @internal
  */
-import { SqlClient, type SqlError } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
+import type * as SqlError from "@effect/sql/SqlError"
 import { Context, Effect, Layer, Option } from "effect"
 import { bytes } from "./LedgerClient.js"
 

@@ -9,7 +9,7 @@
  * @since 0.5.0
  * @internal
  */
-import type { SqlError } from "@effect/sql"
+import type * as SqlError from "@effect/sql/SqlError"
 import { Effect, Option } from "effect"
 import type * as ChainState from "./ChainState.js"
 import { bytes, type Client, guarded, type Statement } from "./LedgerClient.js"

@@ -8,7 +8,7 @@
  * @since 0.10.0
  * @internal
  */
-import type { SqlError } from "@effect/sql"
+import type * as SqlError from "@effect/sql/SqlError"
 import { Effect, Option } from "effect"
 import { bytes, type Client, type Statement } from "./LedgerClient.js"
 import type * as Store from "./Store.js"

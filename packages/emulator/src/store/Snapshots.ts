@@ -20,7 +20,7 @@
  * @since 0.12.0
  * @internal
  */
-import { SqlError } from "@effect/sql"
+import * as SqlError from "@effect/sql/SqlError"
 import type * as Libsql from "@libsql/client"
 import { Context, Effect, Layer, Option } from "effect"
 import { randomBytes } from "node:crypto"

@@ -8,7 +8,8 @@
  * @since 0.1.0
  * @internal
  */
-import { SqlClient, type SqlError } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
+import type * as SqlError from "@effect/sql/SqlError"
 import { type Brand, Context, Effect, Layer, Option } from "effect"
 import type { ChainId, Krn } from "effect-kas-wallet"
 import type * as Database from "./Database.js"

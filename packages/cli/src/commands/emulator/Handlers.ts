@@ -12,7 +12,7 @@
  *
  * @since 0.1.0
  */
-import { FileSystem } from "@effect/platform"
+import * as FileSystem from "@effect/platform/FileSystem"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import { Config, ConfigError, ConfigProvider, Console, Effect, Either, Option, Redacted } from "effect"
 import type * as Emulator from "effect-kas-wallet-emulator/Emulator"

@@ -6,7 +6,7 @@
  *
  * @since 0.2.0
  */
-import { FetchHttpClient } from "@effect/platform"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import { Console, Effect, Either, Option, Schedule, Schema, Stream } from "effect"
 import { Address, Pagination, Timestamp, Transaction, WalletClient, WalletConfig, WalletError } from "effect-kas-wallet"
 import * as ExitCode from "../../output/ExitCode.js"

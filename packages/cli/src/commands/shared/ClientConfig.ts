@@ -8,7 +8,7 @@
  *
  * @since 0.2.0
  */
-import type { HttpClient } from "@effect/platform"
+import type * as HttpClient from "@effect/platform/HttpClient"
 import { Config, ConfigProvider, Effect, Either, Option } from "effect"
 import { Credentials, WalletClient, WalletConfig, type WalletError } from "effect-kas-wallet"
 import { readFile } from "node:fs/promises"

@@ -15,7 +15,7 @@
  * @since 0.5.0
  * @internal
  */
-import type { SqlError } from "@effect/sql"
+import type * as SqlError from "@effect/sql/SqlError"
 import { Effect, Either, Option } from "effect"
 import * as Klaytn from "../../chain/Klaytn.js"
 import * as Wire from "effect-kas-wallet/Wire"

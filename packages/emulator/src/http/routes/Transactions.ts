@@ -10,7 +10,7 @@
  * @since 0.3.0
  * @internal
  */
-import type { SqlError } from "@effect/sql"
+import type * as SqlError from "@effect/sql/SqlError"
 import { Effect, Either, Option } from "effect"
 import type { Address, Amount } from "effect-kas-wallet"
 import * as Klaytn from "effect-kas-wallet/Klaytn"

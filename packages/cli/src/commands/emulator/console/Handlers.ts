@@ -6,8 +6,8 @@
  *
  * @since 0.2.0
  */
-import type { FileSystem } from "@effect/platform"
-import type { SqlError } from "@effect/sql"
+import type * as FileSystem from "@effect/platform/FileSystem"
+import type * as SqlError from "@effect/sql/SqlError"
 import { Config, Console, Effect, Option, Redacted } from "effect"
 import type { ChainId } from "effect-kas-wallet"
 import type * as EmulatorConsole from "effect-kas-wallet-emulator/EmulatorConsole"

@@ -13,7 +13,9 @@
  *
  * @since 0.2.0
  */
-import { FetchHttpClient, HttpClient, HttpClientRequest } from "@effect/platform"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Console, Effect, Either, Option, Redacted } from "effect"
 import { Amount, type ChainId, Credentials } from "effect-kas-wallet"
 import { existsSync } from "node:fs"
