@@ -4,13 +4,13 @@
  * in fee-payer pools only.
  */
 import { readFileSync } from "node:fs"
-import { isDeepStrictEqual } from "node:util"
 import { describe, expect, it } from "@effect/vitest"
 import { Arbitrary, Either, FastCheck as fc, Schema } from "effect"
 import * as Account from "../src/Account.js"
 import * as DecodeAccounts from "../src/internal/decodeAccounts.js"
 import * as ChainId from "../src/ChainId.js"
 import * as Krn from "../src/Krn.js"
+import { expectSameOutcome } from "./support/pageMutations.js"
 
 type Json = Record<string, unknown>
 const fixture = (name: string): Json =>
@@ -20,19 +20,12 @@ const viaJson = <A>(a: A): Json => JSON.parse(JSON.stringify(a)) as Json
 const decodeFeePayerSchema = Schema.decodeUnknownEither(Account.FeePayerAccount)
 const decodeFeePayerPageSchema = Schema.decodeUnknownEither(Account.FeePayerAccountPage)
 
-const sameOutcome = (fast: Either.Either<unknown, { message: string }>, slow: Either.Either<unknown, { message: string }>) => {
-  // Vitest's `expect` only for what differs (its bookkeeping, per call, is most of this check's CPU).
-  if (Either.isRight(fast) && Either.isRight(slow) ? isDeepStrictEqual(fast.right, slow.right) : Either.isLeft(fast) && Either.isLeft(slow) && fast.left.message === slow.left.message) return
-  expect(fast._tag).toBe(slow._tag)
-  if (Either.isRight(fast) && Either.isRight(slow)) expect(fast.right).toStrictEqual(slow.right)
-  if (Either.isLeft(fast) && Either.isLeft(slow)) expect(fast.left.message).toBe(slow.left.message)
-}
 
 describe("the real example bodies", () => {
   it("a created fee-payer account decodes, its KRN and key id in a fee-payer pool, and encodes back unchanged", () => {
     const body = fixture("feepayer-create-200-success.json")
     const decoded = Either.getOrThrow(DecodeAccounts.decodeFeePayer(body))
-    sameOutcome(DecodeAccounts.decodeFeePayer(body), decodeFeePayerSchema(body))
+    expectSameOutcome(DecodeAccounts.decodeFeePayer(body), decodeFeePayerSchema(body))
     expect(Krn.isFeePayerPool(decoded.krn)).toBe(true)
     expect(decoded.krn.accountId).toBe("local")
     expect(Krn.equals(decoded.keyId.poolKrn, decoded.krn)).toBe(true)
@@ -99,11 +92,11 @@ describe("fee-payer fast decoders agree with the schemas", () => {
   )
 
   it.prop("decodeFeePayer", [mutated], ([u]) => {
-    sameOutcome(DecodeAccounts.decodeFeePayer(u), decodeFeePayerSchema(u))
+    expectSameOutcome(DecodeAccounts.decodeFeePayer(u), decodeFeePayerSchema(u))
   }, { fastCheck: { numRuns: 200 } })
 
   it.prop("decodeFeePayerPage", [fc.array(mutated, { maxLength: 4 }), fc.string({ maxLength: 8 })], ([items, cursor]) => {
     const page = { items, cursor }
-    sameOutcome(DecodeAccounts.decodeFeePayerPage(page), decodeFeePayerPageSchema(page))
+    expectSameOutcome(DecodeAccounts.decodeFeePayerPage(page), decodeFeePayerPageSchema(page))
   }, { fastCheck: { numRuns: 150 } })
 })

@@ -1,6 +1,7 @@
 /**
  * Broken and reshuffled pages for the property tests that prove a fast page decoder and its schema
- * agree (test/FeeHistory.test.ts, test/Multisig.test.ts): one change at a time to a page of
+ * agree (test/FeeHistory.test.ts, test/Multisig.test.ts; `expectSameOutcome` also for the fee-payer
+ * decoders of test/Account.lifecycle.test.ts): one change at a time to a page of
  * encoded items, at a field named by its path in an item, with junk, nothing, another item's
  * value, or an address of the page in another spelling (the decoders memoize a page's addresses:
  * the same text must give the same answer, another spelling its own).
