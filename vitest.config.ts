@@ -22,15 +22,22 @@ const alias = Object.entries(compilerOptions.paths)
 
 // The suite's time. The rule: `npm test` under 60 s on an idle 2-core machine. Its CPU (user + sys,
 // children included, `/usr/bin/time`) is the figure to watch: on 2 cores the wall is at least half
-// of it. On 2026-11-29, the machine idle: 57.6 s of wall for 103 s of CPU warm (the docs check and
-// the build kept); 62.1 s for 110 s cold, as CI runs it (a fresh clone, `npm ci`, nothing kept:
-// the docs check, ~8.6 s of one worker, and the build are the difference). Where it goes, per file
-// (warm): the CLI's process test ~6 s (two emulator processes, ~0.8 s each to start, and a CLI
-// process), test/package.test.ts ~5-6 s (effect's CommonJS and ES builds loaded by one child, npm
-// pack, three esbuild bundles), the emulator's ledger, bounded and contract tests 3-5 s each
-// (signing, EVM runs to their 200 ms budgets, worker restarts), the property tests of the decoders
-// 2-3 s each. The emulator's tests send through undici: a request costs the worker ~1.4 ms of CPU
-// against ~2.7 ms over fetch.
+// of it, and this machine's speed itself drifts by a third within an hour (a fixed JS loop took
+// 170-400 ms on 2026-11-29), so figures are compared in pairs run back to back. On 2026-11-29:
+// warm (the docs check and the build kept), four pairs against the code of that morning, 46.7,
+// 54.9, 58.9 and 57.1 s against 53.4, 53.4, 62.8 and 65.3 s (0.87-1.03x, median 0.9x); cold, as
+// CI runs it (a fresh clone, `npm ci`, nothing kept), 59.3 s for 104 s of CPU. What changed that
+// day: the workers' collector on their own thread (below), the documentation checked by TypeScript
+// 7 (~3 s of CPU, where 5.9's API took ~8 s cold: test/support/docBlocks.ts), vitest's `expect` only
+// for what fails in the hottest property checks, and Effect's other packages imported by module
+// path (each worker loads less). Where it goes, per file (warm, CPU of the worker): the emulator's
+// bounded, ledger and contract tests 2-5 s each (EVM runs to their 200 ms budgets and worker
+// restarts, signing), the client's stream and hostile size tests 3.4-4.2 s, the property tests of
+// the decoders 1.4-3 s each; in child processes, the CLI's process test ~5 s (two emulator
+// processes and a CLI) and test/package.test.ts ~5 s (npm pack, esbuild bundles, a CommonJS
+// application); the 154 in-process emulators the tests start, ~30-45 ms of CPU each. The
+// emulator's tests send through undici: a request costs the worker ~1.4 ms of CPU against ~2.7 ms
+// over fetch.
 
 /**
  * The test configuration of a package of this repository: its test files, run as the root runs
