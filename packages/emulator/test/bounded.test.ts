@@ -14,6 +14,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Redacted } from "effect"
 import * as Workers from "../src/chain/evm/Workers.js"
+import * as Reasons from "../src/chain/Reasons.js"
 import * as Emulator from "../src/Emulator.js"
 import { BOMB_CREATION, LATCHED_BOMB_CREATION } from "./fixtures/bomb.js"
 
@@ -172,11 +173,21 @@ describe("a contract that never halts", () => {
       })
     }), 60_000)
 
-  it.scopedLive("interval and manual mining run a transaction at its block: one over budget then is refused before it is accepted, by a run at acceptance", () =>
+  it.scopedLive("interval and manual mining run a transaction at its block: one over budget then is refused before it is accepted, by a run at acceptance after every other check", () =>
     Effect.gen(function*() {
       for (const mining of ["manual", "interval"] as const) {
         const { bomb, from, own } = yield* setUp({ mining })
         yield* Effect.promise(async () => {
+          // A transaction another check refuses (here its sender's funds) is refused for that, at
+          // once: the run comes after every other check, and never runs for it.
+          const unfunded: string = (await own.ok("POST", "/v2/account")).address
+          const poor = await own.call("POST", "/v2/tx/contract/execute", { from: unfunded, to: bomb, input: "0x", gas: 30_000_000 })
+          expect([mining, poor.status, poor.body.code, poor.body.message]).toEqual([
+            mining,
+            400,
+            1065001,
+            `failed to send a raw transaction to klaytn node; -32000::${Reasons.SenderFunds}`
+          ])
           const nonce = async () => (await own.rpc(rpcCall(1, "eth_getTransactionCount", [from, "pending"]))).body.result
           const before = await nonce()
           const executed = await own.call("POST", "/v2/tx/contract/execute", { from, to: bomb, input: "0x", gas: 30_000_000 })

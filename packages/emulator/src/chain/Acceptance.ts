@@ -72,6 +72,18 @@ const gasOf = (request: Requests.SendRequest): number =>
     ? Gas.DefaultGas[request.kind as Wire.TypedKind]
     : request.gas
 
+// Whether a transaction runs contract code: a deployment, an execution, a legacy or raw
+// transaction with input (its recipient's code, if any, runs on it).
+const runsContractCode = (request: Requests.SendRequest): boolean => {
+  const input = inputOf(request)
+  return request.kind === "contract/deploy" || request.kind === "contract/execute" ||
+    ((request.kind === "legacy" || request.kind === "rlp") && input !== undefined && input.length > 0)
+}
+
+// What the first pass of acceptance answers for a transaction that must run before it enters the
+// pool (`Dependencies.runBeforePool`): every other check passed, nothing written.
+const RunFirst: unique symbol = Symbol("RunFirst")
+
 /**
  * What a transaction would run on the EVM, as a read-only run of it on the latest state: a
  * deployment, an execution, a legacy or raw transaction with input (its recipient's code, if any,
@@ -82,10 +94,8 @@ const gasOf = (request: Requests.SendRequest): number =>
  * @category runs
  */
 export const contractRun = (request: Requests.SendRequest, gasCap: number): Requests.SimulateRequest | undefined => {
+  if (!runsContractCode(request)) return undefined
   const input = inputOf(request)
-  const runs = request.kind === "contract/deploy" || request.kind === "contract/execute" ||
-    ((request.kind === "legacy" || request.kind === "rlp") && input !== undefined && input.length > 0)
-  if (!runs) return undefined
   return {
     chainId: request.pool.chainId,
     from: request.from.toLowerCase(),
@@ -137,6 +147,16 @@ export interface Dependencies {
    * @since 0.11.0
    */
   readonly gasLimit: number
+  /**
+   * Interval and manual mining: the run of a transaction that runs contract code (`contractRun`)
+   * before it enters the pool, off the ledger's lock, failing with the refusal of a run past the
+   * EVM's time budget. It comes after every other check of acceptance (a transaction refused for
+   * its nonce, its funds or its signatures is refused at once, without running), and those checks
+   * are made again after it, on the state it leaves.
+   *
+   * @since 0.12.0
+   */
+  readonly runBeforePool?: ((request: Requests.SendRequest) => Effect.Effect<void, Refusal.Refusal | SqlError.SqlError>) | undefined
 }
 
 /**
@@ -145,7 +165,7 @@ export interface Dependencies {
  * @since 0.10.0
  * @category constructors
  */
-export const make = ({ chainRow, clock, execute, gasLimit, mining, multisigs, pend, pooled: onPooled, signer, store }: Dependencies) => {
+export const make = ({ chainRow, clock, execute, gasLimit, mining, multisigs, pend, pooled: onPooled, runBeforePool, signer, store }: Dependencies) => {
   // Interval and manual mining put a transaction in the pool; instant mining makes its block.
   const pooled = mining !== "instant"
   const { keyOf, openKey, rowAddress, storedKey } = signer
@@ -191,8 +211,9 @@ export const make = ({ chainRow, clock, execute, gasLimit, mining, multisigs, pe
         : "user"
 
       // One attempt: read, check, sign, then run and write (or pool). `None` when another process
-      // wrote in between.
-      const attempt = Effect.gen(function*() {
+      // wrote in between. `ran`: the run before the pool is done (`runBeforePool`); before it, a
+      // transaction that passes every check answers `RunFirst` and writes nothing.
+      const attempt = (ran: boolean) => Effect.gen(function*() {
         // With its account key on the chain when that is needed below (one query).
         const sender = signedElsewhere ? Option.none() : yield* store.account(request.pool.id, from, raw?.signatures === undefined ? chainId : undefined)
         let senderKey: Uint8Array | undefined
@@ -355,6 +376,7 @@ export const make = ({ chainRow, clock, execute, gasLimit, mining, multisigs, pe
             if (layout === "value" && hasCode) return yield* new Refusal.NodeRefused({ reason: Reasons.NotForProgramAccount, during: "send" })
             if (layout === "contract/execute" && !hasCode) return yield* new Refusal.NodeRefused({ reason: Reasons.NotAProgramAccount, during: "send" })
           }
+          if (!ran && runBeforePool !== undefined && runsContractCode(request)) return Option.some<typeof RunFirst>(RunFirst)
           const written = yield* store.write({
             chainId,
             balances: [],
@@ -400,7 +422,12 @@ export const make = ({ chainRow, clock, execute, gasLimit, mining, multisigs, pe
         return applied ? Option.some(result) : Option.none()
       })
 
-      return yield* store.serialize(Retry.retrying(attempt))
+      const accept = (ran: boolean) => store.serialize(Retry.retrying<Transaction.TransactionResult | typeof RunFirst, Refusal.Refusal | SqlError.SqlError>(attempt(ran)))
+      const first = yield* accept(false)
+      if (first !== RunFirst) return first
+      yield* runBeforePool!(request)
+      const second = yield* accept(true)
+      return second !== RunFirst ? second : yield* internalFailure("a transaction already run was asked to run again")
     })
   return send
 }

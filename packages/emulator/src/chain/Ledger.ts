@@ -324,7 +324,9 @@ export const make = (options: Options): Effect.Effect<Service, EmulatorError, Le
         if (mining === "interval") dueMs = Math.min(dueMs ?? Infinity, genesisMs + Miner.intervalBlock(acceptedMs, genesisMs, intervalMs) * intervalMs)
       },
       chainRow,
-      gasLimit: Math.min(Gas.MaxGas, limits.gasCap)
+      gasLimit: Math.min(Gas.MaxGas, limits.gasCap),
+      // Defined below, with the runs it makes.
+      runBeforePool: mining === "instant" ? undefined : (request) => runBeforePool(request)
     })
     const miner = Miner.make({ store, execute, keyOf: signer.keyOf, mining, interval, clock })
 
@@ -383,19 +385,21 @@ export const make = (options: Options): Effect.Effect<Service, EmulatorError, Le
 
     // Interval and manual mining run a transaction when its block is made, with the ledger's lock
     // held: a contract run past the EVM's time budget there would hold every other sender's
-    // transaction for that long. So the run is tried first, off the lock, on the latest state,
-    // and a transaction past its budget is refused before it is accepted, as instant mining
-    // refuses it (a node's `execution aborted`). Any other outcome (a revert, out of gas) is the
-    // block's to find: the state may differ by then.
-    const withinBudget = (request: Requests.SendRequest): Effect.Effect<void, Refusal.Refusal | SqlError.SqlError> => {
-      const run = mining === "instant" ? undefined : Acceptance.contractRun(request, limits.gasCap)
+    // transaction for that long. So acceptance, once every other check has passed, runs it first,
+    // off the lock, on the latest state, and a transaction past its budget is refused before it
+    // enters the pool, as instant mining refuses it (a node's `execution aborted`). Any other
+    // outcome (a revert, out of gas) is the block's to find: the state may differ by then. The
+    // blocks that came due during the run are made before acceptance looks again.
+    const runBeforePool = (request: Requests.SendRequest): Effect.Effect<void, Refusal.Refusal | SqlError.SqlError> => {
+      const run = Acceptance.contractRun(request, limits.gasCap)
       if (run === undefined) return Effect.void
       return simulate(run).pipe(
         Effect.asVoid,
         Effect.catchTags({
           EvmTimeout: (e) => new Refusal.NodeRefused({ reason: e.message, during: "send" }),
           EvmError: () => Effect.void
-        })
+        }),
+        Effect.zipRight(settle)
       )
     }
 
@@ -516,7 +520,7 @@ export const make = (options: Options): Effect.Effect<Service, EmulatorError, Le
       })))
 
     return {
-      send: (request) => Effect.zipRight(withinBudget(request), Effect.zipRight(settle, send(request))),
+      send: (request) => Effect.zipRight(settle, send(request)),
       call: (request) => settled(call(request)),
       simulate: (request) => settled(simulate(request)),
       receipt: (chainId, hash) => settled(receipt(chainId, hash)),
