@@ -29,8 +29,7 @@ const alias = Object.entries(compilerOptions.paths)
 // CI runs it (a fresh clone, `npm ci`, nothing kept), 59.3 s for 104 s of CPU. What changed that
 // day: the workers' collector on their own thread (below), the documentation checked by TypeScript
 // 7 (~3 s of CPU, where 5.9's API took ~8 s cold: test/support/docBlocks.ts), vitest's `expect` only
-// for what fails in the hottest property checks, and Effect's other packages imported by module
-// path (each worker loads less). Where it goes, per file (warm, CPU of the worker): the emulator's
+// for what fails in the hottest property checks. Where it goes, per file (warm, CPU of the worker): the emulator's
 // bounded, ledger and contract tests 2-5 s each (EVM runs to their 200 ms budgets and worker
 // restarts, signing), the client's stream and hostile size tests 3.4-4.2 s, the property tests of
 // the decoders 1.4-3 s each; in child processes, the CLI's process test ~5 s (two emulator
@@ -73,7 +72,8 @@ export const configFor = (root: string, include: ReadonlyArray<string>) =>
       // V8's helper threads (parallel scavenges, concurrent marking) then only add their handing over
       // to the work. Measured over the suite, paired runs on an idle 2-core machine: 62.1 and 63.1 s
       // of wall for 111 and 113 s of CPU, against 72.3 and 73.1 s for 129 and 127 s with the helpers
-      // (`--single-threaded`, compiling on the same thread too, measured no better: 58.3 and 62.8 s).
+      // (`--single-threaded`, compiling on the same thread too, measured no different: 58.3 and 62.8 s
+      // against 64.2 and 53.4 s for this flag, in the same pairs).
       poolOptions: { forks: { maxForks: 2, minForks: 1, execArgv: ["--max-semi-space-size=64", "--single-threaded-gc"] } },
       // Test files share each worker's modules: loading effect, the platform and the emulator once
       // per worker instead of once per file halves the suite's time (collection went from ~80 s to

@@ -20,7 +20,6 @@ const viaJson = <A>(a: A): Json => JSON.parse(JSON.stringify(a)) as Json
 const decodeFeePayerSchema = Schema.decodeUnknownEither(Account.FeePayerAccount)
 const decodeFeePayerPageSchema = Schema.decodeUnknownEither(Account.FeePayerAccountPage)
 
-
 describe("the real example bodies", () => {
   it("a created fee-payer account decodes, its KRN and key id in a fee-payer pool, and encodes back unchanged", () => {
     const body = fixture("feepayer-create-200-success.json")

@@ -61,8 +61,9 @@ const AfterKinds = 105 * 1024
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`
 
 export const run = async (): Promise<ReadonlyArray<string>> => {
-  // The package as npm would publish it: its real build (tsc, declarations included), then pack.
-  execFileSync("npx", ["tsc", "-p", "src"], { cwd: root, stdio: "ignore" })
+  // The package as npm would publish it: its real build (TypeScript 5.9's tsc, named by its path as
+  // the scripts do: node_modules/.bin/tsc may be TypeScript 7's; declarations included), then pack.
+  execFileSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", "src"], { cwd: root, stdio: "ignore" })
   const packDir = mkdtempSync(join(tmpdir(), "kas-pack-"))
   const [packed] = JSON.parse(
     execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", packDir], { cwd: root, encoding: "utf8" })

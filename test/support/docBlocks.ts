@@ -142,7 +142,7 @@ const diagnosticLine = /^(.+)\((\d+),(\d+)\): error (TS\d+): (.*)$/
  * where its `paths` and node_modules apply. Unused names are allowed (an example binds what it
  * shows). The native compiler runs on one thread: the suite's other worker has the other core. On
  * this 2-core machine it checks the documentation in ~3 s of CPU, where TypeScript 5.9's API
- * took ~8 s and loading it ~1 s more.
+ * took ~8 s (5.9 still parses the blocks' imports: `blocksOf`).
  */
 export const check = (root: string, blocks: ReadonlyArray<Block>): ReadonlyArray<Problem> => {
   mkdirSync(join(root, ".docs-blocks"), { recursive: true })
@@ -172,20 +172,28 @@ export const check = (root: string, blocks: ReadonlyArray<Block>): ReadonlyArray
     }
     const problems: Array<Problem> = []
     const elsewhere: Array<string> = []
+    // Where the lines that go on a diagnostic's message go: the last diagnostic's list.
+    let last: "problem" | "elsewhere" | undefined
     for (const text of ran.stdout.split("\n")) {
       const d = diagnosticLine.exec(text)
       if (d === null) {
-        const last = problems[problems.length - 1]
-        if (text.startsWith(" ") && last !== undefined) problems[problems.length - 1] = { ...last, message: `${last.message}\n${text.trim()}` }
-        else if (text.trim() !== "") elsewhere.push(text)
+        if (text.startsWith(" ") && last === "problem") {
+          const p = problems[problems.length - 1]!
+          problems[problems.length - 1] = { ...p, message: `${p.message}\n${text.trimEnd()}` }
+        } else if (text.trim() !== "") {
+          elsewhere.push(text)
+          if (!text.startsWith(" ")) last = "elsewhere"
+        }
         continue
       }
       const [, file, line, , code, message] = d
       const block = files.get(file!)
       // An error outside the blocks (in the sources they import, or in the configuration) is no
-      // block's: the check stops rather than leave it unreported.
+      // block's: the check stops rather than leave it unreported. The sources the blocks import
+      // thus compile with TypeScript 7 too.
       if (block === undefined) {
         elsewhere.push(text)
+        last = "elsewhere"
         continue
       }
       const preludeLines = block.prelude === "" ? 0 : block.prelude.split("\n").length
@@ -196,6 +204,7 @@ export const check = (root: string, blocks: ReadonlyArray<Block>): ReadonlyArray
         line: at < preludeLines ? block.line : block.line + 1 + at - preludeLines,
         message: `${code}: ${message}${at < preludeLines ? " (in the imports taken from the blocks above)" : ""}`
       })
+      last = "problem"
     }
     if (elsewhere.length > 0) throw new Error(`the TypeScript 7 compiler reports what is no block's:\n${elsewhere.join("\n")}`)
     // In the documents' order, as a reader goes through them (the compiler reports files in its own).

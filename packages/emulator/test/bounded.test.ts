@@ -199,6 +199,15 @@ describe("a contract that never halts", () => {
           ])
           // Nothing entered the pool.
           expect(await nonce()).toBe(before)
+          // A legacy transaction to the contract runs its code too, data or none: refused the same way.
+          const legacy = await own.call("POST", "/v2/tx/legacy", { from, to: bomb, value: "0x0", gas: 30_000_000 })
+          expect([mining, legacy.status, legacy.body.code, legacy.body.message]).toEqual([
+            mining,
+            400,
+            1065001,
+            `failed to send a raw transaction to klaytn node; -32000::${ABORTED}`
+          ])
+          expect(await nonce()).toBe(before)
         })
       }
     }), 60_000)

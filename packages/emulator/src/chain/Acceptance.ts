@@ -72,12 +72,13 @@ const gasOf = (request: Requests.SendRequest): number =>
     ? Gas.DefaultGas[request.kind as Wire.TypedKind]
     : request.gas
 
-// Whether a transaction runs contract code: a deployment, an execution, a legacy or raw
-// transaction with input (its recipient's code, if any, runs on it).
+// Whether a transaction may run contract code, as the executor runs it: a deployment, an
+// execution, or a legacy transaction (a deployment without a recipient, else its recipient's code,
+// if any, runs, with or without data); a raw one by its type's kind. An anchoring's data or a
+// memo is never run.
 const runsContractCode = (request: Requests.SendRequest): boolean => {
-  const input = inputOf(request)
-  return request.kind === "contract/deploy" || request.kind === "contract/execute" ||
-    ((request.kind === "legacy" || request.kind === "rlp") && input !== undefined && input.length > 0)
+  const kind = request.kind === "rlp" ? Klaytn.kindOf(request.tx.type) : request.kind
+  return kind === "contract/deploy" || kind === "contract/execute" || kind === "legacy"
 }
 
 // What the first pass of acceptance answers for a transaction that must run before it enters the
@@ -86,9 +87,9 @@ const RunFirst: unique symbol = Symbol("RunFirst")
 
 /**
  * What a transaction would run on the EVM, as a read-only run of it on the latest state: a
- * deployment, an execution, a legacy or raw transaction with input (its recipient's code, if any,
- * runs on it), with the transaction's gas up to `gasCap`. `undefined` for a transaction that runs
- * no contract code.
+ * deployment, an execution, a legacy transaction (its recipient's code, if any, runs on it), raw
+ * or not, with the transaction's gas up to `gasCap`. `undefined` for a transaction that runs no
+ * contract code.
  *
  * @since 0.12.0
  * @category runs

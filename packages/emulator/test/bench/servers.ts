@@ -33,8 +33,8 @@ export const emulatorModule = (): string => {
   if (given !== undefined) return path.resolve(given)
   const entry = path.join(root, "packages/emulator/dist/index.js")
   if (!existsSync(entry)) {
-    execFileSync("npx", ["tsc", "-p", "src"], { cwd: root, stdio: "ignore" })
-    execFileSync("npx", ["tsc", "-p", "src"], { cwd: path.join(root, "packages/emulator"), stdio: "ignore" })
+    execFileSync(process.execPath, [path.join(root, "node_modules/typescript/bin/tsc"), "-p", "src"], { cwd: root, stdio: "ignore" })
+    execFileSync(process.execPath, [path.join(root, "node_modules/typescript/bin/tsc"), "-p", "src"], { cwd: path.join(root, "packages/emulator"), stdio: "ignore" })
   }
   return entry
 }
