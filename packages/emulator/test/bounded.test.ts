@@ -178,35 +178,26 @@ describe("a contract that never halts", () => {
       for (const mining of ["manual", "interval"] as const) {
         const { bomb, from, own } = yield* setUp({ mining })
         yield* Effect.promise(async () => {
+          // Refused by the node before it is accepted, for `reason`.
+          const refused = async (path: string, body: unknown, reason: string) => {
+            const reply = await own.call("POST", path, body)
+            expect([mining, reply.status, reply.body.code, reply.body.message]).toEqual([
+              mining,
+              400,
+              1065001,
+              `failed to send a raw transaction to klaytn node; -32000::${reason}`
+            ])
+          }
           // A transaction another check refuses (here its sender's funds) is refused for that, at
           // once: the run comes after every other check, and never runs for it.
           const unfunded: string = (await own.ok("POST", "/v2/account")).address
-          const poor = await own.call("POST", "/v2/tx/contract/execute", { from: unfunded, to: bomb, input: "0x", gas: 30_000_000 })
-          expect([mining, poor.status, poor.body.code, poor.body.message]).toEqual([
-            mining,
-            400,
-            1065001,
-            `failed to send a raw transaction to klaytn node; -32000::${Reasons.SenderFunds}`
-          ])
+          await refused("/v2/tx/contract/execute", { from: unfunded, to: bomb, input: "0x", gas: 30_000_000 }, Reasons.SenderFunds)
           const nonce = async () => (await own.rpc(rpcCall(1, "eth_getTransactionCount", [from, "pending"]))).body.result
           const before = await nonce()
-          const executed = await own.call("POST", "/v2/tx/contract/execute", { from, to: bomb, input: "0x", gas: 30_000_000 })
-          expect([mining, executed.status, executed.body.code, executed.body.message]).toEqual([
-            mining,
-            400,
-            1065001,
-            `failed to send a raw transaction to klaytn node; -32000::${ABORTED}`
-          ])
-          // Nothing entered the pool.
-          expect(await nonce()).toBe(before)
+          await refused("/v2/tx/contract/execute", { from, to: bomb, input: "0x", gas: 30_000_000 }, ABORTED)
           // A legacy transaction to the contract runs its code too, data or none: refused the same way.
-          const legacy = await own.call("POST", "/v2/tx/legacy", { from, to: bomb, value: "0x0", gas: 30_000_000 })
-          expect([mining, legacy.status, legacy.body.code, legacy.body.message]).toEqual([
-            mining,
-            400,
-            1065001,
-            `failed to send a raw transaction to klaytn node; -32000::${ABORTED}`
-          ])
+          await refused("/v2/tx/legacy", { from, to: bomb, value: "0x0", gas: 30_000_000 }, ABORTED)
+          // Nothing entered the pool.
           expect(await nonce()).toBe(before)
         })
       }
