@@ -195,8 +195,10 @@ describe("a contract that never halts", () => {
           const nonce = async () => (await own.rpc(rpcCall(1, "eth_getTransactionCount", [from, "pending"]))).body.result
           const before = await nonce()
           await refused("/v2/tx/contract/execute", { from, to: bomb, input: "0x", gas: 30_000_000 }, ABORTED)
-          // A legacy transaction to the contract runs its code too, data or none: refused the same way.
-          await refused("/v2/tx/legacy", { from, to: bomb, value: "0x0", gas: 30_000_000 }, ABORTED)
+          // A legacy transaction to the contract runs its code too, data or none: refused the same
+          // way (in one mode: acceptance is the same code in both, and each run to the budget costs
+          // a worker thread's restart).
+          if (mining === "manual") await refused("/v2/tx/legacy", { from, to: bomb, value: "0x0", gas: 30_000_000 }, ABORTED)
           // Nothing entered the pool.
           expect(await nonce()).toBe(before)
         })
