@@ -26,7 +26,8 @@ const alias = Object.entries(compilerOptions.paths)
 // 170-400 ms on 2026-11-29), so figures are compared in pairs run back to back. On 2026-11-29:
 // warm (the docs check and the build kept), four pairs against the code of that morning, 46.7,
 // 54.9, 58.9 and 57.1 s against 53.4, 53.4, 62.8 and 65.3 s (0.87-1.03x, median 0.9x); cold, as
-// CI runs it (a fresh clone, `npm ci`, nothing kept), 59.3 s for 104 s of CPU. What changed that
+// CI runs it (a fresh clone, `npm ci`, nothing kept), 59.3, 63.9 and 69.4 s in three clones (104-121
+// s of CPU): at the limit, not under it with room. What changed that
 // day: the workers' collector on their own thread (below), the documentation checked by TypeScript
 // 7 (~3 s of CPU, where 5.9's API took ~8 s cold: test/support/docBlocks.ts), vitest's `expect` only
 // for what fails in the hottest property checks. Where it goes, per file (warm, CPU of the worker): the emulator's
