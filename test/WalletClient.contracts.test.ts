@@ -3,7 +3,7 @@
  * body; arguments are checked before anything is sent; contract calls; the results and receipts
  * of contracts (the public spec's examples decode, tampered copies do not); the ABI layer.
  */
-import { HttpClient } from "@effect/platform"
+import * as HttpClient from "@effect/platform/HttpClient"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Option, Schema } from "effect"
 import { readFileSync } from "node:fs"

@@ -3,7 +3,7 @@
  * body of each operation, decoding of the real example bodies, argument validation before sending,
  * and which operations are never retried once sent.
  */
-import { HttpClient } from "@effect/platform"
+import * as HttpClient from "@effect/platform/HttpClient"
 import { describe, expect, it } from "@effect/vitest"
 import { Chunk, Effect, Stream } from "effect"
 import { readFileSync } from "node:fs"

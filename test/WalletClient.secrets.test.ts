@@ -1,4 +1,4 @@
-import { FetchHttpClient } from "@effect/platform"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import { describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Layer, Logger, Redacted, Stream, Tracer } from "effect"
 import { createServer } from "node:net"

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { HttpClient, HttpClientRequest } from "@effect/platform"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { ConfigProvider, Effect, Either, Layer, Redacted, Stream } from "effect"
 import { readFileSync } from "node:fs"
 import { ChainId, Krn, WalletClient, WalletConfig } from "../src/index.js"

@@ -3,7 +3,7 @@
  * validation before sending, never a retry once a transfer may have left, and awaiting a receipt
  * on a schedule under the TestClock.
  */
-import { HttpClient } from "@effect/platform"
+import * as HttpClient from "@effect/platform/HttpClient"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber, Option, Schedule, TestClock } from "effect"
 import { readFileSync } from "node:fs"

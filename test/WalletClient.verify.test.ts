@@ -3,7 +3,7 @@
  * is returned (UnverifiedResult otherwise); the new kinds on the wire (raw RLP, cancel, anchor,
  * account update, legacy) and their arguments, checked before anything is sent.
  */
-import { HttpClient } from "@effect/platform"
+import * as HttpClient from "@effect/platform/HttpClient"
 import { secp256k1 } from "@noble/curves/secp256k1.js"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Option, Schema } from "effect"

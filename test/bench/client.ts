@@ -7,8 +7,10 @@
  * Read-ahead, for every listing, is readahead.ts.
  * Each figure is a ratio within one run, repeated over RUNS runs for its spread.
  */
-import { FetchHttpClient, HttpClient, type HttpClientError } from "@effect/platform"
-import { NodeHttpClient } from "@effect/platform-node"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import * as HttpClient from "@effect/platform/HttpClient"
+import type * as HttpClientError from "@effect/platform/HttpClientError"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { Effect, Layer, ManagedRuntime, Redacted, Stream } from "effect"
 import { ChainId, WalletClient } from "../../src/index.js"
 import * as DecodeAccounts from "../../src/internal/decodeAccounts.js"

@@ -19,7 +19,11 @@
  * Run alone: `node --expose-gc --import tsx test/bench/run.ts --one httpapi` (or
  * `npm run bench -- httpapi`).
  */
-import { HttpApiClient, HttpClient, HttpClientRequest, HttpClientResponse, OpenApi } from "@effect/platform"
+import * as HttpApiClient from "@effect/platform/HttpApiClient"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"

@@ -18,7 +18,9 @@
  * - the API's type is erased (`any` groups): a typed derivation needs a mapped type over the
  *   table, which is mechanical but not written for a benchmark.
  */
-import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import { Schema } from "effect"
 import type * as Endpoint from "../../src/api/Endpoint.js"
 import * as WalletApi from "../../src/api/WalletApi.js"

@@ -11,7 +11,7 @@
 import { execFileSync } from "node:child_process"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
-import { FetchHttpClient } from "@effect/platform"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import { Layer, ManagedRuntime, Redacted, Stream } from "effect"
 import { ChainId, WalletClient } from "../../src/index.js"
 import { median, spread, verdict } from "./harness.js"

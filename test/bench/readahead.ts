@@ -17,7 +17,8 @@
  * `npm run bench -- readahead` measures every listing; `node --import tsx test/bench/readahead.ts
  * <listing>...` only the ones named.
  */
-import { FetchHttpClient, HttpClient } from "@effect/platform"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import * as HttpClient from "@effect/platform/HttpClient"
 import { Effect, Layer, ManagedRuntime, Redacted, Stream } from "effect"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"

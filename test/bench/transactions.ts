@@ -15,7 +15,7 @@
  *
  * Run alone: `node --expose-gc --import tsx test/bench/run.ts --one transactions`.
  */
-import { FetchHttpClient } from "@effect/platform"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import { secp256k1 } from "@noble/curves/secp256k1.js"
 import { keccak_256 } from "@noble/hashes/sha3.js"
 import { Duration, Effect, Exit, Layer, ManagedRuntime, Redacted, Schedule, Scope } from "effect"

@@ -4,7 +4,7 @@
  * the policy's maxRetryAfter, on the TestClock), decode errors, corrupt compression, resets
  * mid-body, a body dripping slower than the timeout, 503 storms, repeated cursors.
  */
-import { HttpClient } from "@effect/platform"
+import * as HttpClient from "@effect/platform/HttpClient"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Chunk, Deferred, Effect, Fiber, Layer, Option, Stream, TestClock } from "effect"
 import { WalletClient, type WalletConfig, WalletError } from "../../src/index.js"

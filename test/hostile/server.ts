@@ -3,8 +3,9 @@
  * answer normally, write raw bytes on the socket (statuses node:http refuses to send, informational
  * responses, resets), stall, echo what it received, or stream huge bodies with backpressure.
  */
-import { FetchHttpClient, type HttpClient } from "@effect/platform"
-import { NodeHttpClient } from "@effect/platform-node"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import type * as HttpClient from "@effect/platform/HttpClient"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { type Layer, Redacted } from "effect"
 import * as http from "node:http"
 import type { Socket } from "node:net"

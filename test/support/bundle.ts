@@ -15,7 +15,8 @@ import { gzipSync } from "node:zlib"
 const root = fileURLToPath(new URL("../..", import.meta.url))
 
 const baseline = `
-import { FetchHttpClient, HttpClient } from "@effect/platform"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import * as HttpClient from "@effect/platform/HttpClient"
 import { Schema } from "effect"
 console.log(FetchHttpClient.layer, HttpClient.HttpClient, Schema.decodeUnknownSync(Schema.Struct({ a: Schema.String }))({ a: "x" }))
 `

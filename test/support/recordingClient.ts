@@ -2,7 +2,9 @@
  * A recording HttpClient (no network): every request is recorded (method, URL, headers, a JSON body) and
  * answered by a handler, so tests can assert what goes on the wire.
  */
-import { HttpClient, HttpClientError, HttpClientResponse } from "@effect/platform"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientError from "@effect/platform/HttpClientError"
+import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import { Effect, Layer } from "effect"
 
 export interface Recorded {

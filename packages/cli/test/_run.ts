@@ -2,7 +2,7 @@
  * Runs `kas-wallet` in process, as tests do: the lines it prints, its exit code, with a given
  * environment (never the tester's own KAS_* variables or home) and terminal.
  */
-import { NodeContext } from "@effect/platform-node"
+import * as NodeContext from "@effect/platform-node/NodeContext"
 import { ConfigProvider, Console, Effect, Layer, Redacted } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"

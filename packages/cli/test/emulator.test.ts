@@ -4,8 +4,8 @@
  * `--ephemeral`, and the mapping of the emulator's failures to one line and an exit code.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { NodeContext } from "@effect/platform-node"
-import { SqlError } from "@effect/sql"
+import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as SqlError from "@effect/sql/SqlError"
 import { ConfigProvider, Deferred, Duration, Effect, Either, Fiber, Option, Redacted } from "effect"
 import { spawnSync } from "node:child_process"
 import * as fs from "node:fs/promises"

@@ -14,7 +14,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { secp256k1 } from "@noble/curves/secp256k1.js"
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { Deferred, Effect, Either, Fiber, Layer, Option, Redacted, Ref } from "effect"
 import * as fs from "node:fs/promises"
 import * as net from "node:net"

@@ -3,7 +3,8 @@
  * a signed transaction (RLP decoded by @ethereumjs/rlp, signers recovered by @noble/curves, hashes
  * by @noble/hashes: nothing of the emulator's own encoder).
  */
-import { HttpClient, HttpClientRequest } from "@effect/platform"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { expect } from "@effect/vitest"
 import { RLP } from "@ethereumjs/rlp"
 import { keccak_256 } from "@noble/hashes/sha3.js"

@@ -2,10 +2,11 @@
  * Raw HTTP helpers for the emulator tests: requests through @effect/platform's HttpClient (the
  * client library is not used here on purpose: these tests pin the wire contract itself).
  */
-import { HttpClient, HttpClientRequest } from "@effect/platform"
-import { NodeHttpClient } from "@effect/platform-node"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import type { HttpMethod } from "@effect/platform/HttpMethod"
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { expect } from "@effect/vitest"
 import { Effect, Layer, Option, Redacted } from "effect"
 import type { ChainId } from "effect-kas-wallet"

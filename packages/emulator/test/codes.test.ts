@@ -4,7 +4,8 @@
  * answers it with, and the tag the client makes of that answer (the client's own mapping, run on
  * the answer as the emulator renders it).
  */
-import { HttpClient, HttpClientResponse } from "@effect/platform"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Redacted } from "effect"
 import { ChainId, WalletClient } from "effect-kas-wallet"

@@ -3,7 +3,9 @@
  * port): its answers decoded as the in-process `Emulator` service gives them, its refusals typed,
  * the key never in an error; and against answers no emulator gives (a fake transport).
  */
-import { FetchHttpClient, HttpClient, HttpClientResponse } from "@effect/platform"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { ConfigProvider, Effect, Either, Layer, Redacted } from "effect"
 import { ChainId, FeeDelegation, Transaction, WalletClient } from "effect-kas-wallet"

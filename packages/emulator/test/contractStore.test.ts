@@ -4,8 +4,9 @@
  * chain, and a write whose reads another writer changed writes nothing at all. Last, the EVM over
  * the store: deploy, execute and call across reopenings, and a lost update refused.
  */
-import { Migrator, SqlClient } from "@effect/sql"
-import { LibsqlClient } from "@effect/sql-libsql"
+import * as Migrator from "@effect/sql/Migrator"
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as LibsqlClient from "@effect/sql-libsql/LibsqlClient"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Option } from "effect"
 import * as fs from "node:fs"

@@ -11,7 +11,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { keccak_256 } from "@noble/hashes/sha3.js"
 import { Effect, FastCheck as fc, Runtime, Schema, TestClock } from "effect"
-import type { HttpClient } from "@effect/platform"
+import type * as HttpClient from "@effect/platform/HttpClient"
 import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"

@@ -2,8 +2,10 @@
  * The examples of docs/emulator.md — "Using it in your tests", "The test kit", "From a program:
  * ConsoleClient" — verbatim but for the import paths.
  */
-import { FetchHttpClient, HttpClient, HttpClientRequest } from "@effect/platform"
-import { NodeHttpClient } from "@effect/platform-node"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { ConfigProvider, Effect, Layer, Redacted, TestClock } from "effect"
 import { ChainId, WalletClient } from "effect-kas-wallet"

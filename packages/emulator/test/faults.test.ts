@@ -3,7 +3,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Chunk, Clock, Deferred, Duration, Effect, Either, FastCheck as fc, Fiber, Layer, Option, Redacted, TestClock } from "effect"
-import type { HttpClient } from "@effect/platform"
+import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Emulator from "../src/Emulator.js"
 import type * as EmulatorConfig from "../src/EmulatorConfig.js"
 import * as Faults from "../src/http/Faults.js"

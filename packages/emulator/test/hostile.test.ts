@@ -4,9 +4,9 @@
  * and no stored data changes.
  */
 import { describe, expect, it, layer } from "@effect/vitest"
-import { HttpServerRequest } from "@effect/platform"
-import { NodeHttpServerRequest } from "@effect/platform-node"
-import { SqlClient } from "@effect/sql"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { Cause, Clock, Context, Effect, Exit, FastCheck as fc, Fiber, Layer, Logger, Option, Redacted, Scope } from "effect"
 import * as fs from "node:fs"
 import * as http from "node:http"

@@ -5,7 +5,7 @@
  * intrinsic gas; cancels replacing a pending transaction; raw RLP relayed from a wallet outside KAS
  * and signed by a pool account; and the spec's refusals, each changing nothing.
  */
-import type { HttpClient } from "@effect/platform"
+import type * as HttpClient from "@effect/platform/HttpClient"
 import { RLP } from "@ethereumjs/rlp"
 import { expect, layer } from "@effect/vitest"
 import { secp256k1 } from "@noble/curves/secp256k1.js"

@@ -5,7 +5,7 @@
  * from one account, two emulators on one database, and the atomicity of a ledger write.
  */
 import { describe, expect, it, layer } from "@effect/vitest"
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect, Either, FastCheck as fc, Layer, Schema, TestClock } from "effect"
 import { readFileSync } from "node:fs"
 import * as fs from "node:fs/promises"

@@ -3,7 +3,7 @@
  * by rule and code by code, over real loopback HTTP. Time is the TestClock (the emulator reads
  * Effect's Clock), so createdAt and updatedAt values are exact.
  */
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { secp256k1 } from "@noble/curves/secp256k1.js"
 import { Effect, Either, FastCheck as fc, Layer, Option, Redacted, Schema, TestClock } from "effect"

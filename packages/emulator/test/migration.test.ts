@@ -4,8 +4,9 @@
  * serves every new route. And an in-memory database, a copy of what the migrations made once in the
  * process: the same as a file migrated from nothing, and private.
  */
-import { Migrator, SqlClient } from "@effect/sql"
-import { LibsqlClient } from "@effect/sql-libsql"
+import * as Migrator from "@effect/sql/Migrator"
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as LibsqlClient from "@effect/sql-libsql/LibsqlClient"
 import { describe, expect, it } from "@effect/vitest"
 import { Context, Effect, Layer, Redacted } from "effect"
 import { randomBytes } from "node:crypto"

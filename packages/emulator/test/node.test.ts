@@ -6,7 +6,7 @@
  * `klay_sendRawTransaction`, and read back through the RPC and the wallet route; contracts are the
  * fixtures of test/fixtures/contracts.
  */
-import type { HttpClient } from "@effect/platform"
+import type * as HttpClient from "@effect/platform/HttpClient"
 import { createMPT } from "@ethereumjs/mpt"
 import { RLP } from "@ethereumjs/rlp"
 import { expect, layer } from "@effect/vitest"

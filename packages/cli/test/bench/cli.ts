@@ -38,7 +38,8 @@ const floor: Case = { name: "`node -e 0`", args: () => ["-e", "0"] }
  * CLI is, exiting as soon as it is done.
  */
 const reference = `
-import { FetchHttpClient, HttpClient } from "@effect/platform"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import * as HttpClient from "@effect/platform/HttpClient"
 import { Effect, Schema } from "effect"
 const program = Effect.gen(function*() {
   const response = yield* HttpClient.get(process.env.KAS_WALLET_URL + "/health")

@@ -14,7 +14,8 @@
  * median of its slices' times, ours over theirs. Skipped, with a printed note, when the official
  * client cannot be installed.
  */
-import { FetchHttpClient, type HttpClient } from "@effect/platform"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import type * as HttpClient from "@effect/platform/HttpClient"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { Effect, Layer, ManagedRuntime, Redacted, Stream } from "effect"
 import { execFileSync, spawn } from "node:child_process"

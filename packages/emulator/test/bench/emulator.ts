@@ -18,7 +18,7 @@
  * built package (`KAS_BENCH_EMULATOR_MODULE`). `KAS_BENCH_LOADS=transfers8,...` runs only those
  * loads; `KAS_BENCH_CPU_PROF=<dir>` writes a CPU profile of the emulator process (`--cpu-prof`).
  */
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { Context, Effect, Exit, Layer, Redacted, Scope } from "effect"
 import * as fs from "node:fs/promises"
 import * as http from "node:http"

@@ -1,7 +1,7 @@
 /**
  * The WalletClient against the emulator, over real loopback HTTP.
  */
-import { FetchHttpClient } from "@effect/platform"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import { describe, expect, layer } from "@effect/vitest"
 import { Chunk, Effect, Either, Layer, Option, Redacted, Stream } from "effect"
 import { Address, ChainId, Krn, WalletClient, WalletConfig, type WalletError } from "effect-kas-wallet"

@@ -5,7 +5,8 @@
  * answer after the emulator accepted the transaction: the value moves exactly once and the user
  * gets the transaction.
  */
-import { HttpClient, HttpClientError } from "@effect/platform"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientError from "@effect/platform/HttpClientError"
 import { expect, layer } from "@effect/vitest"
 import { secp256k1 } from "@noble/curves/secp256k1.js"
 import { Effect, Either, Layer, Schedule } from "effect"

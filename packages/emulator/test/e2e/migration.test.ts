@@ -5,7 +5,8 @@
  * @noble/curves); the accounts are then ordinary accounts of the pool, their key on the chain the
  * key service's key, and send through the wallet API with the client verifying every result.
  */
-import { FetchHttpClient, HttpClient } from "@effect/platform"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import * as HttpClient from "@effect/platform/HttpClient"
 import { RLP } from "@ethereumjs/rlp"
 import { expect, layer } from "@effect/vitest"
 import { secp256k1 } from "@noble/curves/secp256k1.js"

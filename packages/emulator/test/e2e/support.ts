@@ -5,7 +5,7 @@
  * docs.blocks.test.ts) and client-emulator.test.ts's refused key; every transport meets hostile
  * servers in the root's test/hostile.
  */
-import { NodeHttpClient } from "@effect/platform-node"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { Effect, Layer } from "effect"
 import { ChainId, WalletClient, type WalletConfig } from "effect-kas-wallet"
 import * as Emulator from "../../src/Emulator.js"
