@@ -72,39 +72,28 @@ const gasOf = (request: Requests.SendRequest): number =>
     ? Gas.DefaultGas[request.kind as Wire.TypedKind]
     : request.gas
 
-// Whether a transaction may run contract code, as the executor runs it: a deployment, an
-// execution, or a legacy transaction (a deployment without a recipient, else its recipient's code,
-// if any, runs, with or without data); a raw one by its type's kind. An anchoring's data or a
-// memo is never run.
-const runsContractCode = (request: Requests.SendRequest): boolean => {
+// What a transaction would run on the EVM, as a read-only run of it on the latest state, with its
+// gas (acceptance has refused one over the block gas limit by then), or `undefined` when it runs no
+// contract code. It may, as the executor runs it: a deployment, an execution, or a legacy
+// transaction (a deployment without a recipient, else its recipient's code, if any, runs, with or
+// without data); a raw one by its type's kind. An anchoring's data or a memo is never run.
+const contractRun = (request: Requests.SendRequest): Requests.SimulateRequest | undefined => {
   const kind = request.kind === "rlp" ? Klaytn.kindOf(request.tx.type) : request.kind
-  return kind === "contract/deploy" || kind === "contract/execute" || kind === "legacy"
-}
-
-// What the first pass of acceptance answers for a transaction that must run before it enters the
-// pool (`Dependencies.runBeforePool`): every other check passed, nothing written.
-const RunFirst: unique symbol = Symbol("RunFirst")
-
-/**
- * What a transaction would run on the EVM, as a read-only run of it on the latest state: a
- * deployment, an execution, a legacy transaction (its recipient's code, if any, runs on it), raw
- * or not, with the transaction's gas up to `gasCap`. `undefined` for a transaction that runs no
- * contract code.
- *
- * @since 0.12.0
- * @category runs
- */
-export const contractRun = (request: Requests.SendRequest, gasCap: number): Requests.SimulateRequest | undefined => {
-  if (!runsContractCode(request)) return undefined
-  const input = inputOf(request)
+  if (kind !== "contract/deploy" && kind !== "contract/execute" && kind !== "legacy") return undefined
   return {
     chainId: request.pool.chainId,
     from: request.from.toLowerCase(),
     to: recipientOf(request)?.toLowerCase(),
     value: valueOf(request),
-    input: input ?? new Uint8Array(),
-    gasLimit: BigInt(Math.min(gasOf(request), gasCap))
+    input: inputOf(request) ?? new Uint8Array(),
+    gasLimit: BigInt(gasOf(request))
   }
+}
+
+// What the first pass of acceptance answers for a transaction that must run before it enters the
+// pool (`Dependencies.runBeforePool`): every other check passed, nothing written.
+class RunFirst {
+  constructor(readonly run: Requests.SimulateRequest) {}
 }
 
 /**
@@ -149,15 +138,14 @@ export interface Dependencies {
    */
   readonly gasLimit: number
   /**
-   * Interval and manual mining: the run of a transaction that runs contract code (`contractRun`)
-   * before it enters the pool, off the ledger's lock, failing with the refusal of a run past the
-   * EVM's time budget. It comes after every other check of acceptance (a transaction refused for
+   * Interval and manual mining: the run of a transaction that runs contract code before it enters
+   * the pool, off the ledger's lock, failing with the refusal of a run past the EVM's time budget. It comes after every other check of acceptance (a transaction refused for
    * its nonce, its funds or its signatures is refused at once, without running), and those checks
    * are made again after it, on the state it leaves.
    *
    * @since 0.12.0
    */
-  readonly runBeforePool?: ((request: Requests.SendRequest) => Effect.Effect<void, Refusal.Refusal | SqlError.SqlError>) | undefined
+  readonly runBeforePool?: ((run: Requests.SimulateRequest) => Effect.Effect<void, Refusal.Refusal | SqlError.SqlError>) | undefined
 }
 
 /**
@@ -377,7 +365,8 @@ export const make = ({ chainRow, clock, execute, gasLimit, mining, multisigs, pe
             if (layout === "value" && hasCode) return yield* new Refusal.NodeRefused({ reason: Reasons.NotForProgramAccount, during: "send" })
             if (layout === "contract/execute" && !hasCode) return yield* new Refusal.NodeRefused({ reason: Reasons.NotAProgramAccount, during: "send" })
           }
-          if (!ran && runBeforePool !== undefined && runsContractCode(request)) return Option.some<typeof RunFirst>(RunFirst)
+          const run = ran || runBeforePool === undefined ? undefined : contractRun(request)
+          if (run !== undefined) return Option.some(new RunFirst(run))
           const written = yield* store.write({
             chainId,
             balances: [],
@@ -423,12 +412,12 @@ export const make = ({ chainRow, clock, execute, gasLimit, mining, multisigs, pe
         return applied ? Option.some(result) : Option.none()
       })
 
-      const accept = (ran: boolean) => store.serialize(Retry.retrying<Transaction.TransactionResult | typeof RunFirst, Refusal.Refusal | SqlError.SqlError>(attempt(ran)))
+      const accept = (ran: boolean) => store.serialize(Retry.retrying<Transaction.TransactionResult | RunFirst, Refusal.Refusal | SqlError.SqlError>(attempt(ran)))
       const first = yield* accept(false)
-      if (first !== RunFirst) return first
-      yield* runBeforePool!(request)
+      if (!(first instanceof RunFirst)) return first
+      yield* runBeforePool!(first.run)
       const second = yield* accept(true)
-      return second !== RunFirst ? second : yield* internalFailure("a transaction already run was asked to run again")
+      return second instanceof RunFirst ? yield* internalFailure("a transaction already run was asked to run again") : second
     })
   return send
 }

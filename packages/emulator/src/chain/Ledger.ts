@@ -326,7 +326,7 @@ export const make = (options: Options): Effect.Effect<Service, EmulatorError, Le
       chainRow,
       gasLimit: Math.min(Gas.MaxGas, limits.gasCap),
       // Defined below, with the runs it makes.
-      runBeforePool: mining === "instant" ? undefined : (request) => runBeforePool(request)
+      runBeforePool: mining === "instant" ? undefined : (run) => runBeforePool(run)
     })
     const miner = Miner.make({ store, execute, keyOf: signer.keyOf, mining, interval, clock })
 
@@ -390,10 +390,8 @@ export const make = (options: Options): Effect.Effect<Service, EmulatorError, Le
     // enters the pool, as instant mining refuses it (a node's `execution aborted`). Any other
     // outcome (a revert, out of gas) is the block's to find: the state may differ by then. The
     // blocks that came due during the run are made before acceptance looks again.
-    const runBeforePool = (request: Requests.SendRequest): Effect.Effect<void, Refusal.Refusal | SqlError.SqlError> => {
-      const run = Acceptance.contractRun(request, limits.gasCap)
-      if (run === undefined) return Effect.void
-      return simulate(run).pipe(
+    const runBeforePool = (run: Requests.SimulateRequest): Effect.Effect<void, Refusal.Refusal | SqlError.SqlError> =>
+      simulate(run).pipe(
         Effect.asVoid,
         Effect.catchTags({
           EvmTimeout: (e) => new Refusal.NodeRefused({ reason: e.message, during: "send" }),
@@ -401,7 +399,6 @@ export const make = (options: Options): Effect.Effect<Service, EmulatorError, Le
         }),
         Effect.zipRight(settle)
       )
-    }
 
     const call: Service["call"] = (request) =>
       Effect.gen(function*() {
