@@ -13,7 +13,7 @@
  *
  * Run alone: `node --import tsx packages/emulator/test/bench/emulator.ts` (`... emulator.ts
  * throughput`: the process's throughput only; `... emulator.ts anvil`: beside anvil only; `anvil-start`:
- * only the starts beside anvil's). The
+ * only the starts beside anvil's; `anvil-length`: only one sender over a run's length beside anvil). The
  * emulator process is the built CLI (`KAS_BENCH_BIN` for another build), the in-process one the
  * built package (`KAS_BENCH_EMULATOR_MODULE`). `KAS_BENCH_LOADS=transfers8,...` runs only those
  * loads; `KAS_BENCH_CPU_PROF=<dir>` writes a CPU profile of the emulator process (`--cpu-prof`).
@@ -504,6 +504,54 @@ const transfersSideBySide = async (anvil: string, dataDir: string) => {
   }
 }
 
+const LENGTH_PAIRS = 2
+const LENGTH_ROUNDS = 12
+
+/**
+ * One sender over a run's length: a new anvil and a new `--ephemeral --mining instant` emulator,
+ * nothing sent before, taking turns round after round. The rate from one sender depends on how
+ * far into its run each server is: the emulator's JIT warms up over its first hundreds of
+ * transfers, while anvil's cost per transfer grows with its chain (measured on 2026-11-29: 1.1 →
+ * 5-6 ms of CPU over 2000 transfers). The table says where they cross.
+ */
+const runLengthSideBySide = async (anvil: string) => {
+  const pairs: Array<Array<{ readonly anvil: { rate: number; cpu: number }; readonly emulator: { rate: number; cpu: number } }>> = []
+  for (let p = 0; p < LENGTH_PAIRS; p++) {
+    const servers = [await anvilTransfers(anvil), await emulatorTransfers("", ["--ephemeral", "--mining", "instant"])]
+    try {
+      const rounds: (typeof pairs)[number] = []
+      for (let round = 0; round < LENGTH_ROUNDS; round++) {
+        const order = round % 2 === 0 ? servers : [...servers].reverse()
+        const figures = new Map<Transferring, { rate: number; cpu: number }>()
+        for (const s of order) {
+          loadAgent.destroy()
+          figures.set(s, await load(s.server, 1, SINGLE_SENDER_TRANSFERS, s.transfer))
+        }
+        rounds.push({ anvil: figures.get(servers[0]!)!, emulator: figures.get(servers[1]!)! })
+      }
+      pairs.push(rounds)
+    } finally {
+      await Promise.all(servers.map((s) => s.server.stop()))
+    }
+  }
+  const both = (f: (p: (typeof pairs)[number][number]) => number, digits: number) => (round: number) =>
+    pairs.map((rounds) => f(rounds[round]!).toFixed(digits)).join("; ")
+  return [
+    `### One sender over a run's length, beside anvil ${AnvilVersion}`,
+    "",
+    `A new anvil (automine) and a new \`kas-wallet emulator --ephemeral --mining instant\`, nothing sent`,
+    `before, taking turns: ${LENGTH_ROUNDS} rounds of ${SINGLE_SENDER_TRANSFERS} value transfers from one sender each, the order`,
+    `alternating; ${LENGTH_PAIRS} such pairs, their figures separated by \`;\`. The rate from one sender depends on how`,
+    "far into its run each server is: the emulator's JIT warms up over its first hundreds of transfers,",
+    "while anvil's cost per transfer grows with its chain.",
+    "",
+    "| transfers sent by then | anvil: transfers/s | anvil: CPU per transfer | emulator: transfers/s | emulator: CPU per transfer | emulator / anvil (rate) |",
+    "|---|---|---|---|---|---|",
+    ...Array.from({ length: LENGTH_ROUNDS }, (_, round) =>
+      `| ${(round + 1) * SINGLE_SENDER_TRANSFERS} | ${both((r) => r.anvil.rate, 0)(round)} | ${both((r) => r.anvil.cpu, 2)(round)} ms | ${both((r) => r.emulator.rate, 0)(round)} | ${both((r) => r.emulator.cpu, 2)(round)} ms | ${both((r) => r.emulator.rate / r.anvil.rate, 2)(round)} |`)
+  ]
+}
+
 /**
  * The emulator beside anvil (start-up, transfers), or why not (no anvil).
  */
@@ -520,7 +568,7 @@ const sideBySideSection = async (dataDir: string, parts: { readonly transfers: b
     "anvil's, transfers/s with 1 and with 8 senders at least anvil's, all measured in the same run.",
     "",
     ...(await startSideBySide(anvil)),
-    ...(parts.transfers ? ["", ...(await transfersSideBySide(anvil, dataDir))] : [])
+    ...(parts.transfers ? ["", ...(await transfersSideBySide(anvil, dataDir)), "", ...(await runLengthSideBySide(anvil))] : [])
   ]
 }
 
@@ -565,9 +613,18 @@ export const run = async (): Promise<Array<string>> => {
 
 if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   // `throughput`: only the emulator process's throughput; `anvil`: only beside anvil; `anvil-start`:
-  // only the starts beside anvil's (quicker, while working on them).
+  // only the starts beside anvil's (quicker, while working on them); `anvil-length`: only one sender
+  // over a run's length beside anvil.
   const only = process.argv[2]
-  if (only === "throughput" || only === "anvil" || only === "anvil-start") {
+  if (only === "anvil-length") {
+    const anvil = findAnvil()
+    if (anvil === undefined) throw new Error("no anvil: set KAS_BENCH_ANVIL, or let the bench install it")
+    try {
+      console.log((await runLengthSideBySide(anvil)).join("\n"))
+    } finally {
+      closeConnections()
+    }
+  } else if (only === "throughput" || only === "anvil" || only === "anvil-start") {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), "kas-emu-bench-"))
     try {
       const section = only === "throughput" ? throughputSection(dir) : sideBySideSection(dir, { transfers: only === "anvil" })
