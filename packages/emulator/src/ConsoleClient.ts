@@ -20,8 +20,8 @@
  * const Console = ConsoleClient.layerConfig().pipe(Layer.provide(FetchHttpClient.layer))
  *
  * const program = Effect.gen(function*() {
- *   const console = yield* ConsoleClient.ConsoleClient
- *   const { balance } = yield* console.fund(ChainId.Testnet, "0xa809284C83b901eD106Aba4Ccda14628Af128e14", 10n ** 18n)
+ *   const emulator = yield* ConsoleClient.ConsoleClient
+ *   const { balance } = yield* emulator.fund(ChainId.Testnet, "0xa809284C83b901eD106Aba4Ccda14628Af128e14", 10n ** 18n)
  * })
  *
  * Effect.runPromise(program.pipe(Effect.provide(Console)))
