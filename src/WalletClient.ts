@@ -54,6 +54,7 @@ export type { KeyListParams } from "./client/Keys.js"
 export type { MultisigKeyInput, MultisigListParams } from "./client/Multisig.js"
 export type { Op, StreamOp } from "./client/Operation.js"
 export type { AwaitReceiptOptions } from "./client/Receipts.js"
+export { defaultPolling as defaultReceiptPolling } from "./client/Receipts.js"
 export type { MigrateOptions, RegisterAccountParams } from "./client/Registration.js"
 export type {
   CallContractParams,

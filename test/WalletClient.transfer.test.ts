@@ -157,6 +157,21 @@ describe("receipts", () => {
       expect(test.requests).toHaveLength(3)
     }))
 
+  it.effect("awaitReceipt by default asks again soon at first (50 ms, doubling), then every second", () =>
+    Effect.gen(function*() {
+      const test = testClient(() => json(200, pending))
+      const fiber = yield* Effect.fork(withClient(test, WalletClient.awaitReceipt(hash, { timeout: "1 hour" })))
+      // The reads' times: 0, then 50, 150, 350, 750, 1550 ms (the delays doubling: 50 to 800), then
+      // every second (the next delay, 1600, held at a second).
+      const at: Array<number> = []
+      for (let ms = 0; ms <= 4_550; ms += 50) {
+        yield* TestClock.adjust(ms === 0 ? "0 millis" : "50 millis")
+        for (let i = at.length; i < test.requests.length; i++) at.push(ms)
+      }
+      expect(at).toEqual([0, 50, 150, 350, 750, 1_550, 2_550, 3_550, 4_550])
+      yield* Fiber.interrupt(fiber)
+    }))
+
   it.effect("awaitReceipt fails with ReceiptTimeout when the deadline passes; other errors end it at once", () =>
     Effect.gen(function*() {
       const pendingClient = testClient(() => json(200, pending))

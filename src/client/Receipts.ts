@@ -21,11 +21,24 @@ import type * as Requests from "./Requests.js"
  * @category models
  */
 export interface AwaitReceiptOptions extends CallOptions {
-  /** When to ask again while the transaction is pending. Default: every second (about one block). */
+  /** When to ask again while the transaction is pending. Default: `defaultPolling`. */
   readonly schedule?: Schedule.Schedule<unknown, unknown> | undefined
   /** How long to wait in all before failing with `ReceiptTimeout`. Default 60 seconds. */
   readonly timeout?: Duration.DurationInput | undefined
 }
+
+/**
+ * How `awaitReceipt` polls by default: soon at first (50 ms, doubling), then every second. A block
+ * of the service comes every second, so a wait settles at one read a second; an emulator's block
+ * can come much sooner (instant mining, a short interval), and a receipt ready early is seen
+ * within a few tens of milliseconds rather than a whole second later.
+ *
+ * @since 0.12.0
+ * @category polling
+ */
+export const defaultPolling: Schedule.Schedule<unknown> = Schedule.exponential("50 millis").pipe(
+  Schedule.union(Schedule.spaced("1 second"))
+)
 
 /**
  * The receipt operations.
@@ -76,7 +89,7 @@ export const make = (requests: Requests.Requests): Service => {
         )
         const timeout = Duration.decode(options?.timeout ?? "60 seconds")
         return Effect.retry(poll, {
-          schedule: options?.schedule ?? Schedule.spaced("1 second"),
+          schedule: options?.schedule ?? defaultPolling,
           while: (e) => e === NotYet
         }).pipe(
           Effect.timeoutFail({
