@@ -178,5 +178,12 @@ describe("the next block's time", () => {
       // The same time again is allowed (not before the latest block).
       yield* e.setNextBlockTime(future + 100)
       expect(yield* blockTime(yield* blockOf(yield* send))).toBe(future + 100)
+      // List times keep Effect's clock (here the test clock, at 0): a multisig sender's pending
+      // transaction is created and updated at it, as its signatures are, not at the chain's time.
+      const signers = [ok(yield* t.request("POST", "/v2/account", undefined)), ok(yield* t.request("POST", "/v2/account", undefined))]
+      ok(yield* t.request("PUT", `/v2/account/${from}/multisig`, { threshold: 2, weightedKeys: signers.map((s: any) => ({ publicKey: s.publicKey, weight: 1 })) }))
+      ok(yield* t.transfer("value", { from, to: OUTSIDER, value: "0x2" }))
+      const [waiting] = ok(yield* t.request("GET", `/v2/multisig/account/${from}/tx`, undefined)).items
+      expect({ createdAt: waiting.createdAt, updatedAt: waiting.updatedAt }).toEqual({ createdAt: 0, updatedAt: 0 })
     }).pipe(Effect.provide(clientLayer)))
 })

@@ -292,8 +292,7 @@ export const make = ({ chainRow, clock, execute, gasLimit, mining, multisigs, pe
             pool: request.pool,
             payerKind,
             feePayer: payer._tag === "Global" ? signer.globalPayer(chainId).address : userPayer,
-            feePayerPool: payer._tag === "User" ? payer.pool : undefined,
-            nowMs: now
+            feePayerPool: payer._tag === "User" ? payer.pool : undefined
           })
           return Option.some<Transaction.TransactionResult>(pendingResult)
         }

@@ -7,7 +7,7 @@
  * @since 0.10.0
  * @internal
  */
-import { Effect, Either, Schema } from "effect"
+import { Clock, Effect, Either, Schema } from "effect"
 import { Address, type Transaction } from "effect-kas-wallet"
 import * as Klaytn from "./Klaytn.js"
 import { randomBytes } from "node:crypto"
@@ -21,7 +21,7 @@ const internalFailure = (what: string) => Effect.die(new Error(`ledger: ${what}`
 
 /**
  * What a multisig sender's transaction waits with: the transaction, the sender's weighted key,
- * its pool, who pays and when it was accepted.
+ * its pool and who pays.
  *
  * @since 0.10.0
  * @category models
@@ -33,7 +33,6 @@ export interface Pending {
   readonly payerKind: ChainState.PayerKind
   readonly feePayer: string | undefined
   readonly feePayerPool: Store.SelectedPool | undefined
-  readonly nowMs: number
 }
 
 /**
@@ -61,7 +60,9 @@ export const make = (multisigs: MultisigStore.Service) => {
         weight: k.weight
       }))
       const id = `0x${randomBytes(32).toString("hex")}`
-      const seconds = Math.floor(p.nowMs / 1000)
+      // A list time, as the signatures' and every other listed item's: Effect's clock, not the
+      // chain's (which `setNextBlockTime` moves for blocks, receipts and the EVM only).
+      const seconds = Math.floor((yield* Clock.currentTimeMillis) / 1000)
       yield* multisigs.insert({
         id,
         memberId,
