@@ -135,7 +135,8 @@ export const commands = [
   group("member", "create and list members (service accounts)", [
     command(["emulator", "member", "create"], "create a member, with a default pool on each chain", [
       flags.newAccountId,
-      flags.withKey
+      flags.withKey,
+      flags.json
     ], "kas-wallet emulator member create --with-key"),
     command(["emulator", "member", "list"], "list the members", [flags.json], "kas-wallet emulator member list --json")
   ]),
@@ -143,7 +144,7 @@ export const commands = [
     command(
       ["emulator", "key", "create"],
       "create an API key (at most 2 per member); prints its secret once",
-      [flags.accountId],
+      [flags.accountId, flags.json],
       "kas-wallet emulator key create --account-id <id>"
     ),
     command(
@@ -155,7 +156,7 @@ export const commands = [
     command(
       ["emulator", "key", "delete"],
       "delete an API key of a member",
-      [flags.accountId, flags.keyId],
+      [flags.accountId, flags.keyId, flags.json],
       "kas-wallet emulator key delete --account-id <id> --access-key-id KASK..."
     )
   ]),
@@ -169,7 +170,7 @@ export const commands = [
     command(
       ["emulator", "pool", "list"],
       "list the account pools (or fee-payer pools) of a member",
-      [flags.accountId, flags.optionalPoolChain, flags.optionalChainId, flags.feePayer, flags.json],
+      [flags.accountId, flags.optionalPoolChain, flags.optionalChainId, flags.feePayer, flags.json, Shared.flags.wide],
       "kas-wallet emulator pool list"
     )
   ])
