@@ -133,14 +133,19 @@ const render = (header: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray
 const tooWide = (lines: ReadonlyArray<string>) => lines.some((line) => [...line].length > Width)
 
 /**
- * Lines of text (a message, a line per record), each wider than `Width` shortened by `fit`, unless
- * `layout` is wide; the others as they are.
+ * Lines of text (a message), each wider than `Width` shortened by `fit`, unless `layout` is wide;
+ * the others as they are. A listing (a record a line, `listing`) is shortened throughout when one
+ * of its lines is too wide, as a table's column keeps one form.
  *
  * @since 0.13.0
  * @category formatting
  */
-export const lines = (text: string, layout: Layout = { wide: false }): string =>
-  layout.wide ? text : text.split("\n").map((line) => (tooWide([line]) ? fit(line) : line)).join("\n")
+export const lines = (text: string, layout: Layout = { wide: false }, listing = false): string => {
+  if (layout.wide) return text
+  const all = text.split("\n")
+  const shorten = listing && tooWide(all)
+  return all.map((line) => (shorten || tooWide([line]) ? fit(line) : line)).join("\n")
+}
 
 /**
  * Rows as aligned columns (the last column is not padded), with a header row. Unless `layout` is

@@ -182,9 +182,16 @@ const poolChain = (run: Argv.Run, chainFlag: Spec.Flag, chainIdFlag: Spec.Flag) 
 
 const created = (item: { readonly createdAt: number }) => new Date(item.createdAt * 1000).toISOString()
 
-/** A listing of the console: a line per item, or with `--json` one array. */
+/**
+ * A listing of the console: a line per item (at 80 columns, ids shortened throughout when a line
+ * would pass them; `--wide` whole), or with `--json` one array.
+ */
 const printList = <A>(run: Argv.Run, items: ReadonlyArray<A>, line: (a: A) => string) =>
-  Flags.isSet(run, E.json) ? Console.log(JSON.stringify(items)) : Effect.forEach(items, (a) => Console.log(line(a)), { discard: true })
+  Console.log(
+    Flags.isSet(run, E.json)
+      ? JSON.stringify(items)
+      : Output.lines(items.map(line).join("\n"), { wide: Flags.isSet(run, Table.Shared.flags.wide) }, true)
+  ).pipe(Effect.when(() => Flags.isSet(run, E.json) || items.length > 0))
 
 /**
  * Runs `f` on the command's database, which must exist: a member, key or pool command never
@@ -268,7 +275,7 @@ export const handlers = {
           Flags.isSet(run, E.feePayer)
             ? Effect.map(c.listFeePayerPools(accountId, chainId), (pools) => pools.map((p) => ({ krn: p.krn.toString(), isDefault: p.isDefault })))
             : Effect.map(c.listPools(accountId, chainId), (pools) => pools.map((p) => ({ krn: p.krn.toString(), isDefault: p.isDefault }))),
-          (pools) => printList(run, pools, (p) => Output.lines(`${p.krn}${p.isDefault ? "  (default)" : ""}`, { wide: Flags.isSet(run, Table.Shared.flags.wide) }))
+          (pools) => printList(run, pools, (p) => `${p.krn}${p.isDefault ? "  (default)" : ""}`)
         ))
     })
 } satisfies Handlers<(typeof Table.Console.commands)[number], FileSystem.FileSystem>

@@ -125,9 +125,9 @@ export const commands = [
     path: ["emulator", "env"],
     summary: "print the KAS_* shell settings of its stored member",
     description: [
-      "Print export lines for KAS_WALLET_URL, KAS_NODE_URL, KAS_CHAIN_ID, KAS_ACCOUNT_ID, KAS_ACCESS_KEY_ID and",
-      "KAS_SECRET_ACCESS_KEY (read from its file, never printed), so that kas-wallet accounts, the emulator's",
-      "member, key and pool commands, and your programs use the emulator."
+      "Print export lines for KAS_WALLET_URL, KAS_NODE_URL, KAS_CHAIN_ID, KAS_ACCOUNT_ID, KAS_ACCESS_KEY_ID,",
+      "KAS_EMULATOR_DATA_DIR and KAS_SECRET_ACCESS_KEY (read from its file, never printed; absolute paths), so",
+      "that kas-wallet accounts, the emulator's member, key and pool commands, and your programs use the emulator."
     ],
     groups: [{ title: "Options", flags: [flags.dataDir] }],
     examples: ["eval \"$(kas-wallet emulator env)\""]
