@@ -48,7 +48,7 @@ describe("kas-wallet emulator member|key|pool", () => {
       const dup = yield* cli("emulator", "pool", "create", "--db", db, "--account-id", accountId!, "--chain-id", "8217", "--name", "payroll")
       expect(dup.err).toContain("exists already")
       expect(dup.code).toBe(2)
-      const pools = yield* cli("emulator", "pool", "list", "--db", db, "--account-id", accountId!)
+      const pools = yield* cli("emulator", "pool", "list", "--db", db, "--account-id", accountId!, "--wide")
       expect(pools.out.split("\n")).toEqual([
         `krn:1001:wallet:${accountId}:account-pool:default  (default)`,
         `krn:8217:wallet:${accountId}:account-pool:default  (default)`,
@@ -65,7 +65,7 @@ describe("kas-wallet emulator member|key|pool", () => {
       const feePayerDup = yield* cli("emulator", "pool", "create", "--fee-payer", "--db", db, "--account-id", accountId!, "--chain-id", "8217", "--name", "payroll")
       expect(feePayerDup.code).toBe(2)
       expect(feePayerDup.err).toBe(`kas-wallet: the pool krn:8217:wallet:${accountId}:feepayer-pool:payroll exists already`)
-      const feePayerPools = yield* cli("emulator", "pool", "list", "--fee-payer", "--db", db, "--account-id", accountId!)
+      const feePayerPools = yield* cli("emulator", "pool", "list", "--fee-payer", "--db", db, "--account-id", accountId!, "--wide")
       expect(feePayerPools.out.split("\n")).toEqual([
         `krn:1001:wallet:${accountId}:feepayer-pool:default  (default)`,
         `krn:8217:wallet:${accountId}:feepayer-pool:default  (default)`,
@@ -74,8 +74,15 @@ describe("kas-wallet emulator member|key|pool", () => {
       expect((yield* cli("emulator", "pool", "list", "--db", db, "--account-id", accountId!)).out.split("\n")).toHaveLength(3)
       const members = yield* cli("emulator", "member", "list", "--db", db)
       expect(members.out).toContain(accountId!)
+      // At 80 columns a KRN's member id is shortened, as the tour prints it, in every line alike.
+      const member4 = `${accountId!.slice(0, 4)}…${accountId!.slice(-4)}`
+      expect((yield* cli("emulator", "pool", "list", "--db", db, "--account-id", accountId!)).out.split("\n")).toEqual([
+        `krn:1001:wallet:${member4}:account-pool:default  (default)`,
+        `krn:8217:wallet:${member4}:account-pool:default  (default)`,
+        `krn:8217:wallet:${member4}:account-pool:payroll`
+      ])
       const unknown = yield* cli("emulator", "key", "create", "--db", db, "--account-id", "nobody")
-      expect(unknown.err).toContain("no member has the account id nobody")
+      expect(unknown.err).toContain(`no member has the account id nobody in the database ${db}: `)
       yield* Effect.promise(() => fs.rm(dir, { recursive: true, force: true }))
     }))
 
@@ -104,6 +111,20 @@ describe("kas-wallet emulator member|key|pool", () => {
       expect(listed).toEqual([{ accessKeyId: expect.stringMatching(/^KASK/), createdAt: expect.any(Number) }])
       const members = JSON.parse((yield* cli("emulator", "member", "list", "--db", db, "--json")).out)
       expect(members).toEqual([{ accountId, createdAt: expect.any(Number) }])
+      // --json wherever there is output: a new member (and its key), a new key, a deleted key.
+      const withKey = JSON.parse((yield* cli("emulator", "member", "create", "--db", db, "--account-id", "team-b", "--with-key", "--json")).out)
+      expect(withKey).toEqual({
+        accountId: "team-b",
+        accessKeyId: expect.stringMatching(/^KASK[A-Z0-9]{20}$/),
+        secretAccessKey: expect.stringMatching(/^[A-Za-z0-9]{40}$/),
+        authorization: `Basic ${Buffer.from(`${withKey.accessKeyId}:${withKey.secretAccessKey}`).toString("base64")}`
+      })
+      expect(JSON.parse((yield* cli("emulator", "member", "create", "--db", db, "--json")).out)).toEqual({ accountId: expect.stringMatching(/^[0-9a-f-]{36}$/) })
+      const key = JSON.parse((yield* cli("emulator", "key", "create", "--db", db, "--account-id", "team-b", "--json")).out)
+      expect(Object.keys(key)).toEqual(["accountId", "accessKeyId", "secretAccessKey", "authorization"])
+      expect(key.accountId).toBe("team-b")
+      const deleted = yield* cli("emulator", "key", "delete", "--db", db, "--account-id", "team-b", "--access-key-id", key.accessKeyId, "--json")
+      expect(JSON.parse(deleted.out)).toEqual({ status: "deleted", accessKeyId: key.accessKeyId })
       // Neither given: what to give, and where from.
       const none = yield* run(["emulator", "pool", "create", "--name", "x", "--db", db], {})
       expect(none).toMatchObject({ code: 2, err: "kas-wallet: --account-id (or KAS_ACCOUNT_ID) is required, e.g. --account-id 6c5f6a1e-0d3b-4f5e-9a0c-2f1e4d3c2b1a" })

@@ -42,6 +42,29 @@ const planWith = (given: Parameters<typeof flags>[0], env: Record<string, string
 
 const unquote = (s: string) => s.replace(/^"(.*)"$/, "$1")
 
+/** Serves in process until `listening on`; the lines printed, and the fiber to stop it. */
+const serve = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
+  Effect.gen(function*() {
+    const lines: Array<string> = []
+    const ready = yield* Deferred.make<string>()
+    const console = yield* capturing((line) => {
+      lines.push(line)
+      const url = /^listening on (\S+)$/m.exec(line)?.[1]
+      if (url !== undefined) Deferred.unsafeDone(ready, Effect.succeed(url))
+    }, (line) => lines.push(`stderr: ${line}`))
+    const fiber = yield* Effect.fork(running(["emulator", "--port", "0", ...args], env, console))
+    const url = yield* Effect.raceFirst(Deferred.await(ready), Effect.flatMap(Fiber.join(fiber), (code) => Effect.succeed(`exited ${code}: ${lines.join("\n")}`)))
+    return { url, text: lines.join("\n"), stop: Fiber.interrupt(fiber) }
+  })
+
+/** Evaluates shell settings with `sh` in `cwd`, then prints the variables `names`, one a line. */
+const evaluated = (settings: string, cwd: string, names: ReadonlyArray<string>) =>
+  spawnSync("sh", ["-c", `${settings}\n${names.map((n) => `printf '%s\\n' "$${n}"`).join("\n")}`], {
+    cwd,
+    encoding: "utf8",
+    env: { PATH: process.env.PATH ?? "" }
+  }).stdout.split("\n").slice(0, names.length)
+
 describe("EmulatorConfig's table", () => {
   it.effect("every option is read from its variable by EmulatorConfig.config", () =>
     Effect.gen(function*() {
@@ -121,21 +144,6 @@ describe("kas-wallet emulator options", () => {
   it.live("the first run creates the member and key, stores them (0600), prints the secret once; the next reuses them; `env` prints the settings", () =>
     Effect.gen(function*() {
       const dir = yield* tempDir
-      /** Serves in process until `listening on`; the lines printed, and the fiber to stop it. */
-      const serve = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
-        Effect.gen(function*() {
-          const lines: Array<string> = []
-          const ready = yield* Deferred.make<string>()
-          const console = yield* capturing((line) => {
-            lines.push(line)
-            const url = /^listening on (\S+)$/m.exec(line)?.[1]
-            if (url !== undefined) Deferred.unsafeDone(ready, Effect.succeed(url))
-          }, (line) => lines.push(`stderr: ${line}`))
-          const fiber = yield* Effect.fork(running(["emulator", "--port", "0", ...args], env, console))
-          const url = yield* Effect.raceFirst(Deferred.await(ready), Effect.flatMap(Fiber.join(fiber), (code) => Effect.succeed(`exited ${code}: ${lines.join("\n")}`)))
-          return { url, text: lines.join("\n"), stop: Fiber.interrupt(fiber) }
-        })
-
       const first = yield* serve(["--data-dir", dir])
       expect(first.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
       const secret = /^secret access key: (\S+)$/m.exec(first.text)?.[1]
@@ -150,6 +158,7 @@ describe("kas-wallet emulator options", () => {
         "export KAS_CHAIN_ID=1001",
         `export KAS_ACCOUNT_ID=${member![1]}`,
         `export KAS_ACCESS_KEY_ID=${member![2]}`,
+        `export KAS_EMULATOR_DATA_DIR=${dir}`,
         `export KAS_SECRET_ACCESS_KEY="$(cat ${file})"`,
         "unset KAS_ACCOUNT_POOL KAS_FEEPAYER_POOL"
       ].join("\n")
@@ -202,6 +211,60 @@ describe("kas-wallet emulator options", () => {
       expect(ephemeral.text.split(throwaway!).length - 1).toBe(1)
       expect(ephemeral.text).toContain("ephemeral run: nothing is kept after it stops")
       yield* ephemeral.stop
+    }).pipe(Effect.scoped), 60_000)
+
+  it.live("a data directory given relative, with a space: the settings name it absolute, quoted, and work from any directory; member, key and pool commands follow KAS_EMULATOR_DATA_DIR", () =>
+    Effect.gen(function*() {
+      const parent = yield* tempDir
+      const dir = path.join(parent, "my emulator")
+      const relative = path.relative(process.cwd(), dir)
+      const started = yield* serve(["--data-dir", relative])
+      expect(started.text).toContain(`data directory ${dir}\n`)
+      const quoted = `'${dir}'`
+      expect(started.text).toContain(`\nexport KAS_EMULATOR_DATA_DIR=${quoted}\n`)
+      expect(started.text).toContain(`\nexport KAS_SECRET_ACCESS_KEY="$(cat '${path.join(dir, "secret-access-key")}')"\n`)
+      const secret = yield* Effect.promise(() => fs.readFile(path.join(dir, "secret-access-key"), "utf8"))
+      // `emulator env`, given the directory as the user typed it, run elsewhere: the same settings.
+      const env = yield* cli(["emulator", "env", "--data-dir", relative])
+      expect(env.code, env.err).toBe(0)
+      const names = ["KAS_SECRET_ACCESS_KEY", "KAS_EMULATOR_DATA_DIR", "KAS_ACCOUNT_ID", "KAS_CHAIN_ID", "KAS_ACCESS_KEY_ID", "KAS_WALLET_URL"]
+      const values = evaluated(env.out, os.tmpdir(), names)
+      expect(values.slice(0, 2)).toEqual([secret.trim(), dir])
+      const settings = Object.fromEntries(names.map((n, i) => [n, values[i]!]))
+
+      // The console commands find the emulator's database through the settings alone.
+      const pool = yield* cli(["emulator", "pool", "create", "--name", "payroll"], settings)
+      expect(pool.code, pool.err).toBe(0)
+      expect(pool.out).toBe(`krn:1001:wallet:${settings.KAS_ACCOUNT_ID}:account-pool:payroll`)
+      const pools = yield* cli(["emulator", "pool", "list", "--json"], settings)
+      expect(JSON.parse(pools.out).map((p: { krn: string }) => p.krn)).toContain(pool.out)
+      expect(JSON.parse((yield* cli(["emulator", "key", "list", "--json"], settings)).out)).toHaveLength(1)
+      yield* started.stop
+
+      // Without them (an --ephemeral emulator's settings, say): the default data directory holds
+      // no database, and none is made there; the message says where it looked and what to do.
+      const home = yield* tempDir
+      const defaults = path.join(home, "kas-wallet", "emulator", "emulator.db")
+      const { KAS_EMULATOR_DATA_DIR: _, ...elsewhere } = settings
+      for (
+        const args of [["pool", "create", "--name", "payroll"], ["pool", "list"], ["key", "list"], ["key", "create"], ["member", "list"], [
+          "member",
+          "create"
+        ]]
+      ) {
+        const ran = yield* cli(["emulator", ...args], { ...elsewhere, HOME: home, XDG_DATA_HOME: home })
+        expect({ args, code: ran.code }).toEqual({ args, code: 2 })
+        expect(ran.err).toBe(
+          `kas-wallet: no emulator database at ${defaults}: give the emulator's --data-dir (or --db), or set KAS_EMULATOR_DATA_DIR as the settings of \`kas-wallet emulator env\` do; an --ephemeral emulator keeps its members, keys and pools in its memory, out of another process's reach: start it with --data-dir DIR to manage them from here`
+        )
+      }
+      expect((yield* Effect.promise(() => fs.readdir(home)))).toEqual([])
+      // A database that is not the emulator's: the member is not there, and the message names it.
+      const other = path.join(home, "other.db")
+      expect((yield* cli(["emulator", "member", "create", "--db", other])).code).toBe(0)
+      const stranger = yield* cli(["emulator", "pool", "create", "--name", "payroll", "--db", other], elsewhere)
+      expect(stranger.code).toBe(2)
+      expect(stranger.err).toMatch(new RegExp(`^kas-wallet: no member has the account id ${settings.KAS_ACCOUNT_ID} in the database ${other}: check the account id, or the database: give the emulator's --data-dir`))
     }).pipe(Effect.scoped), 60_000)
 
   it.effect("`emulator env` before any run says what to do", () =>

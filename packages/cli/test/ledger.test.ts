@@ -24,7 +24,9 @@ describe("kas-wallet emulator fund | balance | bill", () => {
       const address = JSON.parse((yield* cli(["accounts", "create", "--json"], env)).out).address as string
       const funded = yield* cli(["emulator", "fund", address, "10KLAY"], env)
       expect(funded.code, funded.err).toBe(0)
-      expect(funded.out).toBe(`funded ${address} on chain 1001 with 10 KLAY (10000000000000000000 peb): it holds 10 KLAY (10000000000000000000 peb)`)
+      // At 80 columns: the address shortened as the tour prints it; --wide has it whole.
+      const shortened = `${address.slice(0, 6)}…${address.slice(-4)}`
+      expect(funded.out).toBe(`funded ${shortened} on chain 1001 with 10 KLAY (10000000000000000000 peb)\nit holds 10 KLAY (10000000000000000000 peb)`)
       // The emulator that runs holds it: the command did not write to some other database.
       expect((yield* e.balance(1001, address)).balance).toBe(10n ** 19n)
 
@@ -34,7 +36,13 @@ describe("kas-wallet emulator fund | balance | bill", () => {
       const balance = yield* cli(["emulator", "balance", address.toLowerCase(), "--json"], env)
       expect(JSON.parse(balance.out)).toEqual({ chainId: 1001, address, balance: "10000000000000000000", nonce: 0 })
       expect((yield* cli(["emulator", "balance", address], env)).out).toBe(
+        `${shortened} on chain 1001: 10 KLAY (10000000000000000000 peb), next nonce 0`
+      )
+      expect((yield* cli(["emulator", "balance", address, "--wide"], env)).out).toBe(
         `${address} on chain 1001: 10 KLAY (10000000000000000000 peb), next nonce 0`
+      )
+      expect((yield* cli(["emulator", "fund", address, "1peb", "--wide"], env)).out).toBe(
+        `funded ${address} on chain 1001 with 0.000000000000000001 KLAY (1 peb)\nit holds 10.000000000000000001 KLAY (10000000000000000001 peb)`
       )
       expect(JSON.parse((yield* cli(["emulator", "bill", "--json"], env)).out)).toEqual([])
       expect((yield* cli(["emulator", "bill"], env)).out).toBe("no bills: the global fee payer has paid no fee")
@@ -99,8 +107,10 @@ describe("kas-wallet emulator fund | balance | bill", () => {
       const hash = JSON.parse(sent.out).transactionHash as string
       const mined = yield* cli(["emulator", "mine", "--chain", "1001"], env)
       expect(mined.code, mined.err).toBe(0)
-      expect(mined.out).toMatch(new RegExp(`^chain 1001 block 1 0x[0-9a-f]{64}: 1 transaction\n  ${hash}$`))
+      // The block's line would pass 80 columns: its hash shortened; the transaction's fits.
+      expect(mined.out).toMatch(new RegExp(`^chain 1001 block 1 0x[0-9a-f]{8}…[0-9a-f]{6}: 1 transaction\n  ${hash}$`))
       const json = JSON.parse((yield* cli(["emulator", "mine", "--blocks", "2", "--json"], env)).out)
+      expect((yield* cli(["emulator", "mine", "--chain", "1001", "--wide"], env)).out).toMatch(/^chain 1001 block 4 0x[0-9a-f]{64}: 0 transactions$/)
       expect(json.map((b: { chainId: number; blockNumber: number }) => [b.chainId, b.blockNumber])).toEqual([[8217, 1], [8217, 2], [1001, 2], [1001, 3]])
 
       const { env: intervalEnv } = yield* cliEmulator()

@@ -122,5 +122,21 @@ describe("the new transaction kinds' arguments", () => {
       // Every one reached the chain, the cancellation in place of the transfer.
       const [block] = yield* Effect.orDie(e.mine(1001))
       expect(block!.transactions).toEqual([cancelled, anchored, legacy, updated, relayed].map((r) => r.transactionHash))
+
+      // cli.md's recipe: signed with the fee payer it will be relayed with, then relayed.
+      const [delegated] = yield* run("send", "--from", sender, "--to", from, "--value", "5peb", "--fee-payer", "global", "--no-submit")
+      const signedFile = path.join(os.tmpdir(), `kas-cli-signed-${process.pid}.rlp`)
+      const relayFile = <A, E, R>(rlp: string, relay: Effect.Effect<A, E, R>) =>
+        Effect.ensuring(
+          Effect.zipRight(Effect.sync(() => fs.writeFileSync(signedFile, `${rlp}\n`)), relay),
+          Effect.sync(() => fs.rmSync(signedFile, { force: true }))
+        )
+      const [relayedByGlobal] = yield* relayFile(delegated.rlp, run("relay", signedFile, "--fee-payer", "global"))
+      expect(relayedByGlobal).toMatchObject({ transactionHash: delegated.transactionHash, nonce: 5, status: "Submitted" })
+      // A basic transaction on the fee payer's route: refused before anything is sent, in plain words.
+      const [basic] = yield* run("send", "--from", sender, "--to", from, "--value", "5peb", "--no-submit")
+      const refused = yield* relayFile(basic.rlp, cli(["tx", "relay", signedFile, "--fee-payer", "global"], env))
+      expect(refused.code).toBe(2)
+      expect(refused.err).toMatch(/^kas-wallet: invalid RLP: type TxTypeValueTransfer is not fee-delegated/)
     }))
 })

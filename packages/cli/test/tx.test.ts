@@ -36,7 +36,7 @@ describe("kas-wallet tx and the emulator's ledger commands", () => {
       const to = yield* account
       const fund = yield* run(["emulator", "fund", from, "10KLAY", "--db", db])
       expect(fund.code, fund.err).toBe(0)
-      expect(fund.out).toBe(`funded ${from} on chain 1001 with 10 KLAY (10000000000000000000 peb): it holds 10 KLAY (10000000000000000000 peb)`)
+      expect(fund.out).toBe(`funded ${from.slice(0, 6)}…${from.slice(-4)} on chain 1001 with 10 KLAY (10000000000000000000 peb)\nit holds 10 KLAY (10000000000000000000 peb)`)
       const balance = yield* run(["emulator", "balance", from.toLowerCase(), "--db", db, "--json"])
       expect(JSON.parse(balance.out)).toEqual({ chainId: 1001, address: from, balance: "10000000000000000000", nonce: 0 })
 
@@ -45,7 +45,11 @@ describe("kas-wallet tx and the emulator's ledger commands", () => {
       const result = JSON.parse(sent.out)
       // --json's one form: amounts in peb as decimal strings, counts as numbers.
       expect(result).toMatchObject({ typeInt: 18, value: "1500000000000000000", gasPrice: "25000000000", feeRatio: 30, input: "0x6869", status: "Submitted" })
-      expect(result.feePayer).toBe(e.globalFeePayer(1001).toLowerCase())
+      // Addresses in their checksummed form, as accounts, fund and balance print them (the
+      // service's transaction results have them in lower case); hashes and other hex as they are.
+      expect(result).toMatchObject({ from, to, feePayer: e.globalFeePayer(1001) })
+      expect(result.transactionHash).toMatch(/^0x[0-9a-f]{64}$/)
+      expect(result.rlp).toMatch(/^0x[0-9a-f]+$/)
       const pending = yield* run(["tx", "receipt", result.transactionHash, "--json"])
       expect(JSON.parse(pending.out).status).toBe("Pending")
       const human = yield* run(["tx", "receipt", result.transactionHash])
@@ -62,7 +66,10 @@ describe("kas-wallet tx and the emulator's ledger commands", () => {
         nonce: 0,
         transactionIndex: 0,
         value: "1500000000000000000",
-        gasPrice: "25000000000"
+        gasPrice: "25000000000",
+        from,
+        to,
+        feePayer: e.globalFeePayer(1001)
       })
 
       // The human form of a send, waited for: who paid what.
@@ -94,7 +101,16 @@ describe("kas-wallet tx and the emulator's ledger commands", () => {
       const bill = yield* run(["emulator", "bill", "--db", db])
       const fee = 36_200n * 25_000_000_000n
       const part = (fee * 30n) / 100n
-      expect(bill.out).toBe(`${e.member.accountId}  chain 1001  1 transaction  ${Number(part) / 1e18} KLAY (${part} peb)  paid by ${e.globalFeePayer(1001)}`)
+      const short = (id: string, head: number) => `${id.slice(0, head)}…${id.slice(-4)}`
+      const fees = `${Number(part) / 1e18} KLAY (${part} peb)`
+      // A table: at 80 columns the member id and the fee payer shortened, whole with --wide.
+      expect(bill.out.split("\n")).toEqual([
+        `MEMBER     CHAIN  TXS  ${"FEES".padEnd(fees.length)}  PAID BY`,
+        `${short(e.member.accountId, 4)}  1001   1    ${fees}  ${short(e.globalFeePayer(1001), 6)}`
+      ])
+      expect((yield* run(["emulator", "bill", "--db", db, "--wide"])).out.split("\n")[1]).toBe(
+        `${e.member.accountId}  1001   1    ${fees}  ${e.globalFeePayer(1001)}`
+      )
       expect(JSON.parse((yield* run(["emulator", "bill", "--db", db, "--json", "--chain", "8217"])).out)).toEqual([])
       const after = JSON.parse((yield* run(["emulator", "balance", from, "--db", db, "--json"])).out)
       expect(BigInt(after.balance)).toBe(10n ** 19n - 15n * 10n ** 17n - 1000n - 16n - (fee - part) - 21_000n * 25_000_000_000n)
@@ -124,7 +140,7 @@ describe("kas-wallet tx and the emulator's ledger commands", () => {
         [["emulator", "fund", "0x12", "1", "--db", db], 2, "kas-wallet: <address> must be 0x followed by 40 hex digits (got 0x12)"],
         [["emulator", "fund", from, "ten", "--db", db], 2, /^kas-wallet: <amount> not an amount: write it with its unit, such as 1.5KLAY, 25ston or 1000peb \(got ten\)$/],
         [["emulator", "balance", from, "--chain", "5", "--db", db], 2, "kas-wallet: --chain must be 8217 (mainnet) or 1001 (testnet) (got 5)"],
-        [["emulator", "bill", "--account-id", "nobody", "--db", db], 2, "kas-wallet: no member has the account id nobody"]
+        [["emulator", "bill", "--account-id", "nobody", "--db", db], 2, new RegExp(`^kas-wallet: no member has the account id nobody in the database ${db}: `)]
       ]
       for (const [args, code, message] of cases) {
         const ran = yield* run(args)

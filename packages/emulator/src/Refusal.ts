@@ -222,7 +222,9 @@ export class InstantMining extends Data.TaggedError("InstantMining")<{}> {
  */
 export class TimeBeforeBlock extends Data.TaggedError("TimeBeforeBlock")<{ readonly timeMs: number; readonly blockMs: number }> {
   override get message() {
-    const iso = (ms: number) => `${new Date(ms).toISOString()} (${Math.floor(ms / 1000)})`
+    // Unix seconds, with the milliseconds when there are some: a block made within the second
+    // given is later than that second's start.
+    const iso = (ms: number) => `${new Date(ms).toISOString()} (${ms % 1000 === 0 ? ms / 1000 : (ms / 1000).toFixed(3)})`
     return `the next block's time ${iso(this.timeMs)} is before the latest block's, ${iso(this.blockMs)}: a chain's time never goes back`
   }
 }

@@ -60,6 +60,14 @@ const cases: ReadonlyArray<readonly [Refusal.Refusal, ApiError.ApiError]> = [
       ApiError.Code.OutOfRange,
       "the next block's time 2001-09-09T01:46:40.000Z (1000000000) is before the latest block's, 2001-09-09T01:46:41.000Z (1000000001): a chain's time never goes back"
     )
+  ],
+  // Within the same second (a block made 300 ms into it): the seconds show what differs.
+  [
+    new Refusal.TimeBeforeBlock({ timeMs: 1_893_456_000_000, blockMs: 1_893_456_000_300 }),
+    ApiError.refused(
+      ApiError.Code.OutOfRange,
+      "the next block's time 2030-01-01T00:00:00.000Z (1893456000) is before the latest block's, 2030-01-01T00:00:00.300Z (1893456000.300): a chain's time never goes back"
+    )
   ]
 ]
 

@@ -44,7 +44,7 @@ export { Accounts, Console, Emulator, FeePayers, History, Keys, Ledger, Migrate,
  */
 export const flags = {
   help: { name: "help", description: "show help; after a command, its own help", example: "kas-wallet accounts list --help" },
-  version: { name: "version", description: "print the version", example: "kas-wallet --version" },
+  version: { name: "version", description: "print the version (with --json: {\"version\"})", example: "kas-wallet --version" },
   completions: {
     name: "completions",
     value: "bash",

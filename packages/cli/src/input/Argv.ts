@@ -19,7 +19,7 @@ import * as Spec from "./Spec.js"
  */
 export type Request =
   | { readonly _tag: "Help"; readonly command: Spec.Command }
-  | { readonly _tag: "Version" }
+  | { readonly _tag: "Version"; readonly json: boolean }
   | { readonly _tag: "Completions" }
   | { readonly _tag: "Usage"; readonly command: Spec.Command; readonly message: string }
   | Run
@@ -47,19 +47,18 @@ const lastWord = (command: Spec.Command) => command.path[command.path.length - 1
 const list = (words: ReadonlyArray<string>) =>
   words.length <= 1 ? words.join("") : `${words.slice(0, -1).join(", ")} or ${words[words.length - 1]}`
 
-// Edit distance, to suggest the flag a typo meant.
+// Edit distance, to suggest the command or flag a typo meant: optimal string alignment, where two
+// letters swapped are one edit (`sned` for `send`), as an insertion or a deletion is.
 const distance = (a: string, b: string): number => {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i)
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)))
   for (let i = 1; i <= a.length; i++) {
-    let previous = row[0]!
-    row[0] = i
     for (let j = 1; j <= b.length; j++) {
-      const current = row[j]!
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1))
-      previous = current
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost)
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1)
     }
   }
-  return row[b.length]!
+  return d[a.length]![b.length]!
 }
 
 // A typo of `word`: within an edit for a short word, two for a longer one (`--jsn`, `acounts`;
@@ -132,7 +131,11 @@ export const read = (root: Spec.Command, args: ReadonlyArray<string>): Request =
 
   if (command === root) {
     if (rest.length === 0) return { _tag: "Help", command }
-    if (rest.length === 1 && rest[0] === "--version") return { _tag: "Version" }
+    if (rest.includes("--version")) {
+      const other = rest.find((arg) => arg !== "--version" && arg !== "--json")
+      if (other !== undefined) return usage(`--version takes no other option than --json (got ${other.split("=")[0]})`)
+      return { _tag: "Version", json: rest.includes("--json") }
+    }
     if (rest[0] === "--completions" || rest[0]?.startsWith("--completions=")) {
       const shell = rest[0] === "--completions" ? rest[1] : rest[0].slice("--completions=".length)
       if (shell === "bash" && rest.length === (rest[0] === "--completions" ? 2 : 1)) return { _tag: "Completions" }

@@ -177,6 +177,8 @@ export const envLines = (options: {
   readonly accountId: string
   readonly accessKeyId: string
   readonly secret: SecretSource
+  /** The data directory (absolute), for the commands that work in its database (`emulator pool`, ...). */
+  readonly dataDir?: string | undefined
 }): string =>
   [
     `export KAS_WALLET_URL=${shellQuote(options.url)}`,
@@ -185,6 +187,7 @@ export const envLines = (options: {
     "export KAS_CHAIN_ID=1001",
     `export KAS_ACCOUNT_ID=${shellQuote(options.accountId)}`,
     `export KAS_ACCESS_KEY_ID=${shellQuote(options.accessKeyId)}`,
+    ...(options.dataDir !== undefined ? [`export KAS_EMULATOR_DATA_DIR=${shellQuote(options.dataDir)}`] : []),
     options.secret._tag === "File"
       ? `export KAS_SECRET_ACCESS_KEY="$(cat ${shellQuote(options.secret.path)})"`
       : options.secret._tag === "Value"

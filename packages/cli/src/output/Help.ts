@@ -307,7 +307,7 @@ export const answer = (
         code: 0
       }
     case "Version":
-      return { stdout: `${version}\n`, stderr: "", code: 0 }
+      return { stdout: request.json ? `${JSON.stringify({ version })}\n` : `${version}\n`, stderr: "", code: 0 }
     case "Completions":
       return { stdout: bashCompletions(root), stderr: "", code: 0 }
     case "Usage":

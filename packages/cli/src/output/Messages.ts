@@ -85,14 +85,14 @@ export const flagOf: Readonly<Record<string, string>> = {
   chainId: "--chain",
   baseUrl: "--url",
   address: "<address>",
-  rlp: "the RLP",
+  rlp: "RLP",
   nodeUrl: "--node-url",
   accountKey: "--key",
   transactionHash: "--hash",
   keyId: "<key-id>",
   keyPool: "--key-pool",
   krn: "--krn",
-  credentials: "the key (--access-key-id / --secret-access-key)"
+  credentials: "key (--access-key-id / --secret-access-key)"
 }
 
 const poolWord = (context: Context) => (context.kind === "fee-payer" ? "fee-payer pool" : "pool")

@@ -104,16 +104,19 @@ const IDS = /\b0x(?:[0-9a-fA-F]{64}|[0-9a-fA-F]{40})\b(?!\.\.\.)|\b[0-9a-f]{8}-[
 // The head of long hex that `hex` cut (64 digits, then `... (1601 bytes)`): shorter still.
 const HEAD = /\b0x[0-9a-fA-F]{64}(?=\.\.\.)/g
 
+// Long data not cut yet (a signature, 65 bytes): its head, as `hex` then `HEAD` would give it.
+const LONG = /\b0x(?:[0-9a-fA-F]{2}){33,}\b(?!\.\.\.)/g
+
 /**
  * A text with its addresses, hashes and member ids shortened as the tour prints them: an address
  * (and a key id's key) `0xa809…8e14`, a hash `0xa51376ff…6fa66a`, a member id `063e…ef87`, the
- * head of cut data to 16 digits (`0x6080604052610100... (1601 bytes)`).
+ * head of long data (more than 32 bytes, or cut by `hex`) to 16 digits (`0x6080604052610100... (1601 bytes)`).
  *
  * @since 0.11.0
  * @category formatting
  */
 export const fit = (text: string): string =>
-  text.replace(HEAD, (head) => head.slice(0, 18)).replace(IDS, (id, at: number) =>
+  text.replace(HEAD, (head) => head.slice(0, 18)).replace(LONG, (data) => `${data.slice(0, 18)}... (${(data.length - 2) / 2} bytes)`).replace(IDS, (id, at: number) =>
     !id.startsWith("0x")
       ? short(id, 4, 4)
       // An address, or a key id's key (after its pool, a colon), as an account's KEY column has it.
@@ -130,6 +133,21 @@ const render = (header: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray
 const tooWide = (lines: ReadonlyArray<string>) => lines.some((line) => [...line].length > Width)
 
 /**
+ * Lines of text (a message), each wider than `Width` shortened by `fit`, unless `layout` is wide;
+ * the others as they are. A listing (a record a line, `listing`) is shortened throughout when one
+ * of its lines is too wide, as a table's column keeps one form.
+ *
+ * @since 0.13.0
+ * @category formatting
+ */
+export const lines = (text: string, layout: Layout = { wide: false }, listing = false): string => {
+  if (layout.wide) return text
+  const all = text.split("\n")
+  const shorten = listing && tooWide(all)
+  return all.map((line) => (shorten || tooWide([line]) ? fit(line) : line)).join("\n")
+}
+
+/**
  * Rows as aligned columns (the last column is not padded), with a header row. Unless `layout` is
  * wide, a table wider than `Width` shortens its ids (`fit`): a `FIELD VALUE` table only in its
  * rows that are too wide, any other in every row, so that a column keeps one form.
@@ -143,10 +161,10 @@ export const table = (
   indent = "",
   layout: Layout = { wide: false }
 ): string => {
-  const lines = render(header, rows, indent)
-  if (layout.wide || !tooWide(lines)) return lines.join("\n")
+  const rendered = render(header, rows, indent)
+  if (layout.wide || !tooWide(rendered)) return rendered.join("\n")
   const fitted = header[0] === "FIELD"
-    ? rows.map((row, i) => ([...lines[i + 1]!].length > Width ? row.map(fit) : row))
+    ? rows.map((row, i) => (tooWide([rendered[i + 1]!]) ? row.map(fit) : row))
     : rows.map((row) => row.map(fit))
   return render(header, fitted, indent).join("\n")
 }

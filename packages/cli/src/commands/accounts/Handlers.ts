@@ -44,12 +44,12 @@ const count: Handler = (run) =>
     yield* Client.withClient(run, { pool: byPool, feePayerPool: false }, { operation: "count" }, (print, s) =>
       byPool
         ? Effect.flatMap(WalletClient.accountCountByPool(), (c) =>
-          print(s.json ? JSON.stringify(encodePoolCount(c)) : `${c.count} ${c.count === 1 ? "account" : "accounts"} in pool ${c.krn.toString()}`))
+          print(s.json ? JSON.stringify(encodePoolCount(c)) : Output.lines(`${c.count} ${c.count === 1 ? "account" : "accounts"} in pool ${c.krn.toString()}`, s)))
         : Effect.flatMap(WalletClient.accountCount(), (c) =>
           print(
             s.json
               ? JSON.stringify(encodeCount(c))
-              : `${c.count} ${c.count === 1 ? "account" : "accounts"} of member ${c.accountId} on chain ${s.chainId}, in every pool`
+              : Output.lines(`${c.count} ${c.count === 1 ? "account" : "accounts"} of member ${c.accountId} on chain ${s.chainId}, in every pool`, s)
           )))
   })
 

@@ -253,7 +253,7 @@ const announce = (plan: Plan, emulator: Emulator.Service) =>
       lines.push(`member ${m.accountId}, access key id ${m.accessKeyId}`)
       secret = plan.given ?? { _tag: "Given", how: "the secret you gave" }
     }
-    const settings = DataDir.envLines({ url: emulator.url, accountId: m.accountId, accessKeyId: m.accessKeyId, secret })
+    const settings = DataDir.envLines({ url: emulator.url, accountId: m.accountId, accessKeyId: m.accessKeyId, secret, dataDir: plan.directory })
     if (plan.directory !== undefined && (m.generated || plan.stored)) yield* DataDir.writeEnv(plan.directory, `${settings}\n`)
     lines.push(
       `# shell settings for kas-wallet and your programs${

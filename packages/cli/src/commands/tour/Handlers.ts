@@ -21,9 +21,26 @@ import * as KasToken from "../../tour/KasToken.js"
 import type { Handlers } from "../Handler.js"
 import * as Table from "../Spec.js"
 
+// The tour fits 80 columns: a step's routes go on lines of their own, split between routes.
 const step = (n: number, title: string, wire?: string) =>
-  Console.log(`\n${n}. ${title}${wire !== undefined ? `  (${wire})` : ""}`)
-const say = (text: string) => Console.log(text.split("\n").map((line) => `   ${line}`).join("\n"))
+  Console.log(`\n${n}. ${title}${wire !== undefined ? `\n${routes(wire)}` : ""}`)
+const routes = (wire: string) =>
+  wire.split(", ").reduce<Array<string>>((lines, part, i) => {
+    const last = lines.length - 1
+    const joined = i === 0 ? `   (${part}` : `${lines[last]}, ${part}`
+    if (i === 0) lines.push(joined)
+    else if ([...joined].length + 1 <= Output.Width) lines[last] = joined
+    else {
+      lines[last] = `${lines[last]},`
+      lines.push(`    ${part}`)
+    }
+    return lines
+  }, []).join("\n") + ")"
+// Lines wider than 80 columns (a KRN with its member id) shortened as every table is.
+const say = (text: string) => Console.log(Output.lines(text.split("\n").map((line) => `   ${line}`).join("\n")))
+// A submitted transaction: its hash, then its Klaytn type on a line of its own.
+const submitted = (hash: string, what: string, typeInt: number, more = "") =>
+  `submitted ${Output.short(hash, 10, 6)}${what}\n  a signed Klaytn ${Wire.typeName(typeInt)} (type ${typeInt})${more}`
 const klay = (peb: bigint) => `${Amount.formatKlay(peb as Amount.Peb)} KLAY`
 // KAST has 18 decimals, as KLAY has: the same formatting, another unit.
 const kast = (units: bigint) => `${Amount.formatKlay(units as Amount.Peb)} KAST`
@@ -45,12 +62,12 @@ export const program = Effect.gen(function*() {
   const emulator = yield* Emulator.Emulator
   const polling = { schedule: Schedule.spaced(emulator.blockInterval) }
   const started = Math.floor(Date.now() / 1000)
-  yield* Console.log("effect-kas-wallet tour: the typed Effect client against a local KAS wallet emulator")
+  yield* Console.log("effect-kas-wallet tour: the typed Effect client against a local wallet emulator")
   yield* step(1, "Start the emulator in-process, on a temporary database")
   yield* say([
     `listening on ${emulator.url}`,
     `member ${emulator.member.accountId}, key ${emulator.member.accessKeyId} (its secret stays in memory)`,
-    "the client below is the real WalletClient, over loopback HTTP, with HTTP Basic auth"
+    "below: the real WalletClient, over loopback HTTP, with HTTP Basic auth"
   ].join("\n"))
 
   yield* step(2, "Create three accounts in the default pool", `${Table.Route.route("createAccount")}, no x-krn`)
@@ -94,11 +111,11 @@ export const program = Effect.gen(function*() {
   )
   yield* say(caught)
 
-  yield* step(8, "Move value: fund an account, send 1.5 KLAY with global fee delegation, await the receipt", Table.Route.route("feeDelegatedValueTransfer"))
+  yield* step(8, "Fund an account, send 1.5 KLAY with global fee delegation, await the receipt", Table.Route.route("feeDelegatedValueTransfer"))
   const sender = created[0]!
   const receiver = created[1]!
   const funded = yield* emulator.fund(ChainId.Testnet, sender.address, 10n * Amount.PebPerKlay)
-  yield* say(`the emulator's console credits ${klay(funded.balance)} to ${Output.short(sender.address)} (the wire API has no faucet)`)
+  yield* say(`the console credits ${klay(funded.balance)} to ${Output.short(sender.address)} (the wire API has no faucet)`)
   const sent = yield* WalletClient.transferValue({
     from: sender.address,
     to: receiver.address,
@@ -106,7 +123,7 @@ export const program = Effect.gen(function*() {
     feePayer: FeeDelegation.global,
     feeRatio: 30
   }).pipe(signed)
-  yield* say(`submitted ${Output.short(sent.transactionHash, 10, 6)}: a signed Klaytn ${Wire.typeName(sent.typeInt)} (type ${sent.typeInt}), nonce ${sent.nonce}`)
+  yield* say(submitted(sent.transactionHash, `, nonce ${sent.nonce}`, sent.typeInt))
   const receipt = yield* WalletClient.awaitReceipt(sent.transactionHash, polling)
   const fee = BigInt(receipt.gasUsed) * sent.gasPrice
   const globalShare = fee * 30n / 100n
@@ -117,7 +134,7 @@ export const program = Effect.gen(function*() {
   ])
   yield* say([
     `${receipt.status} in block ${receipt.blockNumber}: ${receipt.gasUsed} gas at ${sent.gasPrice / Amount.PebPerSton} ston, a fee of ${klay(fee)}`,
-    `the global fee payer paid 30%: ${klay(globalShare)}, billed to the member (${klay(bill?.fees ?? 0n)} so far)`,
+    `the global fee payer paid 30%, ${klay(globalShare)}; the member's bill: ${klay(bill?.fees ?? 0n)}`,
     `the sender paid 1.5 KLAY and the other 70%: ${klay(funded.balance)} → ${klay(after.balance)}`,
     `the recipient holds ${klay(received.balance)}`
   ].join("\n"))
@@ -131,14 +148,14 @@ export const program = Effect.gen(function*() {
   const input = yield* Abi.deployInput(KasToken.bytecode, "constructor(uint256 initialSupply)", [supply])
   const deploying = yield* WalletClient.send(TransactionKind.ContractDeploy({ input }), { from: sender.address, feePayer: FeeDelegation.global }).pipe(signed)
   yield* say(
-    `submitted ${Output.short(deploying.transactionHash, 10, 6)}: a signed Klaytn ${Wire.typeName(deploying.typeInt)} (type ${deploying.typeInt}), KasToken's code and initialSupply ${kast(supply)} (${(input.length - 2) / 2} bytes)`
+    submitted(deploying.transactionHash, `: KasToken's code, initialSupply ${kast(supply)}`, deploying.typeInt, `, ${(input.length - 2) / 2} bytes`)
   )
   const deployed = yield* WalletClient.awaitReceipt(deploying.transactionHash, polling)
   const token = deployed.contractAddress
   if (deployed.status !== "Committed" || token === undefined || token === null || token === "") {
     return yield* Effect.dieMessage(`the token's deployment failed: ${deployed.status}${deployed.txError !== undefined ? `, txError ${deployed.txError}` : ""}`)
   }
-  yield* say(`${deployed.status} in block ${deployed.blockNumber}, ${deployed.gasUsed} gas: the token is at ${token} (receipt.contractAddress)`)
+  yield* say(`${deployed.status} in block ${deployed.blockNumber}, ${deployed.gasUsed} gas\ntoken ${token} (receipt.contractAddress)`)
 
   const transfer = yield* Abi.fn("transfer(address to, uint256 value) returns (bool)")
   const amount = 250n * 10n ** 18n
@@ -147,7 +164,7 @@ export const program = Effect.gen(function*() {
     from: sender.address,
     feePayer: FeeDelegation.global
   }).pipe(signed)
-  yield* say(`submitted ${Output.short(executing.transactionHash, 10, 6)}: a signed Klaytn ${Wire.typeName(executing.typeInt)} (type ${executing.typeInt}) calling transfer(${Output.short(receiver.address)}, ${kast(amount)})`)
+  yield* say(submitted(executing.transactionHash, `: transfer(${Output.short(receiver.address)}, ${kast(amount)})`, executing.typeInt))
   const executed = yield* WalletClient.awaitReceipt(executing.transactionHash, polling)
   const Transfer = yield* Abi.event("Transfer(address indexed from, address indexed to, uint256 value)")
   const logs = yield* Abi.decodeLogs(Transfer, executed.logs ?? [])
@@ -171,13 +188,15 @@ export const program = Effect.gen(function*() {
     emulator.feeBills({ accountId: emulator.member.accountId, chainId: ChainId.Testnet })
   ])
   yield* say([
-    `balanceOf through callContract (read only, nothing signed): ${balances.join(", ")}`,
-    `the sender paid no fee: it still holds ${klay(spent.balance)}; the member's bill is ${klay(billed[0]?.fees ?? 0n)} for ${billed[0]?.transactions ?? 0} transactions`
+    "balanceOf through callContract (read only, nothing signed):",
+    `  ${balances.join(", ")}`,
+    `the sender paid no fee: it still holds ${klay(spent.balance)}`,
+    `the member's bill: ${klay(billed[0]?.fees ?? 0n)} for ${billed[0]?.transactions ?? 0} transactions`
   ].join("\n"))
 
   yield* step(
     10,
-    "Relay a transaction a user signed in their own wallet; the global fee payer pays; sent reliably",
+    "Relay a user's own signed transaction, reliably; the global fee payer pays",
     Table.Route.route("feeDelegatedProcessRlp")
   )
   // The user's wallet: a key that never reaches the service, and an address outside every pool.
@@ -195,13 +214,17 @@ export const program = Effect.gen(function*() {
     feeDelegated: true
   })
   const rlp = `0x${Buffer.from(yield* Klaytn.signAsSender(userTx, { chainId: ChainId.Testnet, sender: userKey })).toString("hex")}`
-  yield* say(`the user signs a TxTypeFeeDelegatedValueTransfer of 0.25 KLAY from ${Output.short(user)} (${(rlp.length - 2) / 2} bytes of RLP)`)
+  yield* say([
+    `the user ${Output.short(user)} signs a TxTypeFeeDelegatedValueTransfer of 0.25 KLAY`,
+    `  ${(rlp.length - 2) / 2} bytes of RLP, signed with a key the service never sees`
+  ].join("\n"))
   // Signed first (its hash known before it is sent), then submitted: a lost answer cannot hide it.
   const relayed = yield* WalletClient.sendReliably(TransactionKind.RawTransaction({ rlp }), { feePayer: FeeDelegation.global }).pipe(signed)
   const settled = yield* WalletClient.awaitReceipt(relayed.transactionHash, polling)
   const userAfter = yield* emulator.balance(ChainId.Testnet, user)
   yield* say([
-    `submitted ${Output.short(relayed.transactionHash, 10, 6)}, verified: the user's own transaction, the global fee payer's signature added${"feePayer" in relayed ? ` (${Output.short(relayed.feePayer)})` : ""}`,
+    `submitted ${Output.short(relayed.transactionHash, 10, 6)}, verified: the user's own transaction`,
+    `  with the global fee payer's signature added${"feePayer" in relayed ? ` (${Output.short(relayed.feePayer)})` : ""}`,
     `${settled.status} in block ${settled.blockNumber}: the user paid no fee, 1 KLAY → ${klay(userAfter.balance)}`
   ].join("\n"))
 
@@ -218,30 +241,34 @@ export const program = Effect.gen(function*() {
     weightedKeys: signers.map((s) => ({ publicKey: s.publicKey, weight: 1 }))
   })
   yield* WalletClient.awaitReceipt(updated.transactionHash, polling)
-  yield* say(
-    `${Output.short(treasury.address)} now needs 2 of the keys of ${signers.map((s) => Output.short(s.address)).join(", ")} (an account update it paid for, ${Output.short(updated.transactionHash, 10, 6)})`
-  )
+  yield* say([
+    `${Output.short(treasury.address)} now needs 2 of the keys of ${signers.map((s) => Output.short(s.address)).join(", ")}`,
+    `  (an account update it paid for, ${Output.short(updated.transactionHash, 10, 6)})`
+  ].join("\n"))
   const waiting = yield* WalletClient.transferValue({ from: treasury.address, to: sender.address, value: Amount.PebPerKlay / 10n }).pipe(
     Effect.filterOrDieMessage(Transaction.isMultisigPending, "a multisig account's transaction waits for its signers")
   )
-  yield* say(`a transfer of 0.1 KLAY from it waits: status ${waiting.status}, transaction id ${Output.short(waiting.transactionId, 10, 6)}, no signature yet`)
+  yield* say(`a transfer of 0.1 KLAY from it waits: status ${waiting.status}, no signature yet\n  transaction id ${Output.short(waiting.transactionId, 10, 6)}`)
   const first = yield* WalletClient.signMultisigTransaction(signers[0]!.address, waiting.transactionId)
-  yield* say(`${Output.short(signers[0]!.address)} signs: ${first.status}, weight ${first.signedWeight} of ${first.threshold}; still to sign: ${(first.reminders ?? []).map((a) => Output.short(a)).join(", ")}`)
+  yield* say([
+    `${Output.short(signers[0]!.address)} signs: ${first.status}, weight ${first.signedWeight} of ${first.threshold}`,
+    `  still to sign: ${(first.reminders ?? []).map((a) => Output.short(a)).join(", ")}`
+  ].join("\n"))
   const second = yield* WalletClient.signMultisigTransaction(signers[1]!.address, waiting.transactionId).pipe(
     Effect.filterOrDieMessage(Multisig.isSubmitted, "the second of two signatures reaches the threshold")
   )
   const paid = yield* WalletClient.awaitReceipt(second.transactionHash, polling)
   yield* say([
     `${Output.short(signers[1]!.address)} signs: ${second.status} ${Output.short(second.transactionHash, 10, 6)}, weight ${second.signedWeight} of ${second.threshold}`,
-    `${paid.status} in block ${paid.blockNumber} with ${paid.signatures.length} sender signatures, the treasury's fee paid from it`
+    `${paid.status} in block ${paid.blockNumber} with ${paid.signatures.length} sender signatures; the treasury paid the fee`
   ].join("\n"))
 
   yield* Console.log([
     "",
     "Done. Next:",
-    "   README.md, docs/client.md         the library: contracts (effect-kas-wallet/Abi), every other kind, multisig",
-    "   packages/cli/docs/cli.md          kas-wallet tx deploy | execute | call, every command",
-    "   packages/cli/src/tour/README.md   the token's Solidity source, and how to rebuild it",
+    "   README.md, docs/client.md        the library: contracts, every kind, multisig",
+    "   packages/cli/docs/cli.md         every command of kas-wallet, contracts too",
+    "   packages/cli/src/tour/README.md  the token's source, and how to rebuild it",
     "   kas-wallet --help"
   ].join("\n"))
 })

@@ -83,13 +83,13 @@ const statusText = (status: Multisig.SignatureStatus) =>
 const printStatus = (run: Argv.Run, print: Client.Print, s: Client.Settings, status: Multisig.SignatureStatus) =>
   Effect.gen(function*() {
     if (!Flags.isSet(run, M.wait) || !Multisig.isSubmitted(status)) {
-      return yield* print(s.json ? Json.stringify(encodeStatus(status)) : statusText(status))
+      return yield* print(s.json ? Json.stringify(encodeStatus(status)) : Output.lines(statusText(status), s))
     }
     const receipt = yield* WalletClient.awaitReceipt(status.transactionHash, { schedule: Client.receiptPolling })
     yield* print(
       s.json
         ? Json.stringify({ ...encodeStatus(status), receipt: encodeReceipt(receipt) })
-        : `${statusText(status)}\n${receipt.status} in block ${receipt.blockNumber}, ${receipt.gasUsed} gas, ${receipt.signatures.length} sender signatures`
+        : `${Output.lines(statusText(status), s)}\n${receipt.status} in block ${receipt.blockNumber}, ${receipt.gasUsed} gas, ${receipt.signatures.length} sender signatures`
     )
   })
 
@@ -121,7 +121,7 @@ export const pendingRow = (p: Multisig.PendingTransaction, layout: Output.Layout
 
 const printMultisig = Client.printer(Multisig.MultisigAccount, (result, layout) =>
   [
-    `${result.address} is multisig: weight ${result.threshold} of its keys signs (account update ${result.transactionHash})`,
+    Output.lines(`${result.address} is multisig: weight ${result.threshold} of its keys signs (account update ${result.transactionHash})`, layout),
     Output.table(["PUBLIC KEY", "WEIGHT"], result.multiSigKeys.map((k) => [Output.short(k.publicKey, 12, 6), String(k.weight)]), "", layout)
   ].join("\n"))
 

@@ -16,7 +16,10 @@ import type * as Argv from "../../../input/Argv.js"
 import * as DataDir from "../../../input/DataDir.js"
 import * as Flags from "../../../input/Flags.js"
 import type * as Spec from "../../../input/Spec.js"
+import { existsSync } from "node:fs"
+import * as path from "node:path"
 import * as ExitCode from "../../../output/ExitCode.js"
+import * as Output from "../../../output/Output.js"
 import type { Handlers } from "../../Handler.js"
 import * as Table from "../../Spec.js"
 
@@ -45,7 +48,8 @@ const variable = (name: string) =>
   Effect.orElseSucceed(Config.string(name).pipe(Config.option, Config.map(Option.getOrUndefined)), () => undefined)
 
 /**
- * The data directory: `--data-dir`, else `KAS_EMULATOR_DATA_DIR`, else the default one.
+ * The data directory, as an absolute path (the settings printed for it are evaluated in other
+ * directories): `--data-dir`, else `KAS_EMULATOR_DATA_DIR`, else the default one.
  *
  * @since 0.2.0
  * @category settings
@@ -53,7 +57,7 @@ const variable = (name: string) =>
 export const dataDirectory = (given: Option.Option<string>): Effect.Effect<string> =>
   Effect.flatMap(Flags.raw(E.dataDir, given), (found) =>
     Option.match(found, {
-      onSome: (s) => Effect.succeed(s.value),
+      onSome: (s) => Effect.succeed(path.resolve(s.value)),
       // Read through Config, like every other setting, so that a test can give its own.
       onNone: () =>
         Effect.zipWith(variable("XDG_DATA_HOME"), variable("HOME"), (xdg, home) => DataDir.defaultDirectory({ XDG_DATA_HOME: xdg }, home))
@@ -73,7 +77,39 @@ export const database = (run: Argv.Run): Effect.Effect<string> =>
     }))
 
 /**
- * Runs `f` with the console of a database.
+ * Whether a database is a file of this machine (not a libSQL server, not in memory), which opening
+ * would create when it does not exist.
+ *
+ * @since 0.13.0
+ * @category settings
+ */
+export const isFile = (database: string): boolean => !/^(libsql|https?|wss?):\/\//i.test(database.trim()) && database !== ":memory:"
+
+/**
+ * The database, when it exists (a server's is taken as existing); else `missing`: opening a
+ * missing file would create an empty database, and a command would work on it and claim success.
+ *
+ * @since 0.13.0
+ * @category settings
+ */
+export const existing = (database: string, missing: string): Effect.Effect<string, ExitCode.Failure> =>
+  isFile(database) && !existsSync(database) ? Effect.fail(ExitCode.invalid(`no emulator database at ${database}: ${missing}`)) : Effect.succeed(database)
+
+/**
+ * What to do when the database a member, key or pool command looks in is not the emulator's: where
+ * to point it, and why an `--ephemeral` emulator's cannot be reached.
+ *
+ * @since 0.13.0
+ * @category errors
+ */
+export const elsewhere =
+  "give the emulator's --data-dir (or --db), or set KAS_EMULATOR_DATA_DIR as the settings of `kas-wallet emulator env` do; " +
+  "an --ephemeral emulator keeps its members, keys and pools in its memory, out of another process's reach: " +
+  "start it with --data-dir DIR to manage them from here"
+
+/**
+ * Runs `f` with the console of a database; a member it does not hold is reported with the
+ * database looked in.
  *
  * @since 0.2.0
  * @category running
@@ -82,17 +118,30 @@ export const withConsole = <A>(
   database: string,
   f: (console: EmulatorConsole.Service) => Effect.Effect<A, EmulatorConsole.ConsoleError | SqlError.SqlError>
 ): Effect.Effect<A, ExitCode.Failure> =>
-  Effect.flatMap(loadConsole, (C) => Effect.flatMap(C.Console, f).pipe(Effect.provide(C.layerDatabase({ database })), Effect.mapError(failureOf)))
+  Effect.flatMap(loadConsole, (C) =>
+    Effect.flatMap(C.Console, f).pipe(
+      Effect.provide(C.layerDatabase({ database })),
+      Effect.mapError((error) => {
+        const failure = failureOf(error)
+        return error._tag === "ConsoleError" && error.reason === "MemberNotFound"
+          ? new ExitCode.Failure({ message: `${failure.message} in the database ${database}: check the account id, or the database: ${elsewhere}`, code: failure.code })
+          : failure
+      })
+    ))
 
-const printNewKey = (key: EmulatorConsole.NewApiKey) =>
-  Console.log(
-    [
-      `access key id: ${key.accessKeyId}`,
-      `secret access key: ${Redacted.value(key.secretAccessKey)}`,
-      `authorization: ${Redacted.value(key.authorization)}`,
-      "(the secret is shown this once: only its hash is stored)"
-    ].join("\n")
-  )
+/** A new key's fields, the secret and its Authorization value shown this once. */
+const newKeyFields = (key: EmulatorConsole.NewApiKey) => ({
+  accessKeyId: key.accessKeyId,
+  secretAccessKey: Redacted.value(key.secretAccessKey),
+  authorization: Redacted.value(key.authorization)
+})
+
+const newKeyLines = (key: EmulatorConsole.NewApiKey) => [
+  `access key id: ${key.accessKeyId}`,
+  `secret access key: ${Redacted.value(key.secretAccessKey)}`,
+  `authorization: ${Redacted.value(key.authorization)}`,
+  "(the secret is shown this once: only its hash is stored)"
+]
 
 /**
  * Reads a chain flag: 8217 or 1001.
@@ -133,12 +182,28 @@ const poolChain = (run: Argv.Run, chainFlag: Spec.Flag, chainIdFlag: Spec.Flag) 
 
 const created = (item: { readonly createdAt: number }) => new Date(item.createdAt * 1000).toISOString()
 
-/** A listing of the console: a line per item, or with `--json` one array. */
+/**
+ * A listing of the console: a line per item (at 80 columns, ids shortened throughout when a line
+ * would pass them; `--wide` whole), or with `--json` one array.
+ */
 const printList = <A>(run: Argv.Run, items: ReadonlyArray<A>, line: (a: A) => string) =>
-  Flags.isSet(run, E.json) ? Console.log(JSON.stringify(items)) : Effect.forEach(items, (a) => Console.log(line(a)), { discard: true })
+  Console.log(
+    Flags.isSet(run, E.json)
+      ? JSON.stringify(items)
+      : Output.lines(items.map(line).join("\n"), { wide: Flags.isSet(run, Table.Shared.flags.wide) }, true)
+  ).pipe(Effect.when(() => Flags.isSet(run, E.json) || items.length > 0))
 
-const onDatabase = <A>(run: Argv.Run, f: (console: EmulatorConsole.Service) => Effect.Effect<A, EmulatorConsole.ConsoleError | SqlError.SqlError>) =>
-  Effect.flatMap(database(run), (db) => withConsole(db, f))
+/**
+ * Runs `f` on the command's database, which must exist: a member, key or pool command never
+ * creates a database but `member create` given `--db` (`create`), which may start one.
+ */
+const onDatabase = <A>(
+  run: Argv.Run,
+  f: (console: EmulatorConsole.Service) => Effect.Effect<A, EmulatorConsole.ConsoleError | SqlError.SqlError>,
+  create = false
+) =>
+  Effect.flatMap(database(run), (db) =>
+    Effect.flatMap(create && Option.isSome(Flags.given(run, E.consoleDb)) ? Effect.succeed(db) : existing(db, elsewhere), (db) => withConsole(db, f)))
 
 /**
  * The console commands, by their words after `emulator`.
@@ -157,16 +222,22 @@ export const handlers = {
       onDatabase(run, (c) =>
         Effect.gen(function*() {
           const member = yield* c.createMember({ accountId: Option.getOrUndefined(accountId) })
-          yield* Console.log(`account id: ${member.accountId}`)
-          if (Flags.isSet(run, E.withKey)) yield* printNewKey(yield* c.createKey(member.accountId))
-        }))),
+          const key = Flags.isSet(run, E.withKey) ? yield* c.createKey(member.accountId) : undefined
+          yield* Console.log(
+            Flags.isSet(run, E.json)
+              ? JSON.stringify({ accountId: member.accountId, ...(key !== undefined ? newKeyFields(key) : {}) })
+              : [`account id: ${member.accountId}`, ...(key !== undefined ? newKeyLines(key) : [])].join("\n")
+          )
+        }), true)),
   "member list": (run) =>
     onDatabase(run, (c) =>
       Effect.flatMap(c.listMembers, (members) =>
         printList(run, members.map((m) => ({ accountId: m.accountId, createdAt: m.createdAt })), (m) => `${m.accountId}  created ${created(m)}`))),
   "key create": (run) =>
     Effect.flatMap(required(E.accountId, text(run, E.accountId)), (accountId) =>
-      onDatabase(run, (c) => Effect.flatMap(c.createKey(accountId), printNewKey))),
+      onDatabase(run, (c) =>
+        Effect.flatMap(c.createKey(accountId), (key) =>
+          Console.log(Flags.isSet(run, E.json) ? JSON.stringify({ accountId, ...newKeyFields(key) }) : newKeyLines(key).join("\n"))))),
   "key list": (run) =>
     Effect.flatMap(required(E.accountId, text(run, E.accountId)), (accountId) =>
       onDatabase(run, (c) =>
@@ -176,7 +247,11 @@ export const handlers = {
     Effect.gen(function*() {
       const accountId = yield* required(E.accountId, text(run, E.accountId))
       const accessKeyId = yield* required(E.keyId, text(run, E.keyId))
-      yield* onDatabase(run, (c) => Effect.zipRight(c.deleteKey(accountId, accessKeyId), Console.log(`deleted ${accessKeyId}`)))
+      yield* onDatabase(run, (c) =>
+        Effect.zipRight(
+          c.deleteKey(accountId, accessKeyId),
+          Console.log(Flags.isSet(run, E.json) ? JSON.stringify({ status: "deleted", accessKeyId }) : `deleted ${accessKeyId}`)
+        ))
     }),
   "pool create": (run) =>
     Effect.gen(function*() {

@@ -125,9 +125,9 @@ export const commands = [
     path: ["emulator", "env"],
     summary: "print the KAS_* shell settings of its stored member",
     description: [
-      "Print export lines for KAS_WALLET_URL, KAS_NODE_URL, KAS_CHAIN_ID, KAS_ACCOUNT_ID, KAS_ACCESS_KEY_ID and",
-      "KAS_SECRET_ACCESS_KEY (read from its file, never printed), so that kas-wallet accounts, the emulator's",
-      "member, key and pool commands, and your programs use the emulator."
+      "Print export lines for KAS_WALLET_URL, KAS_NODE_URL, KAS_CHAIN_ID, KAS_ACCOUNT_ID, KAS_ACCESS_KEY_ID,",
+      "KAS_EMULATOR_DATA_DIR and KAS_SECRET_ACCESS_KEY (read from its file, never printed; absolute paths), so",
+      "that kas-wallet accounts, the emulator's member, key and pool commands, and your programs use the emulator."
     ],
     groups: [{ title: "Options", flags: [flags.dataDir] }],
     examples: ["eval \"$(kas-wallet emulator env)\""]
@@ -135,7 +135,8 @@ export const commands = [
   group("member", "create and list members (service accounts)", [
     command(["emulator", "member", "create"], "create a member, with a default pool on each chain", [
       flags.newAccountId,
-      flags.withKey
+      flags.withKey,
+      flags.json
     ], "kas-wallet emulator member create --with-key"),
     command(["emulator", "member", "list"], "list the members", [flags.json], "kas-wallet emulator member list --json")
   ]),
@@ -143,7 +144,7 @@ export const commands = [
     command(
       ["emulator", "key", "create"],
       "create an API key (at most 2 per member); prints its secret once",
-      [flags.accountId],
+      [flags.accountId, flags.json],
       "kas-wallet emulator key create --account-id <id>"
     ),
     command(
@@ -155,7 +156,7 @@ export const commands = [
     command(
       ["emulator", "key", "delete"],
       "delete an API key of a member",
-      [flags.accountId, flags.keyId],
+      [flags.accountId, flags.keyId, flags.json],
       "kas-wallet emulator key delete --account-id <id> --access-key-id KASK..."
     )
   ]),
@@ -169,7 +170,7 @@ export const commands = [
     command(
       ["emulator", "pool", "list"],
       "list the account pools (or fee-payer pools) of a member",
-      [flags.accountId, flags.optionalPoolChain, flags.optionalChainId, flags.feePayer, flags.json],
+      [flags.accountId, flags.optionalPoolChain, flags.optionalChainId, flags.feePayer, flags.json, Shared.flags.wide],
       "kas-wallet emulator pool list"
     )
   ])

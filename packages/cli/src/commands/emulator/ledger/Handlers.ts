@@ -18,11 +18,11 @@ import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Console, Effect, Either, Option, Redacted } from "effect"
 import { Amount, type ChainId, Credentials } from "effect-kas-wallet"
-import { existsSync } from "node:fs"
 import type * as Argv from "../../../input/Argv.js"
 import * as Flags from "../../../input/Flags.js"
 import * as Value from "../../../input/Value.js"
 import * as ExitCode from "../../../output/ExitCode.js"
+import * as Output from "../../../output/Output.js"
 import type { Handlers } from "../../Handler.js"
 import * as Client from "../../shared/Client.js"
 import * as ClientConfig from "../../shared/ClientConfig.js"
@@ -73,15 +73,10 @@ interface Block {
   readonly transactions: ReadonlyArray<string>
 }
 
-const isFile = (database: string) => !/^(libsql|https?|wss?):\/\//i.test(database.trim()) && database !== ":memory:"
-
 /** The ledger of a database, which must exist: opening a missing file would create an empty one. */
-const databaseLedger = (database: string): Effect.Effect<Ledger, ExitCode.Failure> =>
-  isFile(database) && !existsSync(database)
-    ? Effect.fail(
-      ExitCode.invalid(`no emulator database at ${database}: start one with \`kas-wallet emulator\`, or give a running emulator's --url`)
-    )
-    : Effect.succeed({
+const databaseLedger = (given: string): Effect.Effect<Ledger, ExitCode.Failure> =>
+  ConsoleHandlers.existing(given, "start one with `kas-wallet emulator`, or give a running emulator's --url").pipe(
+    Effect.map((database): Ledger => ({
       fund: (chainId, address, amount) =>
         ConsoleHandlers.withConsole(database, (c) =>
           Effect.flatMap(c.isWalletAddress(address), (known) =>
@@ -98,7 +93,8 @@ const databaseLedger = (database: string): Effect.Effect<Ledger, ExitCode.Failur
           ),
       balance: (chainId, address) => ConsoleHandlers.withConsole(database, (c) => c.balance(chainId, address)),
       bills: (filter) => ConsoleHandlers.withConsole(database, (c) => c.feeBills(filter))
-    })
+    }))
+  )
 
 interface Answer {
   readonly status: number
@@ -227,6 +223,9 @@ const parseTime: Flags.Parser<number> = (raw) => {
 
 const klay = (peb: bigint) => `${Amount.formatKlay(peb as Amount.Peb)} KLAY (${peb} peb)`
 
+/** `--wide`: addresses, hashes and ids in full, however wide the line. */
+const layoutOf = (run: Argv.Run): Output.Layout => ({ wide: Flags.isSet(run, Table.Shared.flags.wide) })
+
 const balanceJson = (b: Balance) => JSON.stringify({ chainId: b.chainId, address: b.address, balance: b.balance.toString(), nonce: b.nonce })
 
 /** The chain of `fund` and `balance`: --chain, else KAS_CHAIN_ID, else 1001 (as the client commands). */
@@ -254,7 +253,9 @@ export const handlers = {
       const chainId = yield* ledgerChain(run)
       const b = yield* Effect.flatMap(ledgerOf(run), (ledger) => ledger.fund(chainId, address, amount))
       yield* Console.log(
-        Flags.isSet(run, L.json) ? balanceJson(b) : `funded ${b.address} on chain ${b.chainId} with ${klay(amount)}: it holds ${klay(b.balance)}`
+        Flags.isSet(run, L.json)
+          ? balanceJson(b)
+          : Output.lines(`funded ${b.address} on chain ${b.chainId} with ${klay(amount)}\nit holds ${klay(b.balance)}`, layoutOf(run))
       )
     }),
   balance: (run) =>
@@ -262,7 +263,9 @@ export const handlers = {
       const address = yield* Flags.argument(run, "address", Client.parseAddress)
       const chainId = yield* ledgerChain(run)
       const b = yield* Effect.flatMap(ledgerOf(run), (ledger) => ledger.balance(chainId, address))
-      yield* Console.log(Flags.isSet(run, L.json) ? balanceJson(b) : `${b.address} on chain ${b.chainId}: ${klay(b.balance)}, next nonce ${b.nonce}`)
+      yield* Console.log(
+        Flags.isSet(run, L.json) ? balanceJson(b) : Output.lines(`${b.address} on chain ${b.chainId}: ${klay(b.balance)}, next nonce ${b.nonce}`, layoutOf(run))
+      )
     }),
   bill: (run) =>
     Effect.gen(function*() {
@@ -274,9 +277,12 @@ export const handlers = {
           ? JSON.stringify(bills.map((b) => ({ ...b, fees: b.fees.toString() })))
           : bills.length === 0
           ? "no bills: the global fee payer has paid no fee"
-          : bills.map((b) =>
-            `${b.accountId}  chain ${b.chainId}  ${b.transactions} transaction${b.transactions === 1 ? "" : "s"}  ${klay(b.fees)}  paid by ${b.feePayer}`
-          ).join("\n")
+          : Output.table(
+            ["MEMBER", "CHAIN", "TXS", "FEES", "PAID BY"],
+            bills.map((b) => [b.accountId, String(b.chainId), String(b.transactions), klay(b.fees), b.feePayer]),
+            "",
+            layoutOf(run)
+          )
       )
     }),
   mine: (run) =>
@@ -287,11 +293,14 @@ export const handlers = {
       yield* Console.log(
         Flags.isSet(run, L.json)
           ? JSON.stringify(made)
-          : made.map((b) =>
-            `chain ${b.chainId} block ${b.blockNumber} ${b.blockHash}: ${b.transactions.length} transaction${b.transactions.length === 1 ? "" : "s"}${
-              b.transactions.map((h) => `\n  ${h}`).join("")
-            }`
-          ).join("\n")
+          : Output.lines(
+            made.map((b) =>
+              `chain ${b.chainId} block ${b.blockNumber} ${b.blockHash}: ${b.transactions.length} transaction${b.transactions.length === 1 ? "" : "s"}${
+                b.transactions.map((h) => `\n  ${h}`).join("")
+              }`
+            ).join("\n"),
+            layoutOf(run)
+          )
       )
     }),
   snapshot: (run) =>

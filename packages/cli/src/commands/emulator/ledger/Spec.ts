@@ -62,7 +62,7 @@ export const flags = {
 /** The options of a command that works through a running emulator or in its database. */
 const options = (...own: ReadonlyArray<Spec.Flag>): Spec.Group => ({
   title: "Options",
-  flags: [...own, flags.json, flags.url, ...ConsoleSpec.database]
+  flags: [...own, flags.json, Shared.flags.wide, flags.url, ...ConsoleSpec.database]
 })
 
 const verb = Spec.verbsUnder(["emulator"], [])
@@ -92,7 +92,7 @@ export const commands = [
     "Make blocks on a running emulator started with --mining manual (--url, KAS_WALLET_URL): the",
     "first holds every pending transaction, in the order they were accepted; their receipts are",
     "Committed when this answers."
-  ], [], [{ title: "Options", flags: [flags.mineChain, flags.blocks, flags.json, flags.url] }], ["kas-wallet emulator mine --chain 1001"]),
+  ], [], [{ title: "Options", flags: [flags.mineChain, flags.blocks, flags.json, Shared.flags.wide, flags.url] }], ["kas-wallet emulator mine --chain 1001"]),
   verb("snapshot", "snapshot the whole emulator; prints its id", [
     "Take a snapshot of a running emulator (--url, KAS_WALLET_URL): every member's accounts, keys,",
     "pools, balances, nonces, contracts, pending transactions, multisig transactions, bills and",
