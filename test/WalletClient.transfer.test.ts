@@ -163,12 +163,20 @@ describe("receipts", () => {
       const fiber = yield* Effect.fork(withClient(test, WalletClient.awaitReceipt(hash, { timeout: "1 hour" })))
       // The reads' times: 0, then 50, 150, 350, 750, 1550 ms (the delays doubling: 50 to 800), then
       // every second (the next delay, 1600, held at a second).
-      const at: Array<number> = []
-      for (let ms = 0; ms <= 4_550; ms += 50) {
-        yield* TestClock.adjust(ms === 0 ? "0 millis" : "50 millis")
-        for (let i = at.length; i < test.requests.length; i++) at.push(ms)
+      // Each read comes at its time, not a millisecond sooner.
+      const reads = [0, 50, 150, 350, 750, 1_550, 2_550, 3_550, 4_550]
+      const counts: Array<readonly [number, number]> = []
+      let now = 0
+      for (const at of reads) {
+        if (at > 0) {
+          yield* TestClock.adjust(at - 1 - now)
+          counts.push([at - 1, test.requests.length])
+        }
+        yield* TestClock.adjust(at === 0 ? 0 : 1)
+        counts.push([at, test.requests.length])
+        now = at
       }
-      expect(at).toEqual([0, 50, 150, 350, 750, 1_550, 2_550, 3_550, 4_550])
+      expect(counts).toEqual(reads.flatMap((at, i) => (at === 0 ? [[at, 1]] : [[at - 1, i], [at, i + 1]])))
       yield* Fiber.interrupt(fiber)
     }))
 

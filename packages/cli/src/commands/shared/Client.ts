@@ -7,7 +7,7 @@
  * @since 0.2.0
  */
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
-import { Console, Effect, Either, Option, Schedule, Schema, Stream } from "effect"
+import { Console, Effect, Either, Option, Schema, Stream } from "effect"
 import { Address, Pagination, Timestamp, Transaction, WalletClient, WalletConfig, WalletError } from "effect-kas-wallet"
 import * as ExitCode from "../../output/ExitCode.js"
 import * as Json from "../../output/Json.js"
@@ -145,18 +145,6 @@ export const onAddress = (
 ): Effect.Effect<void, ExitCode.Failure> =>
   Effect.flatMap(Flags.argument(run, "address", parseAddress), (address) =>
     withClient(run, uses, { ...context, address }, (print, s) => program(address, print, s)))
-
-/**
- * How `--wait` polls a receipt: soon at first (50 ms, doubling), then every 500 ms. A block of the
- * service comes every second; the emulator's can come much sooner, and the first answers of a
- * wait should not lag behind them.
- *
- * @since 0.8.0
- * @category running
- */
-export const receiptPolling: Schedule.Schedule<unknown> = Schedule.exponential("50 millis").pipe(
-  Schedule.union(Schedule.spaced("500 millis"))
-)
 
 /**
  * Checks an address argument: 0x and 40 hex digits, in one case or with a valid EIP-55 checksum.

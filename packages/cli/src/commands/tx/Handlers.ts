@@ -342,7 +342,7 @@ const transact = (
           : WalletClient.send(kind, { ...options, submit: !noSubmit } as WalletClient.SendOptionsFor<TransactionKind.TransactionKind>)
         yield* print(s.json ? Json.stringify(encodeResult(result)) : resultDetails(result, s))
         if (!wait || !Transaction.isSigned(result)) return undefined
-        const receipt = yield* WalletClient.awaitReceipt(result.transactionHash, { schedule: Client.receiptPolling })
+        const receipt = yield* WalletClient.awaitReceipt(result.transactionHash)
         return { receipt, problem: yield* printReceipt(print, s, receipt, events, true) }
       }))
     yield* failWith(waited?.problem)
@@ -515,7 +515,7 @@ const receipt = (run: Argv.Run): Effect.Effect<void, ExitCode.Failure> =>
     Effect.flatMap(readEvents(run), (events) =>
       Client.withClient(run, { pool: true, feePayerPool: false }, { operation: "receipt", hash }, (print, s) =>
         Effect.flatMap(
-          Flags.isSet(run, T.wait) ? WalletClient.awaitReceipt(hash, { schedule: Client.receiptPolling }) : WalletClient.getTransactionReceipt(hash),
+          Flags.isSet(run, T.wait) ? WalletClient.awaitReceipt(hash) : WalletClient.getTransactionReceipt(hash),
           (r) => printReceipt(print, s, r, events, false)
         )).pipe(Effect.flatMap(failWith))))
 

@@ -85,7 +85,7 @@ const printStatus = (run: Argv.Run, print: Client.Print, s: Client.Settings, sta
     if (!Flags.isSet(run, M.wait) || !Multisig.isSubmitted(status)) {
       return yield* print(s.json ? Json.stringify(encodeStatus(status)) : Output.lines(statusText(status), s))
     }
-    const receipt = yield* WalletClient.awaitReceipt(status.transactionHash, { schedule: Client.receiptPolling })
+    const receipt = yield* WalletClient.awaitReceipt(status.transactionHash)
     yield* print(
       s.json
         ? Json.stringify({ ...encodeStatus(status), receipt: encodeReceipt(receipt) })
