@@ -160,7 +160,7 @@ describe("kas-wallet emulator options", () => {
         `export KAS_ACCESS_KEY_ID=${member![2]}`,
         `export KAS_EMULATOR_DATA_DIR=${dir}`,
         `export KAS_SECRET_ACCESS_KEY="$(cat ${file})"`,
-        "unset KAS_ACCOUNT_POOL KAS_FEEPAYER_POOL"
+        "unset KAS_ACCOUNT_POOL KAS_FEEPAYER_POOL KAS_EMULATOR_DB"
       ].join("\n")
       expect(first.text).toContain(`\n${settings}\nlistening on ${first.url}`)
       expect(yield* Effect.promise(() => fs.readFile(file, "utf8"))).toBe(`${secret}\n`)
@@ -265,6 +265,47 @@ describe("kas-wallet emulator options", () => {
       const stranger = yield* cli(["emulator", "pool", "create", "--name", "payroll", "--db", other], elsewhere)
       expect(stranger.code).toBe(2)
       expect(stranger.err).toMatch(new RegExp(`^kas-wallet: no member has the account id ${settings.KAS_ACCOUNT_ID} in the database ${other}: check the account id, or the database: give the emulator's --data-dir`))
+    }).pipe(Effect.scoped), 60_000)
+
+  it.live("a database apart from the data directory is in the settings too (KAS_EMULATOR_DB), a secret's file by its absolute path; an --ephemeral emulator's settings unset both; flags beat those variables; a file: URL names a file", () =>
+    Effect.gen(function*() {
+      const parent = yield* tempDir
+      const dir = path.join(parent, "dd")
+      const custom = path.join(parent, "custom.db")
+      const keyFile = path.join(parent, "key")
+      yield* Effect.promise(() => fs.writeFile(keyFile, "the-secret-of-a-file\n", { mode: 0o600 }))
+      const rel = (p: string) => path.relative(process.cwd(), p)
+      const started = yield* serve([
+        "--data-dir",
+        rel(dir),
+        "--db",
+        rel(custom),
+        "--access-key-id",
+        "KASKFROMFILE000000000001",
+        "--secret-access-key-file",
+        rel(keyFile)
+      ])
+      const names = ["KAS_EMULATOR_DB", "KAS_EMULATOR_DATA_DIR", "KAS_SECRET_ACCESS_KEY", "KAS_ACCOUNT_ID", "KAS_CHAIN_ID"]
+      const settingsText = started.text.slice(started.text.indexOf("export KAS_WALLET_URL"), started.text.indexOf("listening on"))
+      const values = evaluated(settingsText, os.tmpdir(), names)
+      expect(values.slice(0, 3)).toEqual([custom, dir, "the-secret-of-a-file"])
+      const settings = Object.fromEntries(names.map((n, i) => [n, values[i]!]))
+      // Through the settings alone, the console commands work in the emulator's own database.
+      const pool = yield* cli(["emulator", "pool", "create", "--name", "payroll"], settings)
+      expect(pool.code, pool.err).toBe(0)
+      // A file: URL is that file; a flag beats a variable left in the shell.
+      const listed = yield* cli(["emulator", "pool", "list", "--json", "--db", `file:${custom}`], { ...settings, KAS_EMULATOR_DB: path.join(parent, "none.db") })
+      expect(listed.code, listed.err).toBe(0)
+      expect(JSON.parse(listed.out).map((p: { krn: string }) => p.krn)).toContain(pool.out)
+      const byDir = yield* cli(["emulator", "member", "list", "--data-dir", dir], { KAS_EMULATOR_DB: custom })
+      expect(byDir.code).toBe(2)
+      expect(byDir.err).toContain(`no emulator database at ${path.join(dir, "emulator.db")}`)
+      yield* started.stop
+
+      // An --ephemeral emulator's settings take both variables out of the shell.
+      const ephemeral = yield* serve(["--ephemeral"])
+      expect(ephemeral.text).toMatch(/^unset KAS_ACCOUNT_POOL KAS_FEEPAYER_POOL KAS_EMULATOR_DATA_DIR KAS_EMULATOR_DB$/m)
+      yield* ephemeral.stop
     }).pipe(Effect.scoped), 60_000)
 
   it.effect("`emulator env` before any run says what to do", () =>

@@ -179,6 +179,8 @@ export const envLines = (options: {
   readonly secret: SecretSource
   /** The data directory (absolute), for the commands that work in its database (`emulator pool`, ...). */
   readonly dataDir?: string | undefined
+  /** The database (absolute path or URL), when it is not the data directory's own. */
+  readonly database?: string | undefined
 }): string =>
   [
     `export KAS_WALLET_URL=${shellQuote(options.url)}`,
@@ -188,11 +190,13 @@ export const envLines = (options: {
     `export KAS_ACCOUNT_ID=${shellQuote(options.accountId)}`,
     `export KAS_ACCESS_KEY_ID=${shellQuote(options.accessKeyId)}`,
     ...(options.dataDir !== undefined ? [`export KAS_EMULATOR_DATA_DIR=${shellQuote(options.dataDir)}`] : []),
+    ...(options.database !== undefined ? [`export KAS_EMULATOR_DB=${shellQuote(options.database)}`] : []),
     options.secret._tag === "File"
       ? `export KAS_SECRET_ACCESS_KEY="$(cat ${shellQuote(options.secret.path)})"`
       : options.secret._tag === "Value"
       ? `export KAS_SECRET_ACCESS_KEY=${shellQuote(Redacted.value(options.secret.secret))}`
       : `# and KAS_SECRET_ACCESS_KEY: ${options.secret.how}`,
-    // Pools of the real service are unknown to the emulator.
-    "unset KAS_ACCOUNT_POOL KAS_FEEPAYER_POOL"
+    // Pools of the real service are unknown to the emulator; a database setting left in the shell
+    // by another emulator's settings would send the console commands to that one's database.
+    ["unset KAS_ACCOUNT_POOL KAS_FEEPAYER_POOL", ...(options.dataDir === undefined ? ["KAS_EMULATOR_DATA_DIR"] : []), ...(options.database === undefined ? ["KAS_EMULATOR_DB"] : [])].join(" ")
   ].join("\n")

@@ -516,6 +516,36 @@ export const layerDatabase = (options: DatabaseOptions): Layer.Layer<Console, Em
   layer.pipe(Layer.provide(Layer.merge(Store.layer, LedgerStore.layer)), Layer.provide(Database.layer(options)))
 
 /**
+ * Where a `database` option (as in `EmulatorConfig.Options`) puts the database: `File` with its
+ * absolute path (a path or a `file:` URL, which opening creates when missing), `Memory` (private
+ * or shared), `Remote` (a libSQL server, with `url` only when it carries no credentials, so that a
+ * tool may print it), or `Invalid` with the reason. One reading of the option, the layers' own.
+ *
+ * @since 0.13.0
+ * @category databases
+ */
+export const databaseLocation = (
+  database: string
+): { readonly _tag: "File"; readonly path: string } | { readonly _tag: "Memory" } | { readonly _tag: "Remote"; readonly url: string | undefined } | {
+  readonly _tag: "Invalid"
+  readonly reason: string
+} =>
+  Either.match(Database.parse(database), {
+    onLeft: (e) => ({ _tag: "Invalid", reason: e.message }),
+    onRight: (location) => {
+      switch (location._tag) {
+        case "File":
+          return { _tag: "File", path: location.path }
+        case "Ephemeral":
+        case "SharedMemory":
+          return { _tag: "Memory" }
+        case "Remote":
+          return { _tag: "Remote", url: Database.redactUrl(location.url) === location.url ? location.url : undefined }
+      }
+    }
+  })
+
+/**
  * Creates a member. See `Service.createMember`.
  *
  * @since 0.1.0

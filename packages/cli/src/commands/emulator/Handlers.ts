@@ -25,6 +25,7 @@ import type { Handler, Handlers } from "../Handler.js"
 import * as Table from "../Spec.js"
 import * as ConsoleHandlers from "./console/Handlers.js"
 import * as LedgerHandlers from "./ledger/Handlers.js"
+import * as path from "node:path"
 
 const E = Table.Emulator.flags
 const fields = EmulatorConfig.fields
@@ -140,7 +141,8 @@ export const plan = (o: ServeFlags): Effect.Effect<Plan, ExitCode.Failure, FileS
         return yield* ExitCode.invalid(`give --${fields.secretAccessKey.flag} or --${E.secretAccessKeyFile.name}, not both`)
       }
       flagged.set(secretEnv, yield* readSecretFile(o.secretAccessKeyFile.value, `--${E.secretAccessKeyFile.name}`))
-      given = { _tag: "File", path: o.secretAccessKeyFile.value }
+      // Absolute: the settings are evaluated in other directories.
+      given = { _tag: "File", path: path.resolve(o.secretAccessKeyFile.value) }
     } else if (flagged.has(secretEnv)) {
       given = { _tag: "Given", how: `the secret given with --${fields.secretAccessKey.flag}` }
     } else {
@@ -149,7 +151,7 @@ export const plan = (o: ServeFlags): Effect.Effect<Plan, ExitCode.Failure, FileS
       if (Option.isSome(fromEnv)) given = { _tag: "Given", how: `as set in ${secretEnv}` }
       else if (Option.isSome(file)) {
         flagged.set(secretEnv, yield* readSecretFile(file.value.value, file.value.source))
-        given = { _tag: "File", path: file.value.value }
+        given = { _tag: "File", path: path.resolve(file.value.value) }
       }
     }
 
@@ -225,6 +227,22 @@ export const plan = (o: ServeFlags): Effect.Effect<Plan, ExitCode.Failure, FileS
     }
   })
 
+/**
+ * Where the settings point the console commands (`emulator pool`, ...): the data directory, and the
+ * database when it is not the directory's own (a file by its absolute path, a server by its URL).
+ * A database they cannot reach from the settings (in memory, or a server whose URL holds
+ * credentials, which the settings never print) gets neither, so that no directory's other database
+ * stands in for it.
+ */
+const databaseSettings = (plan: Plan): Effect.Effect<{ readonly dataDir?: string; readonly database?: string }> =>
+  Effect.map(ConsoleHandlers.databaseLocation(plan.options.database ?? EmulatorConfig.DefaultDatabase), (location) => {
+    if (plan.directory === undefined) return {}
+    if (location._tag === "File") {
+      return location.path === DataDir.files(plan.directory).database ? { dataDir: plan.directory } : { dataDir: plan.directory, database: location.path }
+    }
+    return location._tag === "Remote" && location.url !== undefined ? { dataDir: plan.directory, database: location.url } : {}
+  })
+
 const announce = (plan: Plan, emulator: Emulator.Service) =>
   Effect.gen(function*() {
     const m = emulator.member
@@ -253,7 +271,7 @@ const announce = (plan: Plan, emulator: Emulator.Service) =>
       lines.push(`member ${m.accountId}, access key id ${m.accessKeyId}`)
       secret = plan.given ?? { _tag: "Given", how: "the secret you gave" }
     }
-    const settings = DataDir.envLines({ url: emulator.url, accountId: m.accountId, accessKeyId: m.accessKeyId, secret, dataDir: plan.directory })
+    const settings = DataDir.envLines({ url: emulator.url, accountId: m.accountId, accessKeyId: m.accessKeyId, secret, ...(yield* databaseSettings(plan)) })
     if (plan.directory !== undefined && (m.generated || plan.stored)) yield* DataDir.writeEnv(plan.directory, `${settings}\n`)
     lines.push(
       `# shell settings for kas-wallet and your programs${

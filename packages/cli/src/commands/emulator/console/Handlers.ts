@@ -64,36 +64,48 @@ export const dataDirectory = (given: Option.Option<string>): Effect.Effect<strin
     }))
 
 /**
- * The database of a console command: `--db` (or `KAS_EMULATOR_DB`), else the data directory's.
+ * The database of a console command: `--db`, else `--data-dir`'s, else `KAS_EMULATOR_DB`, else
+ * `KAS_EMULATOR_DATA_DIR`'s, else the default data directory's: a flag given beats a setting left
+ * in the shell.
  *
  * @since 0.2.0
  * @category settings
  */
-export const database = (run: Argv.Run): Effect.Effect<string> =>
-  Effect.flatMap(Flags.raw(E.consoleDb, Flags.given(run, E.consoleDb)), (db) =>
-    Option.match(db, {
+export const database = (run: Argv.Run): Effect.Effect<string> => {
+  const db = Flags.given(run, E.consoleDb)
+  if (Option.isSome(db)) return Effect.succeed(db.value)
+  const dir = Flags.given(run, E.dataDir)
+  if (Option.isSome(dir)) return Effect.succeed(DataDir.files(path.resolve(dir.value)).database)
+  return Effect.flatMap(Flags.raw(E.consoleDb, Option.none()), (fromEnv) =>
+    Option.match(fromEnv, {
       onSome: (s) => Effect.succeed(s.value),
-      onNone: () => Effect.map(dataDirectory(Flags.given(run, E.dataDir)), (dir) => DataDir.files(dir).database)
+      onNone: () => Effect.map(dataDirectory(Option.none()), (d) => DataDir.files(d).database)
     }))
+}
 
 /**
- * Whether a database is a file of this machine (not a libSQL server, not in memory), which opening
- * would create when it does not exist.
+ * Where a database option puts the database (`EmulatorConsole.databaseLocation`, loaded with the
+ * console when needed).
  *
  * @since 0.13.0
  * @category settings
  */
-export const isFile = (database: string): boolean => !/^(libsql|https?|wss?):\/\//i.test(database.trim()) && database !== ":memory:"
+export const databaseLocation = (database: string) => Effect.map(loadConsole, (C) => C.databaseLocation(database))
 
 /**
  * The database, when it exists (a server's is taken as existing); else `missing`: opening a
- * missing file would create an empty database, and a command would work on it and claim success.
+ * missing file (a path or a `file:` URL) would create an empty database, and a command would work
+ * on it and claim success.
  *
  * @since 0.13.0
  * @category settings
  */
 export const existing = (database: string, missing: string): Effect.Effect<string, ExitCode.Failure> =>
-  isFile(database) && !existsSync(database) ? Effect.fail(ExitCode.invalid(`no emulator database at ${database}: ${missing}`)) : Effect.succeed(database)
+  Effect.flatMap(databaseLocation(database), (location) => {
+    return location._tag === "File" && !existsSync(location.path)
+      ? Effect.fail(ExitCode.invalid(`no emulator database at ${location.path}: ${missing}`))
+      : Effect.succeed(database)
+  })
 
 /**
  * What to do when the database a member, key or pool command looks in is not the emulator's: where
