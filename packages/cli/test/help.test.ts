@@ -194,6 +194,7 @@ describe("reading a command line against the table", () => {
     expect(read("--json --version")).toEqual({ _tag: "Version", json: true })
     expect(Help.answer(root, read("--version --json"), version, Help.plain)).toEqual({ stdout: `${JSON.stringify({ version })}\n`, stderr: "", code: 0 })
     expect(usage("--version --wide")).toBe("kas-wallet: --version takes no other option than --json (got --wide); see 'kas-wallet --help'")
+    expect(usage("--version --json=1")).toBe("kas-wallet: --json takes no value; see 'kas-wallet --help'")
     expect(read("--completions bash")._tag).toBe("Completions")
     expect(read("--completions=bash")._tag).toBe("Completions")
     expect(read("emulator")._tag).toBe("Run")

@@ -133,7 +133,9 @@ export const read = (root: Spec.Command, args: ReadonlyArray<string>): Request =
     if (rest.length === 0) return { _tag: "Help", command }
     if (rest.includes("--version")) {
       const other = rest.find((arg) => arg !== "--version" && arg !== "--json")
-      if (other !== undefined) return usage(`--version takes no other option than --json (got ${other.split("=")[0]})`)
+      if (other !== undefined) {
+        return usage(other.startsWith("--json=") ? "--json takes no value" : `--version takes no other option than --json (got ${other.split("=")[0]})`)
+      }
       return { _tag: "Version", json: rest.includes("--json") }
     }
     if (rest[0] === "--completions" || rest[0]?.startsWith("--completions=")) {

@@ -517,8 +517,11 @@ const LENGTH_ROUNDS = 12
 const runLengthSideBySide = async (anvil: string) => {
   const pairs: Array<Array<{ readonly anvil: { rate: number; cpu: number }; readonly emulator: { rate: number; cpu: number } }>> = []
   for (let p = 0; p < LENGTH_PAIRS; p++) {
-    const servers = [await anvilTransfers(anvil), await emulatorTransfers("", ["--ephemeral", "--mining", "instant"])]
+    const servers: Array<Transferring> = []
     try {
+      // Started inside the try: an emulator that fails to start still stops the anvil before it.
+      servers.push(await anvilTransfers(anvil))
+      servers.push(await emulatorTransfers("", ["--ephemeral", "--mining", "instant"]))
       const rounds: (typeof pairs)[number] = []
       for (let round = 0; round < LENGTH_ROUNDS; round++) {
         const order = round % 2 === 0 ? servers : [...servers].reverse()
@@ -618,7 +621,7 @@ if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLTo
   const only = process.argv[2]
   if (only === "anvil-length") {
     const anvil = findAnvil()
-    if (anvil === undefined) throw new Error("no anvil: set KAS_BENCH_ANVIL, or let the bench install it")
+    if (anvil === undefined) throw new Error(`no anvil: not found nor installable (set KAS_BENCH_ANVIL to its binary)`)
     try {
       console.log((await runLengthSideBySide(anvil)).join("\n"))
     } finally {

@@ -84,6 +84,14 @@ export const database = (run: Argv.Run): Effect.Effect<string> => {
 }
 
 /**
+ * How an emulator command lays out its lines: whole with `--wide`, else fitting 80 columns.
+ *
+ * @since 0.13.0
+ * @category output
+ */
+export const layoutOf = (run: Argv.Run): Output.Layout => ({ wide: Flags.isSet(run, Table.Shared.flags.wide) })
+
+/**
  * Where a database option puts the database (`EmulatorConsole.databaseLocation`, loaded with the
  * console when needed).
  *
@@ -202,7 +210,7 @@ const printList = <A>(run: Argv.Run, items: ReadonlyArray<A>, line: (a: A) => st
   Console.log(
     Flags.isSet(run, E.json)
       ? JSON.stringify(items)
-      : Output.lines(items.map(line).join("\n"), { wide: Flags.isSet(run, Table.Shared.flags.wide) }, true)
+      : Output.lines(items.map(line).join("\n"), layoutOf(run), true)
   ).pipe(Effect.when(() => Flags.isSet(run, E.json) || items.length > 0))
 
 /**

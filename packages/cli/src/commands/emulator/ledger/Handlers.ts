@@ -224,7 +224,7 @@ const parseTime: Flags.Parser<number> = (raw) => {
 const klay = (peb: bigint) => `${Amount.formatKlay(peb as Amount.Peb)} KLAY (${peb} peb)`
 
 /** `--wide`: addresses, hashes and ids in full, however wide the line. */
-const layoutOf = (run: Argv.Run): Output.Layout => ({ wide: Flags.isSet(run, Table.Shared.flags.wide) })
+const layoutOf = ConsoleHandlers.layoutOf
 
 const balanceJson = (b: Balance) => JSON.stringify({ chainId: b.chainId, address: b.address, balance: b.balance.toString(), nonce: b.nonce })
 
