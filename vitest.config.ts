@@ -63,7 +63,9 @@ export const configFor = (root: string, include: ReadonlyArray<string>) =>
       globalSetup: [`${repository}test/setup/dist.ts`],
       sequence: { sequencer: DistApart },
       // Property tests and loopback servers are CPU-bound on a 2-core machine:
-      // two workers keep the suite fast without starving the emulator.
+      // two workers keep the suite fast without starving the emulator. Three, to fill the time a
+      // worker waits for the processes it starts: 63.7 and 67.7 s against 59.7 and 56.2 s for two,
+      // paired, and tinypool's "Terminating worker thread" rejection at the end (2026-11-29).
       pool: "forks",
       // A young generation of up to 64 MB rather than 16: the streams and the emulator's pages keep
       // many objects alive across a collection, and each scavenge copies them. Measured over the
