@@ -8,6 +8,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
 import { withClockMoving } from "../../../test/support/clock.js"
 import { cli, cliEmulator } from "./_run.js"
+import { stillToSign } from "../src/commands/accounts/multisig/Handlers.js"
+import * as Output from "../src/output/Output.js"
 
 type Ran = { readonly code: number; readonly out: string; readonly err: string }
 
@@ -88,4 +90,16 @@ describe("kas-wallet accounts multisig", () => {
         expect(ran.err).toMatch(message)
       }
     }))
+})
+
+describe("who is still to sign", () => {
+  it("at 80 columns, however many signers (a multisig key holds up to 10): four a line, aligned; --wide: one line", () => {
+    const signers = Array.from({ length: 10 }, (_, i) => `0x${(i + 1).toString(16).repeat(40)}`)
+    const fitted = Output.lines(stillToSign(signers, { wide: false }).join("\n"))
+    for (const line of fitted.split("\n")) expect([...line].length, line).toBeLessThanOrEqual(80)
+    expect(fitted.split("\n")).toHaveLength(3)
+    expect(fitted.split("\n")[1]).toBe(`${" ".repeat(15)}0x5555…5555, 0x6666…6666, 0x7777…7777, 0x8888…8888,`)
+    expect(stillToSign(signers, { wide: true })).toEqual([`still to sign: ${signers.join(", ")}`])
+    expect(stillToSign([], { wide: false })).toEqual(["still to sign: (none: it waits for an earlier transaction of the account)"])
+  })
 })

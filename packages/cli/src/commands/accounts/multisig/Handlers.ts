@@ -71,25 +71,41 @@ export const parseSigner: Flags.Parser<SignerSpec> = (raw) => {
   })
 }
 
-const statusText = (status: Multisig.SignatureStatus) =>
+// Signers a line holds at 80 columns, their addresses shortened (`0xa809…8e14, `: 13 columns).
+const SIGNERS_A_LINE = 4
+
+/**
+ * The lines naming who is still to sign: at 80 columns `SIGNERS_A_LINE` addresses a line, the
+ * next lines aligned under the first; with `--wide` one line.
+ *
+ * @since 0.13.0
+ * @category output
+ */
+export const stillToSign = (reminders: ReadonlyArray<string>, layout: Output.Layout): ReadonlyArray<string> => {
+  if (reminders.length === 0) return ["still to sign: (none: it waits for an earlier transaction of the account)"]
+  // A multisig key has up to 10 keys: at 80 columns the list goes on, aligned, on further lines.
+  const size = layout.wide ? reminders.length : SIGNERS_A_LINE
+  const groups = Array.from({ length: Math.ceil(reminders.length / size) }, (_, i) => reminders.slice(i * size, i * size + size).join(", "))
+  return groups.map((group, i) => `${i === 0 ? "still to sign: " : " ".repeat(15)}${group}${i < groups.length - 1 ? "," : ""}`)
+}
+
+const statusText = (status: Multisig.SignatureStatus, layout: Output.Layout) =>
   [
     `${status.status}: weight ${status.signedWeight} of ${status.threshold} (this signature ${status.weight})`,
-    ...(Multisig.isSubmitted(status)
-      ? [`sent: ${status.transactionHash}`]
-      : [`still to sign: ${(status.reminders ?? []).join(", ") || "(none: it waits for an earlier transaction of the account)"}`])
+    ...(Multisig.isSubmitted(status) ? [`sent: ${status.transactionHash}`] : stillToSign(status.reminders ?? [], layout))
   ].join("\n")
 
 // A status printed, then with --wait the receipt of what it sent.
 const printStatus = (run: Argv.Run, print: Client.Print, s: Client.Settings, status: Multisig.SignatureStatus) =>
   Effect.gen(function*() {
     if (!Flags.isSet(run, M.wait) || !Multisig.isSubmitted(status)) {
-      return yield* print(s.json ? Json.stringify(encodeStatus(status)) : Output.lines(statusText(status), s))
+      return yield* print(s.json ? Json.stringify(encodeStatus(status)) : Output.lines(statusText(status, s), s))
     }
     const receipt = yield* WalletClient.awaitReceipt(status.transactionHash)
     yield* print(
       s.json
         ? Json.stringify({ ...encodeStatus(status), receipt: encodeReceipt(receipt) })
-        : `${Output.lines(statusText(status), s)}\n${receipt.status} in block ${receipt.blockNumber}, ${receipt.gasUsed} gas, ${receipt.signatures.length} sender signatures`
+        : `${Output.lines(statusText(status, s), s)}\n${receipt.status} in block ${receipt.blockNumber}, ${receipt.gasUsed} gas, ${receipt.signatures.length} sender signatures`
     )
   })
 
