@@ -198,7 +198,7 @@ export const plan = (o: ServeFlags): Effect.Effect<Plan, ExitCode.Failure, FileS
     const directory = yield* ConsoleHandlers.dataDirectory(o.dataDir)
     yield* DataDir.ensure(directory)
     const database = options.database ?? DataDir.files(directory).database
-    const remote = /^(libsql|https?|wss?):\/\//i.test(database.trim())
+    const remote = (yield* ConsoleHandlers.databaseLocation(database))._tag === "Remote"
     // A given key that is the stored one (the settings of `emulator env` are in this shell) is
     // still the stored one.
     const stored = Option.filter(

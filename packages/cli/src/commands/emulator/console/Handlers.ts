@@ -109,11 +109,10 @@ export const databaseLocation = (database: string) => Effect.map(loadConsole, (C
  * @category settings
  */
 export const existing = (database: string, missing: string): Effect.Effect<string, ExitCode.Failure> =>
-  Effect.flatMap(databaseLocation(database), (location) => {
-    return location._tag === "File" && !existsSync(location.path)
+  Effect.flatMap(databaseLocation(database), (location) =>
+    location._tag === "File" && !existsSync(location.path)
       ? Effect.fail(ExitCode.invalid(`no emulator database at ${location.path}: ${missing}`))
-      : Effect.succeed(database)
-  })
+      : Effect.succeed(database))
 
 /**
  * What to do when the database a member, key or pool command looks in is not the emulator's: where
@@ -156,12 +155,15 @@ const newKeyFields = (key: EmulatorConsole.NewApiKey) => ({
   authorization: Redacted.value(key.authorization)
 })
 
-const newKeyLines = (key: EmulatorConsole.NewApiKey) => [
-  `access key id: ${key.accessKeyId}`,
-  `secret access key: ${Redacted.value(key.secretAccessKey)}`,
-  `authorization: ${Redacted.value(key.authorization)}`,
-  "(the secret is shown this once: only its hash is stored)"
-]
+const newKeyLines = (key: EmulatorConsole.NewApiKey) => {
+  const fields = newKeyFields(key)
+  return [
+    `access key id: ${fields.accessKeyId}`,
+    `secret access key: ${fields.secretAccessKey}`,
+    `authorization: ${fields.authorization}`,
+    "(the secret is shown this once: only its hash is stored)"
+  ]
+}
 
 /**
  * Reads a chain flag: 8217 or 1001.
